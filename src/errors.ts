@@ -1,0 +1,117 @@
+/**
+ * Errors with a status and a stable `code`, and the middleware that turns them into RFC 9457
+ * problem details. Clients branch on `code`; `title` and `detail` are for people.
+ */
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from './logger.js';
+
+const PROBLEMS = {
+  bad_request: [400, 'Bad Request'],
+  invalid_reset_token: [400, 'Invalid reset token'],
+  unauthenticated: [401, 'Unauthenticated'],
+  invalid_credentials: [401, 'Invalid credentials'],
+  invalid_token: [401, 'Invalid token'],
+  forbidden: [403, 'Forbidden'],
+  insufficient_scope: [403, 'Insufficient scope'],
+  csrf_rejected: [403, 'Cross-site request rejected'],
+  session_required: [403, 'Session required'],
+  not_found: [404, 'Not Found'],
+  email_taken: [409, 'Email taken'],
+  token_limit: [409, 'Token limit reached'],
+  invalid_email: [422, 'Invalid email'],
+  password_rules: [422, 'Password rules not met'],
+  rate_limited: [429, 'Too Many Requests'],
+  internal_error: [500, 'Internal Server Error'],
+  unavailable: [503, 'Service Unavailable'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof PROBLEMS;
+
+/** One entry of a problem's `errors` list: a field for `bad_request`, a rule for `password_rules`. */
+export type ProblemItem = { field: string; message: string } | { rule: string; message: string };
+
+export interface ProblemDetails {
+  type: 'about:blank';
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: ProblemItem[];
+}
+
+export class AuthError extends Error {
+  override name = 'AuthError';
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    readonly errors?: ProblemItem[],
+    /** Extra response headers, e.g. `Retry-After` or `WWW-Authenticate`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    [this.status, this.title] = PROBLEMS[code];
+  }
+
+  toProblem(): ProblemDetails {
+    const problem: ProblemDetails = { type: 'about:blank', title: this.title, status: this.status, detail: this.message, code: this.code };
+    if (this.errors) problem.errors = this.errors;
+    return problem;
+  }
+}
+
+/** A body field that is missing, mistyped or out of range. */
+export class ValidationError extends AuthError {
+  override name = 'ValidationError';
+
+  constructor(readonly fieldErrors: { field: string; message: string }[]) {
+    super('bad_request', fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), fieldErrors);
+  }
+}
+
+export interface PasswordRuleFailure {
+  rule: 'min_length' | 'max_length' | 'uppercase' | 'lowercase' | 'digit' | 'special' | 'blocklisted';
+  message: string;
+}
+
+/** Every password rule that failed, reported at once. */
+export class PasswordRulesError extends AuthError {
+  override name = 'PasswordRulesError';
+
+  constructor(readonly failures: PasswordRuleFailure[]) {
+    super('password_rules', failures.map((f) => f.message).join('; '), failures);
+  }
+}
+
+export function sendProblem(res: Response, error: AuthError): void {
+  res.status(error.status);
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.type('application/problem+json').send(JSON.stringify(error.toProblem()));
+}
+
+/**
+ * The 4-argument error middleware: AuthErrors become their problem details, body-parser failures
+ * a 400, and anything else an opaque 500 whose details go to the log, never to the client.
+ */
+export function problemHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    sendProblem(res, toAuthError(err, logger, `${req.method} ${req.originalUrl}`));
+  };
+}
+
+function toAuthError(err: unknown, logger: Logger, where: string): AuthError {
+  if (err instanceof AuthError) return err;
+  const bodyError = err as { type?: unknown; status?: unknown } | null;
+  if (typeof bodyError?.type === 'string' && bodyError.type.startsWith('entity.') || bodyError?.type === 'charset.unsupported') {
+    const detail = bodyError.type === 'entity.parse.failed' ? 'The request body is not valid JSON' : 'The request body could not be read';
+    return new AuthError('bad_request', detail);
+  }
+  logger.error(`unexpected error in ${where}`, err);
+  return new AuthError('internal_error', 'An unexpected error occurred');
+}

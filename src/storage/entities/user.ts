@@ -1,0 +1,22 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { Role } from './role.js';
+import { UserRole } from './user-role.js';
+
+const p = defineEntity.properties;
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'service_auth_users',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    // Stored trimmed and lower-cased (see users/emails), so the unique index is case-insensitive.
+    email: p.string().length(254).unique(),
+    passwordHash: p.string().length(255).hidden(),
+    isAdmin: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    roles: () => p.manyToMany(Role).pivotEntity(() => UserRole),
+  },
+});
+
+export type User = InferEntity<typeof User>;

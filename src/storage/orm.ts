@@ -1,0 +1,105 @@
+/**
+ * Opening the database: the driver chosen from the URL, our entities and migrations, and the
+ * connection checked so that a bad URL fails `ready` with a message rather than a later request.
+ */
+import { MikroORM, type Options } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/knex';
+import { Migrator } from '@mikro-orm/migrations';
+import { redactUrl } from '../config.js';
+import { ENTITIES } from './entities/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type Orm = MikroORM;
+export type { EntityManager };
+
+/** Our RequestContext name, distinct from an application's own MikroORM context ('default'). */
+export const CONTEXT_NAME = 'service-auth';
+
+/** How long opening the database may take before `ready` rejects. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export class StorageError extends Error {
+  override name = 'StorageError';
+}
+
+/** The MikroORM options for a `sqlite:` or `postgresql://` URL. */
+export async function ormOptions(databaseUrl: string): Promise<Options> {
+  const common: Options = {
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: {
+      tableName: 'service_auth_migrations',
+      migrationsList: MIGRATIONS,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+    },
+    discovery: { warnWhenNoEntities: false },
+    // A mistyped database name should fail, not create a new, empty database.
+    ensureDatabase: false,
+    // Each request and each service call works on its own fork (see Storage.em()).
+    allowGlobalContext: false,
+    contextName: CONTEXT_NAME,
+    debug: false,
+  };
+  if (databaseUrl.startsWith('sqlite:')) {
+    const { SqliteDriver } = await import('@mikro-orm/sqlite');
+    return {
+      ...common,
+      driver: SqliteDriver,
+      dbName: databaseUrl.slice('sqlite:'.length),
+      pool: {
+        min: 1,
+        max: 1,
+        // Several processes (servers, the CLI) may share one file: wait for a lock rather than
+        // fail with SQLITE_BUSY, and let readers proceed while one writes.
+        afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
+          connection.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;', (error) =>
+            done(error, connection),
+          );
+        },
+      } as Options['pool'],
+    };
+  }
+  const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+  return {
+    ...common,
+    driver: PostgreSqlDriver,
+    clientUrl: databaseUrl,
+    pool: { min: 0, max: 10, acquireTimeoutMillis: CONNECT_TIMEOUT_MS },
+    driverOptions: { connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
+  };
+}
+
+interface SqliteConnection {
+  exec(sql: string, callback: (error: Error | null) => void): void;
+}
+
+/**
+ * Connects and, unless told otherwise, applies pending migrations. Failures name the URL with its
+ * password hidden.
+ */
+export async function openOrm(databaseUrl: string, options: { migrate: boolean }): Promise<Orm> {
+  const where = redactUrl(databaseUrl);
+  let orm: Orm;
+  try {
+    orm = await MikroORM.init(await ormOptions(databaseUrl));
+  } catch (error) {
+    throw new StorageError(`cannot open the database ${where}: ${describe(error)}`, { cause: error });
+  }
+  try {
+    const check = await orm.checkConnection();
+    if (!check.ok) throw new Error(check.reason);
+    if (options.migrate) await orm.getMigrator().up();
+    return orm;
+  } catch (error) {
+    await orm.close(true).catch(() => undefined);
+    throw new StorageError(`cannot use the database ${where}: ${describe(error)}`, { cause: error });
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // Driver messages sometimes repeat the connection string; never let a password through.
+  return redactUrl(message).replace(/password=[^\s&]+/gi, 'password=***');
+}

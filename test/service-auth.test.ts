@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import express from 'express';
+import request from 'supertest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MikroORM } from '@mikro-orm/core';
+import { ServiceAuth } from '../src/index.js';
+import { AuthError, problemHandler } from '../src/errors.js';
+import { ormOptions } from '../src/storage/orm.js';
+import { captureLogger, createTestApp, PASSWORD } from './helpers/app.js';
+
+describe('ServiceAuth', () => {
+  it('mounts the router at the configured prefix', async () => {
+    const { app, auth } = await createTestApp({ SERVICE_AUTH_URL_PREFIX: '/auth' });
+    try {
+      await request(app).get('/auth/me').expect(401);
+      await request(app).get('/service-auth/me').expect(404);
+      expect(ServiceAuth.of(app)).to.equal(auth);
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it('answers GET /me with 401 unauthenticated as problem details', async () => {
+    const { app, auth } = await createTestApp();
+    try {
+      const response = await request(app).get('/service-auth/me').expect(401);
+      expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
+      expect(response.body).to.deep.equal({
+        type: 'about:blank',
+        title: 'Unauthenticated',
+        status: 401,
+        detail: 'Log in to see this',
+        code: 'unauthenticated',
+      });
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it('answers a malformed JSON body with 400 bad_request', async () => {
+    const { app, auth } = await createTestApp();
+    try {
+      const response = await request(app).post('/service-auth/me').set('Content-Type', 'application/json').send('{"email":').expect(400);
+      expect(response.body).to.include({ code: 'bad_request', status: 400 });
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it('lets service calls and requests made before ready wait for storage', async () => {
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
+    const auth = new ServiceAuth(app);
+    auth.logger = captureLogger();
+    try {
+      let ready = false;
+      void auth.ready.then(() => (ready = true));
+      const creating = auth.users.create({ email: 'early@example.com', password: PASSWORD });
+      const asking = request(app).get('/service-auth/me').then((r) => r.status);
+      expect(ready).to.equal(false);
+      expect((await creating).email).to.equal('early@example.com');
+      expect(await asking).to.equal(401);
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it('rejects ready for an unreachable database, naming the URL without its password', async () => {
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', 'postgresql://service:hunter2@127.0.0.1:1/auth');
+    const auth = new ServiceAuth(app);
+    const log = captureLogger();
+    auth.logger = log;
+    try {
+      const error = await auth.ready.then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error).to.be.instanceOf(Error);
+      expect(error!.message).to.contain('postgresql://service:***@127.0.0.1:1/auth');
+      expect(error!.message).not.to.contain('hunter2');
+      // Requests are answered, not left hanging, and say nothing of the cause.
+      const response = await request(app).get('/service-auth/me').expect(503);
+      expect(response.body).to.include({ code: 'unavailable' });
+      expect(JSON.stringify(response.body)).not.to.contain('127.0.0.1');
+      expect(log.text()).not.to.contain('hunter2');
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it('leaves the schema alone when SERVICE_AUTH_AUTO_MIGRATE is false', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'service-auth-'));
+    const url = `sqlite:${join(dir, 'auth.sqlite')}`;
+    try {
+      const app = express();
+      app.set('SERVICE_AUTH_DATABASE_URL', url);
+      app.set('SERVICE_AUTH_AUTO_MIGRATE', 'False');
+      const auth = new ServiceAuth(app);
+      await auth.ready;
+      await auth.close();
+      const orm = await MikroORM.init(await ormOptions(url));
+      try {
+        expect(await orm.getMigrator().getPendingMigrations()).to.have.length(1);
+      } finally {
+        await orm.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('closes more than once without error', async () => {
+    const { auth } = await createTestApp();
+    await auth.close();
+    await auth.close();
+  });
+
+  describe('error responses', () => {
+    it('never sends a stack trace or internal message with a 500', async () => {
+      const app = express();
+      const log = captureLogger();
+      app.get('/boom', () => {
+        throw new Error('SELECT secret FROM internals failed at /srv/app.js:12');
+      });
+      app.get('/known', () => {
+        throw new AuthError('forbidden', 'Not yours');
+      });
+      app.use(problemHandler(log));
+      const response = await request(app).get('/boom').expect(500);
+      expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
+      expect(response.body).to.deep.equal({
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        detail: 'An unexpected error occurred',
+        code: 'internal_error',
+      });
+      expect(log.text()).to.contain('SELECT secret FROM internals');
+      await request(app).get('/known').expect(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Not yours', code: 'forbidden' });
+    });
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * What storage must do, whichever database holds it. Run against SQLite and PostgreSQL
+ * (test/storage/*.test.ts) so that the one set of migrations is proven on both.
+ */
+import { expect } from 'chai';
+import express from 'express';
+import { ServiceAuth } from '../../src/index.js';
+import { MikroORM } from '@mikro-orm/core';
+import { ormOptions } from '../../src/storage/orm.js';
+import { captureLogger, PASSWORD } from '../helpers/app.js';
+
+export interface StorageTarget {
+  /** A URL to a fresh, empty database, and how to get rid of it afterwards. */
+  create(): Promise<{ url: string; drop(): Promise<void> }>;
+}
+
+export function storageContract(target: StorageTarget): void {
+  let database: { url: string; drop(): Promise<void> };
+  let auth: ServiceAuth;
+
+  before(async () => {
+    database = await target.create();
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', database.url);
+    auth = new ServiceAuth(app);
+    auth.logger = captureLogger();
+    await auth.ready;
+  });
+
+  after(async () => {
+    await auth?.close();
+    await database?.drop();
+  });
+
+  it('migrates a fresh database to exactly the schema the entities describe', async () => {
+    const orm = await MikroORM.init(await ormOptions(database.url));
+    try {
+      expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).to.equal('');
+      expect(await orm.getMigrator().getPendingMigrations()).to.deep.equal([]);
+      const executed = await orm.getMigrator().getExecutedMigrations();
+      expect(executed.map((m) => m.name)).to.include('Migration20261121000000_initial');
+    } finally {
+      await orm.close();
+    }
+  });
+
+  it('starts again on a migrated database without changing it', async () => {
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', database.url);
+    const second = new ServiceAuth(app);
+    second.logger = captureLogger();
+    await second.ready;
+    await second.close();
+  });
+
+  it('stores users with lower-cased, unique emails', async () => {
+    const created = await auth.users.create({ email: '  Ada@Example.COM ', password: PASSWORD, roles: ['admin'] });
+    expect(created.email).to.equal('ada@example.com');
+    expect(created.id).to.be.a('number');
+    expect((await auth.users.findByEmail('ADA@example.com'))?.id).to.equal(created.id);
+    expect((await auth.users.findById(created.id))?.email).to.equal('ada@example.com');
+    expect(await auth.users.findByEmail('nobody@example.com')).to.equal(null);
+  });
+
+  it('refuses a second user with the same email, even when both arrive at once', async () => {
+    const attempts = await Promise.allSettled(
+      [1, 2, 3].map(() => auth.users.create({ email: 'twin@example.com', password: PASSWORD })),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).to.have.length(1);
+    for (const failed of attempts.filter((a) => a.status === 'rejected')) {
+      expect((failed as PromiseRejectedResult).reason).to.include({ code: 'email_taken' });
+    }
+    expect((await auth.users.list()).filter((u) => u.email === 'twin@example.com')).to.have.length(1);
+  });
+
+  it('keeps timestamps as UTC instants', async () => {
+    const before = Date.now();
+    const user = await auth.users.create({ email: 'clock@example.com', password: PASSWORD });
+    const stored = (await auth.users.findById(user.id))!;
+    expect(stored.created_at.getTime()).to.be.within(before - 1000, Date.now() + 1000);
+    expect(stored.toJSON().created_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('links users and roles, creating roles on demand', async () => {
+    const user = await auth.users.create({ email: 'roles@example.com', password: PASSWORD, roles: ['editor', 'admin'] });
+    expect([...user.roles]).to.deep.equal(['admin', 'editor']);
+    expect([...(await auth.users.addRole(user.id, 'analyst')).roles]).to.deep.equal(['admin', 'analyst', 'editor']);
+    expect([...(await auth.users.removeRole('roles@example.com', 'admin')).roles]).to.deep.equal(['analyst', 'editor']);
+    expect((await auth.roles.list()).map((r) => r.name)).to.include.members(['admin', 'analyst', 'editor']);
+    expect(await auth.roles.create('viewer')).to.equal(true);
+    expect(await auth.roles.create('viewer')).to.equal(false);
+  });
+
+  it('changes a password so that only the new one verifies', async () => {
+    const user = await auth.users.create({ email: 'change@example.com', password: PASSWORD });
+    await auth.users.setPassword(user.id, 'Another-Password-77');
+    expect((await auth.users.authenticate('change@example.com', 'Another-Password-77'))?.id).to.equal(user.id);
+    expect(await auth.users.authenticate('change@example.com', PASSWORD)).to.equal(null);
+  });
+
+  it('writes nothing when a user cannot be created', async () => {
+    const count = (await auth.users.list()).length;
+    const roles = (await auth.roles.list()).length;
+    await auth.users.create({ email: 'weak@example.com', password: 'weak', roles: ['newrole'] }).catch(() => undefined);
+    await auth.users.create({ email: 'not-an-email', password: PASSWORD, roles: ['newrole'] }).catch(() => undefined);
+    await auth.users.create({ email: 'ada@example.com', password: PASSWORD, roles: ['newrole'] }).catch(() => undefined);
+    expect((await auth.users.list()).length).to.equal(count);
+    expect((await auth.roles.list()).length).to.equal(roles);
+  });
+}
