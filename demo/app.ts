@@ -9,8 +9,8 @@ import { homePage } from './home-page.js';
 export const app = express();
 export const auth = new ServiceAuth(app);
 
-app.get('/', (_req, res) => {
-  res.type('html').send(homePage({ prefix: auth.config.urlPrefix }));
+app.get('/', async (req, res) => {
+  res.type('html').send(homePage({ prefix: auth.config.urlPrefix, user: await auth.currentUser(req) }));
 });
 
 export default app;

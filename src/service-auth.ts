@@ -2,15 +2,26 @@
  * `new ServiceAuth(app)`: reads the configuration once, builds the parts, mounts the auth router
  * at the prefix, and opens storage in the background (`ready`).
  */
-import type { Application } from 'express';
-import { readConfig, sourceFrom, type AuthConfig } from './config.js';
+import type { Application, Request } from 'express';
+import { Redis } from 'ioredis';
+import { CredentialResolver } from './authorization/credentials.js';
+import { readConfig, redactUrl, sourceFrom, type AuthConfig } from './config.js';
 import { AuthError } from './errors.js';
-import { createAuthRouter } from './http/auth-routes.js';
+import { EventBus, type EventHandler, type EventName } from './events.js';
+import { createAuthRouter, type AuthLimiters } from './http/auth-routes.js';
 import { consoleLogger, type Logger } from './logger.js';
+import { createMailTransport } from './mail/index.js';
+import type { MailTransport } from './mail/transport.js';
 import { PasswordHasher } from './passwords/hashing.js';
+import { createLimiter } from './rate-limit/limiter.js';
+import { SessionCookie } from './sessions/cookie.js';
+import { SessionStore } from './sessions/store.js';
 import { Storage } from './storage/storage.js';
+import type { AuthUser } from './users/auth-user.js';
+import { PasswordResets } from './users/password-resets.js';
 import { RoleService } from './users/roles.js';
-import { UserService } from './users/service.js';
+import { UserService, type UserRef } from './users/service.js';
+import { UserCache } from './users/user-cache.js';
 
 const instances = new WeakMap<object, ServiceAuth>();
 
@@ -28,17 +39,56 @@ export class ServiceAuth {
   readonly passwordHasher = new PasswordHasher();
   /** Where the package logs; replace it with the application's logger. */
   logger: Logger = consoleLogger;
+  /** How mail leaves: SMTP, the outbox directory or the console, per configuration. */
+  mail: MailTransport;
 
   private readonly storage: Storage;
+  private readonly events: EventBus;
+  private readonly sessions: SessionStore;
+  private readonly credentials: CredentialResolver;
+  private readonly resets: PasswordResets;
+  private readonly redis: Redis | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(app: Application) {
     this.config = readConfig(sourceFrom(app), app.get('env'));
+    const log = this.log;
     this.storage = new Storage(this.config.databaseUrl, { migrate: this.config.autoMigrate });
+    this.events = new EventBus(log);
+    this.mail = createMailTransport(this.config, log);
     this.users = new UserService(this.storage, this.passwordHasher, this.config.passwords);
     this.roles = new RoleService(this.storage);
+    this.sessions = new SessionStore(this.storage, this.config.sessions.ttlSeconds);
+    const cookie = new SessionCookie(this.config.sessions);
+    this.credentials = new CredentialResolver(cookie, this.sessions, new UserCache(this.users));
+    this.resets = new PasswordResets({
+      config: this.config,
+      storage: this.storage,
+      users: this.users,
+      hasher: this.passwordHasher,
+      mail: { send: (mail) => this.mail.send(mail) },
+      events: this.events,
+      logger: log,
+      credentialsRevoked: (userId) => this.sessions.evictUser(userId),
+    });
+    this.redis = this.config.redisUrl ? this.connectRedis(this.config.redisUrl) : undefined;
 
-    app.use(this.config.urlPrefix, createAuthRouter(this, this.log));
+    app.use(
+      this.config.urlPrefix,
+      createAuthRouter({
+        config: this.config,
+        users: this.users,
+        sessions: this.sessions,
+        cookie,
+        credentials: this.credentials,
+        resets: this.resets,
+        events: this.events,
+        limiters: this.createLimiters(),
+        logger: log,
+        whenReady: () => this.whenReady(),
+        requestContext: this.storage.requestContext,
+      }),
+    );
     instances.set(app, this);
 
     this.ready = this.start();
@@ -47,9 +97,45 @@ export class ServiceAuth {
     this.ready.catch((error: unknown) => this.logger.error(error instanceof Error ? error.message : String(error)));
   }
 
-  /** Flushes pending writes and closes the database. Safe to call more than once. */
+  /**
+   * Subscribes to a lifecycle event: `auth.on('user_login')(handler)` (returns the handler, the
+   * decorator form) or `auth.on('user_login', handler)` (returns an unsubscribe function).
+   * An unknown name throws a TypeError listing the valid ones.
+   */
+  on(name: EventName): <H extends EventHandler>(handler: H) => H;
+  on(name: EventName, handler: EventHandler): () => void;
+  on(name: EventName, handler?: EventHandler): (<H extends EventHandler>(handler: H) => H) | (() => void) {
+    this.events.listFor(name);
+    if (handler) return this.events.subscribe(name, handler);
+    return <H extends EventHandler>(decorated: H): H => {
+      this.events.subscribe(name, decorated);
+      return decorated;
+    };
+  }
+
+  /** The user of any request (session cookie), or null, for routes where login is optional. */
+  async currentUser(req: Request): Promise<AuthUser | null> {
+    await this.whenReady();
+    return (await this.credentials.resolve(req))?.user ?? null;
+  }
+
+  /**
+   * Sets a user's password as an operator would (the CLI's `reset-password`): the password rules
+   * apply, every session ends (and every token, per SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET),
+   * pending reset links stop working, and `password_reset_completed` fires.
+   */
+  resetPassword(user: UserRef, password: string): Promise<AuthUser> {
+    return this.resets.resetPassword(user, password);
+  }
+
+  /** Flushes pending writes (mail being sent) and closes the database and Redis. Safe to call twice. */
   close(): Promise<void> {
-    this.closing ??= this.storage.close();
+    this.closing ??= (async () => {
+      await this.resets.flush();
+      await this.mail.close?.();
+      this.redis?.disconnect();
+      await this.storage.close();
+    })();
     return this.closing;
   }
 
@@ -68,6 +154,39 @@ export class ServiceAuth {
     warn: (message, ...details) => this.logger.warn(message, ...details),
     error: (message, ...details) => this.logger.error(message, ...details),
   };
+
+  private createLimiters(): AuthLimiters | undefined {
+    const { rateLimit } = this.config;
+    if (!rateLimit.enabled) return undefined;
+    const limiter = (name: string, rate: typeof rateLimit.login) => createLimiter({ name, rate, redis: this.redis });
+    return {
+      login: limiter('login', rateLimit.login),
+      register: limiter('register', rateLimit.register),
+      forgotPassword: limiter('forgot', rateLimit.forgotPassword),
+      resetPassword: limiter('reset', rateLimit.resetPassword),
+      loginFailures: limiter('login-failures', rateLimit.loginFailures),
+    };
+  }
+
+  /**
+   * The shared counter store. Commands fail fast while Redis is away (the limiters then count in
+   * memory); the outage and the recovery are logged once each.
+   */
+  private connectRedis(url: string): Redis {
+    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    let down = false;
+    redis.on('error', (error: Error) => {
+      if (down) return;
+      down = true;
+      this.logger.error(`Redis at ${redactUrl(url)} is unreachable; rate limits are counted per instance until it is back (${error.message})`);
+    });
+    redis.on('ready', () => {
+      if (!down) return;
+      down = false;
+      this.logger.info(`Redis at ${redactUrl(url)} is reachable again; rate limits are shared again`);
+    });
+    return redis;
+  }
 
   private async start(): Promise<void> {
     await this.storage.ready;

@@ -1,24 +1,225 @@
 /**
- * The router mounted at SERVICE_AUTH_URL_PREFIX: body parsing, waiting for storage, the
- * endpoints, and problem details for every error.
+ * The router mounted at SERVICE_AUTH_URL_PREFIX: register, login, logout, me, forgot and reset
+ * (CONTRACT section 3), their pages, and problem details for every error.
  */
-import express, { Router } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { CredentialResolver } from '../authorization/credentials.js';
+import type { AuthConfig } from '../config.js';
 import { AuthError, problemHandler } from '../errors.js';
+import type { EventBus } from '../events.js';
 import type { Logger } from '../logger.js';
-import type { ServiceAuth } from '../service-auth.js';
+import { clientKey } from '../rate-limit/client-key.js';
+import type { Limiter } from '../rate-limit/limiter.js';
+import { limitPerClient, rateLimited } from '../rate-limit/middleware.js';
+import type { SessionCookie } from '../sessions/cookie.js';
+import { assertSameSite } from '../sessions/csrf.js';
+import type { SessionStore } from '../sessions/store.js';
+import type { AuthUser } from '../users/auth-user.js';
+import { normalizeEmail } from '../users/emails.js';
+import type { PasswordResets } from '../users/password-resets.js';
+import type { UserService } from '../users/service.js';
+import { stringFields } from './body.js';
+import { isBrowserForm, safeNext, sendPage } from './browser.js';
+import type { PageLocals, PageName } from './pages/account-pages.js';
 
-export function createAuthRouter(auth: ServiceAuth, logger: Logger): Router {
+export interface AuthLimiters {
+  login: Limiter;
+  register: Limiter;
+  forgotPassword: Limiter;
+  resetPassword: Limiter;
+  /** Failed logins per (email, client) pair. */
+  loginFailures: Limiter;
+}
+
+export interface AuthRouteDeps {
+  config: AuthConfig;
+  users: UserService;
+  sessions: SessionStore;
+  cookie: SessionCookie;
+  credentials: CredentialResolver;
+  resets: PasswordResets;
+  events: EventBus;
+  /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
+  limiters: AuthLimiters | undefined;
+  logger: Logger;
+  whenReady(): Promise<void>;
+  requestContext: RequestHandler;
+}
+
+export const FORGOT_MESSAGE = 'If an account exists for that email, a link to reset its password is on its way.';
+const RESET_MESSAGE = 'Your password has been changed. Log in with the new one.';
+
+export function createAuthRouter(deps: AuthRouteDeps): Router {
+  const { config, users, sessions, cookie, credentials, resets, events, limiters } = deps;
+  const publicOrigin = new URL(config.publicUrl).origin;
   const router = Router();
+
   router.use(async (_req, _res, next) => {
-    await auth.whenReady();
+    await deps.whenReady();
     next();
   });
+  router.use(deps.requestContext);
   router.use(express.json({ limit: '16kb' }), express.urlencoded({ extended: false, limit: '16kb' }));
 
-  router.get('/me', () => {
-    throw new AuthError('unauthenticated', 'Log in to see this');
+  const limit = (name: Exclude<keyof AuthLimiters, 'loginFailures'>, what: string): RequestHandler =>
+    limiters ? limitPerClient(limiters[name], what) : (_req, _res, next) => next();
+  const sameSite: RequestHandler = (req, _res, next) => {
+    assertSameSite(req, publicOrigin);
+    next();
+  };
+  const page = (name: PageName, locals: (req: Request) => Promise<Partial<PageLocals>> | Partial<PageLocals> = () => ({})): RequestHandler =>
+    async (req, res) => sendPage(req, res, 200, name, { ...pageDefaults(config), ...(await locals(req)) });
+
+  /** A new session for `user`, replacing any the request carried (no session fixation). */
+  async function startSession(req: Request, res: Response, user: AuthUser): Promise<void> {
+    const previous = cookie.read(req);
+    if (previous) await sessions.destroy(previous);
+    const session = await sessions.create(user.id);
+    cookie.set(res, session.id, session.expiresAt);
+    credentials.forget(req);
+  }
+
+  router.get('/me', async (req, res) => {
+    const found = await credentials.resolve(req);
+    if (!found) throw new AuthError('unauthenticated', 'Log in to see this');
+    res.json({ user: found.user });
   });
 
-  router.use(problemHandler(logger));
+  router.get('/register', page('register', (req) => ({ next: optionalNext(req.query['next']) })));
+  router.post(
+    '/register',
+    limit('register', 'registrations from this address'),
+    sameSite,
+    (async (req, res) => {
+      const { email, password } = stringFields(req, 'email', 'password');
+      const user = await users.create({ email, password });
+      await startSession(req, res, user);
+      await events.emit('user_registered', user);
+      if (isBrowserForm(req)) res.redirect(303, safeNext(req.body.next));
+      else res.status(201).json({ user });
+    }) satisfies RequestHandler,
+    formErrors('register', config),
+  );
+
+  router.get('/login', page('login', (req) => ({
+    next: optionalNext(req.query['next']),
+    notice: req.query['reset'] === 'done' ? { kind: 'info', text: RESET_MESSAGE } : undefined,
+  })));
+  router.post(
+    '/login',
+    limit('login', 'login attempts from this address'),
+    sameSite,
+    (async (req, res) => {
+      const { email, password } = stringFields(req, 'email', 'password');
+      // Failures count per (account, client): guessing one account's password from one place is
+      // stopped, while its owner elsewhere, and this client on other accounts, carry on.
+      const pair = `${normalizeEmail(email)}|${clientKey(req)}`;
+      const failures = limiters?.loginFailures;
+      if (failures) {
+        const state = await failures.peek(pair);
+        if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
+      }
+      const user = await users.authenticate(email, password);
+      if (!user) {
+        if (failures) await failures.consume(pair);
+        throw new AuthError('invalid_credentials', 'The email or password is not right');
+      }
+      if (failures) await failures.reset(pair);
+      await startSession(req, res, user);
+      await events.emit('user_login', user);
+      if (isBrowserForm(req)) res.redirect(303, safeNext(req.body.next));
+      else res.json({ user });
+    }) satisfies RequestHandler,
+    formErrors('login', config),
+  );
+
+  router.post('/logout', async (req, res) => {
+    const sessionId = cookie.read(req);
+    const session = sessionId ? await sessions.find(sessionId) : null;
+    let user: AuthUser | null = null;
+    if (sessionId && session) {
+      // Logging out is a cookie-authenticated state change: another site may not force it.
+      assertSameSite(req, publicOrigin);
+      user = (await users.findById(session.userId)) ?? null;
+      await sessions.destroy(sessionId);
+    }
+    cookie.clear(res);
+    credentials.forget(req);
+    if (user) await events.emit('user_logout', user);
+    if (isBrowserForm(req)) res.redirect(303, '/');
+    else res.status(204).end();
+  });
+
+  router.get('/forgot', page('forgot'));
+  router.post(
+    '/forgot',
+    limit('forgotPassword', 'password reset requests from this address'),
+    (async (req, res) => {
+      const { email } = stringFields(req, 'email');
+      await resets.request(email);
+      if (isBrowserForm(req)) await sendPage(req, res, 200, 'forgot', { ...pageDefaults(config), notice: { kind: 'info', text: FORGOT_MESSAGE } });
+      else res.status(202).json({ message: FORGOT_MESSAGE });
+    }) satisfies RequestHandler,
+    formErrors('forgot', config),
+  );
+
+  router.get('/reset', page('reset', async (req) => {
+    const token = typeof req.query['token'] === 'string' ? req.query['token'] : undefined;
+    return { token, tokenUsable: token ? await resets.isUsable(token) : false };
+  }));
+  router.post(
+    '/reset',
+    limit('resetPassword', 'password resets from this address'),
+    (async (req, res) => {
+      const { token, password } = stringFields(req, 'token', 'password');
+      await resets.complete(token, password);
+      if (isBrowserForm(req)) res.redirect(303, `${config.urlPrefix}/login?reset=done`);
+      else res.json({ message: RESET_MESSAGE });
+    }) satisfies RequestHandler,
+    formErrors('reset', config),
+  );
+
+  router.use(problemHandler(deps.logger));
   return router;
+}
+
+function pageDefaults(config: AuthConfig): PageLocals {
+  return { prefix: config.urlPrefix, passwordHint: passwordHint(config) };
+}
+
+function optionalNext(value: unknown): string | undefined {
+  const next = safeNext(value, '');
+  return next || undefined;
+}
+
+function passwordHint({ passwords }: AuthConfig): string {
+  const classes = passwords.complexity ? ', with an uppercase letter, a lowercase letter, a digit and a special character' : '';
+  return `At least ${passwords.minLength} characters${classes}.`;
+}
+
+/**
+ * For a browser's form post, an AuthError shows the form again with the problem explained (and
+ * the same status and headers); API clients get problem details from the router's handler.
+ */
+function formErrors(name: PageName, config: AuthConfig): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (!(error instanceof AuthError) || !isBrowserForm(req)) {
+      next(error);
+      return;
+    }
+    for (const [header, value] of Object.entries(error.headers)) res.setHeader(header, value);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    sendPage(req, res, error.status, name, {
+      ...pageDefaults(config),
+      notice: {
+        kind: 'error',
+        text: error.code === 'password_rules' ? 'The password does not meet these rules:' : error.message,
+        items: error.errors?.map((e) => ('rule' in e ? e.message : `${e.field} ${e.message}`)),
+      },
+      email: typeof body['email'] === 'string' ? body['email'] : undefined,
+      next: optionalNext(body['next']),
+      token: typeof body['token'] === 'string' ? body['token'] : undefined,
+      tokenUsable: error.code !== 'invalid_reset_token',
+    }).catch(next);
+  };
 }

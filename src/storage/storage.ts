@@ -8,6 +8,13 @@ import { RequestContext } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
 import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
 
+/**
+ * How long a row read for a credential (session, token, user) may be served from memory. A change
+ * made by another instance sharing the database (a logout, a revocation, a role taken away) shows
+ * within this time, and CONTRACT sections 4 and 10 promise within one second.
+ */
+export const REVALIDATE_MS = 500;
+
 export class Storage {
   readonly ready: Promise<Orm>;
   private orm: Orm | undefined;

@@ -61,6 +61,11 @@ export class UserService {
     }
   }
 
+  /** The user, or a 404 `not_found` naming what was looked for. */
+  async get(ref: UserRef): Promise<AuthUser> {
+    return toAuthUser(await this.require(await this.storage.em(), ref));
+  }
+
   async findById(id: number): Promise<AuthUser | null> {
     const user = await this.load(await this.storage.em(), id);
     return user ? toAuthUser(user) : null;

@@ -1,5 +1,10 @@
 /** A real Express application with ServiceAuth mounted, on in-memory SQLite unless told otherwise. */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MikroORM } from '@mikro-orm/core';
 import express, { type Express } from 'express';
+import { ormOptions } from '../../src/storage/orm.js';
 import { ServiceAuth, type Logger } from '../../src/index.js';
 
 export interface CapturedLog {
@@ -50,3 +55,47 @@ export async function createTestApp(
 
 /** A user's strong password, valid under the default rules. */
 export const PASSWORD = 'Correct-Horse-Battery-9';
+
+/** A temporary SQLite file that two ServiceAuth instances (or a test) can share. */
+export async function temporaryDatabase(): Promise<{ url: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'service-auth-'));
+  return { url: `sqlite:${join(dir, 'auth.sqlite')}`, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A second, plain MikroORM on the same database, to look at what was stored (hashes, not secrets)
+ * or to age a row. Close it when done.
+ */
+export async function openDatabase(url: string): Promise<MikroORM> {
+  return MikroORM.init(await ormOptions(url));
+}
+
+/** The mails in an outbox directory, oldest first, once at least `count` have arrived. */
+export async function outboxMails(dir: string, count = 1): Promise<{ to: string; subject: string; text: string; html?: string }[]> {
+  for (let attempt = 0; ; attempt++) {
+    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+    if (files.length >= count || attempt > 100) {
+      return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8'))));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A fresh, empty directory for an outbox. */
+export async function temporaryDirectory(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'service-auth-outbox-'));
+}
+
+/** The reset link's token from a mail. */
+export function resetTokenFrom(mail: { text: string }): string {
+  const match = /reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!match) throw new Error(`no reset link in: ${mail.text}`);
+  return match[1]!;
+}
+
+/** The session cookie (name=value) a response set. */
+export function sessionCookieFrom(response: { headers: Record<string, unknown> }, name = 'service_auth_session'): string | undefined {
+  const cookies = (response.headers['set-cookie'] as string[] | undefined) ?? [];
+  const cookie = cookies.find((c) => c.startsWith(`${name}=`));
+  return cookie?.split(';')[0];
+}

@@ -1,0 +1,19 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Mail, MailTransport } from './transport.js';
+
+/** Sends over SMTP with nodemailer; the URL carries host, port, credentials and TLS (`smtps://`). */
+export class SmtpTransport implements MailTransport {
+  private readonly transporter: Transporter;
+
+  constructor(url: string, private readonly from: string) {
+    this.transporter = nodemailer.createTransport(url);
+  }
+
+  async send(mail: Mail): Promise<void> {
+    await this.transporter.sendMail({ from: this.from, ...mail });
+  }
+
+  close(): void {
+    this.transporter.close();
+  }
+}

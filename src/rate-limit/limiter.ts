@@ -1,0 +1,84 @@
+/**
+ * Counting requests per key in fixed windows, with rate-limiter-flexible's stores: memory by
+ * default, Redis (with an in-memory insurance limiter) when SERVICE_AUTH_REDIS_URL is set. The
+ * rest of the package sees only the small Limiter interface.
+ */
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import type { Rate } from './rates.js';
+
+export interface LimitState {
+  /** False once the key has used up the window's points. */
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+export interface Limiter {
+  readonly rate: Rate;
+  /** Counts one hit against `key`. */
+  consume(key: string): Promise<LimitState>;
+  /** Whether `key` may go on, without counting. */
+  peek(key: string): Promise<LimitState>;
+  /** Forgets `key` (a successful login clears its failures). */
+  reset(key: string): Promise<void>;
+}
+
+export interface LimiterOptions {
+  /** Distinguishes the counters of one limiter from another's in a shared store. */
+  name: string;
+  rate: Rate;
+  redis?: Redis | undefined;
+}
+
+export function createLimiter({ name, rate, redis }: LimiterOptions): Limiter {
+  const options = { keyPrefix: `service-auth:${name}`, points: rate.points, duration: rate.durationSeconds };
+  const store = redis
+    ? new RateLimiterRedis({
+        ...options,
+        storeClient: redis,
+        // If Redis is unreachable, count in memory on this instance and keep serving.
+        insuranceLimiter: new RateLimiterMemory(options),
+        rejectIfRedisNotReady: true,
+      })
+    : new RateLimiterMemory(options);
+  return new StoreLimiter(store, rate);
+}
+
+class StoreLimiter implements Limiter {
+  constructor(
+    private readonly store: RateLimiterAbstract,
+    readonly rate: Rate,
+  ) {}
+
+  async consume(key: string): Promise<LimitState> {
+    try {
+      return this.state(await this.store.consume(key), true);
+    } catch (outcome) {
+      // rate-limiter-flexible rejects with the RateLimiterRes itself when the points are used up.
+      if (outcome instanceof RateLimiterRes) return this.state(outcome, false);
+      throw outcome;
+    }
+  }
+
+  async peek(key: string): Promise<LimitState> {
+    const current = await this.store.get(key);
+    if (!current) return { allowed: true, limit: this.rate.points, remaining: this.rate.points, resetSeconds: this.rate.durationSeconds };
+    return this.state(current, current.consumedPoints < this.rate.points);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.store.delete(key);
+  }
+
+  private state(result: RateLimiterRes, allowed: boolean): LimitState {
+    return {
+      allowed,
+      limit: this.rate.points,
+      remaining: Math.max(0, this.rate.points - result.consumedPoints),
+      resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+    };
+  }
+}

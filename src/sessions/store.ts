@@ -1,0 +1,91 @@
+/**
+ * Server-side sessions. The cookie carries 32 random bytes; the database keeps only their
+ * SHA-256, so a leaked table is no set of cookies. A session lives SERVICE_AUTH_SESSION_TTL from
+ * login, without sliding: re-authentication is periodic whatever the activity.
+ *
+ * Lookups are cached for at most REVALIDATE_MS, so a busy session costs no query per request while
+ * a logout or reset on another instance sharing the database takes effect within a second. A
+ * logout on this instance evicts at once.
+ */
+import { LRUCache } from 'lru-cache';
+import { randomSecret, sha256Hex } from '../secrets.js';
+import { Session } from '../storage/entities/index.js';
+import { REVALIDATE_MS, type Storage } from '../storage/storage.js';
+
+export interface ActiveSession {
+  idHash: string;
+  userId: number;
+  expiresAt: Date;
+}
+
+/** Expired rows are refused when read; they are deleted at most this often, at a login. */
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+export class SessionStore {
+  private readonly cache: LRUCache<string, ActiveSession>;
+  private lastPurge = 0;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly ttlSeconds: number,
+  ) {
+    this.cache = new LRUCache<string, ActiveSession>({
+      max: 50_000,
+      ttl: REVALIDATE_MS,
+      fetchMethod: (idHash) => this.load(idHash),
+    });
+  }
+
+  /** Starts a session; returns the raw id for the cookie (the only place it exists). */
+  async create(userId: number): Promise<{ id: string; expiresAt: Date }> {
+    const id = randomSecret();
+    const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
+    const em = await this.storage.em();
+    em.create(Session, { idHash: sha256Hex(id), user: userId, expiresAt });
+    await em.flush();
+    if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
+      this.lastPurge = Date.now();
+      await this.purgeExpired();
+    }
+    return { id, expiresAt };
+  }
+
+  /** The live session for a raw cookie value, or null (unknown, ended or expired). */
+  async find(id: string): Promise<ActiveSession | null> {
+    const idHash = sha256Hex(id);
+    const session = await this.cache.fetch(idHash);
+    if (!session) return null;
+    if (session.expiresAt.getTime() <= Date.now()) {
+      this.cache.delete(idHash);
+      return null;
+    }
+    return session;
+  }
+
+  /** Ends one session (logout, or the session a login replaces). */
+  async destroy(id: string): Promise<void> {
+    const idHash = sha256Hex(id);
+    this.cache.delete(idHash);
+    const em = await this.storage.em();
+    await em.nativeDelete(Session, { idHash });
+  }
+
+  /** Forgets the cached sessions of a user whose sessions were just deleted (password reset). */
+  evictUser(userId: number): void {
+    for (const [idHash, session] of this.cache.entries()) {
+      if (session.userId === userId) this.cache.delete(idHash);
+    }
+  }
+
+  /** Deletes sessions past their expiry; run now and then, they are refused anyway. */
+  async purgeExpired(): Promise<number> {
+    const em = await this.storage.em();
+    return em.nativeDelete(Session, { expiresAt: { $lte: new Date() } });
+  }
+
+  private async load(idHash: string): Promise<ActiveSession | undefined> {
+    const em = await this.storage.em();
+    const row = await em.findOne(Session, { idHash, expiresAt: { $gt: new Date() } });
+    return row ? { idHash, userId: row.user.id, expiresAt: row.expiresAt } : undefined;
+  }
+}

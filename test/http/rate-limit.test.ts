@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { rm } from 'node:fs/promises';
+import request from 'supertest';
+import { createTestApp, outboxMails, PASSWORD, temporaryDirectory, type TestApp } from '../helpers/app.js';
+
+const register = (t: TestApp, n: number, ip?: string) => {
+  const call = request(t.app).post('/service-auth/register');
+  if (ip) call.set('X-Forwarded-For', ip);
+  return call.send({ email: `user${n}@example.com`, password: PASSWORD });
+};
+const login = (t: TestApp, email: string, password: string, ip?: string) => {
+  const call = request(t.app).post('/service-auth/login');
+  if (ip) call.set('X-Forwarded-For', ip);
+  return call.send({ email, password });
+};
+
+describe('rate limiting', () => {
+  let t: TestApp;
+  afterEach(() => t?.auth.close());
+
+  it('puts RateLimit-Limit, -Remaining and -Reset on every counted response', async () => {
+    t = await createTestApp();
+    const first = await register(t, 1).expect(201);
+    expect(first.headers['ratelimit-limit']).to.equal('3');
+    expect(first.headers['ratelimit-remaining']).to.equal('2');
+    expect(Number(first.headers['ratelimit-reset'])).to.be.within(1, 60);
+    const failed = await request(t.app).post('/service-auth/register').send({ email: 'bad' }).expect(400);
+    expect(failed.headers['ratelimit-remaining']).to.equal('1');
+  });
+
+  it('refuses the 4th registration in a minute with 429 rate_limited and Retry-After, creating no user and firing no event', async () => {
+    t = await createTestApp();
+    const events: string[] = [];
+    t.auth.on('user_registered', (user) => void events.push(user.email));
+    for (const n of [1, 2, 3]) await register(t, n).expect(201);
+    const refused = await register(t, 4).expect(429);
+    expect(refused.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(refused.body.code).to.equal('rate_limited');
+    expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
+    expect(refused.headers['ratelimit-remaining']).to.equal('0');
+    expect(refused.headers['set-cookie']).to.equal(undefined);
+    expect(await t.auth.users.findByEmail('user4@example.com')).to.equal(null);
+    expect(events).to.deep.equal(['user1@example.com', 'user2@example.com', 'user3@example.com']);
+  });
+
+  it('refuses the 11th login in a minute from one client', async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '100 per minute' });
+    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    for (let i = 0; i < 10; i++) await login(t, 'ada@example.com', PASSWORD).expect(200);
+    expect((await login(t, 'ada@example.com', PASSWORD).expect(429)).body.code).to.equal('rate_limited');
+  });
+
+  it('refuses the 4th reset request, sending no mail', async () => {
+    const outbox = await temporaryDirectory();
+    try {
+      t = await createTestApp({ SERVICE_AUTH_MAIL_OUTBOX: outbox });
+      await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+      for (let i = 0; i < 3; i++) await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
+      await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(429);
+      await t.auth.close();
+      expect(await outboxMails(outbox, 3)).to.have.length(3);
+    } finally {
+      await rm(outbox, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses the 4th password reset attempt', async () => {
+    t = await createTestApp();
+    for (let i = 0; i < 3; i++) await request(t.app).post('/service-auth/reset').send({ token: 'x', password: PASSWORD }).expect(400);
+    await request(t.app).post('/service-auth/reset').send({ token: 'x', password: PASSWORD }).expect(429);
+  });
+
+  it('uses SERVICE_AUTH_RATE_LIMIT for endpoints without their own key', async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT: '2 per minute', SERVICE_AUTH_RATE_LIMIT_LOGIN: '5 per minute' });
+    for (const n of [1, 2]) await register(t, n).expect(201);
+    await register(t, 3).expect(429);
+    const loginResponse = await login(t, 'user1@example.com', PASSWORD).expect(200);
+    expect(loginResponse.headers['ratelimit-limit']).to.equal('5');
+  });
+
+  describe('who counts as a client', () => {
+    it('ignores a forged X-Forwarded-For unless the application trusts a proxy', async () => {
+      t = await createTestApp();
+      for (const n of [1, 2, 3]) await register(t, n, `203.0.113.${n}`).expect(201);
+      await register(t, 4, '203.0.113.99').expect(429);
+    });
+
+    it("counts per client IP as Express's trust proxy setting defines it", async () => {
+      t = await createTestApp({ 'trust proxy': true });
+      for (const n of [1, 2, 3]) await register(t, n, '203.0.113.1').expect(201);
+      await register(t, 4, '203.0.113.1').expect(429);
+      await register(t, 5, '203.0.113.2').expect(201);
+    });
+
+    it('counts IPv6 clients per /64', async () => {
+      t = await createTestApp({ 'trust proxy': true });
+      await register(t, 1, '2001:db8:aaaa:1::1').expect(201);
+      await register(t, 2, '2001:db8:aaaa:1:ffff::2').expect(201);
+      await register(t, 3, '2001:db8:aaaa:1:1234:5678:9abc:def0').expect(201);
+      await register(t, 4, '2001:db8:aaaa:1::99').expect(429);
+      await register(t, 5, '2001:db8:aaaa:2::1').expect(201);
+    });
+  });
+
+  describe('failed logins per (email, client) pair', () => {
+    beforeEach(async () => {
+      t = await createTestApp({ 'trust proxy': true, SERVICE_AUTH_RATE_LIMIT_LOGIN: '100 per minute' });
+      await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+      await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
+    });
+
+    it('refuses the pair after 5 failures, even with the right password, until the window ends', async () => {
+      for (let i = 0; i < 5; i++) await login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7').expect(401);
+      const refused = await login(t, 'ADA@example.com', PASSWORD, '198.51.100.7').expect(429);
+      expect(refused.body.code).to.equal('rate_limited');
+      expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
+    });
+
+    it('does not hash a refused attempt', async () => {
+      for (let i = 0; i < 5; i++) await login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7').expect(401);
+      const before = t.auth.passwordHasher.calls.verify;
+      await login(t, 'ada@example.com', PASSWORD, '198.51.100.7').expect(429);
+      expect(t.auth.passwordHasher.calls.verify).to.equal(before);
+    });
+
+    it('lets the same client log in to other accounts, and the owner log in from elsewhere', async () => {
+      for (let i = 0; i < 5; i++) await login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7').expect(401);
+      await login(t, 'ada@example.com', PASSWORD, '198.51.100.7').expect(429);
+      await login(t, 'bob@example.com', PASSWORD, '198.51.100.7').expect(200);
+      await login(t, 'ada@example.com', PASSWORD, '192.0.2.44').expect(200);
+    });
+
+    it('clears the failures of a pair after a successful login', async () => {
+      for (let i = 0; i < 4; i++) await login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7').expect(401);
+      await login(t, 'ada@example.com', PASSWORD, '198.51.100.7').expect(200);
+      for (let i = 0; i < 4; i++) await login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7').expect(401);
+      await login(t, 'ada@example.com', PASSWORD, '198.51.100.7').expect(200);
+    });
+  });
+
+  it('with SERVICE_AUTH_RATE_LIMIT_ENABLED false, has no limits and no headers', async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: 'False' });
+    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    for (let n = 1; n <= 6; n++) {
+      const response = await register(t, n).expect(201);
+      expect(response.headers['ratelimit-limit']).to.equal(undefined);
+      expect(response.headers['ratelimit-remaining']).to.equal(undefined);
+    }
+    for (let i = 0; i < 8; i++) await login(t, 'ada@example.com', 'Wrong-Password-1').expect(401);
+    await login(t, 'ada@example.com', PASSWORD).expect(200);
+  });
+});
