@@ -2,12 +2,19 @@
  * `new ServiceAuth(app)`: reads the configuration once, builds the parts, mounts the auth router
  * at the prefix, and opens storage in the background (`ready`).
  */
-import type { Application, Request } from 'express';
+import { subject as asSubject } from '@casl/ability';
+import type { Application, Request, RequestHandler } from 'express';
 import { Redis } from 'ioredis';
+import { AbilityFactory, POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { CredentialResolver } from './authorization/credentials.js';
+import { Guards, type RequireOptions } from './authorization/guards.js';
+import { PolicyRegistry, type Policy } from './authorization/policies.js';
+import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
+import { RoleRules, type RoleRule } from './authorization/role-rules.js';
 import { readConfig, redactUrl, sourceFrom, type AuthConfig } from './config.js';
 import { AuthError } from './errors.js';
 import { EventBus, type EventHandler, type EventName } from './events.js';
+import { abilityRoutes } from './http/ability-routes.js';
 import { createAuthRouter, type AuthLimiters } from './http/auth-routes.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { createMailTransport } from './mail/index.js';
@@ -22,6 +29,7 @@ import { PasswordResets } from './users/password-resets.js';
 import { RoleService } from './users/roles.js';
 import { UserService, type UserRef } from './users/service.js';
 import { UserCache } from './users/user-cache.js';
+import { fileURLToPath } from 'node:url';
 
 const instances = new WeakMap<object, ServiceAuth>();
 
@@ -44,6 +52,10 @@ export class ServiceAuth {
 
   private readonly storage: Storage;
   private readonly events: EventBus;
+  private readonly policies: PolicyRegistry;
+  private readonly roleRules = new RoleRules();
+  private readonly abilities: AbilityFactory;
+  private readonly guards: Guards;
   private readonly sessions: SessionStore;
   private readonly credentials: CredentialResolver;
   private readonly resets: PasswordResets;
@@ -72,6 +84,16 @@ export class ServiceAuth {
       credentialsRevoked: (userId) => this.sessions.evictUser(userId),
     });
     this.redis = this.config.redisUrl ? this.connectRedis(this.config.redisUrl) : undefined;
+    this.policies = new PolicyRegistry(log);
+    this.abilities = new AbilityFactory(this.roleRules, this.policies);
+    this.guards = new Guards({
+      credentials: this.credentials,
+      abilities: this.abilities,
+      policies: this.policies,
+      whenReady: () => this.whenReady(),
+      publicOrigin: new URL(this.config.publicUrl).origin,
+      loginPath: `${this.config.urlPrefix}/login`,
+    });
 
     app.use(
       this.config.urlPrefix,
@@ -87,6 +109,7 @@ export class ServiceAuth {
         logger: log,
         whenReady: () => this.whenReady(),
         requestContext: this.storage.requestContext,
+        apiRouters: { '/api/abilities': abilityRoutes(this.loginRequired, this.abilities) },
       }),
     );
     instances.set(app, this);
@@ -96,6 +119,66 @@ export class ServiceAuth {
     // rather than as an unhandled rejection.
     this.ready.catch((error: unknown) => this.logger.error(error instanceof Error ? error.message : String(error)));
   }
+
+  // ---- authorization ----
+
+  /**
+   * Defines (or replaces) a named policy: a synchronous `(user, context) => boolean`, where the
+   * context is the route's URL parameters (canonical integers as numbers). Only `true` allows.
+   */
+  definePolicy(name: string, policy: Policy): void {
+    this.policies.define(name, policy);
+  }
+
+  /** The specification's spelling of `definePolicy`. */
+  readonly define_policy = (name: string, policy: Policy): void => this.definePolicy(name, policy);
+
+  /** Defines (or replaces) what a role permits, as CASL raw rules with `${user.*}` placeholders. */
+  defineRole(name: string, rules: readonly RoleRule[]): void {
+    this.roleRules.define(name, rules);
+  }
+
+  /** Loads role rules from a JSON file (role name to rule list) or every .json file of a directory. */
+  loadPolicies(path: string | URL): string[] {
+    return this.roleRules.load(path instanceof URL ? fileURLToPath(path) : path);
+  }
+
+  /** Guard: a session or a token. */
+  get loginRequired(): RequestHandler {
+    return this.guards.loginRequired;
+  }
+
+  /** Guard: the user holds every one of the roles. */
+  rolesRequired(...roles: string[]): RequestHandler {
+    return this.guards.rolesRequired(...roles);
+  }
+
+  /** The specification's spelling of `rolesRequired`. */
+  readonly roles_required = (...roles: string[]): RequestHandler => this.rolesRequired(...roles);
+
+  /** Guard: the user holds at least one of the roles. */
+  rolesAccepted(...roles: string[]): RequestHandler {
+    return this.guards.rolesAccepted(...roles);
+  }
+
+  /** Guard: `{ policy }` returns true, or the ability allows `{ action, subject }` with the URL context. */
+  require(options: RequireOptions): RequestHandler {
+    return this.guards.require(options);
+  }
+
+  /** The CASL ability of any user (`req.user`, or `{ id, email, is_admin, roles }`). */
+  abilityFor(user: PrincipalLike): AppAbility {
+    return this.abilities.abilityFor(toPrincipal(user));
+  }
+
+  /** Whether the named policy allows the user in this context; fails closed like the guard. */
+  can(user: PrincipalLike, policy: string, context: Record<string, unknown> = {}): boolean {
+    const principal = toPrincipal(user);
+    if (!this.policies.has(policy)) return this.policies.check(policy, principal, context);
+    return this.abilities.abilityFor(principal).can(POLICY_ACTION, asSubject(policy, { ...context }));
+  }
+
+  // ---- events ----
 
   /**
    * Subscribes to a lifecycle event: `auth.on('user_login')(handler)` (returns the handler, the

@@ -3,6 +3,7 @@
  * and once per request however many ask.
  */
 import type { Request } from 'express';
+import type { RequestToken } from '../express-request.js';
 import type { SessionCookie } from '../sessions/cookie.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { AuthUser } from '../users/auth-user.js';
@@ -15,6 +16,8 @@ export interface Credentials {
   method: AuthMethod;
   /** The raw session id, for a session (logout ends it; login replaces it). */
   sessionId?: string;
+  /** The token, for a bearer token. */
+  token?: RequestToken;
 }
 
 export class CredentialResolver {

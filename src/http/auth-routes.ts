@@ -33,6 +33,8 @@ export interface AuthLimiters {
 
 export interface AuthRouteDeps {
   config: AuthConfig;
+  /** Routers mounted under the prefix after the account endpoints, e.g. `/api/abilities`. */
+  apiRouters: Record<string, Router>;
   users: UserService;
   sessions: SessionStore;
   cookie: SessionCookie;
@@ -178,6 +180,8 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
     }) satisfies RequestHandler,
     formErrors('reset', config),
   );
+
+  for (const [path, apiRouter] of Object.entries(deps.apiRouters)) router.use(path, apiRouter);
 
   router.use(problemHandler(deps.logger));
   return router;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { startDemo, type RunningDemo } from '../helpers/processes.js';
 
 describe('demo application (npm start)', () => {
@@ -41,7 +42,69 @@ describe('demo application (npm start)', () => {
     expect(await response.json()).to.include({ code: 'unauthenticated', status: 401 });
   });
 
-  it('stops cleanly on SIGTERM', async () => {
-    expect(await demo.stop()).to.equal(0);
+  describe('routes of CONTRACT section 11', () => {
+    let admin: TestApp;
+    const ids: Record<string, number> = {};
+    const cookies: Record<string, string> = {};
+
+    before(async () => {
+      // Another instance on the demo's own database file, as an operator's CLI would be.
+      admin = await createTestApp({ SERVICE_AUTH_DATABASE_URL: `sqlite:${join(dir, 'service-auth.sqlite')}` });
+      for (const [name, roles, isAdmin] of [
+        ['plain', [], false],
+        ['boss', ['admin'], true],
+        ['analyst', ['analyst'], false],
+      ] as const) {
+        const user = await admin.auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles, isAdmin });
+        ids[name] = user.id;
+        const response = await fetch(`${demo.url}/service-auth/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: `${name}@example.com`, password: PASSWORD }),
+        });
+        expect(response.status).to.equal(200);
+        cookies[name] = response.headers.get('set-cookie')!.split(';')[0]!;
+      }
+    });
+    after(() => admin?.auth.close());
+
+    const get = async (path: string, who?: string) => {
+      const response = await fetch(`${demo.url}${path}`, { headers: who ? { Cookie: cookies[who]! } : {}, redirect: 'manual' });
+      const type = response.headers.get('content-type') ?? '';
+      return { status: response.status, body: type.includes('json') ? await response.json() : await response.text() };
+    };
+
+    it('GET / says who is logged in', async () => {
+      expect((await get('/', 'analyst')).body).to.contain('analyst@example.com');
+      expect((await get('/')).body).to.contain('Nobody is logged in');
+    });
+
+    it('GET /admin: role admin only', async () => {
+      expect(await get('/admin', 'boss')).to.deep.equal({ status: 200, body: { ok: true } });
+      expect((await get('/admin', 'plain')).status).to.equal(403);
+      expect((await get('/admin', 'analyst')).status).to.equal(403);
+      expect((await get('/admin')).status).to.equal(401);
+    });
+
+    it('GET /users/:user_id/profile: the user themself or an admin, with user_id a number', async () => {
+      expect(await get(`/users/${ids['plain']}/profile`, 'plain')).to.deep.equal({ status: 200, body: { user_id: ids['plain'] } });
+      expect((await get(`/users/${ids['boss']}/profile`, 'plain')).status).to.equal(403);
+      expect((await get(`/users/0${ids['plain']}/profile`, 'plain')).status).to.equal(403);
+      expect(await get(`/users/${ids['plain']}/profile`, 'boss')).to.deep.equal({ status: 200, body: { user_id: ids['plain'] } });
+    });
+
+    it('GET /reports/:team: analyst reads north only, admin everything, a plain user nothing', async () => {
+      expect(await get('/reports/north', 'analyst')).to.deep.equal({ status: 200, body: { team: 'north' } });
+      expect((await get('/reports/south', 'analyst')).status).to.equal(403);
+      expect(await get('/reports/south', 'boss')).to.deep.equal({ status: 200, body: { team: 'south' } });
+      expect((await get('/reports/north', 'plain')).status).to.equal(403);
+    });
+  });
+
+  // Last: mocha runs a suite's own tests before its nested suites.
+  describe('shutdown', () => {
+    it('stops cleanly on SIGTERM', async () => {
+      expect(await demo.stop()).to.equal(0);
+    });
   });
 });

@@ -1,0 +1,134 @@
+/**
+ * Route guards: Express middleware that resolve the request's credentials (session cookie or
+ * bearer token), attach `req.user`, `req.ability`, `req.authMethod` (and `req.token`), and let the
+ * request through only if the check passes. They answer refusals themselves, as problem details,
+ * so an application's own error handler never has to know about them:
+ *
+ * - no credentials: 401 `unauthenticated` (a browser navigation is redirected to the login page
+ *   with a same-site `next` instead);
+ * - credentials without the right: 403 `forbidden`.
+ */
+import { subject as asSubject } from '@casl/ability';
+import type { Request, RequestHandler, Response } from 'express';
+import { AuthError, sendProblem } from '../errors.js';
+import { prefersHtml, safeNext } from '../http/browser.js';
+import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
+import { POLICY_ACTION, type AbilityFactory } from './abilities.js';
+import { routeContext } from './context.js';
+import type { CredentialResolver, Credentials } from './credentials.js';
+import type { PolicyRegistry } from './policies.js';
+
+export interface GuardDeps {
+  credentials: CredentialResolver;
+  abilities: AbilityFactory;
+  policies: PolicyRegistry;
+  whenReady(): Promise<void>;
+  /** The origin of SERVICE_AUTH_PUBLIC_URL, for the same-site check. */
+  publicOrigin: string;
+  /** Where browsers without a session are sent: the login page under the prefix. */
+  loginPath: string;
+}
+
+/** Decides whether authenticated credentials may pass; returns the refusal, or nothing. */
+type Check = (req: Request, credentials: Credentials) => AuthError | undefined;
+
+export type RequireOptions = { policy: string } | { action: string; subject: string };
+
+export class Guards {
+  /** A session or a token. */
+  readonly loginRequired: RequestHandler;
+
+  constructor(private readonly deps: GuardDeps) {
+    this.loginRequired = this.guard(() => undefined);
+  }
+
+  /** The user holds every one of the roles. */
+  rolesRequired(...roles: string[]): RequestHandler {
+    requireRoleNames('rolesRequired', roles);
+    return this.guard((req) => {
+      const missing = roles.filter((role) => !req.user!.roles.has(role));
+      return missing.length ? forbidden(`This needs the role${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`) : undefined;
+    });
+  }
+
+  /** The user holds at least one of the roles. */
+  rolesAccepted(...roles: string[]): RequestHandler {
+    requireRoleNames('rolesAccepted', roles);
+    return this.guard((req) => (roles.some((role) => req.user!.roles.has(role)) ? undefined : forbidden(`This needs one of the roles ${roles.join(', ')}`)));
+  }
+
+  /**
+   * `{ policy }`: the named policy returns true for the user and the URL context.
+   * `{ action, subject }`: the user's ability allows `action` on a `subject` whose fields are the
+   * URL context.
+   */
+  require(options: RequireOptions): RequestHandler {
+    if (options && 'policy' in options && typeof options.policy === 'string' && options.policy) {
+      const { policy } = options;
+      return this.guard((req) => {
+        const context = routeContext(req.params);
+        if (!this.deps.policies.has(policy)) {
+          // Fail closed, and say why: PolicyRegistry logs the missing name.
+          this.deps.policies.check(policy, req.user!, context);
+          return forbidden('You may not do this');
+        }
+        return req.ability!.can(POLICY_ACTION, asSubject(policy, context)) ? undefined : forbidden('You may not do this');
+      });
+    }
+    if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
+      const { action, subject } = options;
+      return this.guard((req) =>
+        req.ability!.can(action, asSubject(subject, routeContext(req.params))) ? undefined : forbidden(`You may not ${action} this ${subject}`),
+      );
+    }
+    throw new TypeError('require(options): pass { policy: name } or { action, subject }');
+  }
+
+  /** Builds a guard around a check; `tokenOnly` refuses credentials other than a bearer token. */
+  guard(check: Check, options: { tokenOnly?: boolean } = {}): RequestHandler {
+    const { deps } = this;
+    return async (req, res, next) => {
+      try {
+        await deps.whenReady();
+        const credentials = await deps.credentials.resolve(req);
+        if (!credentials || (options.tokenOnly && credentials.method !== 'token')) {
+          this.unauthenticated(req, res, options.tokenOnly === true);
+          return;
+        }
+        // A cookie is sent by the browser on its own: a state change must come from our own site.
+        if (credentials.method === 'session' && isUnsafeMethod(req.method)) assertSameSite(req, deps.publicOrigin);
+        req.user = credentials.user;
+        req.authMethod = credentials.method;
+        if (credentials.token) req.token = credentials.token;
+        req.ability = deps.abilities.abilityFor(credentials.user);
+        const refusal = check(req, credentials);
+        if (refusal) throw refusal;
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error;
+        sendProblem(res, error);
+        return;
+      }
+      next();
+    };
+  }
+
+  private unauthenticated(req: Request, res: Response, tokenOnly: boolean): void {
+    if (!tokenOnly && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req)) {
+      const next = safeNext(req.originalUrl, '');
+      res.redirect(303, next ? `${this.deps.loginPath}?next=${encodeURIComponent(next)}` : this.deps.loginPath);
+      return;
+    }
+    const detail = tokenOnly ? 'This needs an API token: Authorization: Bearer <token>' : 'Log in, or send an API token, to see this';
+    sendProblem(res, new AuthError('unauthenticated', detail, undefined, tokenOnly ? { 'WWW-Authenticate': 'Bearer' } : {}));
+  }
+}
+
+function forbidden(detail: string): AuthError {
+  return new AuthError('forbidden', detail);
+}
+
+function requireRoleNames(guard: string, roles: string[]): void {
+  if (roles.length === 0 || !roles.every((role) => typeof role === 'string' && role !== '')) {
+    throw new TypeError(`${guard}(...roles): name at least one role`);
+  }
+}

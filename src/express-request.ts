@@ -1,0 +1,37 @@
+/**
+ * What the guards add to Express's Request, by declaration merging (as @types/passport does, and
+ * compatible with it: both declare `user?: Express.User`). A .ts module rather than a hand-written
+ * .d.ts, so that tsc checks it and emits it with the package's types.
+ */
+import type { AppAbility } from './authorization/abilities.js';
+import type { AuthMethod } from './authorization/credentials.js';
+import type { AuthUser } from './users/auth-user.js';
+
+/** The token a request authenticated with. */
+export interface RequestToken {
+  /** The `<id>` part of the token. */
+  id: string;
+  /** The scopes it carries; an empty list means all scopes. */
+  scopes: readonly string[];
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface User extends AuthUser {}
+
+    interface Request {
+      /** The authenticated user, set by the service-auth guards. */
+      user?: User;
+      /** The user's CASL ability (role rules and policies), set by the guards. */
+      ability?: AppAbility;
+      /** How the request authenticated. */
+      authMethod?: AuthMethod;
+      /** The API token, when the request authenticated with one. */
+      token?: RequestToken;
+    }
+  }
+}
+
+export {};
