@@ -1,2 +1,187 @@
-/** `npm run bench`: the performance figures of CONTRACT section 12 (filled in as they land). */
-console.log('No figures yet: the token, session and limiter benchmarks come with their features.');
+/**
+ * `npm run bench`: the figures of CONTRACT section 12, measured in one run on this machine and
+ * printed as ratios (absolute numbers vary between machines and runs; ratios much less).
+ *
+ * The application (bench/server.ts) runs in a child process on SQLite; the load comes from
+ * autocannon in this process, over loopback HTTP with keep-alive.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { assembleToken } from '../src/tokens/format.js';
+
+const THROUGHPUT_SECONDS = Number(process.env['BENCH_SECONDS'] || 4);
+const CONNECTIONS = 10;
+
+interface Ready {
+  port: number;
+  cookie: string;
+  userId: number;
+  passportToken: string;
+}
+
+class BenchServer {
+  private next = 1;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+
+  constructor(private readonly child: ChildProcess) {
+    child.on('message', (message: { id?: number; result?: unknown }) => {
+      if (message.id !== undefined) this.waiting.get(message.id)?.(message.result);
+    });
+  }
+
+  call<T>(command: Record<string, unknown>): Promise<T> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve as (result: unknown) => void);
+      this.child.send({ id, ...command });
+    });
+  }
+}
+
+async function start(dir: string): Promise<{ server: BenchServer; ready: Ready; child: ChildProcess }> {
+  const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: 'http://127.0.0.1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (message: Ready & { ready?: boolean }) => (message.ready ? resolve(message) : reject(new Error('server failed'))));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { server: new BenchServer(child), ready, child };
+}
+
+/** Requests per second over a fixed duration; fails loudly if any request was not a 2xx. */
+async function throughput(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: THROUGHPUT_SECONDS, headers });
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/**
+ * Each route against the unguarded one, alternating twice (A B A B) so that drift in machine
+ * speed during the run hits both sides; the ratio of the sums is reported.
+ */
+async function ratio(base: string, route: string, headers: Record<string, string>, baseHeaders: Record<string, string> = {}): Promise<{ ratio: number; rps: number; baseRps: number }> {
+  let routeTotal = 0;
+  let baseTotal = 0;
+  for (let round = 0; round < 2; round++) {
+    baseTotal += await throughput(base, baseHeaders);
+    routeTotal += await throughput(route, headers);
+  }
+  return { ratio: routeTotal / baseTotal, rps: routeTotal / 2, baseRps: baseTotal / 2 };
+}
+
+async function timeRequest(url: string, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  const elapsed = performance.now() - started;
+  if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+  return elapsed;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Cold verification (a token this process has never seen) against one bare derivation. */
+async function coldVerification(server: BenchServer, base: string, samples = 5): Promise<{ ratio: number; cold: number; bare: number }> {
+  const tokens = await server.call<string[]>({ cmd: 'createTokens', count: samples });
+  const cold: number[] = [];
+  const bare: number[] = [];
+  for (const token of tokens) {
+    bare.push(await server.call<number>({ cmd: 'bareDerivation' }));
+    cold.push(await timeRequest(`${base}/token`, { Authorization: `Bearer ${token}` }));
+  }
+  return { ratio: median(cold) / median(bare), cold: median(cold), bare: median(bare) };
+}
+
+/**
+ * p99 latency of the unguarded route at a steady 500 requests/s while bogus tokens for a real id
+ * (valid check, wrong secret: each needs a derivation to refuse) arrive at 200/s.
+ */
+async function latencyUnderAttack(server: BenchServer, base: string): Promise<{ p99: number; baselineP99: number; refused: Record<number, number> }> {
+  const measure = async () =>
+    (await autocannon({ url: `${base}/plain`, connections: 10, overallRate: 500, duration: 10 })).latency.p99;
+  const baselineP99 = await measure();
+  const [realToken] = await server.call<string[]>({ cmd: 'createTokens', count: 1 });
+  const id = realToken!.split('_')[1]!;
+  const refused: Record<number, number> = {};
+  const attack = setInterval(() => {
+    for (let i = 0; i < 20; i++) {
+      const bogus = assembleToken('sat', id, randomBytes(32));
+      fetch(`${base}/token`, { headers: { Authorization: `Bearer ${bogus}` } })
+        .then(async (response) => {
+          await response.arrayBuffer();
+          refused[response.status] = (refused[response.status] ?? 0) + 1;
+        })
+        .catch(() => undefined);
+    }
+  }, 100);
+  try {
+    return { p99: await measure(), baselineP99, refused };
+  } finally {
+    clearInterval(attack);
+  }
+}
+
+function row(figure: string, value: string, target: string, pass: boolean, detail: string): string[] {
+  return [figure, value, target, pass ? 'yes' : 'NO', detail];
+}
+
+function printTable(rows: string[][]): void {
+  const header = ['figure', 'measured', 'target', 'met', 'detail'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'service-auth-bench-'));
+const { server, ready, child } = await start(dir);
+const base = `http://127.0.0.1:${ready.port}`;
+const rows: string[][] = [];
+const fmt = (n: number) => n.toFixed(2);
+const rps = (n: number) => `${Math.round(n)} req/s`;
+try {
+  console.log(`service-auth benchmark: node ${process.version}, autocannon with ${CONNECTIONS} keep-alive connections, ${THROUGHPUT_SECONDS} s per run, each ratio over 2 alternating rounds`);
+  console.log('The application runs in a child process on SQLite (rate limits off), over loopback HTTP.\n');
+
+  const [warm] = await server.call<string[]>({ cmd: 'createTokens', count: 1 });
+  await timeRequest(`${base}/token`, { Authorization: `Bearer ${warm}` }); // its one derivation
+
+  const token = await ratio(`${base}/plain`, `${base}/token`, { Authorization: `Bearer ${warm}` });
+  rows.push(row('warm bearer token ÷ unguarded', fmt(token.ratio), '≥ 0.85', token.ratio >= 0.85, `${rps(token.rps)} vs ${rps(token.baseRps)}`));
+  const session = await ratio(`${base}/plain`, `${base}/session`, { Cookie: ready.cookie });
+  rows.push(row('session cookie ÷ unguarded', fmt(session.ratio), '≥ 0.85', session.ratio >= 0.85, `${rps(session.rps)} vs ${rps(session.baseRps)}`));
+  const policy = await ratio(`${base}/plain`, `${base}/policy/${ready.userId}`, { Cookie: ready.cookie });
+  rows.push(row('policy guard (require) ÷ unguarded', fmt(policy.ratio), '≥ 0.85', policy.ratio >= 0.85, `${rps(policy.rps)} vs ${rps(policy.baseRps)}`));
+
+  await server.call({ cmd: 'fill', total: 10 });
+  const cold10 = await coldVerification(server, base);
+  rows.push(row('cold verification ÷ bare derivation, 10 stored', fmt(cold10.ratio), '≤ 1.2', cold10.ratio <= 1.2, `${cold10.cold.toFixed(1)} ms vs ${cold10.bare.toFixed(1)} ms (medians of 5)`));
+  const stored = await server.call<number>({ cmd: 'fill', total: 100_000 });
+  const cold100k = await coldVerification(server, base);
+  rows.push(row(`cold verification ÷ bare derivation, ${stored} stored`, fmt(cold100k.ratio), '≤ 1.2', cold100k.ratio <= 1.2, `${cold100k.cold.toFixed(1)} ms vs ${cold100k.bare.toFixed(1)} ms (medians of 5)`));
+
+  const attack = await latencyUnderAttack(server, base);
+  const answered = Object.entries(attack.refused).map(([status, n]) => `${n}×${status}`).join(', ');
+  rows.push(row('p99 unguarded under 200/s bogus tokens', `${attack.p99} ms`, '≤ 50 ms', attack.p99 <= 50, `500 req/s steady; ${attack.baselineP99} ms without the attack; attack answered ${answered}`));
+
+  const limited = await ratio(`${base}/plain`, `${base}/limited`, {});
+  rows.push(row('rate-limited route ÷ unguarded', fmt(limited.ratio), '≥ 0.9', limited.ratio >= 0.9, `${rps(limited.rps)} vs ${rps(limited.baseRps)}`));
+  const erl = await ratio(`${base}/express-rate-limit`, `${base}/limited`, {});
+  rows.push(row('our limiter ÷ express-rate-limit', fmt(erl.ratio), '≥ 1.3', erl.ratio >= 1.3, `${rps(erl.rps)} vs ${rps(erl.baseRps)}`));
+  const passport = await ratio(`${base}/passport`, `${base}/token`, { Authorization: `Bearer ${warm}` }, { Authorization: `Bearer ${ready.passportToken}` });
+  rows.push(row('warm token ÷ Passport bearer + SHA-256 lookup', fmt(passport.ratio), '≥ 1.0', passport.ratio >= 1.0, `${rps(passport.rps)} vs ${rps(passport.baseRps)}`));
+
+  printTable(rows);
+} finally {
+  await server.call({ cmd: 'stop' }).catch(() => undefined);
+  child.kill();
+  await rm(dir, { recursive: true, force: true });
+}

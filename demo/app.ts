@@ -18,6 +18,10 @@ app.get('/', async (req, res) => {
   res.type('html').send(homePage({ prefix: auth.config.urlPrefix, user: await auth.currentUser(req) }));
 });
 
+app.get('/api/whoami', auth.tokenRequired, (req, res) => {
+  res.json({ email: req.user!.email });
+});
+
 app.get('/admin', auth.rolesRequired('admin'), (_req, res) => {
   res.json({ ok: true });
 });

@@ -15,14 +15,18 @@ import { readConfig, redactUrl, sourceFrom, type AuthConfig } from './config.js'
 import { AuthError } from './errors.js';
 import { EventBus, type EventHandler, type EventName } from './events.js';
 import { abilityRoutes } from './http/ability-routes.js';
+import { tokenRoutes } from './http/token-routes.js';
 import { createAuthRouter, type AuthLimiters } from './http/auth-routes.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { createMailTransport } from './mail/index.js';
 import type { MailTransport } from './mail/transport.js';
 import { PasswordHasher } from './passwords/hashing.js';
-import { createLimiter } from './rate-limit/limiter.js';
+import { createLimiter, type Limiter } from './rate-limit/limiter.js';
 import { SessionCookie } from './sessions/cookie.js';
 import { SessionStore } from './sessions/store.js';
+import { DerivationPool } from './tokens/derivations.js';
+import { TokenService } from './tokens/service.js';
+import { TokenVerifier } from './tokens/verifier.js';
 import { Storage } from './storage/storage.js';
 import type { AuthUser } from './users/auth-user.js';
 import { PasswordResets } from './users/password-resets.js';
@@ -44,6 +48,8 @@ export class ServiceAuth {
   readonly ready: Promise<void>;
   readonly users: UserService;
   readonly roles: RoleService;
+  /** Personal access tokens: create, list, revoke, import legacy hashes. */
+  readonly tokens: TokenService;
   readonly passwordHasher = new PasswordHasher();
   /** Where the package logs; replace it with the application's logger. */
   logger: Logger = consoleLogger;
@@ -59,6 +65,7 @@ export class ServiceAuth {
   private readonly sessions: SessionStore;
   private readonly credentials: CredentialResolver;
   private readonly resets: PasswordResets;
+  private readonly verifier: TokenVerifier;
   private readonly redis: Redis | undefined;
   private closing: Promise<void> | undefined;
 
@@ -72,7 +79,19 @@ export class ServiceAuth {
     this.roles = new RoleService(this.storage);
     this.sessions = new SessionStore(this.storage, this.config.sessions.ttlSeconds);
     const cookie = new SessionCookie(this.config.sessions);
-    this.credentials = new CredentialResolver(cookie, this.sessions, new UserCache(this.users));
+    this.redis = this.config.redisUrl ? this.connectRedis(this.config.redisUrl) : undefined;
+    const limiters = this.createLimiters();
+    const derivations = new DerivationPool();
+    this.verifier = new TokenVerifier(this.storage, derivations);
+    this.tokens = new TokenService(this.config.tokens, this.storage, this.users, derivations, this.verifier);
+    this.credentials = new CredentialResolver({
+      cookie,
+      sessions: this.sessions,
+      users: new UserCache(this.users),
+      verifier: this.verifier,
+      tokenFailures: limiters?.tokenFailures,
+      whenReady: () => this.whenReady(),
+    });
     this.resets = new PasswordResets({
       config: this.config,
       storage: this.storage,
@@ -81,20 +100,22 @@ export class ServiceAuth {
       mail: { send: (mail) => this.mail.send(mail) },
       events: this.events,
       logger: log,
-      credentialsRevoked: (userId) => this.sessions.evictUser(userId),
+      credentialsRevoked: (userId) => {
+        this.sessions.evictUser(userId);
+        this.verifier.evictUser(userId);
+      },
     });
-    this.redis = this.config.redisUrl ? this.connectRedis(this.config.redisUrl) : undefined;
     this.policies = new PolicyRegistry(log);
     this.abilities = new AbilityFactory(this.roleRules, this.policies);
     this.guards = new Guards({
       credentials: this.credentials,
       abilities: this.abilities,
       policies: this.policies,
-      whenReady: () => this.whenReady(),
       publicOrigin: new URL(this.config.publicUrl).origin,
       loginPath: `${this.config.urlPrefix}/login`,
     });
 
+    const tokens = tokenRoutes({ config: this.config, tokens: this.tokens, loginRequired: this.loginRequired });
     app.use(
       this.config.urlPrefix,
       createAuthRouter({
@@ -105,11 +126,15 @@ export class ServiceAuth {
         credentials: this.credentials,
         resets: this.resets,
         events: this.events,
-        limiters: this.createLimiters(),
+        limiters,
         logger: log,
         whenReady: () => this.whenReady(),
         requestContext: this.storage.requestContext,
-        apiRouters: { '/api/abilities': abilityRoutes(this.loginRequired, this.abilities) },
+        apiRouters: {
+          '/api/abilities': abilityRoutes(this.loginRequired, this.abilities),
+          '/api/tokens': tokens.api,
+          '/tokens': tokens.page,
+        },
       }),
     );
     instances.set(app, this);
@@ -146,6 +171,21 @@ export class ServiceAuth {
   /** Guard: a session or a token. */
   get loginRequired(): RequestHandler {
     return this.guards.loginRequired;
+  }
+
+  /** Guard: a valid API token (`Authorization: Bearer`); a session cookie alone does not pass. */
+  get tokenRequired(): RequestHandler {
+    return this.guards.tokenRequired;
+  }
+
+  /** The specification's spelling of `tokenRequired`. */
+  get token_required(): RequestHandler {
+    return this.guards.tokenRequired;
+  }
+
+  /** Guard: the token carries every scope (no scopes means all; sessions are not limited by scopes). */
+  requireScopes(...scopes: string[]): RequestHandler {
+    return this.guards.requireScopes(...scopes);
   }
 
   /** Guard: the user holds every one of the roles. */
@@ -215,6 +255,7 @@ export class ServiceAuth {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.resets.flush();
+      await this.verifier.close();
       await this.mail.close?.();
       this.redis?.disconnect();
       await this.storage.close();
@@ -238,7 +279,7 @@ export class ServiceAuth {
     error: (message, ...details) => this.logger.error(message, ...details),
   };
 
-  private createLimiters(): AuthLimiters | undefined {
+  private createLimiters(): (AuthLimiters & { tokenFailures: Limiter }) | undefined {
     const { rateLimit } = this.config;
     if (!rateLimit.enabled) return undefined;
     const limiter = (name: string, rate: typeof rateLimit.login) => createLimiter({ name, rate, redis: this.redis });
@@ -248,6 +289,7 @@ export class ServiceAuth {
       forgotPassword: limiter('forgot', rateLimit.forgotPassword),
       resetPassword: limiter('reset', rateLimit.resetPassword),
       loginFailures: limiter('login-failures', rateLimit.loginFailures),
+      tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
     };
   }
 

@@ -21,6 +21,8 @@ export const POLICY_ACTION = 'satisfy';
 
 export class AbilityFactory {
   private readonly cache = new LRUCache<string, AppAbility>({ max: 10_000 });
+  /** The same user object (cached for a while by the credential lookups) skips building the key. */
+  private readonly byUser = new WeakMap<Principal, { versions: string; ability: AppAbility }>();
 
   constructor(
     private readonly roles: RoleRules,
@@ -28,11 +30,17 @@ export class AbilityFactory {
   ) {}
 
   abilityFor(user: Principal): AppAbility {
-    const key = this.cacheKey(user);
-    const cached = this.cache.get(key);
-    if (cached) return cached;
-    const ability = createMongoAbility<AppAbility>([...this.roles.rulesFor(user), ...this.policyRules(user)], { conditionsMatcher });
-    this.cache.set(key, ability);
+    const versions = `${this.roles.version}.${this.policies.version}`;
+    const known = this.byUser.get(user);
+    if (known?.versions === versions) return known.ability;
+    // Everything an ability depends on: the definitions, and who the user is and holds.
+    const key = JSON.stringify([versions, user.id, user.is_admin, user.email, [...user.roles].sort()]);
+    let ability = this.cache.get(key);
+    if (!ability) {
+      ability = createMongoAbility<AppAbility>([...this.roles.rulesFor(user), ...this.policyRules(user)], { conditionsMatcher });
+      this.cache.set(key, ability);
+    }
+    this.byUser.set(user, { versions, ability });
     return ability;
   }
 
@@ -60,10 +68,5 @@ export class AbilityFactory {
         } as MongoQuery,
       },
     ]);
-  }
-
-  /** Everything an ability depends on: who (and what they hold), and the definitions' versions. */
-  private cacheKey(user: Principal): string {
-    return JSON.stringify([this.roles.version, this.policies.version, user.id, user.is_admin, user.email, [...user.roles].sort()]);
   }
 }

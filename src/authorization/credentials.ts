@@ -1,11 +1,22 @@
 /**
  * Who a request is: resolved lazily, only where a guard, an endpoint or `auth.currentUser` asks,
- * and once per request however many ask.
+ * and once per request however many ask. A bearer token, when the request carries one, decides
+ * alone: an invalid token is refused even if a session cookie came along.
+ *
+ * Guards sit on every guarded request, so the common case (a session or token seen in the last
+ * half second) is answered synchronously from memory: no promise, no query. Anything else takes
+ * the asynchronous path, which waits for storage to be ready first.
  */
 import type { Request } from 'express';
+import { AuthError } from '../errors.js';
 import type { RequestToken } from '../express-request.js';
+import { clientKey } from '../rate-limit/client-key.js';
+import type { Limiter } from '../rate-limit/limiter.js';
+import { rateLimited } from '../rate-limit/middleware.js';
 import type { SessionCookie } from '../sessions/cookie.js';
-import type { SessionStore } from '../sessions/store.js';
+import type { ActiveSession, SessionStore } from '../sessions/store.js';
+import { DerivationsBusyError } from '../tokens/derivations.js';
+import type { TokenRecord, TokenVerifier } from '../tokens/verifier.js';
 import type { AuthUser } from '../users/auth-user.js';
 import type { UserCache } from '../users/user-cache.js';
 
@@ -20,21 +31,41 @@ export interface Credentials {
   token?: RequestToken;
 }
 
+/** Credentials now, or once the lookups that memory could not answer are done. */
+export type MaybeCredentials = Credentials | null | Promise<Credentials | null>;
+
+export interface CredentialSources {
+  cookie: SessionCookie;
+  sessions: SessionStore;
+  users: UserCache;
+  verifier: TokenVerifier;
+  /** Failed bearer attempts per client; absent when rate limiting is off. */
+  tokenFailures: Limiter | undefined;
+  whenReady(): Promise<void>;
+}
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
 export class CredentialResolver {
-  private readonly resolved = new WeakMap<Request, Promise<Credentials | null>>();
+  private readonly resolved = new WeakMap<Request, MaybeCredentials>();
 
-  constructor(
-    private readonly cookie: SessionCookie,
-    private readonly sessions: SessionStore,
-    private readonly users: UserCache,
-  ) {}
+  constructor(private readonly sources: CredentialSources) {}
 
-  resolve(req: Request): Promise<Credentials | null> {
-    let credentials = this.resolved.get(req);
-    if (!credentials) {
-      credentials = this.fromSession(req);
-      this.resolved.set(req, credentials);
+  /** The request's credentials, as a promise (for endpoints and `auth.currentUser`). */
+  async resolve(req: Request): Promise<Credentials | null> {
+    return this.lookup(req);
+  }
+
+  /** The request's credentials, synchronously when memory can tell (for guards). May throw an AuthError. */
+  lookup(req: Request): MaybeCredentials {
+    if (this.resolved.has(req)) return this.resolved.get(req)!;
+    let credentials: MaybeCredentials;
+    try {
+      credentials = this.lookupNow(req);
+    } catch (error) {
+      credentials = Promise.reject(error);
     }
+    this.resolved.set(req, credentials);
     return credentials;
   }
 
@@ -43,12 +74,88 @@ export class CredentialResolver {
     this.resolved.delete(req);
   }
 
-  private async fromSession(req: Request): Promise<Credentials | null> {
-    const sessionId = this.cookie.read(req);
-    if (!sessionId) return null;
-    const session = await this.sessions.find(sessionId);
-    if (!session) return null;
-    const user = await this.users.get(session.userId);
-    return user ? { user, method: 'session', sessionId } : null;
+  private lookupNow(req: Request): MaybeCredentials {
+    const header = req.headers.authorization;
+    // Only the Authorization header carries a token: never the query string, where it would
+    // end up in logs, histories and Referer headers.
+    if (header && /^bearer\b/i.test(header)) {
+      const match = BEARER.exec(header);
+      if (!match) throw invalidToken();
+      return this.fromBearer(req, match[1]!);
+    }
+    return this.fromSession(req);
   }
+
+  private fromSession(req: Request): MaybeCredentials {
+    const sessionId = this.sources.cookie.read(req);
+    if (!sessionId) return null;
+    const session = this.sources.sessions.find(sessionId);
+    if (session instanceof Promise) return this.afterReady(session.then((found) => this.sessionUser(found, sessionId)));
+    return this.sessionUser(session, sessionId);
+  }
+
+  private sessionUser(session: ActiveSession | null, sessionId: string): MaybeCredentials {
+    if (!session) return null;
+    const credentials = (user: AuthUser | null): Credentials | null => (user ? { user, method: 'session', sessionId } : null);
+    const user = this.sources.users.peek(session.userId);
+    return user ? credentials(user) : this.afterReady(this.sources.users.get(session.userId).then(credentials));
+  }
+
+  private fromBearer(req: Request, raw: string): MaybeCredentials {
+    const { verifier, tokenFailures } = this.sources;
+    // Checked only before a slow derivation: a known-good token never waits on the limiter.
+    const mayDerive = tokenFailures
+      ? async () => {
+          const state = await tokenFailures.peek(clientKey(req));
+          if (!state.allowed) throw rateLimited(state, 'failed token attempts from this address');
+        }
+      : undefined;
+    const record = verifier.check(raw, mayDerive);
+    if (record instanceof Promise) {
+      return this.afterReady(
+        record.then(
+          (found) => this.tokenUser(req, found),
+          (error: unknown) => {
+            if (error instanceof DerivationsBusyError) {
+              throw new AuthError('unavailable', 'Too many token verifications are in progress; retry shortly', undefined, { 'Retry-After': '1' });
+            }
+            throw error;
+          },
+        ),
+      );
+    }
+    return this.tokenUser(req, record);
+  }
+
+  private tokenUser(req: Request, record: TokenRecord | null): MaybeCredentials {
+    const credentials = (user: AuthUser | null): MaybeCredentials => {
+      if (!record || !user) return this.failedToken(req);
+      return { user, method: 'token', token: { id: record.publicId, scopes: record.scopes } };
+    };
+    if (!record) return credentials(null);
+    const user = this.sources.users.peek(record.userId);
+    return user ? credentials(user) : this.afterReady(this.sources.users.get(record.userId).then(credentials));
+  }
+
+  private async failedToken(req: Request): Promise<never> {
+    const { tokenFailures } = this.sources;
+    if (tokenFailures) {
+      const state = await tokenFailures.consume(clientKey(req));
+      if (!state.allowed) throw rateLimited(state, 'failed token attempts from this address');
+    }
+    throw invalidToken();
+  }
+
+  /** What needed storage is answered once `ready` settled (a failed start is a 503). */
+  private async afterReady<T>(pending: Promise<T>): Promise<T> {
+    pending.catch(() => undefined); // observed below; not an unhandled rejection meanwhile
+    await this.sources.whenReady();
+    return pending;
+  }
+}
+
+function invalidToken(): AuthError {
+  return new AuthError('invalid_token', 'The token is malformed, unknown, expired or revoked', undefined, {
+    'WWW-Authenticate': 'Bearer error="invalid_token"',
+  });
 }

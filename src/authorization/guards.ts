@@ -9,7 +9,7 @@
  * - credentials without the right: 403 `forbidden`.
  */
 import { subject as asSubject } from '@casl/ability';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuthError, sendProblem } from '../errors.js';
 import { prefersHtml, safeNext } from '../http/browser.js';
 import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
@@ -22,7 +22,6 @@ export interface GuardDeps {
   credentials: CredentialResolver;
   abilities: AbilityFactory;
   policies: PolicyRegistry;
-  whenReady(): Promise<void>;
   /** The origin of SERVICE_AUTH_PUBLIC_URL, for the same-site check. */
   publicOrigin: string;
   /** Where browsers without a session are sent: the login page under the prefix. */
@@ -37,9 +36,31 @@ export type RequireOptions = { policy: string } | { action: string; subject: str
 export class Guards {
   /** A session or a token. */
   readonly loginRequired: RequestHandler;
+  /** A valid API token (`Authorization: Bearer`); a session cookie alone does not pass. */
+  readonly tokenRequired: RequestHandler;
 
   constructor(private readonly deps: GuardDeps) {
     this.loginRequired = this.guard(() => undefined);
+    this.tokenRequired = this.guard(() => undefined, { tokenOnly: true });
+  }
+
+  /**
+   * The token carries every scope (a token made without scopes carries all). A session is not
+   * limited by scopes; put `tokenRequired` first where only tokens may pass.
+   */
+  requireScopes(...scopes: string[]): RequestHandler {
+    if (scopes.length === 0 || !scopes.every((scope) => typeof scope === 'string' && scope !== '')) {
+      throw new TypeError('requireScopes(...scopes): name at least one scope');
+    }
+    return this.guard((req) => {
+      const granted = req.token?.scopes;
+      if (req.authMethod !== 'token' || !granted || granted.length === 0) return undefined;
+      const missing = scopes.filter((scope) => !granted.includes(scope));
+      if (missing.length === 0) return undefined;
+      return new AuthError('insufficient_scope', `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, undefined, {
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
+      });
+    });
   }
 
   /** The user holds every one of the roles. */
@@ -84,31 +105,43 @@ export class Guards {
     throw new TypeError('require(options): pass { policy: name } or { action, subject }');
   }
 
-  /** Builds a guard around a check; `tokenOnly` refuses credentials other than a bearer token. */
+  /**
+   * Builds a guard around a check; `tokenOnly` refuses credentials other than a bearer token.
+   * When the credentials are in memory the guard decides synchronously, without a promise.
+   */
   guard(check: Check, options: { tokenOnly?: boolean } = {}): RequestHandler {
     const { deps } = this;
-    return async (req, res, next) => {
-      try {
-        await deps.whenReady();
-        const credentials = await deps.credentials.resolve(req);
-        if (!credentials || (options.tokenOnly && credentials.method !== 'token')) {
-          this.unauthenticated(req, res, options.tokenOnly === true);
-          return;
-        }
-        // A cookie is sent by the browser on its own: a state change must come from our own site.
-        if (credentials.method === 'session' && isUnsafeMethod(req.method)) assertSameSite(req, deps.publicOrigin);
-        req.user = credentials.user;
-        req.authMethod = credentials.method;
-        if (credentials.token) req.token = credentials.token;
-        req.ability = deps.abilities.abilityFor(credentials.user);
-        const refusal = check(req, credentials);
-        if (refusal) throw refusal;
-      } catch (error) {
-        if (!(error instanceof AuthError)) throw error;
-        sendProblem(res, error);
+    const tokenOnly = options.tokenOnly === true;
+    const decide = (req: Request, res: Response, next: NextFunction, credentials: Credentials | null): void => {
+      if (!credentials || (tokenOnly && credentials.method !== 'token')) {
+        this.unauthenticated(req, res, tokenOnly);
         return;
       }
+      // A cookie is sent by the browser on its own: a state change must come from our own site.
+      if (credentials.method === 'session' && isUnsafeMethod(req.method)) assertSameSite(req, deps.publicOrigin);
+      req.user = credentials.user;
+      req.authMethod = credentials.method;
+      if (credentials.token) req.token = credentials.token;
+      req.ability = deps.abilities.abilityFor(credentials.user);
+      const refusal = check(req, credentials);
+      if (refusal) throw refusal;
       next();
+    };
+    return (req, res, next) => {
+      const refuse = (error: unknown): void => {
+        if (error instanceof AuthError) sendProblem(res, error);
+        else next(error);
+      };
+      try {
+        const credentials = deps.credentials.lookup(req);
+        if (credentials instanceof Promise) {
+          credentials.then((found) => decide(req, res, next, found)).catch(refuse);
+        } else {
+          decide(req, res, next, credentials);
+        }
+      } catch (error) {
+        refuse(error);
+      }
     };
   }
 

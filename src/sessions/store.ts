@@ -50,16 +50,21 @@ export class SessionStore {
     return { id, expiresAt };
   }
 
-  /** The live session for a raw cookie value, or null (unknown, ended or expired). */
-  async find(id: string): Promise<ActiveSession | null> {
+  /**
+   * The live session for a raw cookie value, or null (unknown, ended or expired): at once when
+   * held in memory and fresh, else as a promise.
+   */
+  find(id: string): ActiveSession | null | Promise<ActiveSession | null> {
     const idHash = sha256Hex(id);
-    const session = await this.cache.fetch(idHash);
-    if (!session) return null;
-    if (session.expiresAt.getTime() <= Date.now()) {
-      this.cache.delete(idHash);
-      return null;
-    }
-    return session;
+    const cached = this.cache.get(idHash);
+    if (cached) return this.live(cached);
+    return this.cache.fetch(idHash).then((session) => (session ? this.live(session) : null));
+  }
+
+  private live(session: ActiveSession): ActiveSession | null {
+    if (session.expiresAt.getTime() > Date.now()) return session;
+    this.cache.delete(session.idHash);
+    return null;
   }
 
   /** Ends one session (logout, or the session a login replaces). */

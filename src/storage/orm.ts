@@ -90,11 +90,31 @@ export async function openOrm(databaseUrl: string, options: { migrate: boolean }
   try {
     const check = await orm.checkConnection();
     if (!check.ok) throw new Error(check.reason);
-    if (options.migrate) await orm.getMigrator().up();
+    if (options.migrate) await migrate(orm);
     return orm;
   } catch (error) {
     await orm.close(true).catch(() => undefined);
     throw new StorageError(`cannot use the database ${where}: ${describe(error)}`, { cause: error });
+  }
+}
+
+/**
+ * Applies pending migrations. Several instances may start at once on a fresh database: one wins,
+ * the others' transactions fail (the migrations table or a table already exists) and roll back.
+ * A loser waits a moment and finds nothing left to do, or tries again.
+ */
+export async function migrate(orm: Orm, attempts = 5): Promise<void> {
+  const migrator = orm.getMigrator();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrator.up();
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
+      const pending = await migrator.getPendingMigrations().catch(() => undefined);
+      if (pending?.length === 0) return;
+    }
   }
 }
 

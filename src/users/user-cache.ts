@@ -20,6 +20,11 @@ export class UserCache {
     users.onChange((id) => this.cache.delete(id));
   }
 
+  /** The user if held and fresh, without waiting. */
+  peek(id: number): AuthUser | undefined {
+    return this.cache.get(id);
+  }
+
   async get(id: number): Promise<AuthUser | null> {
     return (await this.cache.fetch(id)) ?? null;
   }

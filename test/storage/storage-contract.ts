@@ -3,11 +3,14 @@
  * (test/storage/*.test.ts) so that the one set of migrations is proven on both.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import express from 'express';
 import { ServiceAuth } from '../../src/index.js';
 import { MikroORM } from '@mikro-orm/core';
 import { ormOptions } from '../../src/storage/orm.js';
-import { captureLogger, PASSWORD } from '../helpers/app.js';
+import { rm } from 'node:fs/promises';
+import request from 'supertest';
+import { captureLogger, outboxMails, PASSWORD, resetTokenFrom, temporaryDirectory } from '../helpers/app.js';
 
 export interface StorageTarget {
   /** A URL to a fresh, empty database, and how to get rid of it afterwards. */
@@ -96,6 +99,72 @@ export function storageContract(target: StorageTarget): void {
     await auth.users.setPassword(user.id, 'Another-Password-77');
     expect((await auth.users.authenticate('change@example.com', 'Another-Password-77'))?.id).to.equal(user.id);
     expect(await auth.users.authenticate('change@example.com', PASSWORD)).to.equal(null);
+  });
+
+  it('stores, verifies, lists and revokes API tokens, legacy ones included', async () => {
+    const user = await auth.users.create({ email: 'tokens@example.com', password: PASSWORD });
+    const created = await auth.tokens.create(user.id, { name: 'ci', scopes: ['deploy:prod', 'read'] });
+    const record = await auth.tokens.verify(created.token);
+    expect(record).to.include({ publicId: created.id, userId: user.id });
+    expect(record!.scopes).to.deep.equal(['deploy:prod', 'read']);
+
+    const legacyRaw = 'an-old-token-from-before';
+    const sha256 = createHash('sha256').update(legacyRaw).digest('hex');
+    const legacy = await auth.tokens.importLegacy(user.id, { sha256, name: 'old' });
+    expect((await auth.tokens.verify(legacyRaw))?.publicId).to.equal(legacy.id);
+
+    const listed = await auth.tokens.list({ user: user.id });
+    expect(listed.map((t) => [t.name, t.legacy, t.email])).to.deep.equal([
+      ['ci', false, 'tokens@example.com'],
+      ['old', true, 'tokens@example.com'],
+    ]);
+    expect((await auth.tokens.list({ legacy: true })).map((t) => t.id)).to.deep.equal([legacy.id]);
+
+    await auth.tokens.revoke(created.id);
+    expect(await auth.tokens.verify(created.token)).to.equal(null);
+    expect((await auth.tokens.list({ user: user.id })).map((t) => t.id)).to.deep.equal([legacy.id]);
+  });
+
+  it('keeps the per-user token cap under concurrent creations', async () => {
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', database.url);
+    app.set('SERVICE_AUTH_MAX_TOKENS_PER_USER', 2);
+    const capped = new ServiceAuth(app);
+    capped.logger = captureLogger();
+    try {
+      await capped.ready;
+      const user = await capped.users.create({ email: 'cap@example.com', password: PASSWORD });
+      const results = await Promise.allSettled([1, 2, 3, 4].map((n) => capped.tokens.create(user.id, { name: `t${n}` })));
+      expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(2);
+      for (const failed of results.filter((r) => r.status === 'rejected')) {
+        expect((failed as PromiseRejectedResult).reason).to.include({ code: 'token_limit' });
+      }
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('lets exactly one of two concurrent resets with one token succeed', async () => {
+    const outbox = await temporaryDirectory();
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', database.url);
+    app.set('SERVICE_AUTH_MAIL_OUTBOX', outbox);
+    app.set('SERVICE_AUTH_RATE_LIMIT_ENABLED', false);
+    const resetting = new ServiceAuth(app);
+    resetting.logger = captureLogger();
+    try {
+      await resetting.ready;
+      await resetting.users.create({ email: 'race@example.com', password: PASSWORD });
+      await request(app).post('/service-auth/forgot').send({ email: 'race@example.com' }).expect(202);
+      const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+      const results = await Promise.all(
+        ['First-Racer-Password-1', 'Second-Racer-Password-2'].map((password) => request(app).post('/service-auth/reset').send({ token, password })),
+      );
+      expect(results.map((r) => r.status).sort()).to.deep.equal([200, 400]);
+    } finally {
+      await resetting.close();
+      await rm(outbox, { recursive: true, force: true });
+    }
   });
 
   it('writes nothing when a user cannot be created', async () => {

@@ -1,0 +1,127 @@
+/**
+ * The application `npm run bench` measures, in its own process so that the load generator does
+ * not share its event loop. The routes differ only in their guard; every handler answers the same
+ * small JSON. Commands arrive over IPC from bench/index.ts.
+ */
+import { createHash, pbkdf2, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import express from 'express';
+import { rateLimit } from 'express-rate-limit';
+import passport from 'passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import { ServiceAuth } from '../src/index.js';
+import { createLimiter } from '../src/rate-limit/limiter.js';
+import { limitPerClient } from '../src/rate-limit/middleware.js';
+import { parseRate } from '../src/rate-limit/rates.js';
+import { ApiToken } from '../src/storage/entities/index.js';
+import { openOrm } from '../src/storage/orm.js';
+
+const databaseUrl = process.env['BENCH_DATABASE_URL']!;
+const PASSWORD = 'Bench-Password-12345';
+
+const app = express();
+app.set('SERVICE_AUTH_DATABASE_URL', databaseUrl);
+app.set('SERVICE_AUTH_RATE_LIMIT_ENABLED', false); // throughput figures, and the attack "with the failure limit off"
+app.set('SERVICE_AUTH_MAX_TOKENS_PER_USER', 1000);
+const auth = new ServiceAuth(app);
+auth.logger = { info() {}, warn() {}, error() {} };
+auth.definePolicy('is_self', (user, { user_id }) => user.id === user_id);
+
+const ok = (_req: express.Request, res: express.Response) => {
+  res.json({ ok: true });
+};
+const NEVER = parseRate('1000000000 per minute');
+
+app.get('/plain', ok);
+app.get('/token', auth.tokenRequired, ok);
+app.get('/session', auth.loginRequired, ok);
+app.get('/policy/:user_id', auth.require({ policy: 'is_self' }), ok);
+app.get('/limited', limitPerClient(createLimiter({ name: 'bench', rate: NEVER }), 'requests'), ok);
+app.get('/express-rate-limit', rateLimit({ windowMs: 60_000, limit: NEVER.points, standardHeaders: 'draft-6', legacyHeaders: false }), ok);
+
+// The usual hand-rolled alternative: Passport's bearer strategy, the token's SHA-256 looked up in
+// the same database (indexed, as our legacy tokens are) on every request.
+await auth.ready;
+const orm = await openOrm(databaseUrl, { migrate: false });
+passport.use(
+  new BearerStrategy((token, done) => {
+    const hash = createHash('sha256').update(token).digest('hex');
+    orm.em
+      .fork()
+      .findOne(ApiToken, { hash, algorithm: 'sha256', revokedAt: null }, { populate: ['user'] })
+      .then((row) => done(null, row ? { id: row.user.id, email: row.user.email } : false))
+      .catch((error: unknown) => done(error));
+  }),
+);
+app.get('/passport', passport.authenticate('bearer', { session: false }), ok);
+
+const user = await auth.users.create({ email: 'bench@example.com', password: PASSWORD });
+const others = await auth.users.create({ email: 'others@example.com', password: PASSWORD });
+const passportToken = randomBytes(32).toString('hex');
+await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(passportToken).digest('hex'), name: 'passport' });
+
+const server = app.listen(0, '127.0.0.1', async () => {
+  const port = (server.address() as { port: number }).port;
+  const login = await fetch(`http://127.0.0.1:${port}/service-auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
+  });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  process.send!({ ready: true, port, cookie, userId: user.id, passportToken });
+});
+
+const pbkdf2Async = promisify(pbkdf2);
+
+type Command = { id: number; cmd: 'createTokens'; count: number } | { id: number; cmd: 'bareDerivation' } | { id: number; cmd: 'fill'; total: number } | { id: number; cmd: 'stop' };
+
+process.on('message', async (message: Command) => {
+  const reply = (result: unknown) => process.send!({ id: message.id, result });
+  switch (message.cmd) {
+    case 'createTokens': {
+      const tokens = [];
+      for (let i = 0; i < message.count; i++) tokens.push((await auth.tokens.create(user.id, { name: `bench ${i}` })).token);
+      reply(tokens);
+      break;
+    }
+    case 'bareDerivation': {
+      // The same work the verifier does: PBKDF2-HMAC-SHA256, 600,000 iterations, 32-byte salt.
+      const started = performance.now();
+      await pbkdf2Async('sat_x_y', randomBytes(32), 600_000, 32, 'sha256');
+      reply(performance.now() - started);
+      break;
+    }
+    case 'fill': {
+      // Other tokens in the table (random hashes: they only need to be there). Inserted through
+      // MikroORM in batches; deriving 100,000 real hashes would take hours.
+      const em = orm.em.fork();
+      let stored = await em.count(ApiToken, {});
+      while (stored < message.total) {
+        const batch = Math.min(2000, message.total - stored);
+        const rows = Array.from({ length: batch }, (_, i) => ({
+          publicId: `fill${stored + i}`,
+          user: others.id,
+          name: 'filler',
+          algorithm: 'pbkdf2-sha256',
+          hash: randomBytes(32).toString('hex'),
+          salt: randomBytes(32).toString('hex'),
+          iterations: 600_000,
+          scopes: [],
+          createdAt: new Date(),
+        }));
+        await em.insertMany(ApiToken, rows);
+        stored += batch;
+      }
+      reply(stored);
+      break;
+    }
+    case 'stop': {
+      server.close();
+      server.closeAllConnections();
+      await auth.close();
+      await orm.close();
+      reply(true);
+      process.exit(0);
+    }
+  }
+});

@@ -1,0 +1,177 @@
+/**
+ * Verifying bearer tokens fast under a deliberately slow hash.
+ *
+ * - A malformed token, a bad check, an unknown id, a revoked or expired token: no derivation.
+ * - The first time this process sees a valid token: exactly one PBKDF2 derivation, found by id
+ *   whatever the number of stored tokens; concurrent first uses wait for that same derivation.
+ * - After that: none. The SHA-256 of the raw token (memory only, never stored) remembers that it
+ *   verified, and also that any other token presented with the same id cannot (one raw value per
+ *   id), so guessing secrets for a known id costs no derivation once the real one was seen.
+ * - Rows are re-read at most every REVALIDATE_MS, so a revocation or expiry on another instance
+ *   holds here within a second; one on this instance holds at once.
+ * - `last_used_at` is noted in memory and written every FLUSH_MS (and at close), not per request.
+ */
+import { LRUCache } from 'lru-cache';
+import { sha256Hex } from '../secrets.js';
+import { ApiToken } from '../storage/entities/index.js';
+import { REVALIDATE_MS, type Storage } from '../storage/storage.js';
+import type { DerivationPool } from './derivations.js';
+import { hasValidChecksum, parseToken, type ParsedToken } from './format.js';
+import { hashesMatch, LEGACY_ALGORITHM, PBKDF2_ALGORITHM } from './hashing.js';
+
+/** What verification needs of a token row. */
+export interface TokenRecord {
+  publicId: string;
+  userId: number;
+  algorithm: string;
+  hash: string;
+  salt: string | null;
+  iterations: number | null;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** How often `last_used_at` reaches the database: within the minute the contract allows. */
+export const FLUSH_MS = 30_000;
+
+export class TokenVerifier {
+  /** Rows by `id:<publicId>` or `legacy:<sha256>`, re-read after REVALIDATE_MS. */
+  private readonly records: LRUCache<string, TokenRecord>;
+  /** SHA-256 of a raw token that verified, to its id. */
+  private readonly verified = new LRUCache<string, string>({ max: 100_000 });
+  /** Id to the SHA-256 of the one raw token that verified for it. */
+  private readonly genuine = new LRUCache<string, string>({ max: 100_000 });
+  /** SHA-256 of raw tokens whose derivation did not match. */
+  private readonly failed = new LRUCache<string, true>({ max: 10_000 });
+  private readonly inflight = new Map<string, Promise<boolean>>();
+  private readonly lastUsed = new Map<string, number>();
+  private readonly flushTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly pool: DerivationPool,
+  ) {
+    this.records = new LRUCache<string, TokenRecord>({ max: 100_000, ttl: REVALIDATE_MS, fetchMethod: (key) => this.load(key) });
+    this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /**
+   * The token's record if the raw token is valid now, else null: at once from memory for a token
+   * seen recently, else as a promise. `beforeDerivation` runs only when the slow hash is needed,
+   * and may refuse by throwing (the per-client failure limit does). A needed derivation with the
+   * queue full rejects with DerivationsBusyError.
+   */
+  check(raw: string, beforeDerivation?: () => Promise<void>): TokenRecord | null | Promise<TokenRecord | null> {
+    const key = sha256Hex(raw);
+    const parsed = parseToken(raw);
+    const known = parsed ? this.verified.get(key) : key;
+    // A hit decides without waiting: no promise, no query, no derivation.
+    const cached = known === undefined ? undefined : this.records.get(parsed ? `id:${known}` : `legacy:${key}`);
+    if (cached) return this.use(cached);
+    return parsed ? this.checkNew(raw, key, parsed, known, beforeDerivation) : this.checkLegacy(key);
+  }
+
+  /** `check`, always as a promise. */
+  async verify(raw: string, beforeDerivation?: () => Promise<void>): Promise<TokenRecord | null> {
+    return this.check(raw, beforeDerivation);
+  }
+
+  /** Forgets a token's row, after revoking it here: it is refused from the next request on. */
+  evict(publicId: string): void {
+    this.records.delete(`id:${publicId}`);
+    for (const [key, record] of this.records.entries()) if (record.publicId === publicId) this.records.delete(key);
+  }
+
+  /** Forgets every row of a user (their tokens were revoked with a password reset). */
+  evictUser(userId: number): void {
+    for (const [key, record] of this.records.entries()) if (record.userId === userId) this.records.delete(key);
+  }
+
+  /** Writes the `last_used_at` noted since the last flush. */
+  async flush(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const pending = [...this.lastUsed];
+    this.lastUsed.clear();
+    const em = await this.storage.em();
+    for (const [publicId, time] of pending) await em.nativeUpdate(ApiToken, { publicId }, { lastUsedAt: new Date(time) });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flush();
+  }
+
+  private async checkNew(raw: string, key: string, parsed: ParsedToken, known: string | undefined, beforeDerivation?: () => Promise<void>): Promise<TokenRecord | null> {
+    if (known === undefined && !hasValidChecksum(raw, parsed)) return null;
+    const record = await this.records.fetch(`id:${known ?? parsed.id}`);
+    if (!record || record.algorithm !== PBKDF2_ALGORITHM) return null;
+    if (known === undefined && isUsable(record) && !(await this.derivedMatch(key, raw, record, beforeDerivation))) return null;
+    return this.use(record);
+  }
+
+  private async checkLegacy(key: string): Promise<TokenRecord | null> {
+    const record = await this.records.fetch(`legacy:${key}`);
+    return record ? this.use(record) : null;
+  }
+
+  /** A verified token's record, if it is still usable, noting the use. */
+  private use(record: TokenRecord): TokenRecord | null {
+    if (!isUsable(record)) return null;
+    this.lastUsed.set(record.publicId, Date.now());
+    return record;
+  }
+
+  /** One derivation per raw token, shared by concurrent callers, remembered either way. */
+  private async derivedMatch(key: string, raw: string, record: TokenRecord, beforeDerivation?: () => Promise<void>): Promise<boolean> {
+    if (this.failed.has(key)) return false;
+    const genuineKey = this.genuine.get(record.publicId);
+    if (genuineKey !== undefined) return genuineKey === key;
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      await beforeDerivation?.();
+      // Another caller may have started the same derivation while we waited.
+      pending = this.inflight.get(key);
+    }
+    if (!pending) {
+      pending = this.pool
+        .derive(raw, record.salt!, record.iterations!)
+        .then((derived) => {
+          const matches = hashesMatch(derived, record.hash);
+          if (matches) {
+            this.verified.set(key, record.publicId);
+            this.genuine.set(record.publicId, key);
+          } else {
+            this.failed.set(key, true);
+          }
+          return matches;
+        })
+        .finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    return await pending;
+  }
+
+  private async load(key: string): Promise<TokenRecord | undefined> {
+    const em = await this.storage.em();
+    const where = key.startsWith('id:') ? { publicId: key.slice(3) } : { hash: key.slice('legacy:'.length), algorithm: LEGACY_ALGORITHM };
+    const row = await em.findOne(ApiToken, where);
+    if (!row) return undefined;
+    return {
+      publicId: row.publicId,
+      userId: row.user.id,
+      algorithm: row.algorithm,
+      hash: row.hash,
+      salt: row.salt ?? null,
+      iterations: row.iterations ?? null,
+      scopes: row.scopes,
+      expiresAt: row.expiresAt ?? null,
+      revokedAt: row.revokedAt ?? null,
+    };
+  }
+}
+
+function isUsable(record: TokenRecord): boolean {
+  return record.revokedAt === null && (record.expiresAt === null || record.expiresAt.getTime() > Date.now());
+}
