@@ -9,12 +9,14 @@ import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import { ServiceAuth } from '../src/index.js';
-import { createLimiter } from '../src/rate-limit/limiter.js';
-import { limitPerClient } from '../src/rate-limit/middleware.js';
-import { parseRate } from '../src/rate-limit/rates.js';
-import { ApiToken } from '../src/storage/entities/index.js';
-import { openOrm } from '../src/storage/orm.js';
+// The package as users get it: the build in dist/ (`npm run bench` builds first), not the
+// TypeScript sources through tsx, whose transform adds work of its own to every closure.
+import { ServiceAuth } from '../dist/src/index.js';
+import { createLimiter } from '../dist/src/rate-limit/limiter.js';
+import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
+import { parseRate } from '../dist/src/rate-limit/rates.js';
+import { ApiToken } from '../dist/src/storage/entities/index.js';
+import { openOrm } from '../dist/src/storage/orm.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
 const PASSWORD = 'Bench-Password-12345';
@@ -33,6 +35,7 @@ const ok = (_req: express.Request, res: express.Response) => {
 const NEVER = parseRate('1000000000 per minute');
 
 app.get('/plain', ok);
+app.get('/open/:user_id', ok); // the policy route's shape, unguarded
 app.get('/token', auth.tokenRequired, ok);
 app.get('/session', auth.loginRequired, ok);
 app.get('/policy/:user_id', auth.require({ policy: 'is_self' }), ok);

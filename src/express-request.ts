@@ -16,9 +16,7 @@ export interface RequestToken {
 }
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
-    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
     interface User extends AuthUser {}
 
     interface Request {

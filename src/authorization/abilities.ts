@@ -22,7 +22,7 @@ export const POLICY_ACTION = 'satisfy';
 export class AbilityFactory {
   private readonly cache = new LRUCache<string, AppAbility>({ max: 10_000 });
   /** The same user object (cached for a while by the credential lookups) skips building the key. */
-  private readonly byUser = new WeakMap<Principal, { versions: string; ability: AppAbility }>();
+  private readonly byUser = new WeakMap<Principal, { roles: number; policies: number; ability: AppAbility }>();
 
   constructor(
     private readonly roles: RoleRules,
@@ -30,17 +30,18 @@ export class AbilityFactory {
   ) {}
 
   abilityFor(user: Principal): AppAbility {
-    const versions = `${this.roles.version}.${this.policies.version}`;
+    const roles = this.roles.version;
+    const policies = this.policies.version;
     const known = this.byUser.get(user);
-    if (known?.versions === versions) return known.ability;
+    if (known && known.roles === roles && known.policies === policies) return known.ability;
     // Everything an ability depends on: the definitions, and who the user is and holds.
-    const key = JSON.stringify([versions, user.id, user.is_admin, user.email, [...user.roles].sort()]);
+    const key = JSON.stringify([roles, policies, user.id, user.is_admin, user.email, [...user.roles].sort()]);
     let ability = this.cache.get(key);
     if (!ability) {
       ability = createMongoAbility<AppAbility>([...this.roles.rulesFor(user), ...this.policyRules(user)], { conditionsMatcher });
       this.cache.set(key, ability);
     }
-    this.byUser.set(user, { versions, ability });
+    this.byUser.set(user, { roles, policies, ability });
     return ability;
   }
 

@@ -47,7 +47,7 @@ export interface CredentialSources {
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
 export class CredentialResolver {
-  private readonly resolved = new WeakMap<Request, MaybeCredentials>();
+  private readonly resolved = new WeakMap<Request, Promise<Credentials | null>>();
 
   constructor(private readonly sources: CredentialSources) {}
 
@@ -58,14 +58,17 @@ export class CredentialResolver {
 
   /** The request's credentials, synchronously when memory can tell (for guards). May throw an AuthError. */
   lookup(req: Request): MaybeCredentials {
-    if (this.resolved.has(req)) return this.resolved.get(req)!;
+    const pending = this.resolved.get(req);
+    if (pending) return pending;
     let credentials: MaybeCredentials;
     try {
       credentials = this.lookupNow(req);
     } catch (error) {
       credentials = Promise.reject(error);
     }
-    this.resolved.set(req, credentials);
+    // Only lookups that had to wait are remembered for the request's other guards: one answered
+    // from memory costs less to repeat than a WeakMap entry costs the garbage collector.
+    if (credentials instanceof Promise) this.resolved.set(req, credentials);
     return credentials;
   }
 
@@ -96,45 +99,40 @@ export class CredentialResolver {
 
   private sessionUser(session: ActiveSession | null, sessionId: string): MaybeCredentials {
     if (!session) return null;
-    const credentials = (user: AuthUser | null): Credentials | null => (user ? { user, method: 'session', sessionId } : null);
     const user = this.sources.users.peek(session.userId);
-    return user ? credentials(user) : this.afterReady(this.sources.users.get(session.userId).then(credentials));
+    if (user) return { user, method: 'session', sessionId };
+    return this.afterReady(this.sources.users.get(session.userId).then((found) => (found ? { user: found, method: 'session', sessionId } : null)));
   }
 
   private fromBearer(req: Request, raw: string): MaybeCredentials {
     const { verifier, tokenFailures } = this.sources;
-    // Checked only before a slow derivation: a known-good token never waits on the limiter.
+    const known = verifier.check(raw);
+    if (known !== undefined) return this.tokenUser(req, known);
+    // Not decidable from memory. The failure limit is checked only before a slow derivation: a
+    // known-good token never waits on the limiter.
     const mayDerive = tokenFailures
       ? async () => {
           const state = await tokenFailures.peek(clientKey(req));
           if (!state.allowed) throw rateLimited(state, 'failed token attempts from this address');
         }
       : undefined;
-    const record = verifier.check(raw, mayDerive);
-    if (record instanceof Promise) {
-      return this.afterReady(
-        record.then(
-          (found) => this.tokenUser(req, found),
-          (error: unknown) => {
-            if (error instanceof DerivationsBusyError) {
-              throw new AuthError('unavailable', 'Too many token verifications are in progress; retry shortly', undefined, { 'Retry-After': '1' });
-            }
-            throw error;
-          },
-        ),
-      );
-    }
-    return this.tokenUser(req, record);
+    const verified = verifier.verify(raw, mayDerive).then(
+      (record) => this.tokenUser(req, record),
+      (error: unknown) => {
+        if (error instanceof DerivationsBusyError) {
+          throw new AuthError('unavailable', 'Too many token verifications are in progress; retry shortly', undefined, { 'Retry-After': '1' });
+        }
+        throw error;
+      },
+    );
+    return this.afterReady(verified);
   }
 
   private tokenUser(req: Request, record: TokenRecord | null): MaybeCredentials {
-    const credentials = (user: AuthUser | null): MaybeCredentials => {
-      if (!record || !user) return this.failedToken(req);
-      return { user, method: 'token', token: { id: record.publicId, scopes: record.scopes } };
-    };
-    if (!record) return credentials(null);
+    if (!record) return this.failedToken(req);
     const user = this.sources.users.peek(record.userId);
-    return user ? credentials(user) : this.afterReady(this.sources.users.get(record.userId).then(credentials));
+    if (user) return tokenCredentials(user, record);
+    return this.afterReady(this.sources.users.get(record.userId).then((found) => (found ? tokenCredentials(found, record) : this.failedToken(req))));
   }
 
   private async failedToken(req: Request): Promise<never> {
@@ -152,6 +150,10 @@ export class CredentialResolver {
     await this.sources.whenReady();
     return pending;
   }
+}
+
+function tokenCredentials(user: AuthUser, record: TokenRecord): Credentials {
+  return { user, method: 'token', token: { id: record.publicId, scopes: record.scopes } };
 }
 
 function invalidToken(): AuthError {

@@ -9,6 +9,8 @@ import type { Request } from 'express';
  */
 export function clientKey(req: Request): string {
   const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  // The common case, a plain IPv4 address, needs no parsing.
+  if (!ip.includes(':')) return ip;
   if (!ipaddr.isValid(ip)) return ip;
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();

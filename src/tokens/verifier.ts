@@ -16,7 +16,7 @@ import { sha256Hex } from '../secrets.js';
 import { ApiToken } from '../storage/entities/index.js';
 import { REVALIDATE_MS, type Storage } from '../storage/storage.js';
 import type { DerivationPool } from './derivations.js';
-import { hasValidChecksum, parseToken, type ParsedToken } from './format.js';
+import { hasValidChecksum, parseToken } from './format.js';
 import { hashesMatch, LEGACY_ALGORITHM, PBKDF2_ALGORITHM } from './hashing.js';
 
 /** What verification needs of a token row. */
@@ -32,11 +32,17 @@ export interface TokenRecord {
   revokedAt: Date | null;
 }
 
+/** A legacy token's key in `records`: its hex SHA-256. */
+const LEGACY_KEY_LENGTH = 64;
+
 /** How often `last_used_at` reaches the database: within the minute the contract allows. */
 export const FLUSH_MS = 30_000;
 
 export class TokenVerifier {
-  /** Rows by `id:<publicId>` or `legacy:<sha256>`, re-read after REVALIDATE_MS. */
+  /**
+   * Rows by public id (16 characters), or for legacy tokens by their SHA-256 (64 hex characters:
+   * the two never collide), re-read after REVALIDATE_MS.
+   */
   private readonly records: LRUCache<string, TokenRecord>;
   /** SHA-256 of a raw token that verified, to its id. */
   private readonly verified = new LRUCache<string, string>({ max: 100_000 });
@@ -58,29 +64,40 @@ export class TokenVerifier {
   }
 
   /**
-   * The token's record if the raw token is valid now, else null: at once from memory for a token
-   * seen recently, else as a promise. `beforeDerivation` runs only when the slow hash is needed,
-   * and may refuse by throwing (the per-client failure limit does). A needed derivation with the
-   * queue full rejects with DerivationsBusyError.
+   * From memory alone, for a token seen recently: its record if it is valid, null if it is not,
+   * undefined if memory cannot tell (then call `verify`). No promise, no query, no derivation.
    */
-  check(raw: string, beforeDerivation?: () => Promise<void>): TokenRecord | null | Promise<TokenRecord | null> {
+  check(raw: string): TokenRecord | null | undefined {
     const key = sha256Hex(raw);
-    const parsed = parseToken(raw);
-    const known = parsed ? this.verified.get(key) : key;
-    // A hit decides without waiting: no promise, no query, no derivation.
-    const cached = known === undefined ? undefined : this.records.get(parsed ? `id:${known}` : `legacy:${key}`);
-    if (cached) return this.use(cached);
-    return parsed ? this.checkNew(raw, key, parsed, known, beforeDerivation) : this.checkLegacy(key);
+    const known = this.verified.get(key);
+    // A token that verified before is in the new format: no need to parse it again. Otherwise
+    // only a legacy token can be answered from memory.
+    const record = known !== undefined ? this.records.get(known) : parseToken(raw) ? undefined : this.records.get(key);
+    return record ? this.use(record) : undefined;
   }
 
-  /** `check`, always as a promise. */
+  /**
+   * The token's record if the raw token is valid now, else null. `beforeDerivation` runs only when
+   * the slow hash is needed, and may refuse by throwing (the per-client failure limit does). A
+   * needed derivation with the queue full rejects with DerivationsBusyError.
+   */
   async verify(raw: string, beforeDerivation?: () => Promise<void>): Promise<TokenRecord | null> {
-    return this.check(raw, beforeDerivation);
+    const key = sha256Hex(raw);
+    const parsed = parseToken(raw);
+    if (!parsed) {
+      const record = await this.records.fetch(key);
+      return record ? this.use(record) : null;
+    }
+    const known = this.verified.get(key);
+    if (known === undefined && !hasValidChecksum(raw, parsed)) return null;
+    const record = await this.records.fetch(known ?? parsed.id);
+    if (!record || record.algorithm !== PBKDF2_ALGORITHM) return null;
+    if (known === undefined && isUsable(record) && !(await this.derivedMatch(key, raw, record, beforeDerivation))) return null;
+    return this.use(record);
   }
 
   /** Forgets a token's row, after revoking it here: it is refused from the next request on. */
   evict(publicId: string): void {
-    this.records.delete(`id:${publicId}`);
     for (const [key, record] of this.records.entries()) if (record.publicId === publicId) this.records.delete(key);
   }
 
@@ -101,19 +118,6 @@ export class TokenVerifier {
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
     await this.flush();
-  }
-
-  private async checkNew(raw: string, key: string, parsed: ParsedToken, known: string | undefined, beforeDerivation?: () => Promise<void>): Promise<TokenRecord | null> {
-    if (known === undefined && !hasValidChecksum(raw, parsed)) return null;
-    const record = await this.records.fetch(`id:${known ?? parsed.id}`);
-    if (!record || record.algorithm !== PBKDF2_ALGORITHM) return null;
-    if (known === undefined && isUsable(record) && !(await this.derivedMatch(key, raw, record, beforeDerivation))) return null;
-    return this.use(record);
-  }
-
-  private async checkLegacy(key: string): Promise<TokenRecord | null> {
-    const record = await this.records.fetch(`legacy:${key}`);
-    return record ? this.use(record) : null;
   }
 
   /** A verified token's record, if it is still usable, noting the use. */
@@ -155,7 +159,7 @@ export class TokenVerifier {
 
   private async load(key: string): Promise<TokenRecord | undefined> {
     const em = await this.storage.em();
-    const where = key.startsWith('id:') ? { publicId: key.slice(3) } : { hash: key.slice('legacy:'.length), algorithm: LEGACY_ALGORITHM };
+    const where = key.length === LEGACY_KEY_LENGTH ? { hash: key, algorithm: LEGACY_ALGORITHM } : { publicId: key };
     const row = await em.findOne(ApiToken, where);
     if (!row) return undefined;
     return {
