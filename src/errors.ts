@@ -2,6 +2,7 @@
  * Errors with a status and a stable `code`, and the middleware that turns them into RFC 9457
  * problem details. Clients branch on `code`; `title` and `detail` are for people.
  */
+import { DriverException } from '@mikro-orm/core';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
 
@@ -112,6 +113,18 @@ function toAuthError(err: unknown, logger: Logger, where: string): AuthError {
     const detail = bodyError.type === 'entity.parse.failed' ? 'The request body is not valid JSON' : 'The request body could not be read';
     return new AuthError('bad_request', detail);
   }
-  logger.error(`unexpected error in ${where}`, err);
+  logger.error(`unexpected error in ${where}`, loggable(err));
   return new AuthError('internal_error', 'An unexpected error occurred');
+}
+
+/**
+ * What may be logged of an error. A database error's message is "<statement with its values> -
+ * <driver message>", and the values can be password hashes or token hashes: keep the driver's part.
+ */
+export function loggable(error: unknown): unknown {
+  if (!(error instanceof DriverException)) return error;
+  const safe = new Error(`${error.name} (${String(error.code ?? 'no code')}): ${error.message.split(' - ').pop() ?? ''}`);
+  safe.name = error.name;
+  safe.stack = [`${safe.name}: ${safe.message}`, ...(error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '))].join('\n');
+  return safe;
 }

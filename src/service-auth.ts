@@ -35,12 +35,16 @@ import { UserService, type UserRef } from './users/service.js';
 import { UserCache } from './users/user-cache.js';
 import { fileURLToPath } from 'node:url';
 
-const instances = new WeakMap<object, ServiceAuth>();
+/**
+ * Where an application keeps its ServiceAuth: a registered symbol, so that a second copy of the
+ * package in the process (the CLI from dist/ loading an application built on src/, say) finds it.
+ */
+const INSTANCE = Symbol.for('service-auth.instance');
 
 export class ServiceAuth {
   /** The ServiceAuth mounted on an application, if any (the CLI's `--app` uses this). */
   static of(app: object): ServiceAuth | undefined {
-    return instances.get(app);
+    return (app as { [INSTANCE]?: ServiceAuth })[INSTANCE];
   }
 
   readonly config: AuthConfig;
@@ -137,7 +141,7 @@ export class ServiceAuth {
         },
       }),
     );
-    instances.set(app, this);
+    Object.defineProperty(app, INSTANCE, { value: this, configurable: true });
 
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here

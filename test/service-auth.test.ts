@@ -4,7 +4,7 @@ import request from 'supertest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MikroORM } from '@mikro-orm/core';
+import { DriverException, MikroORM } from '@mikro-orm/core';
 import { ServiceAuth } from '../src/index.js';
 import { AuthError, problemHandler } from '../src/errors.js';
 import { ormOptions } from '../src/storage/orm.js';
@@ -140,6 +140,20 @@ describe('ServiceAuth', () => {
       });
       expect(log.text()).to.contain('SELECT secret FROM internals');
       await request(app).get('/known').expect(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Not yours', code: 'forbidden' });
+    });
+
+    it('logs a database error without its statement, whose values may be password hashes', async () => {
+      const app = express();
+      const log = captureLogger();
+      app.get('/db', () => {
+        const driverError = Object.assign(new Error("insert into `service_auth_users` (`password_hash`) values ('$argon2id$v=19$m=19456,p=1,t=2$c2FsdA$aGFzaA') - SQLITE_IOERR: disk I/O error"), { code: 'SQLITE_IOERR' });
+        throw new DriverException(driverError);
+      });
+      app.use(problemHandler(log));
+      const response = await request(app).get('/db').expect(500);
+      expect(response.body.code).to.equal('internal_error');
+      expect(log.text()).to.contain('SQLITE_IOERR: disk I/O error');
+      expect(log.text()).not.to.contain('argon2id').and.not.to.contain('insert into');
     });
   });
 });

@@ -4,7 +4,7 @@
  * under our own context name, so an application's own MikroORM context is never picked up);
  * elsewhere each call gets a fresh fork.
  */
-import { RequestContext } from '@mikro-orm/core';
+import { LockWaitTimeoutException, RequestContext } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
 import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
 
@@ -14,6 +14,9 @@ import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
  * within this time, and CONTRACT sections 4 and 10 promise within one second.
  */
 export const REVALIDATE_MS = 500;
+
+/** How often a transaction is tried when SQLite reports the database busy. */
+const BUSY_ATTEMPTS = 10;
 
 export class Storage {
   readonly ready: Promise<Orm>;
@@ -34,6 +37,23 @@ export class Storage {
   async em(): Promise<EntityManager> {
     const orm = this.orm ?? (await this.ready);
     return (RequestContext.getEntityManager(CONTEXT_NAME) as EntityManager | undefined) ?? (orm.em.fork() as EntityManager);
+  }
+
+  /**
+   * Runs `work` in a transaction of `em` (the entity manager that loaded what `work` changes). On SQLite, a transaction that
+   * reads before it writes cannot wait for another process's write lock (SQLite refuses the
+   * upgrade at once, to avoid a deadlock, and busy_timeout does not apply): it was rolled back
+   * whole, so it is run again, a few times, after a short random pause.
+   */
+  async transaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await em.transactional(work);
+      } catch (error) {
+        if (!(error instanceof LockWaitTimeoutException) || attempt >= BUSY_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));
+      }
+    }
   }
 
   /** Runs the rest of the request with its own fork (one `em.fork()` per request). */

@@ -75,7 +75,7 @@ export class TokenService {
     const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS);
 
     const em = await this.storage.em();
-    await em.transactional(async (tx) => {
+    await this.storage.transaction(em, async (tx) => {
       // Locks the owner's row (SELECT … FOR UPDATE on PostgreSQL; SQLite serialises writers), so
       // two concurrent creations cannot both pass the cap.
       await tx.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });

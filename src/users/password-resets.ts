@@ -49,7 +49,7 @@ export class PasswordResets {
 
     const token = randomSecret();
     const em = await storage.em();
-    await em.transactional(async (tx) => {
+    await storage.transaction(em, async (tx) => {
       await tx.nativeDelete(PasswordReset, { user: user.id, usedAt: null });
       tx.create(PasswordReset, {
         tokenHash: sha256Hex(token),
@@ -84,7 +84,7 @@ export class PasswordResets {
     const passwordHash = await hasher.hash(password);
 
     const userId = reset.user.id;
-    await em.transactional(async (tx) => {
+    await storage.transaction(em, async (tx) => {
       // The conditional update is the lock: of two requests racing with one token, one changes
       // the row and the other finds nothing left to change.
       const consumed = await tx.nativeUpdate(PasswordReset, usable(tokenHash), { usedAt: new Date() });
@@ -104,7 +104,7 @@ export class PasswordResets {
     const user = await users.get(ref);
     const passwordHash = await hasher.hash(password);
     const em = await storage.em();
-    await em.transactional((tx) => this.replacePassword(tx, user.id, passwordHash));
+    await storage.transaction(em, (tx) => this.replacePassword(tx, user.id, passwordHash));
     return this.completed(user.id);
   }
 

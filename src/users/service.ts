@@ -48,7 +48,7 @@ export class UserService {
     if (await em.count(User, { email })) throw emailTaken(email);
     const passwordHash = await this.hasher.hash(input.password);
     try {
-      const user = await em.transactional(async (tx) => {
+      const user = await this.storage.transaction(em, async (tx) => {
         const created = tx.create(User, { email, passwordHash, isAdmin: input.isAdmin ?? false });
         for (const role of await ensureRoles(tx, roleNames)) created.roles.add(role);
         return created;
@@ -92,7 +92,7 @@ export class UserService {
     const em = await this.storage.em();
     const user = await this.require(em, ref);
     const passwordHash = await this.hasher.hash(password);
-    await em.transactional(async (tx) => {
+    await this.storage.transaction(em, async (tx) => {
       await tx.nativeUpdate(User, { id: user.id }, { passwordHash, updatedAt: new Date() });
       await tx.nativeDelete(PasswordReset, { user: user.id, usedAt: null });
     });
@@ -113,7 +113,7 @@ export class UserService {
     const name = validRoleName(roleName);
     const em = await this.storage.em();
     const user = await this.require(em, ref);
-    await em.transactional(async (tx) => {
+    await this.storage.transaction(em, async (tx) => {
       const [role] = await ensureRoles(tx, [name]);
       user.roles.add(role!);
     });
