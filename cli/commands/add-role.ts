@@ -1,0 +1,36 @@
+import { Command, Option } from 'clipanion';
+import { validRoleName } from '../../src/users/roles.js';
+import { describeUser } from '../describe-user.js';
+import { ServiceAuthCommand } from './base.js';
+
+export class AddRoleCommand extends ServiceAuthCommand {
+  static override paths = [['auth', 'add-role']];
+
+  static override usage = Command.Usage({
+    category: 'Roles',
+    description: 'Give a user a role',
+    details: `
+      Gives the user with this email the role. A role that does not exist yet is created (and the command says so). A user who already holds the role keeps it, and the command still succeeds.
+
+      Running servers that share the database see the change within a second.
+    `,
+    examples: [['Give ada@example.com the role "admin"', '$0 auth add-role ada@example.com admin']],
+  });
+
+  email = Option.String({ name: 'email' });
+  role = Option.String({ name: 'role' });
+
+  protected override async run(): Promise<void> {
+    const auth = await this.serviceAuth();
+    const role = validRoleName(this.role);
+    const user = await this.existingUser(auth, this.email);
+    if (user.hasRole(role)) {
+      this.print(`${user.email} already has the role "${role}"; nothing changed`);
+      return;
+    }
+    const roleExisted = (await auth.roles.list()).some((existing) => existing.name === role);
+    const updated = await auth.users.addRole(user.id, role);
+    if (!roleExisted) this.print(`Created role "${role}"`);
+    this.print(`Gave the role "${role}" to ${describeUser(updated)}`);
+  }
+}

@@ -1,0 +1,75 @@
+import { Command, Option, type CommandClass } from 'clipanion';
+import { EXIT_USAGE } from '../failures.js';
+import { AddRoleCommand } from './add-role.js';
+import { CreateRoleCommand } from './create-role.js';
+import { CreateTokenCommand } from './create-token.js';
+import { CreateUserCommand } from './create-user.js';
+import { ImportLegacyTokenCommand } from './import-legacy-token.js';
+import { ListRolesCommand } from './list-roles.js';
+import { ListTokensCommand } from './list-tokens.js';
+import { ListUsersCommand } from './list-users.js';
+import { MigrateCommand } from './migrate.js';
+import { RemoveRoleCommand } from './remove-role.js';
+import { ResetPasswordCommand } from './reset-password.js';
+import { RevokeTokenCommand } from './revoke-token.js';
+
+/** The commands of the `auth` group, in the order its help lists them. */
+export const AUTH_GROUP_COMMANDS: CommandClass[] = [
+  CreateUserCommand,
+  ListUsersCommand,
+  ResetPasswordCommand,
+  CreateRoleCommand,
+  ListRolesCommand,
+  AddRoleCommand,
+  RemoveRoleCommand,
+  CreateTokenCommand,
+  ListTokensCommand,
+  RevokeTokenCommand,
+  ImportLegacyTokenCommand,
+  MigrateCommand,
+];
+
+const commandList = AUTH_GROUP_COMMANDS.map((command) => `- \`auth ${command.paths?.[0]?.[1]}\`: ${command.usage?.description}`).join('\n');
+
+/**
+ * `service-auth auth` and `service-auth auth --help`: what the group does and which commands it
+ * has. Without it, clipanion answers a bare group name with "Command not found".
+ */
+export class AuthGroupCommand extends Command {
+  static override paths = [['auth']];
+
+  static override usage = Command.Usage({
+    description: "Manage service-auth's users, roles, tokens and database",
+    details: `
+      Each command finds its database from \`--database URL\`, else \`SERVICE_AUTH_DATABASE_URL\`, else \`sqlite:service-auth.sqlite\` in the working directory, and migrates a fresh database first (unless \`SERVICE_AUTH_AUTO_MIGRATE\` is false). With \`--app <module>\`, it loads the application instead (its default export or its export \`app\`), so that the application's configuration and event handlers apply.
+
+      The commands:
+
+      ${commandList.replace(/\n/g, '\n      ')}
+
+      Output goes to stdout, errors to stderr. The exit status is 0 on success, 1 when the command failed (and changed nothing), 2 when the command line is wrong. Run a command with \`--help\` for its options and examples.
+    `,
+    examples: [
+      ['Create a first administrator, prompting for the password', '$0 auth create-user --email admin@example.com --role admin --admin'],
+      ['List the users as JSON', '$0 auth list-users --json'],
+      ["Reset a password through the application, so that its rules and event handlers apply", '$0 auth reset-password ada@example.com --app dist/app.js'],
+      ['Create a token for a script', '$0 auth create-token --email ci@example.com --name deploy'],
+      ['Migrate a PostgreSQL database', '$0 auth migrate --database postgresql://auth@db.internal/app'],
+    ],
+  });
+
+  // Whatever follows `auth` when it names no command of the group (clipanion prefers a command
+  // that matches), so that a typo is answered "unknown command" rather than "extraneous argument".
+  rest = Option.Proxy();
+
+  async execute(): Promise<number> {
+    const [first] = this.rest;
+    if (first !== undefined && first !== '--help' && first !== '-h') {
+      const names = AUTH_GROUP_COMMANDS.map((command) => command.paths?.[0]?.[1]).join(', ');
+      this.context.stderr.write(`Unknown command "auth ${first}"; the commands are ${names}; see ${this.cli.binaryName} auth --help\n`);
+      return EXIT_USAGE;
+    }
+    this.context.stdout.write(this.cli.usage(AuthGroupCommand, { detailed: true }));
+    return 0;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The `auth` command classes, for an application's own clipanion CLI:
+ *
+ *     import { authCommands } from 'service-auth/cli';
+ *     for (const command of authCommands) cli.register(command);
+ */
+import type { CommandClass } from 'clipanion';
+import { AddRoleCommand } from './add-role.js';
+import { AUTH_GROUP_COMMANDS, AuthGroupCommand } from './auth-group.js';
+import { CreateRoleCommand } from './create-role.js';
+import { CreateTokenCommand } from './create-token.js';
+import { CreateUserCommand } from './create-user.js';
+import { ImportLegacyTokenCommand } from './import-legacy-token.js';
+import { ListRolesCommand } from './list-roles.js';
+import { ListTokensCommand } from './list-tokens.js';
+import { ListUsersCommand } from './list-users.js';
+import { MigrateCommand } from './migrate.js';
+import { RemoveRoleCommand } from './remove-role.js';
+import { ResetPasswordCommand } from './reset-password.js';
+import { RevokeTokenCommand } from './revoke-token.js';
+
+export { ServiceAuthCommand } from './base.js';
+export {
+  AddRoleCommand,
+  AuthGroupCommand,
+  CreateRoleCommand,
+  CreateTokenCommand,
+  CreateUserCommand,
+  ImportLegacyTokenCommand,
+  ListRolesCommand,
+  ListTokensCommand,
+  ListUsersCommand,
+  MigrateCommand,
+  RemoveRoleCommand,
+  ResetPasswordCommand,
+  RevokeTokenCommand,
+};
+
+/** Every command of the `auth` group, and the group's own help (`auth`, `auth --help`). */
+export const authCommands: CommandClass[] = [AuthGroupCommand, ...AUTH_GROUP_COMMANDS];

@@ -1,0 +1,43 @@
+import { Command, Option } from 'clipanion';
+import { formatTable, tableTime } from '../table.js';
+import { ServiceAuthCommand } from './base.js';
+
+export class ListUsersCommand extends ServiceAuthCommand {
+  static override paths = [['auth', 'list-users']];
+
+  static override usage = Command.Usage({
+    category: 'Users',
+    description: 'List the users',
+    details: `
+      Prints a table of every user, oldest first: ID, Email, Admin, Roles, Created (UTC).
+
+      With \`--json\`, prints a JSON array of the same user objects the HTTP API returns: \`{ id, email, is_admin, roles, created_at }\`.
+    `,
+    examples: [
+      ['List the users', '$0 auth list-users'],
+      ['The emails of the administrators, with jq', "$0 auth list-users --json | jq -r '.[] | select(.is_admin) | .email'"],
+    ],
+  });
+
+  json = Option.Boolean('--json', false, { description: 'Print a JSON array instead of a table' });
+
+  protected override async run(): Promise<void> {
+    const auth = await this.serviceAuth();
+    const users = await auth.users.list();
+    if (this.json) {
+      this.print(JSON.stringify(users, null, 2));
+    } else if (users.length === 0) {
+      this.print('No users.');
+    } else {
+      const rows = users.map((user) => [
+        String(user.id),
+        user.email,
+        user.is_admin ? 'yes' : 'no',
+        user.roles.size ? [...user.roles].join(', ') : '-',
+        tableTime(user.created_at),
+      ]);
+      this.print(formatTable(['ID', 'Email', 'Admin', 'Roles', 'Created'], rows));
+    }
+  }
+}
+

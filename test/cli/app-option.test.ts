@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import { runBatch, runCli, type CliOptions, type CliResult } from './cli-process.js';
+
+// The fixture applications' rules are at least 20 characters and no character classes: the first
+// password passes them but not the defaults, the second passes the defaults but not them.
+const APP_PASSWORD = 'correct horse battery staple';
+const DEFAULT_VALID_SHORT = 'Short-Pass-1!';
+const FIXTURES = 'test/cli/fixtures';
+
+describe('CLI: --app loads the application, whose configuration and event handlers apply', () => {
+  let database: Awaited<ReturnType<typeof temporaryDatabase>>;
+  let traceDir: string;
+  let trace: string;
+  let t: TestApp;
+  const results: Record<string, CliResult> = {};
+
+  before(async () => {
+    database = await temporaryDatabase();
+    traceDir = await temporaryDirectory();
+    trace = join(traceDir, 'events.log');
+    t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
+    for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) {
+      await t.auth.users.create({ email, password: PASSWORD });
+    }
+
+    const env = { CLI_FIXTURE_TRACE: trace };
+    // The built CLI with `--app <module> --database <url>`, from the package root.
+    const withApp = (module: string, args: string[], options: CliOptions = {}): Promise<CliResult> =>
+      runCli(['auth', ...args, '--app', `${FIXTURES}/${module}`, '--database', database.url], { env, ...options });
+    Object.assign(
+      results,
+      await runBatch({
+        writers: {
+          reset: () => withApp('app.js', ['reset-password', 'ada@example.com', '--password-stdin'], { input: `${APP_PASSWORD}\n` }),
+          // The CLI from its sources under tsx loads a TypeScript module; the database comes from
+          // the environment this time.
+          underTsx: () =>
+            runCli(['auth', 'reset-password', 'cy@example.com', '--password-stdin', '--app', `${FIXTURES}/app.ts`], {
+              runner: 'tsx',
+              env: { ...env, SERVICE_AUTH_DATABASE_URL: database.url },
+              input: `${APP_PASSWORD}\n`,
+            }),
+        },
+        others: {
+          tooShort: () => withApp('app.js', ['reset-password', 'bob@example.com', '--password-stdin'], { input: `${DEFAULT_VALID_SHORT}\n` }),
+          withoutApp: () => withApp('without-app.js', ['list-users']),
+          withoutServiceAuth: () => withApp('without-service-auth.js', ['list-users']),
+          missing: () => withApp('missing.js', ['list-users']),
+          typeScriptWithBuiltCli: () => withApp('app.ts', ['list-users']),
+        },
+      }),
+    );
+  });
+  after(async () => {
+    await t.auth.close();
+    await database.remove();
+    await rm(traceDir, { recursive: true, force: true });
+  });
+
+  it("applies the application's password rules and fires its password_reset_completed handlers", async () => {
+    expect(results['reset']).to.deep.equal({
+      code: 0,
+      stdout: 'Reset the password of ada@example.com; their sessions and API tokens were ended\n',
+      stderr: '',
+    });
+    expect(await t.auth.users.authenticate('ada@example.com', APP_PASSWORD)).to.not.equal(null);
+    expect(await traceLines()).to.include('password_reset_completed ada@example.com');
+  });
+
+  it("refuses a password the application's rules reject, though the defaults accept it", async () => {
+    expect(results['tooShort']).to.deep.equal({
+      code: 1,
+      stdout: '',
+      stderr: 'The password does not meet the rules:\n  - must be at least 20 characters long (min_length)\n',
+    });
+    expect(await t.auth.users.authenticate('bob@example.com', PASSWORD)).to.not.equal(null);
+    expect(await traceLines()).to.not.include('password_reset_completed bob@example.com');
+  });
+
+  it('loads a TypeScript module (default export) when the CLI runs under tsx', async () => {
+    expect(results['underTsx']!.stderr).to.equal('');
+    expect(results['underTsx']!.code).to.equal(0);
+    expect(await t.auth.users.authenticate('cy@example.com', APP_PASSWORD)).to.not.equal(null);
+    expect((await traceLines()).sort()).to.deep.equal(['password_reset_completed ada@example.com', 'password_reset_completed cy@example.com']);
+  });
+
+  it('says clearly when the module has no Express application, no ServiceAuth, or cannot be loaded', () => {
+    expect(results['withoutApp']).to.deep.equal({
+      code: 1,
+      stdout: '',
+      stderr: `${FIXTURES}/without-app.js exports no Express application: export it as the module's default export or as \`app\`\n`,
+    });
+    expect(results['withoutServiceAuth']!.code).to.equal(1);
+    expect(results['withoutServiceAuth']!.stderr).to.match(
+      /^The application in test\/cli\/fixtures\/without-service-auth\.js has no ServiceAuth: construct `new ServiceAuth\(app\)` when the module loads\n$/,
+    );
+    expect(results['missing']!.code).to.equal(1);
+    expect(results['missing']!.stderr).to.match(/^Cannot load the application module test\/cli\/fixtures\/missing\.js: Cannot find module /);
+    expect(results['typeScriptWithBuiltCli']!.code).to.equal(1);
+    expect(results['typeScriptWithBuiltCli']!.stderr).to.contain('a TypeScript module needs the CLI to run under tsx');
+    for (const name of ['withoutApp', 'withoutServiceAuth', 'missing', 'typeScriptWithBuiltCli']) {
+      expect(results[name]!.stderr, name).to.not.match(/\n\s+at /); // no stack trace
+    }
+  });
+
+  async function traceLines(): Promise<string[]> {
+    return (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  }
+});
