@@ -67,12 +67,8 @@ export interface ConfigSource {
   get(key: string): unknown;
 }
 
-/** An Express application (or anything with `get(name)`) as a configuration source. */
-export interface SettingsHolder {
-  get(name: string): unknown;
-}
-
-export function sourceFrom(app: SettingsHolder | undefined, env: NodeJS.ProcessEnv = process.env): ConfigSource {
+/** An Express application's settings (or anything with `get(name)`), then the environment. */
+export function sourceFrom(app: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ConfigSource {
   return {
     get(key) {
       const fromApp = app?.get(key);
@@ -84,6 +80,8 @@ export function sourceFrom(app: SettingsHolder | undefined, env: NodeJS.ProcessE
   };
 }
 
+const TEN_YEARS_DAYS = 3650;
+
 const DEFAULT_RATES = {
   SERVICE_AUTH_RATE_LIMIT: '10 per minute',
   SERVICE_AUTH_RATE_LIMIT_LOGIN: '10 per minute',
@@ -93,33 +91,6 @@ const DEFAULT_RATES = {
   SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '5 per minute',
   SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '30 per minute',
 } as const;
-
-/** Every key this package reads, for documentation and for `--app` loaders. */
-export const CONFIG_KEYS = [
-  'SERVICE_AUTH_URL_PREFIX',
-  'SERVICE_AUTH_DATABASE_URL',
-  'SERVICE_AUTH_AUTO_MIGRATE',
-  'SERVICE_AUTH_REDIS_URL',
-  'SERVICE_AUTH_PUBLIC_URL',
-  'SERVICE_AUTH_RATE_LIMIT_ENABLED',
-  ...Object.keys(DEFAULT_RATES),
-  'SERVICE_AUTH_MIN_PASSWORD_LENGTH',
-  'SERVICE_AUTH_MAX_PASSWORD_LENGTH',
-  'SERVICE_AUTH_PASSWORD_COMPLEXITY_ENABLED',
-  'SERVICE_AUTH_PASSWORD_BLOCKLIST_ENABLED',
-  'SERVICE_AUTH_TOKEN_PREFIX',
-  'SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS',
-  'SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS',
-  'SERVICE_AUTH_MAX_TOKENS_PER_USER',
-  'SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET',
-  'SERVICE_AUTH_SESSION_COOKIE',
-  'SERVICE_AUTH_SESSION_TTL',
-  'SERVICE_AUTH_SESSION_COOKIE_SECURE',
-  'SERVICE_AUTH_RESET_TOKEN_TTL',
-  'SERVICE_AUTH_MAIL_OUTBOX',
-  'SERVICE_AUTH_SMTP_URL',
-  'SERVICE_AUTH_MAIL_FROM',
-] as const;
 
 /**
  * Reads the whole configuration. `environment` is Express's `app.get('env')` (`NODE_ENV`, else
@@ -142,9 +113,11 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
     optional(key, rate) ?? globalRate ?? parseRate(DEFAULT_RATES[key]);
   const ownRate = (key: keyof typeof DEFAULT_RATES): Rate => read(key, rate, parseRate(DEFAULT_RATES[key]));
 
-  const minLength = read('SERVICE_AUTH_MIN_PASSWORD_LENGTH', integerAtLeast(1), 12);
-  const maxLength = read('SERVICE_AUTH_MAX_PASSWORD_LENGTH', integerAtLeast(minLength, 'SERVICE_AUTH_MIN_PASSWORD_LENGTH'), Math.max(256, minLength));
-  const maxExpiryDays = read('SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', integerAtLeast(1), 365);
+  // Upper bounds keep values within what the rest of the package can represent (a date), hash
+  // (a password) or would sensibly want; each is far beyond any reasonable setting.
+  const minLength = read('SERVICE_AUTH_MIN_PASSWORD_LENGTH', integerBetween(1, 1024), 12);
+  const maxLength = read('SERVICE_AUTH_MAX_PASSWORD_LENGTH', integerBetween(minLength, 4096, 'SERVICE_AUTH_MIN_PASSWORD_LENGTH'), Math.max(256, minLength));
+  const maxExpiryDays = read('SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', integerBetween(1, TEN_YEARS_DAYS), 365);
 
   const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl);
   if (publicUrl === undefined && production) {
@@ -177,19 +150,19 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
       prefix: read('SERVICE_AUTH_TOKEN_PREFIX', matching(/^[a-z0-9]{1,10}$/, '1 to 10 characters of [a-z0-9]'), 'sat'),
       defaultExpiryDays: read(
         'SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS',
-        integerBetween(1, maxExpiryDays, 'SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS'),
+        integerBetween(1, maxExpiryDays, undefined, 'SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS'),
         Math.min(90, maxExpiryDays),
       ),
       maxExpiryDays,
-      maxPerUser: read('SERVICE_AUTH_MAX_TOKENS_PER_USER', integerAtLeast(1), 100),
+      maxPerUser: read('SERVICE_AUTH_MAX_TOKENS_PER_USER', integerBetween(1, 100_000), 100),
       revokeOnPasswordReset: read('SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET', boolean, true),
     },
     sessions: {
       cookieName: read('SERVICE_AUTH_SESSION_COOKIE', matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/, 'a cookie name (1 to 64 token characters)'), 'service_auth_session'),
-      ttlSeconds: read('SERVICE_AUTH_SESSION_TTL', integerAtLeast(1), 1_209_600),
+      ttlSeconds: read('SERVICE_AUTH_SESSION_TTL', integerBetween(1, TEN_YEARS_DAYS * 86_400), 1_209_600),
       secure: read('SERVICE_AUTH_SESSION_COOKIE_SECURE', boolean, production),
     },
-    resetTokenTtlSeconds: read('SERVICE_AUTH_RESET_TOKEN_TTL', integerAtLeast(1), 3600),
+    resetTokenTtlSeconds: read('SERVICE_AUTH_RESET_TOKEN_TTL', integerBetween(1, 30 * 86_400), 3600),
     mail: {
       outbox: optional('SERVICE_AUTH_MAIL_OUTBOX', nonEmptyString('a directory path')),
       smtpUrl: optional('SERVICE_AUTH_SMTP_URL', urlWithScheme(['smtp:', 'smtps:'])),
@@ -220,18 +193,9 @@ export function integer(value: unknown, key: string): number {
   throw new ConfigError(key, value, 'an integer');
 }
 
-/** An integer of at least `min`; `minKey` names the key the minimum comes from, if any. */
-export function integerAtLeast(min: number, minKey?: string) {
-  const expected = `an integer of at least ${min}${minKey ? ` (${minKey})` : ''}`;
-  return (value: unknown, key: string): number => {
-    const parsed = integerOr(value, key, expected);
-    if (parsed < min) throw new ConfigError(key, value, expected);
-    return parsed;
-  };
-}
-
-export function integerBetween(min: number, max: number, maxKey: string) {
-  const expected = `an integer from ${min} to ${max} (${maxKey})`;
+/** An integer within bounds; `minKey` and `maxKey` name the keys the bounds come from, if any. */
+export function integerBetween(min: number, max: number, minKey?: string, maxKey?: string) {
+  const expected = `an integer from ${min}${minKey ? ` (${minKey})` : ''} to ${max}${maxKey ? ` (${maxKey})` : ''}`;
   return (value: unknown, key: string): number => {
     const parsed = integerOr(value, key, expected);
     if (parsed < min || parsed > max) throw new ConfigError(key, value, expected);
@@ -258,12 +222,13 @@ export function rate(value: unknown, key: string): Rate {
 }
 
 export function urlPath(value: unknown, key: string): string {
-  const expected = 'a path starting with "/", such as /service-auth';
-  if (typeof value !== 'string' || !/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/.test(value) || value.includes('//')) {
+  const expected = 'a path below the root, such as /service-auth';
+  // Not "/" itself: links are built as prefix + "/login", and "//login" would name another host.
+  if (typeof value !== 'string' || !/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*[A-Za-z0-9._~!$&'()*+,;=:@-]\/?$/.test(value) || value.includes('//')) {
     throw new ConfigError(key, value, expected);
   }
   // Express mounts "/auth" and "/auth/" the same way; keep one spelling for building links.
-  return value.length > 1 ? value.replace(/\/$/, '') : value;
+  return value.replace(/\/$/, '');
 }
 
 export function databaseUrl(value: unknown, key: string): string {

@@ -102,15 +102,18 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    sendProblem(res, toAuthError(err, logger, `${req.method} ${req.originalUrl}`));
+    // The path without its query string: a query may carry a secret (a reset link's token).
+    sendProblem(res, toAuthError(err, logger, `${req.method} ${req.baseUrl}${req.path}`));
   };
 }
 
 function toAuthError(err: unknown, logger: Logger, where: string): AuthError {
   if (err instanceof AuthError) return err;
-  const bodyError = err as { type?: unknown; status?: unknown } | null;
-  if (typeof bodyError?.type === 'string' && bodyError.type.startsWith('entity.') || bodyError?.type === 'charset.unsupported') {
-    const detail = bodyError.type === 'entity.parse.failed' ? 'The request body is not valid JSON' : 'The request body could not be read';
+  // body-parser's refusals (malformed JSON, too large, too many parameters, unknown encoding)
+  // carry a 4xx status and a message meant for the client.
+  const bodyError = err as { type?: unknown; status?: unknown; message?: unknown } | null;
+  if (typeof bodyError?.type === 'string' && typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+    const detail = bodyError.type === 'entity.parse.failed' ? 'The request body is not valid JSON' : `The request body could not be read: ${String(bodyError.message)}`;
     return new AuthError('bad_request', detail);
   }
   logger.error(`unexpected error in ${where}`, loggable(err));

@@ -2,6 +2,7 @@
  * `new ServiceAuth(app)`: reads the configuration once, builds the parts, mounts the auth router
  * at the prefix, and opens storage in the background (`ready`).
  */
+import { fileURLToPath } from 'node:url';
 import { subject as asSubject } from '@casl/ability';
 import type { Application, Request, RequestHandler } from 'express';
 import { Redis } from 'ioredis';
@@ -24,7 +25,7 @@ import { PasswordHasher } from './passwords/hashing.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
 import { SessionCookie } from './sessions/cookie.js';
 import { SessionStore } from './sessions/store.js';
-import { DerivationPool } from './tokens/derivations.js';
+import { DerivationPool, DerivationsBusyError } from './tokens/derivations.js';
 import { TokenService } from './tokens/service.js';
 import { TokenVerifier } from './tokens/verifier.js';
 import { Storage } from './storage/storage.js';
@@ -33,7 +34,6 @@ import { PasswordResets } from './users/password-resets.js';
 import { RoleService } from './users/roles.js';
 import { UserService, type UserRef } from './users/service.js';
 import { UserCache } from './users/user-cache.js';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Where an application keeps its ServiceAuth: a registered symbol, so that a second copy of the
@@ -240,10 +240,19 @@ export class ServiceAuth {
     };
   }
 
-  /** The user of any request (session cookie), or null, for routes where login is optional. */
+  /**
+   * The user of any request (session cookie or bearer token), or null, for routes where login is
+   * optional. Credentials that would be refused (an invalid token, a client over its failure
+   * limit) count as nobody; storage that could not start is thrown as a 503 AuthError.
+   */
   async currentUser(req: Request): Promise<AuthUser | null> {
     await this.whenReady();
-    return (await this.credentials.resolve(req))?.user ?? null;
+    try {
+      return (await this.credentials.resolve(req))?.user ?? null;
+    } catch (error) {
+      if (error instanceof AuthError && (error.code !== 'unavailable' || error instanceof DerivationsBusyError)) return null;
+      throw error;
+    }
   }
 
   /**
@@ -258,11 +267,13 @@ export class ServiceAuth {
   /** Flushes pending writes (mail being sent) and closes the database and Redis. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.resets.flush();
-      await this.verifier.close();
-      await this.mail.close?.();
-      this.redis?.disconnect();
-      await this.storage.close();
+      // Every step runs even if an earlier one fails (a flush into an unreachable database, say),
+      // so that no connection is left open; the first failure is reported after.
+      const steps = await Promise.allSettled([this.resets.flush(), this.verifier.close()]);
+      steps.push(...(await Promise.allSettled([Promise.resolve(this.mail.close?.()), Promise.resolve(this.redis?.disconnect())])));
+      steps.push(...(await Promise.allSettled([this.storage.close()])));
+      const failed = steps.find((step) => step.status === 'rejected');
+      if (failed) throw failed.reason;
     })();
     return this.closing;
   }

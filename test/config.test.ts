@@ -96,13 +96,13 @@ describe('configuration', () => {
 
   describe('integers', () => {
     const cases: [string, (c: AuthConfig) => number, unknown[], unknown[]][] = [
-      ['SERVICE_AUTH_MIN_PASSWORD_LENGTH', (c) => c.passwords.minLength, [1, '15', 20], [0, '-1', 'twelve', '1.5', 2.5]],
-      ['SERVICE_AUTH_MAX_PASSWORD_LENGTH', (c) => c.passwords.maxLength, [12, '64', 1000], [11, '0', 'many']],
+      ['SERVICE_AUTH_MIN_PASSWORD_LENGTH', (c) => c.passwords.minLength, [1, '15', 20], [0, '-1', 'twelve', '1.5', 2.5, 1025]],
+      ['SERVICE_AUTH_MAX_PASSWORD_LENGTH', (c) => c.passwords.maxLength, [12, '64', 1000], [11, '0', 'many', 4097]],
       ['SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS', (c) => c.tokens.defaultExpiryDays, [1, '30', 365], [0, 366, 'soon']],
-      ['SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', (c) => c.tokens.maxExpiryDays, [90, '730'], [0, '-5', 'forever']],
-      ['SERVICE_AUTH_MAX_TOKENS_PER_USER', (c) => c.tokens.maxPerUser, [1, '5'], [0, 'lots']],
-      ['SERVICE_AUTH_SESSION_TTL', (c) => c.sessions.ttlSeconds, [60, '3600'], [0, '1h', '-60']],
-      ['SERVICE_AUTH_RESET_TOKEN_TTL', (c) => c.resetTokenTtlSeconds, [300, '900'], [0, '15 minutes']],
+      ['SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', (c) => c.tokens.maxExpiryDays, [90, '730', 3650], [0, '-5', 'forever', 3651]],
+      ['SERVICE_AUTH_MAX_TOKENS_PER_USER', (c) => c.tokens.maxPerUser, [1, '5'], [0, 'lots', 100_001]],
+      ['SERVICE_AUTH_SESSION_TTL', (c) => c.sessions.ttlSeconds, [60, '3600'], [0, '1h', '-60', '99999999999999']],
+      ['SERVICE_AUTH_RESET_TOKEN_TTL', (c) => c.resetTokenTtlSeconds, [300, '900'], [0, '15 minutes', 30 * 86_400 + 1]],
     ];
     for (const [key, read, good, bad] of cases) {
       it(`${key} accepts numbers and decimal strings in range, and rejects others`, () => {
@@ -118,7 +118,7 @@ describe('configuration', () => {
     it('keeps the maximum password length at least the minimum, naming both keys', () => {
       const error = rejection({ SERVICE_AUTH_MIN_PASSWORD_LENGTH: 20, SERVICE_AUTH_MAX_PASSWORD_LENGTH: 19 });
       expect(error.key).to.equal('SERVICE_AUTH_MAX_PASSWORD_LENGTH');
-      expect(error.message).to.contain('at least 20').and.contain('SERVICE_AUTH_MIN_PASSWORD_LENGTH');
+      expect(error.message).to.contain('from 20 (SERVICE_AUTH_MIN_PASSWORD_LENGTH)');
       expect(configWith({ SERVICE_AUTH_MIN_PASSWORD_LENGTH: 300 }).passwords.maxLength).to.equal(300);
     });
 
@@ -192,7 +192,8 @@ describe('configuration', () => {
     it('SERVICE_AUTH_URL_PREFIX takes a path and drops a trailing slash', () => {
       expect(configWith({ SERVICE_AUTH_URL_PREFIX: '/auth' }).urlPrefix).to.equal('/auth');
       expect(configWith({ SERVICE_AUTH_URL_PREFIX: '/api/auth/' }).urlPrefix).to.equal('/api/auth');
-      for (const bad of ['auth', '', '//evil.example', '/a b', 5]) {
+      // "/" itself would make links like "//login", which browsers read as another host.
+      for (const bad of ['auth', '', '/', '//', '//evil.example', '/a b', 5]) {
         expect(rejection({ SERVICE_AUTH_URL_PREFIX: bad }).key).to.equal('SERVICE_AUTH_URL_PREFIX');
       }
     });

@@ -8,6 +8,7 @@ import { DriverException, MikroORM } from '@mikro-orm/core';
 import { ServiceAuth } from '../src/index.js';
 import { AuthError, problemHandler } from '../src/errors.js';
 import { ormOptions } from '../src/storage/orm.js';
+import { MIGRATIONS } from '../src/storage/migrations/index.js';
 import { captureLogger, createTestApp, PASSWORD } from './helpers/app.js';
 
 describe('ServiceAuth', () => {
@@ -44,6 +45,19 @@ describe('ServiceAuth', () => {
     try {
       const response = await request(app).post('/service-auth/me').set('Content-Type', 'application/json').send('{"email":').expect(400);
       expect(response.body).to.include({ code: 'bad_request', status: 400 });
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it('answers every unreadable body with 400 bad_request, not as a server error', async () => {
+    const { app, auth, log } = await createTestApp();
+    try {
+      const tooLarge = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x'.repeat(20_000) })).expect(400);
+      const encoding = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'x-unknown').send('{}').expect(400);
+      const parameters = await request(app).post('/service-auth/login').type('form').send(Array.from({ length: 1100 }, (_, i) => `p${i}=1`).join('&')).expect(400);
+      for (const response of [tooLarge, encoding, parameters]) expect(response.body.code).to.equal('bad_request');
+      expect(log.entries.filter((e) => e.level === 'error')).to.deep.equal([]);
     } finally {
       await auth.close();
     }
@@ -103,13 +117,22 @@ describe('ServiceAuth', () => {
       await auth.close();
       const orm = await MikroORM.init(await ormOptions(url));
       try {
-        expect(await orm.getMigrator().getPendingMigrations()).to.have.length(1);
+        expect((await orm.getMigrator().getPendingMigrations()).length).to.equal(MIGRATIONS.length);
       } finally {
         await orm.close();
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('closes before ready settled, leaving nothing open', async () => {
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
+    const auth = new ServiceAuth(app);
+    auth.logger = captureLogger();
+    await auth.close();
+    await auth.ready;
   });
 
   it('closes more than once without error', async () => {

@@ -100,6 +100,8 @@ export abstract class ServiceAuthCommand extends Command {
   private settings(): Express {
     const app = express();
     if (this.database !== undefined) app.set(DATABASE_KEY, this.database);
+    // The CLI sends no mail, so it needs no public URL, which production otherwise requires.
+    if (!process.env['SERVICE_AUTH_PUBLIC_URL']) app.set('SERVICE_AUTH_PUBLIC_URL', 'http://localhost');
     return app;
   }
 

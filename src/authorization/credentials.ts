@@ -15,7 +15,6 @@ import type { Limiter } from '../rate-limit/limiter.js';
 import { rateLimited } from '../rate-limit/middleware.js';
 import type { SessionCookie } from '../sessions/cookie.js';
 import type { ActiveSession, SessionStore } from '../sessions/store.js';
-import { DerivationsBusyError } from '../tokens/derivations.js';
 import type { TokenRecord, TokenVerifier } from '../tokens/verifier.js';
 import type { AuthUser } from '../users/auth-user.js';
 import type { UserCache } from '../users/user-cache.js';
@@ -107,37 +106,36 @@ export class CredentialResolver {
   private fromBearer(req: Request, raw: string): MaybeCredentials {
     const { verifier, tokenFailures } = this.sources;
     const known = verifier.check(raw);
-    if (known !== undefined) return this.tokenUser(req, known);
-    // Not decidable from memory. The failure limit is checked only before a slow derivation: a
-    // known-good token never waits on the limiter.
+    if (known !== undefined) return this.tokenUser(req, known, false);
+    // Not decidable from memory. Before a slow derivation the attempt is counted against the
+    // client's failure limit (and given back if the token is good), so that attempts sent at once
+    // cannot all be derived; a known-good token never waits on the limiter.
+    let counted = false;
     const mayDerive = tokenFailures
       ? async () => {
-          const state = await tokenFailures.peek(clientKey(req));
+          counted = true;
+          const state = await tokenFailures.consume(clientKey(req));
           if (!state.allowed) throw rateLimited(state, 'failed token attempts from this address');
         }
       : undefined;
-    const verified = verifier.verify(raw, mayDerive).then(
-      (record) => this.tokenUser(req, record),
-      (error: unknown) => {
-        if (error instanceof DerivationsBusyError) {
-          throw new AuthError('unavailable', 'Too many token verifications are in progress; retry shortly', undefined, { 'Retry-After': '1' });
-        }
-        throw error;
-      },
-    );
+    const verified = verifier.verify(raw, mayDerive).then(async (record) => {
+      if (record && counted) await tokenFailures!.refund(clientKey(req));
+      return this.tokenUser(req, record, counted);
+    });
     return this.afterReady(verified);
   }
 
-  private tokenUser(req: Request, record: TokenRecord | null): MaybeCredentials {
-    if (!record) return this.failedToken(req);
+  private tokenUser(req: Request, record: TokenRecord | null, counted: boolean): MaybeCredentials {
+    if (!record) return this.failedToken(req, counted);
     const user = this.sources.users.peek(record.userId);
     if (user) return tokenCredentials(user, record);
-    return this.afterReady(this.sources.users.get(record.userId).then((found) => (found ? tokenCredentials(found, record) : this.failedToken(req))));
+    return this.afterReady(this.sources.users.get(record.userId).then((found) => (found ? tokenCredentials(found, record) : this.failedToken(req, false))));
   }
 
-  private async failedToken(req: Request): Promise<never> {
+  /** A refused token, counted against the client unless it was counted before its derivation. */
+  private async failedToken(req: Request, counted: boolean): Promise<never> {
     const { tokenFailures } = this.sources;
-    if (tokenFailures) {
+    if (tokenFailures && !counted) {
       const state = await tokenFailures.consume(clientKey(req));
       if (!state.allowed) throw rateLimited(state, 'failed token attempts from this address');
     }

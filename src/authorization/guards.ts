@@ -53,9 +53,9 @@ export class Guards {
     if (scopes.length === 0 || !scopes.every((scope) => typeof scope === 'string' && scope !== '')) {
       throw new TypeError('requireScopes(...scopes): name at least one scope');
     }
-    return this.guard((req) => {
-      const granted = req.token?.scopes;
-      if (req.authMethod !== 'token' || !granted || granted.length === 0) return undefined;
+    return this.guard((_req, { method, token }) => {
+      const granted = token?.scopes;
+      if (method !== 'token' || !granted || granted.length === 0) return undefined;
       const missing = scopes.filter((scope) => !granted.includes(scope));
       if (missing.length === 0) return undefined;
       return new AuthError('insufficient_scope', `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, undefined, {
@@ -67,8 +67,8 @@ export class Guards {
   /** The user holds every one of the roles. */
   rolesRequired(...roles: string[]): RequestHandler {
     requireRoleNames('rolesRequired', roles);
-    return this.guard((req) => {
-      const missing = roles.filter((role) => !req.user!.roles.has(role));
+    return this.guard((_req, { user }) => {
+      const missing = roles.filter((role) => !user.roles.has(role));
       return missing.length ? forbidden(`This needs the role${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`) : undefined;
     });
   }
@@ -76,7 +76,7 @@ export class Guards {
   /** The user holds at least one of the roles. */
   rolesAccepted(...roles: string[]): RequestHandler {
     requireRoleNames('rolesAccepted', roles);
-    return this.guard((req) => (roles.some((role) => req.user!.roles.has(role)) ? undefined : forbidden(`This needs one of the roles ${roles.join(', ')}`)));
+    return this.guard((_req, { user }) => (roles.some((role) => user.roles.has(role)) ? undefined : forbidden(`This needs one of the roles ${roles.join(', ')}`)));
   }
 
   /**
@@ -90,12 +90,12 @@ export class Guards {
       // The same answer as `req.ability.can('satisfy', subject(policy, context))` (only the function
       // decides a policy subject), without building a CASL subject on every request. Fails closed,
       // and PolicyRegistry logs why.
-      return this.guard((req) => (this.deps.policies.check(policy, req.user!, routeContext(req.params)) ? undefined : forbidden('You may not do this')));
+      return this.guard((req, { user }) => (this.deps.policies.check(policy, user, routeContext(req.params)) ? undefined : forbidden('You may not do this')));
     }
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
       const { action, subject } = options;
-      return this.guard((req) =>
-        req.ability!.can(action, asSubject(subject, routeContext(req.params))) ? undefined : forbidden(`You may not ${action} this ${subject}`),
+      return this.guard((req, { user }) =>
+        this.deps.abilities.abilityFor(user).can(action, asSubject(subject, routeContext(req.params))) ? undefined : forbidden(`You may not ${action} this ${subject}`),
       );
     }
     throw new TypeError('require(options): pass { policy: name } or { action, subject }');

@@ -113,19 +113,18 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
     sameSite,
     (async (req, res) => {
       const { email, password } = stringFields(req, 'email', 'password');
-      // Failures count per (account, client): guessing one account's password from one place is
-      // stopped, while its owner elsewhere, and this client on other accounts, carry on.
+      // Attempts count per (account, client), before the password is checked, so that guesses
+      // sent at once cannot all be checked; a successful login clears the pair. Guessing one
+      // account's password from one place is stopped, while its owner elsewhere, and this
+      // client on other accounts, carry on.
       const pair = `${normalizeEmail(email)}|${clientKey(req)}`;
       const failures = limiters?.loginFailures;
       if (failures) {
-        const state = await failures.peek(pair);
+        const state = await failures.consume(pair);
         if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
       }
       const user = await users.authenticate(email, password);
-      if (!user) {
-        if (failures) await failures.consume(pair);
-        throw new AuthError('invalid_credentials', 'The email or password is not right');
-      }
+      if (!user) throw new AuthError('invalid_credentials', 'The email or password is not right');
       if (failures) await failures.reset(pair);
       await startSession(req, res, user);
       await events.emit('user_login', user);

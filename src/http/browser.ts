@@ -22,7 +22,6 @@ export function isBrowserForm(req: Request): boolean {
 export function safeNext(value: unknown, fallback = '/'): string {
   if (typeof value !== 'string' || value.length > 2048) return fallback;
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return fallback;
   return value;
 }
@@ -33,9 +32,20 @@ export function safeNext(value: unknown, fallback = '/'): string {
  */
 export async function sendPage(req: Request, res: Response, status: number, name: PageName, locals: PageLocals): Promise<void> {
   const html = (await renderApplicationView(req, res, name, locals)) ?? PAGES[name](locals);
-  // These pages may carry a reset token or an error about an account: keep them out of caches.
-  res.status(status).setHeader('Cache-Control', 'no-store');
+  res.status(status);
+  setPageHeaders(res);
   res.type('html').send(html);
+}
+
+/**
+ * For every built-in page: out of caches (a page may carry a reset token or an account's error),
+ * never framed by another site (a framed form invites clickjacking), no Referer with a token.
+ */
+export function setPageHeaders(res: Response): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+  res.setHeader('Referrer-Policy', 'no-referrer');
 }
 
 function renderApplicationView(req: Request, res: Response, name: PageName, locals: PageLocals): Promise<string | undefined> {

@@ -6,7 +6,7 @@ import { Router, type ErrorRequestHandler, type Request, type RequestHandler, ty
 import type { AuthConfig } from '../config.js';
 import { AuthError } from '../errors.js';
 import type { CreatedToken, TokenService } from '../tokens/service.js';
-import { isBrowserForm } from './browser.js';
+import { isBrowserForm, setPageHeaders } from './browser.js';
 import { tokensPage } from './pages/tokens-page.js';
 import type { Notice } from './pages/layout.js';
 
@@ -28,8 +28,9 @@ export function tokenRoutes({ config, tokens, loginRequired }: TokenRouteDeps): 
       defaultExpiryDays: config.tokens.defaultExpiryDays,
       ...extra,
     });
-    // The page may show a raw token: never cache it.
-    res.status(status).setHeader('Cache-Control', 'no-store');
+    // The page may show a raw token: never cached, never framed.
+    res.status(status);
+    setPageHeaders(res);
     res.type('html').send(html);
   };
 

@@ -24,6 +24,8 @@ export interface Limiter {
   peek(key: string): Promise<LimitState>;
   /** Forgets `key` (a successful login clears its failures). */
   reset(key: string): Promise<void>;
+  /** Gives back one hit counted ahead of time that turned out not to count. */
+  refund(key: string): Promise<void>;
 }
 
 export interface LimiterOptions {
@@ -71,6 +73,10 @@ class StoreLimiter implements Limiter {
 
   async reset(key: string): Promise<void> {
     await this.store.delete(key);
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.store.reward(key, 1);
   }
 
   private state(result: RateLimiterRes, allowed: boolean): LimitState {

@@ -7,10 +7,10 @@
  * a logout or reset on another instance sharing the database takes effect within a second. A
  * logout on this instance evicts at once.
  */
-import { LRUCache } from 'lru-cache';
 import { randomSecret, sha256Hex } from '../secrets.js';
 import { Session } from '../storage/entities/index.js';
-import { REVALIDATE_MS, type Storage } from '../storage/storage.js';
+import { RowCache } from '../storage/row-cache.js';
+import type { Storage } from '../storage/storage.js';
 
 export interface ActiveSession {
   idHash: string;
@@ -22,18 +22,14 @@ export interface ActiveSession {
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export class SessionStore {
-  private readonly cache: LRUCache<string, ActiveSession>;
+  private readonly rows: RowCache<string, ActiveSession>;
   private lastPurge = 0;
 
   constructor(
     private readonly storage: Storage,
     private readonly ttlSeconds: number,
   ) {
-    this.cache = new LRUCache<string, ActiveSession>({
-      max: 50_000,
-      ttl: REVALIDATE_MS,
-      fetchMethod: (idHash) => this.load(idHash),
-    });
+    this.rows = new RowCache((idHash) => this.load(idHash));
   }
 
   /** Starts a session; returns the raw id for the cookie (the only place it exists). */
@@ -56,30 +52,29 @@ export class SessionStore {
    */
   find(id: string): ActiveSession | null | Promise<ActiveSession | null> {
     const idHash = sha256Hex(id);
-    const cached = this.cache.get(idHash);
+    const cached = this.rows.peek(idHash);
     if (cached) return this.live(cached);
-    return this.cache.fetch(idHash).then((session) => (session ? this.live(session) : null));
+    return this.rows.fetch(idHash).then((session) => (session ? this.live(session) : null));
   }
 
   private live(session: ActiveSession): ActiveSession | null {
     if (session.expiresAt.getTime() > Date.now()) return session;
-    this.cache.delete(session.idHash);
+    this.rows.delete(session.idHash);
     return null;
   }
 
   /** Ends one session (logout, or the session a login replaces). */
   async destroy(id: string): Promise<void> {
     const idHash = sha256Hex(id);
-    this.cache.delete(idHash);
     const em = await this.storage.em();
     await em.nativeDelete(Session, { idHash });
+    // After the delete: a read that started before it must not be kept.
+    this.rows.delete(idHash);
   }
 
   /** Forgets the cached sessions of a user whose sessions were just deleted (password reset). */
   evictUser(userId: number): void {
-    for (const [idHash, session] of this.cache.entries()) {
-      if (session.userId === userId) this.cache.delete(idHash);
-    }
+    this.rows.deleteWhere((session) => session.userId === userId);
   }
 
   /** Deletes sessions past their expiry; run now and then, they are refused anyway. */

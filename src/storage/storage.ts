@@ -68,6 +68,12 @@ export class Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.orm?.close(true);
+    if (this.orm) {
+      await this.orm.close(true);
+      return;
+    }
+    // Still opening: `ready` closes the connection as soon as it is open (see the constructor);
+    // wait for that, so that nothing is left open when close() resolves.
+    await this.ready.catch(() => undefined);
   }
 }

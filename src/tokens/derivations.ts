@@ -7,10 +7,16 @@
  */
 import { availableParallelism } from 'node:os';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { AuthError } from '../errors.js';
 import { derive } from './hashing.js';
 
-export class DerivationsBusyError extends Error {
+/** The queue is full: a 503 that asks the client to come back in a second. */
+export class DerivationsBusyError extends AuthError {
   override name = 'DerivationsBusyError';
+
+  constructor() {
+    super('unavailable', 'Too many token verifications are in progress; retry shortly', undefined, { 'Retry-After': '1' });
+  }
 }
 
 export class DerivationPool {
@@ -27,7 +33,7 @@ export class DerivationPool {
 
   derive(token: string, salt: string, iterations: number): Promise<string> {
     if (this.limit.pendingCount >= this.maxQueue) {
-      return Promise.reject(new DerivationsBusyError('too many token verifications are waiting'));
+      return Promise.reject(new DerivationsBusyError());
     }
     return this.limit(() => {
       this.derivations++;

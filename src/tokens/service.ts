@@ -3,10 +3,11 @@
  * value exists only in the creation result; what is stored is its PBKDF2 hash (or, for imported
  * legacy tokens, the SHA-256 the application kept before).
  */
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AuthConfig } from '../config.js';
 import { AuthError, ValidationError } from '../errors.js';
 import { ApiToken, User } from '../storage/entities/index.js';
+import type { EntityManager } from '../storage/orm.js';
 import type { Storage } from '../storage/storage.js';
 import type { UserRef, UserService } from '../users/service.js';
 import type { DerivationPool } from './derivations.js';
@@ -68,20 +69,20 @@ export class TokenService {
   async create(owner: UserRef, input: NewToken): Promise<CreatedToken> {
     const { name, expiresInDays, scopes } = this.validate(input);
     const user = await this.users.get(owner);
+    const em = await this.storage.em();
+    // Checked before the derivation too, so that a user at the cap cannot spend CPU on refusals.
+    await this.assertBelowCap(em, user.id);
     const { token, id } = makeToken(this.config.prefix);
     const salt = newSalt();
     const hash = await this.pool.derive(token, salt, PBKDF2_ITERATIONS);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS);
 
-    const em = await this.storage.em();
     await this.storage.transaction(em, async (tx) => {
       // Locks the owner's row (SELECT … FOR UPDATE on PostgreSQL; SQLite serialises writers), so
       // two concurrent creations cannot both pass the cap.
       await tx.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if ((await tx.count(ApiToken, activeTokensOf(user.id))) >= this.config.maxPerUser) {
-        throw new AuthError('token_limit', `You already have ${this.config.maxPerUser} active tokens; revoke one first`);
-      }
+      await this.assertBelowCap(tx, user.id);
       tx.create(ApiToken, {
         publicId: id,
         user: user.id,
@@ -133,17 +134,29 @@ export class TokenService {
     if (errors.length) throw new ValidationError(errors);
     const user = await this.users.get(owner);
     const em = await this.storage.em();
-    if (await em.count(ApiToken, { hash, algorithm: LEGACY_ALGORITHM })) {
-      throw new ValidationError([{ field: 'sha256', message: 'this token was already imported' }]);
+    const alreadyImported = () => new ValidationError([{ field: 'sha256', message: 'this token was already imported' }]);
+    if (await em.count(ApiToken, { hash })) throw alreadyImported();
+    try {
+      const row = await this.storage.transaction(em, async (tx) =>
+        tx.create(ApiToken, { publicId: randomBase62(16), user: user.id, name, algorithm: LEGACY_ALGORITHM, hash, scopes: [] }),
+      );
+      return toView(row);
+    } catch (error) {
+      // Two imports of one hash at once: the unique index lets one through.
+      if (error instanceof UniqueConstraintViolationException) throw alreadyImported();
+      throw error;
     }
-    const row = em.create(ApiToken, { publicId: randomBase62(16), user: user.id, name, algorithm: LEGACY_ALGORITHM, hash, scopes: [] });
-    await em.flush();
-    return toView(row);
   }
 
   /** The record of a valid raw token, or null (see TokenVerifier). */
   verify(raw: string, beforeDerivation?: () => Promise<void>): Promise<TokenRecord | null> {
     return this.verifier.verify(raw, beforeDerivation);
+  }
+
+  private async assertBelowCap(em: EntityManager, userId: number): Promise<void> {
+    if ((await em.count(ApiToken, activeTokensOf(userId))) >= this.config.maxPerUser) {
+      throw new AuthError('token_limit', `You already have ${this.config.maxPerUser} active tokens; revoke one first`);
+    }
   }
 
   private validate(input: NewToken): { name: string; expiresInDays: number; scopes: string[] } {
@@ -175,6 +188,8 @@ export class TokenService {
 function validName(value: unknown, errors: { field: string; message: string }[]): string {
   const name = typeof value === 'string' ? value.trim() : '';
   if (name.length < 1 || name.length > 100) errors.push({ field: 'name', message: 'must be 1 to 100 characters' });
+  // Names end up in tables and terminals (`auth list-tokens`): no escape sequences.
+  else if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) errors.push({ field: 'name', message: 'must not contain control characters' });
   return name;
 }
 

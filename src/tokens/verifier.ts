@@ -14,7 +14,8 @@
 import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '../secrets.js';
 import { ApiToken } from '../storage/entities/index.js';
-import { REVALIDATE_MS, type Storage } from '../storage/storage.js';
+import { RowCache } from '../storage/row-cache.js';
+import type { Storage } from '../storage/storage.js';
 import type { DerivationPool } from './derivations.js';
 import { hasValidChecksum, parseToken } from './format.js';
 import { hashesMatch, LEGACY_ALGORITHM, PBKDF2_ALGORITHM } from './hashing.js';
@@ -43,7 +44,7 @@ export class TokenVerifier {
    * Rows by public id (16 characters), or for legacy tokens by their SHA-256 (64 hex characters:
    * the two never collide), re-read after REVALIDATE_MS.
    */
-  private readonly records: LRUCache<string, TokenRecord>;
+  private readonly records: RowCache<string, TokenRecord>;
   /** SHA-256 of a raw token that verified, to its id. */
   private readonly verified = new LRUCache<string, string>({ max: 100_000 });
   /** Id to the SHA-256 of the one raw token that verified for it. */
@@ -58,7 +59,7 @@ export class TokenVerifier {
     private readonly storage: Storage,
     private readonly pool: DerivationPool,
   ) {
-    this.records = new LRUCache<string, TokenRecord>({ max: 100_000, ttl: REVALIDATE_MS, fetchMethod: (key) => this.load(key) });
+    this.records = new RowCache((key) => this.load(key), 100_000);
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS);
     this.flushTimer.unref();
   }
@@ -72,7 +73,7 @@ export class TokenVerifier {
     const known = this.verified.get(key);
     // A token that verified before is in the new format: no need to parse it again. Otherwise
     // only a legacy token can be answered from memory.
-    const record = known !== undefined ? this.records.get(known) : parseToken(raw) ? undefined : this.records.get(key);
+    const record = known !== undefined ? this.records.peek(known) : parseToken(raw) ? undefined : this.records.peek(key);
     return record ? this.use(record) : undefined;
   }
 
@@ -98,12 +99,13 @@ export class TokenVerifier {
 
   /** Forgets a token's row, after revoking it here: it is refused from the next request on. */
   evict(publicId: string): void {
-    for (const [key, record] of this.records.entries()) if (record.publicId === publicId) this.records.delete(key);
+    this.records.delete(publicId); // a new token's key, which also cancels a read in progress
+    this.records.deleteWhere((record) => record.publicId === publicId); // a legacy token's
   }
 
   /** Forgets every row of a user (their tokens were revoked with a password reset). */
   evictUser(userId: number): void {
-    for (const [key, record] of this.records.entries()) if (record.userId === userId) this.records.delete(key);
+    this.records.deleteWhere((record) => record.userId === userId);
   }
 
   /** Writes the `last_used_at` noted since the last flush. */

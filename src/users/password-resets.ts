@@ -4,6 +4,7 @@
  * victim a link to the attacker's site). Only its SHA-256 is stored; it is single use, expires,
  * and a newer request or any password change makes older ones useless.
  */
+import { LockMode } from '@mikro-orm/core';
 import type { AuthConfig } from '../config.js';
 import { AuthError } from '../errors.js';
 import type { EventBus } from '../events.js';
@@ -50,6 +51,9 @@ export class PasswordResets {
     const token = randomSecret();
     const em = await storage.em();
     await storage.transaction(em, async (tx) => {
+      // Locks the user's row, so that of two requests at once the later one's delete sees the
+      // earlier one's token (PostgreSQL would otherwise let both tokens live).
+      await tx.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       await tx.nativeDelete(PasswordReset, { user: user.id, usedAt: null });
       tx.create(PasswordReset, {
         tokenHash: sha256Hex(token),

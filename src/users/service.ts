@@ -47,17 +47,21 @@ export class UserService {
     const em = await this.storage.em();
     if (await em.count(User, { email })) throw emailTaken(email);
     const passwordHash = await this.hasher.hash(input.password);
-    try {
-      const user = await this.storage.transaction(em, async (tx) => {
-        const created = tx.create(User, { email, passwordHash, isAdmin: input.isAdmin ?? false });
-        for (const role of await ensureRoles(tx, roleNames)) created.roles.add(role);
-        return created;
-      });
-      return toAuthUser(user);
-    } catch (error) {
-      // Two registrations for one email can both pass the count above; the unique index decides.
-      if (error instanceof UniqueConstraintViolationException) throw emailTaken(email);
-      throw error;
+    // Two registrations for one email can both pass the count above, and two creations can race
+    // to create one new role: unique indexes decide. A lost email race is `email_taken`; a lost
+    // role race is tried again, finding the role the other one created.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const user = await this.storage.transaction(em, async (tx) => {
+          const created = tx.create(User, { email, passwordHash, isAdmin: input.isAdmin ?? false });
+          for (const role of await ensureRoles(tx, roleNames)) created.roles.add(role);
+          return created;
+        });
+        return toAuthUser(user);
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException)) throw error;
+        if (isEmailConflict(error) || attempt >= 3) throw emailTaken(email);
+      }
     }
   }
 
@@ -113,10 +117,18 @@ export class UserService {
     const name = validRoleName(roleName);
     const em = await this.storage.em();
     const user = await this.require(em, ref);
-    await this.storage.transaction(em, async (tx) => {
-      const [role] = await ensureRoles(tx, [name]);
-      user.roles.add(role!);
-    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.storage.transaction(em, async (tx) => {
+          const [role] = await ensureRoles(tx, [name]);
+          user.roles.add(role!);
+        });
+        break;
+      } catch (error) {
+        // Another process created the role at the same moment: use theirs.
+        if (!(error instanceof UniqueConstraintViolationException) || attempt >= 3) throw error;
+      }
+    }
     this.changed(user.id);
     return toAuthUser(user);
   }
@@ -188,6 +200,11 @@ export async function ensureRoles(em: EntityManager, names: string[]): Promise<R
   const existing = await em.find(Role, { name: { $in: names } });
   const byName = new Map(existing.map((role) => [role.name, role]));
   return names.map((name) => byName.get(name) ?? em.create(Role, { name }));
+}
+
+/** Whether a unique violation is the email's (SQLite and PostgreSQL both name the column or index). */
+function isEmailConflict(error: UniqueConstraintViolationException): boolean {
+  return /email/i.test(error.message);
 }
 
 function emailTaken(email: string): AuthError {

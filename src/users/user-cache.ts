@@ -1,5 +1,4 @@
-import { LRUCache } from 'lru-cache';
-import { REVALIDATE_MS } from '../storage/storage.js';
+import { RowCache } from '../storage/row-cache.js';
 import type { AuthUser } from './auth-user.js';
 import type { UserService } from './service.js';
 
@@ -9,23 +8,19 @@ import type { UserService } from './service.js';
  * Changes made through this instance's `auth.users` evict at once.
  */
 export class UserCache {
-  private readonly cache: LRUCache<number, AuthUser>;
+  private readonly rows: RowCache<number, AuthUser>;
 
   constructor(users: UserService) {
-    this.cache = new LRUCache<number, AuthUser>({
-      max: 50_000,
-      ttl: REVALIDATE_MS,
-      fetchMethod: async (id) => (await users.findById(id)) ?? undefined,
-    });
-    users.onChange((id) => this.cache.delete(id));
+    this.rows = new RowCache(async (id) => (await users.findById(id)) ?? undefined);
+    users.onChange((id) => this.rows.delete(id));
   }
 
   /** The user if held and fresh, without waiting. */
   peek(id: number): AuthUser | undefined {
-    return this.cache.get(id);
+    return this.rows.peek(id);
   }
 
   async get(id: number): Promise<AuthUser | null> {
-    return (await this.cache.fetch(id)) ?? null;
+    return (await this.rows.fetch(id)) ?? null;
   }
 }

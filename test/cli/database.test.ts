@@ -5,7 +5,8 @@ import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory } from '
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { runCli, type CliResult } from './cli-process.js';
 
-const MIGRATION = 'Migration20261121000000_initial';
+const MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash'];
+const APPLIED = MIGRATIONS.map((name) => `Applied ${name}\n`).join('');
 
 /** The role names stored in a database, read through a ServiceAuth of our own. */
 async function roleNames(url: string): Promise<string[]> {
@@ -40,6 +41,8 @@ describe('CLI: which database, migrations, failures to open it', () => {
     await Promise.all([
       (async () => {
         results['defaultInCwd'] = await runCli(['auth', 'list-users'], { cwd: workDir });
+        // A production host: the CLI sends no mail, so it needs no SERVICE_AUTH_PUBLIC_URL.
+        results['production'] = await runCli(['auth', 'list-users'], { cwd: workDir, env: { NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: undefined } });
       })(),
       (async () => {
         results['fromEnv'] = await runCli(['auth', 'create-role', 'from-env'], { env: { SERVICE_AUTH_DATABASE_URL: envUrl } });
@@ -78,6 +81,10 @@ describe('CLI: which database, migrations, failures to open it', () => {
     expect((await stat(join(workDir, 'service-auth.sqlite'))).isFile()).to.equal(true);
   });
 
+  it('runs on a production host (NODE_ENV=production) without a public URL', () => {
+    expect(results['production']).to.deep.equal({ code: 0, stdout: 'No users.\n', stderr: '' });
+  });
+
   it('takes SERVICE_AUTH_DATABASE_URL, and --database over it', async () => {
     expect(results['fromEnv']).to.deep.include({ code: 0, stdout: 'Created role "from-env"\n' });
     expect(results['flagOverEnv']).to.deep.include({ code: 0, stdout: 'Created role "from-flag"\n' });
@@ -95,7 +102,7 @@ describe('CLI: which database, migrations, failures to open it', () => {
     });
 
     it('applies the pending migrations and says which', () => {
-      expect(results['migrate']).to.deep.equal({ code: 0, stdout: `Applied ${MIGRATION}\n${manualUrl} is up to date\n`, stderr: '' });
+      expect(results['migrate']).to.deep.equal({ code: 0, stdout: `${APPLIED}${manualUrl} is up to date\n`, stderr: '' });
       expect(results['afterMigrate']).to.deep.equal({ code: 0, stdout: 'No users.\n', stderr: '' });
     });
 
@@ -104,7 +111,7 @@ describe('CLI: which database, migrations, failures to open it', () => {
     });
 
     it("with --app, migrates the application's database and says what it applied", () => {
-      expect(results['migrateWithApp']).to.deep.equal({ code: 0, stdout: `Applied ${MIGRATION}\n${appUrl} is up to date\n`, stderr: '' });
+      expect(results['migrateWithApp']).to.deep.equal({ code: 0, stdout: `${APPLIED}${appUrl} is up to date\n`, stderr: '' });
     });
   });
 

@@ -172,9 +172,11 @@ describe('route guards', () => {
       expect(response.body.canReadNorth).to.equal(true);
     });
 
-    it('auth.currentUser(req) resolves the user where login is optional', async () => {
+    it('auth.currentUser(req) resolves the user where login is optional, and null for bad credentials', async () => {
       expect((await get('/optional').expect(200)).body.user).to.equal(null);
       expect((await get('/optional', 'plain').expect(200)).body.user.email).to.equal('plain@example.com');
+      expect((await get('/optional').set('Authorization', 'Bearer sat_not_a_token').expect(200)).body.user).to.equal(null);
+      expect((await get('/optional').set('Authorization', 'Bearer').expect(200)).body.user).to.equal(null);
     });
 
     it('refuses a cookie-authenticated unsafe request from another site (CSRF)', async () => {

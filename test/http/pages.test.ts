@@ -30,6 +30,8 @@ describe('browser pages', () => {
       const response = await request(t.app).get(`/service-auth${path}`).expect(200);
       expect(response.headers['content-type']).to.match(/^text\/html/);
       expect(response.headers['cache-control']).to.equal('no-store');
+      expect(response.headers['x-frame-options']).to.equal('DENY');
+      expect(response.headers['content-security-policy']).to.equal("frame-ancestors 'none'");
       expect(response.text).to.contain(`<form method="post" action="${action}">`);
       expect(response.text).to.contain('<html lang="en">');
       for (const field of fields) {

@@ -130,6 +130,15 @@ describe('rate limiting', () => {
       await login(t, 'ada@example.com', PASSWORD, '192.0.2.44').expect(200);
     });
 
+    it('holds against guesses sent all at once: each is counted before its password is checked', async () => {
+      const before = t.auth.passwordHasher.calls.verify;
+      const responses = await Promise.all(Array.from({ length: 30 }, () => login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7')));
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).to.have.length(5);
+      expect(statuses.filter((s) => s === 429)).to.have.length(25);
+      expect(t.auth.passwordHasher.calls.verify - before).to.equal(5);
+    });
+
     it('clears the failures of a pair after a successful login', async () => {
       for (let i = 0; i < 4; i++) await login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7').expect(401);
       await login(t, 'ada@example.com', PASSWORD, '198.51.100.7').expect(200);

@@ -57,6 +57,7 @@ describe('/api/tokens and the token guards', () => {
         [{}, ['name']],
         [{ name: '' }, ['name']],
         [{ name: 'x'.repeat(101) }, ['name']],
+        [{ name: 'evil\u001b[31mred' }, ['name']],
         [{ name: 'ok', expires_in_days: 0 }, ['expires_in_days']],
         [{ name: 'ok', expires_in_days: 31 }, ['expires_in_days']],
         [{ name: 'ok', expires_in_days: 1.5 }, ['expires_in_days']],
@@ -221,6 +222,7 @@ describe('/api/tokens and the token guards', () => {
   describe('the /tokens page', () => {
     it('lists tokens and creates one through a form, showing the raw value once', async () => {
       const page = await request(t.app).get('/service-auth/tokens').set('Cookie', ada).expect(200);
+      expect(page.headers['x-frame-options']).to.equal('DENY');
       expect(page.text).to.contain('<form method="post" action="/service-auth/api/tokens">').and.contain('<label for="name">');
       const created = await request(t.app)
         .post('/service-auth/api/tokens')

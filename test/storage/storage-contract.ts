@@ -167,6 +167,22 @@ export function storageContract(target: StorageTarget): void {
     }
   });
 
+  it('lets concurrent creations share a role none of them found', async () => {
+    const users = await Promise.all(
+      [1, 2, 3].map((n) => auth.users.create({ email: `crowd${n}@example.com`, password: PASSWORD, roles: ['brand-new-role'] })),
+    );
+    for (const user of users) expect([...user.roles]).to.deep.equal(['brand-new-role']);
+    expect((await auth.roles.list()).filter((role) => role.name === 'brand-new-role')).to.have.length(1);
+  });
+
+  it('imports one legacy hash once, even when two imports race', async () => {
+    const user = await auth.users.create({ email: 'importer@example.com', password: PASSWORD });
+    const sha256 = createHash('sha256').update('raced-legacy-token').digest('hex');
+    const results = await Promise.allSettled([1, 2].map((n) => auth.tokens.importLegacy(user.id, { sha256, name: `import ${n}` })));
+    expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+    expect((await auth.tokens.list({ user: user.id })).filter((token) => token.legacy)).to.have.length(1);
+  });
+
   it('writes nothing when a user cannot be created', async () => {
     const count = (await auth.users.list()).length;
     const roles = (await auth.roles.list()).length;

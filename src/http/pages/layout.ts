@@ -34,6 +34,7 @@ export function layout(title: string, body: string, notice?: Notice): string {
     .info { background: #e6f0fd; color: #0b3a7a; }
     table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #ddd; }
     code { word-break: break-all; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   </style>
 </head>
 <body>

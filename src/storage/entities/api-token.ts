@@ -18,8 +18,8 @@ export const ApiToken = defineEntity({
     name: p.string().length(100),
     /** `pbkdf2-sha256` or, for imported legacy tokens, `sha256`. */
     algorithm: p.string().length(32),
-    /** Hex digest; indexed so that a legacy token is found by its SHA-256. */
-    hash: p.string().length(128).index('service_auth_api_tokens_hash_index'),
+    /** Hex digest; unique, and indexed so that a legacy token is found by its SHA-256. */
+    hash: p.string().length(128).unique('service_auth_api_tokens_hash_unique'),
     salt: p.string().length(64).nullable(),
     iterations: p.integer().nullable(),
     scopes: p.json<string[]>(),

@@ -15,6 +15,10 @@ export abstract class PortableMigration extends Migration {
     this.queue(this.getKnex().schema.createTable(name, build));
   }
 
+  protected alterTable(name: string, change: (table: Knex.AlterTableBuilder) => void): void {
+    this.queue(this.getKnex().schema.alterTable(name, change));
+  }
+
   protected dropTable(name: string): void {
     this.queue(this.getKnex().schema.dropTableIfExists(name));
   }
