@@ -46,6 +46,14 @@ export function limiterContract(make: (name: string, rate: string) => Limiter): 
     expect((await limiter.consume('a')).allowed).to.equal(true);
   });
 
+  it('gives back a hit on refund', async () => {
+    const limiter = fresh('2 per minute');
+    await limiter.consume('a');
+    await limiter.consume('a');
+    await limiter.refund('a');
+    expect(await limiter.peek('a')).to.include({ allowed: true, remaining: 1 });
+  });
+
   it('starts a new window when the old one ends', async () => {
     const limiter = fresh('1 per second');
     await limiter.consume('a');
