@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { assembleToken } from '../dist/src/tokens/format.js';
 
 const THROUGHPUT_SECONDS = Number(process.env['BENCH_SECONDS'] || 2);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] || 5);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] || 6);
 const CONNECTIONS = 10;
 // Pipelined requests make the load generator cheap enough per request that the server, not
 // autocannon, is what runs out of CPU on a small machine: the ratios then measure the server.
@@ -68,16 +68,24 @@ async function throughput(url: string, headers: Record<string, string> = {}): Pr
 }
 
 /**
- * A route against its baseline, alternating (A B A B …) so that drift in machine speed hits both
- * sides alike; the median of the rounds' ratios is reported, which one disturbed round cannot move.
+ * A route against its baseline, in rounds that alternate which goes first (A B, B A, A B …) so
+ * that neither drift in machine speed nor running second favours one side; the median of the
+ * rounds' ratios is reported, which one disturbed round cannot move.
  */
 async function ratio(base: string, route: string, headers: Record<string, string>, baseHeaders: Record<string, string> = {}): Promise<{ ratio: number; rps: number; baseRps: number }> {
   const ratios: number[] = [];
   let routeTotal = 0;
   let baseTotal = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const baseRps = await throughput(base, baseHeaders);
-    const routeRps = await throughput(route, headers);
+    let baseRps: number;
+    let routeRps: number;
+    if (round % 2 === 0) {
+      baseRps = await throughput(base, baseHeaders);
+      routeRps = await throughput(route, headers);
+    } else {
+      routeRps = await throughput(route, headers);
+      baseRps = await throughput(base, baseHeaders);
+    }
     ratios.push(routeRps / baseRps);
     baseTotal += baseRps;
     routeTotal += routeRps;
@@ -164,7 +172,7 @@ try {
   console.log(`service-auth benchmark (node ${process.version}, ${os.availableParallelism()} CPUs).`);
   console.log(
     `Throughput: autocannon, ${CONNECTIONS} keep-alive connections × ${PIPELINING} pipelined requests, ${THROUGHPUT_SECONDS} s per run; ` +
-      `each ratio is the median of ${ROUNDS} alternating rounds (baseline, route, baseline, route …) after a warm-up of every route.`,
+      `each ratio is the median of ${ROUNDS} rounds (baseline and route, alternating which runs first) after a warm-up of every route.`,
   );
   console.log('The application (bench/server.ts, on the built package in dist/) runs in a child process on SQLite with rate limits off.\n');
 

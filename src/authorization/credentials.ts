@@ -24,8 +24,6 @@ export type AuthMethod = 'session' | 'token';
 export interface Credentials {
   user: AuthUser;
   method: AuthMethod;
-  /** The raw session id, for a session (logout ends it; login replaces it). */
-  sessionId?: string;
   /** The token, for a bearer token. */
   token?: RequestToken;
 }
@@ -92,15 +90,15 @@ export class CredentialResolver {
     const sessionId = this.sources.cookie.read(req);
     if (!sessionId) return null;
     const session = this.sources.sessions.find(sessionId);
-    if (session instanceof Promise) return this.afterReady(session.then((found) => this.sessionUser(found, sessionId)));
-    return this.sessionUser(session, sessionId);
+    if (session instanceof Promise) return this.afterReady(session.then((found) => this.sessionUser(found)));
+    return this.sessionUser(session);
   }
 
-  private sessionUser(session: ActiveSession | null, sessionId: string): MaybeCredentials {
+  private sessionUser(session: ActiveSession | null): MaybeCredentials {
     if (!session) return null;
     const user = this.sources.users.peek(session.userId);
-    if (user) return { user, method: 'session', sessionId };
-    return this.afterReady(this.sources.users.get(session.userId).then((found) => (found ? { user: found, method: 'session', sessionId } : null)));
+    if (user) return { user, method: 'session' };
+    return this.afterReady(this.sources.users.get(session.userId).then((found) => (found ? { user: found, method: 'session' } : null)));
   }
 
   private fromBearer(req: Request, raw: string): MaybeCredentials {
