@@ -9,7 +9,9 @@ import pg from 'pg';
 export const postgresUrl = process.env['SERVICE_AUTH_TEST_DATABASE_URL'] || undefined;
 export const redisUrl = process.env['SERVICE_AUTH_TEST_REDIS_URL'] || undefined;
 
-const announced = new Set<string>();
+// On the global object: this module may be loaded more than once (through tsx and its loaders),
+// and the line is to be printed once per run.
+const announced: Set<string> = ((globalThis as Record<symbol, Set<string>>)[Symbol.for('service-auth.tests.skipped')] ??= new Set());
 
 /** Registers `suite` only when the variable is set; otherwise says once that it is skipped. */
 export function whenService(name: 'PostgreSQL' | 'Redis', url: string | undefined, variable: string, suite: () => void): void {
