@@ -48,7 +48,7 @@ export interface AuthRouteDeps {
   requestContext: RequestHandler;
 }
 
-export const FORGOT_MESSAGE = 'If an account exists for that email, a link to reset its password is on its way.';
+const FORGOT_MESSAGE = 'If an account exists for that email, a link to reset its password is on its way.';
 const RESET_MESSAGE = 'Your password has been changed. Log in with the new one.';
 
 export function createAuthRouter(deps: AuthRouteDeps): Router {

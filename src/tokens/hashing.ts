@@ -2,11 +2,12 @@
  * How tokens are stored. New tokens: PBKDF2-HMAC-SHA256 of the whole raw token with a 32-byte
  * random salt and 600,000 iterations; each row keeps algorithm, salt and iteration count, so that
  * a later increase leaves old rows valid. Legacy tokens: unsalted hex SHA-256 (what the
- * application stored before), found by an indexed lookup of that hash.
+ * application stored before), found by an indexed lookup of that hash, which is also the key the
+ * verifier computes for every presented token (secrets.ts sha256Hex).
  */
 import { pbkdf2, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { constantTimeEqual, sha256Hex } from '../secrets.js';
+import { constantTimeEqual } from '../secrets.js';
 
 export const PBKDF2_ALGORITHM = 'pbkdf2-sha256';
 export const LEGACY_ALGORITHM = 'sha256';
@@ -23,11 +24,6 @@ export function newSalt(): string {
 export async function derive(token: string, saltHex: string, iterations: number): Promise<string> {
   const key = await pbkdf2Async(token, Buffer.from(saltHex, 'hex'), iterations, KEY_LENGTH, 'sha256');
   return key.toString('hex');
-}
-
-/** The legacy stored form: hex SHA-256 of the raw token. */
-export function legacyHash(token: string): string {
-  return sha256Hex(token);
 }
 
 export function hashesMatch(a: string, b: string): boolean {
