@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mail, MailTransport } from './transport.js';
 
@@ -16,6 +16,10 @@ export class OutboxTransport implements MailTransport {
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`;
     const body: Mail = { to: mail.to, subject: mail.subject, text: mail.text };
     if (mail.html !== undefined) body.html = mail.html;
-    await writeFile(join(this.directory, name), `${JSON.stringify(body, null, 2)}\n`, { flag: 'wx' });
+    // Written under a name no reader picks up, then renamed: another process watching the
+    // directory sees a mail whole or not at all.
+    const partial = join(this.directory, `.${name}.partial`);
+    await writeFile(partial, `${JSON.stringify(body, null, 2)}\n`, { flag: 'wx' });
+    await rename(partial, join(this.directory, name));
   }
 }
