@@ -116,8 +116,30 @@ function toAuthError(err: unknown, logger: Logger, where: string): AuthError {
     const detail = bodyError.type === 'entity.parse.failed' ? 'The request body is not valid JSON' : `The request body could not be read: ${String(bodyError.message)}`;
     return new AuthError('bad_request', detail);
   }
+  if (isDatabaseUnreachable(err)) {
+    logger.error(`database unreachable in ${where}`, loggable(err));
+    return databaseUnavailable();
+  }
   logger.error(`unexpected error in ${where}`, loggable(err));
   return new AuthError('internal_error', 'An unexpected error occurred');
+}
+
+// Network failures, and PostgreSQL's connection exceptions (class 08) and shutdown states.
+const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|08[0-9A-Z]{3}|57P0[123])$/;
+
+/**
+ * A database error that says "not reachable now" rather than "this request went wrong": the
+ * server is down or restarting, or the network to it is. Nothing was written, and retrying later
+ * can succeed, so the client is told 503, not 500.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (!(error instanceof DriverException)) return false;
+  // node-postgres reports a connection dropped mid-query without a code.
+  return UNREACHABLE_CODES.test(String(error.code ?? '')) || /Connection terminated|Timeout acquiring a connection/i.test(error.message);
+}
+
+export function databaseUnavailable(): AuthError {
+  return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly', undefined, { 'Retry-After': '5' });
 }
 
 /**

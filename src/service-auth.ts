@@ -41,6 +41,9 @@ import { UserCache } from './users/user-cache.js';
  */
 const INSTANCE = Symbol.for('service-auth.instance');
 
+/** How long a rate-limit count may wait on Redis before it is counted in memory instead. */
+const REDIS_COMMAND_TIMEOUT_MS = 1000;
+
 export class ServiceAuth {
   /** The ServiceAuth mounted on an application, if any (the CLI's `--app` uses this). */
   static of(app: object): ServiceAuth | undefined {
@@ -117,6 +120,7 @@ export class ServiceAuth {
       policies: this.policies,
       publicOrigin: new URL(this.config.publicUrl).origin,
       loginPath: `${this.config.urlPrefix}/login`,
+      logger: log,
     });
 
     const tokens = tokenRoutes({ config: this.config, tokens: this.tokens, loginRequired: this.loginRequired });
@@ -313,7 +317,7 @@ export class ServiceAuth {
    * memory); the outage and the recovery are logged once each.
    */
   private connectRedis(url: string): Redis {
-    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, lazyConnect: false });
     let down = false;
     redis.on('error', (error: Error) => {
       if (down) return;

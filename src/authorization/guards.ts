@@ -6,12 +6,14 @@
  *
  * - no credentials: 401 `unauthenticated` (a browser navigation is redirected to the login page
  *   with a same-site `next` instead);
- * - credentials without the right: 403 `forbidden`.
+ * - credentials without the right: 403 `forbidden`;
+ * - the database unreachable while looking the credentials up: 503 `unavailable`, logged.
  */
 import { subject as asSubject } from '@casl/ability';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthError, sendProblem } from '../errors.js';
+import { AuthError, databaseUnavailable, isDatabaseUnreachable, loggable, sendProblem } from '../errors.js';
 import { prefersHtml, safeNext } from '../http/browser.js';
+import type { Logger } from '../logger.js';
 import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
 import type { AbilityFactory } from './abilities.js';
 import { routeContext } from './context.js';
@@ -27,6 +29,7 @@ export interface GuardDeps {
   publicOrigin: string;
   /** Where browsers without a session are sent: the login page under the prefix. */
   loginPath: string;
+  logger: Logger;
 }
 
 /** Decides whether authenticated credentials may pass; returns the refusal, or nothing. */
@@ -124,14 +127,29 @@ export class Guards {
       try {
         const credentials = deps.credentials.lookup(req);
         if (credentials instanceof Promise) {
-          credentials.then((found) => decide(req, res, next, found)).catch((error: unknown) => refuse(error, res, next));
+          credentials.then((found) => decide(req, res, next, found)).catch((error: unknown) => this.refuse(error, req, res, next));
         } else {
           decide(req, res, next, credentials);
         }
       } catch (error) {
-        refuse(error, res, next);
+        this.refuse(error, req, res, next);
       }
     };
+  }
+
+  /**
+   * A refusal is answered here, and so is our own database being out of reach; anything else is
+   * the application's error.
+   */
+  private refuse(error: unknown, req: Request, res: Response, next: NextFunction): void {
+    if (error instanceof AuthError) {
+      sendProblem(res, error);
+    } else if (isDatabaseUnreachable(error)) {
+      this.deps.logger.error(`database unreachable in ${req.method} ${req.baseUrl}${req.path}`, loggable(error));
+      sendProblem(res, databaseUnavailable());
+    } else {
+      next(error);
+    }
   }
 
   private unauthenticated(req: Request, res: Response, tokenOnly: boolean): void {
@@ -145,11 +163,6 @@ export class Guards {
   }
 }
 
-/** A refusal is answered here; anything else is the application's error. */
-function refuse(error: unknown, res: Response, next: NextFunction): void {
-  if (error instanceof AuthError) sendProblem(res, error);
-  else next(error);
-}
 
 function forbidden(detail: string): AuthError {
   return new AuthError('forbidden', detail);

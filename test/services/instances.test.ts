@@ -19,7 +19,7 @@ function describeServices(title: string, suite: () => void): void {
   );
 }
 
-describeServices('three instances sharing one database and one Redis', function () {
+describeServices('three instances sharing one database and one Redis', function (this: Mocha.Suite) {
   this.timeout(60_000);
   let cluster: Cluster;
   let a: string, b: string, c: string;

@@ -79,5 +79,21 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
       expect(statuses).to.deep.equal(Array(LIMIT).fill(401));
       expect(await loginAttempt(b.url)).to.equal(429);
     });
+
+    it('answer within about a second when Redis is connected but stops answering', async () => {
+      redis.pause();
+      try {
+        for (const instance of [a, b]) {
+          const started = performance.now();
+          const status = await loginAttempt(instance.url);
+          const elapsed = performance.now() - started;
+          // Counted in memory after the 1 s command timeout, where each used up its limit above.
+          expect(status).to.equal(429);
+          expect(elapsed).to.be.within(900, 2500);
+        }
+      } finally {
+        redis.resume();
+      }
+    });
   }),
 );

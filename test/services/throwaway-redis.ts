@@ -13,6 +13,9 @@ export interface ThrowawayRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port. */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  resume(): void;
 }
 
 export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
@@ -29,6 +32,8 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
     async restart() {
       server = await launch(port, url);
     },
+    pause: () => void server.kill('SIGSTOP'),
+    resume: () => void server.kill('SIGCONT'),
   };
 }
 
