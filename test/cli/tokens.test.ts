@@ -11,7 +11,9 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
   const legacyRaw = 'legacy-token-from-the-old-system';
   const legacySha256 = createHash('sha256').update(legacyRaw).digest('hex');
 
-  before(async () => {
+  before(async function () {
+    // A dozen CLI processes at once, several deriving a token's hash: slow on a busy 2-core machine.
+    this.timeout(120_000);
     database = await temporaryDatabase();
     t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
