@@ -2,40 +2,61 @@ import type { AuthUser } from '../src/index.js';
 
 const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The demo's home page: who is logged in, and links to the auth pages and the demo routes. */
+type Link = { href: string; text: string; note: string };
+
+/**
+ * The demo's home page: who is logged in (with a logout button), every page of service-auth, and
+ * the demo's guarded routes with the guard each one uses. The demo's own page, so its own markup.
+ */
 export function homePage({ prefix, user }: { prefix: string; user: AuthUser | null }): string {
   const who = user
     ? `<p>Logged in as <strong>${escape(user.email)}</strong>${user.is_admin ? ' (admin)' : ''}${
-        user.roles.size ? `, roles: ${[...user.roles].map(escape).join(', ')}` : ''
+        user.roles.size ? `; roles: ${[...user.roles].map(escape).join(', ')}` : '; no roles'
       }.</p>
     <form method="post" action="${prefix}/logout"><button type="submit">Log out</button></form>`
-    : '<p>Nobody is logged in.</p>';
-  const links = user
-    ? [
-        [`${prefix}/tokens`, 'Your API tokens'],
-        [`/users/${user.id}/profile`, 'Your profile (policy is_self_or_admin)'],
-        ['/admin', 'Admin area (role admin)'],
-        ['/reports/north', 'Report of team north (role analyst)'],
-      ]
-    : [
-        [`${prefix}/login`, 'Log in'],
-        [`${prefix}/register`, 'Register'],
-        [`${prefix}/forgot`, 'Forgot password'],
-      ];
+    : `<p>Nobody is logged in. <a href="${prefix}/login">Log in</a> or <a href="${prefix}/register">create an account</a>.</p>`;
+  const pages: Link[] = [
+    { href: `${prefix}/login`, text: 'Log in', note: 'email and password' },
+    { href: `${prefix}/register`, text: 'Create an account', note: 'the password rules are listed on the page' },
+    { href: `${prefix}/forgot`, text: 'Forgot password', note: 'mails a link to the reset page' },
+    { href: `${prefix}/tokens`, text: 'API tokens', note: 'create, copy and revoke personal access tokens' },
+  ];
+  const routes: Link[] = [
+    { href: `/users/${user?.id ?? 1}/profile`, text: user ? 'Your profile' : 'Profile of user 1', note: "policy is_self_or_admin: yourself, or an admin's flag" },
+    { href: '/admin', text: 'Admin area', note: 'rolesRequired("admin")' },
+    { href: '/reports/north', text: 'Reports of team north', note: 'CASL rule: role analyst reads team north' },
+    { href: '/api/whoami', text: 'Who am I (API)', note: 'tokenRequired: send Authorization: Bearer <token>' },
+  ];
+  const list = (links: Link[]) =>
+    links.map(({ href, text, note }) => `        <li><a href="${escape(href)}">${escape(text)}</a> <small>${escape(note)}</small></li>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>service-auth demo</title>
+  <style>
+    body { font: 1.0625rem/1.5 system-ui, sans-serif; color: #1b1f24; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
+    a { color: #0b57b8; }
+    li { margin: .35rem 0; }
+    small { display: block; color: #505a66; }
+    button { font: inherit; font-weight: 600; padding: .5rem 1.2rem; border: 0; border-radius: .3rem; background: #1f3a5f; color: #fff; cursor: pointer; }
+  </style>
 </head>
 <body>
   <main>
     <h1>service-auth demo</h1>
     ${who}
-    <nav aria-label="Pages">
+    <nav aria-labelledby="pages-heading">
+      <h2 id="pages-heading">Account pages</h2>
       <ul>
-${links.map(([href, text]) => `        <li><a href="${href}">${text}</a></li>`).join('\n')}
+${list(pages)}
+      </ul>
+    </nav>
+    <nav aria-labelledby="routes-heading">
+      <h2 id="routes-heading">Guarded routes</h2>
+      <ul>
+${list(routes)}
       </ul>
     </nav>
   </main>

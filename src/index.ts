@@ -4,6 +4,7 @@ export { AuthError, PasswordRulesError, ValidationError } from './errors.js';
 export { AuthUser } from './users/auth-user.js';
 export { routeContext } from './authorization/context.js';
 export { consoleLogger } from './logger.js';
+export { defaultPageTexts } from './http/pages/texts.js';
 
 export type { AppAbility, AppRule } from './authorization/abilities.js';
 export type { RouteContext } from './authorization/context.js';
@@ -19,6 +20,7 @@ export type { EventHandler, EventName } from './events.js';
 export type { RequestToken } from './express-request.js';
 export type { Logger } from './logger.js';
 export type { Mail, MailTransport } from './mail/index.js';
+export type { PageTexts } from './http/pages/texts.js';
 export type { Rate } from './rate-limit/rates.js';
 export type { PublicUser } from './users/auth-user.js';
 export type { RoleInfo, RoleService } from './users/roles.js';

@@ -18,6 +18,7 @@ import { EventBus, type EventHandler, type EventName } from './events.js';
 import { abilityRoutes } from './http/ability-routes.js';
 import { tokenRoutes } from './http/token-routes.js';
 import { createAuthRouter, type AuthLimiters } from './http/auth-routes.js';
+import { defaultPageTexts, type PageTexts } from './http/pages/texts.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { createMailTransport } from './mail/index.js';
 import type { MailTransport } from './mail/transport.js';
@@ -62,6 +63,8 @@ export class ServiceAuth {
   logger: Logger = consoleLogger;
   /** How mail leaves: SMTP, the outbox directory or the console, per configuration. */
   mail: MailTransport;
+  /** Every word of the built-in pages; assign a copy with changes to reword or translate them. */
+  texts: PageTexts = defaultPageTexts;
 
   private readonly storage: Storage;
   private readonly events: EventBus;
@@ -123,7 +126,14 @@ export class ServiceAuth {
       logger: log,
     });
 
-    const tokens = tokenRoutes({ config: this.config, tokens: this.tokens, loginRequired: this.loginRequired });
+    const texts = (): PageTexts => this.texts;
+    const tokens = tokenRoutes({
+      config: this.config,
+      tokens: this.tokens,
+      loginRequired: this.loginRequired,
+      currentUser: (req) => this.currentUser(req),
+      texts,
+    });
     app.use(
       this.config.urlPrefix,
       createAuthRouter({
@@ -136,6 +146,7 @@ export class ServiceAuth {
         events: this.events,
         limiters,
         logger: log,
+        texts,
         whenReady: () => this.whenReady(),
         requestContext: this.storage.requestContext,
         apiRouters: {

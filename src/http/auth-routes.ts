@@ -19,8 +19,12 @@ import { normalizeEmail } from '../users/emails.js';
 import type { PasswordResets } from '../users/password-resets.js';
 import type { UserService } from '../users/service.js';
 import { stringFields } from './body.js';
-import { isBrowserForm, safeNext, sendPage } from './browser.js';
-import type { PageLocals, PageName } from './pages/account-pages.js';
+import { isBrowserForm, problemPages, safeNext, sendPage } from './browser.js';
+import type { AccountPageLocals } from './pages/account-pages.js';
+import { formRefusal } from './pages/refusals.js';
+import type { PageTexts } from './pages/texts.js';
+
+type AccountPage = 'login' | 'register' | 'forgot' | 'reset';
 
 export interface AuthLimiters {
   login: Limiter;
@@ -44,10 +48,13 @@ export interface AuthRouteDeps {
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
   limiters: AuthLimiters | undefined;
   logger: Logger;
+  /** The words of the built-in pages, read per request (an application may replace them). */
+  texts(): PageTexts;
   whenReady(): Promise<void>;
   requestContext: RequestHandler;
 }
 
+// The JSON API's messages; the pages take theirs from `texts`.
 const FORGOT_MESSAGE = 'If an account exists for that email, a link to reset its password is on its way.';
 const RESET_MESSAGE = 'Your password has been changed. Log in with the new one.';
 
@@ -69,8 +76,10 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
     assertSameSite(req, publicOrigin);
     next();
   };
-  const page = (name: PageName, locals: (req: Request) => Promise<Partial<PageLocals>> | Partial<PageLocals> = () => ({})): RequestHandler =>
-    async (req, res) => sendPage(req, res, 200, name, { ...pageDefaults(config), ...(await locals(req)) });
+  const defaults = (): AccountPageLocals => pageDefaults(config, deps.texts());
+  const page = (name: AccountPage, locals: (req: Request) => Promise<Partial<AccountPageLocals>> | Partial<AccountPageLocals> = () => ({})): RequestHandler =>
+    async (req, res) => sendPage(req, res, 200, name, { ...defaults(), ...(await locals(req)) });
+  const formErrors = (name: AccountPage) => refusedForm(name, defaults, config);
 
   /** A new session for `user`, replacing any the request carried (no session fixation). */
   async function startSession(req: Request, res: Response, user: AuthUser): Promise<void> {
@@ -100,12 +109,12 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
       if (isBrowserForm(req)) res.redirect(303, safeNext(req.body.next));
       else res.status(201).json({ user });
     }) satisfies RequestHandler,
-    formErrors('register', config),
+    formErrors('register'),
   );
 
   router.get('/login', page('login', (req) => ({
     next: optionalNext(req.query['next']),
-    notice: req.query['reset'] === 'done' ? { kind: 'info', text: RESET_MESSAGE } : undefined,
+    notice: req.query['reset'] === 'done' ? { kind: 'info', text: deps.texts().login.resetDone } : undefined,
   })));
   router.post(
     '/login',
@@ -131,7 +140,7 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
       if (isBrowserForm(req)) res.redirect(303, safeNext(req.body.next));
       else res.json({ user });
     }) satisfies RequestHandler,
-    formErrors('login', config),
+    formErrors('login'),
   );
 
   router.post('/logout', async (req, res) => {
@@ -158,10 +167,10 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
     (async (req, res) => {
       const { email } = stringFields(req, 'email');
       await resets.request(email);
-      if (isBrowserForm(req)) await sendPage(req, res, 200, 'forgot', { ...pageDefaults(config), notice: { kind: 'info', text: FORGOT_MESSAGE } });
+      if (isBrowserForm(req)) await sendPage(req, res, 200, 'forgot', { ...defaults(), notice: { kind: 'info', text: deps.texts().forgot.sent } });
       else res.status(202).json({ message: FORGOT_MESSAGE });
     }) satisfies RequestHandler,
-    formErrors('forgot', config),
+    formErrors('forgot'),
   );
 
   router.get('/reset', page('reset', async (req) => {
@@ -177,17 +186,29 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
       if (isBrowserForm(req)) res.redirect(303, `${config.urlPrefix}/login?reset=done`);
       else res.json({ message: RESET_MESSAGE });
     }) satisfies RequestHandler,
-    formErrors('reset', config),
+    formErrors('reset'),
   );
 
   for (const [path, apiRouter] of Object.entries(deps.apiRouters)) router.use(path, apiRouter);
 
+  router.use(problemPages({ prefix: config.urlPrefix, texts: deps.texts, back: (req) => backTo(req, config.urlPrefix) }));
   router.use(problemHandler(deps.logger));
   return router;
 }
 
-function pageDefaults(config: AuthConfig): PageLocals {
-  return { prefix: config.urlPrefix, passwordHint: passwordHint(config) };
+/** The page whose form a browser sent, to go back to after a refusal. */
+function backTo(req: Request, prefix: string): string {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const next = optionalNext(body['next']);
+  if (req.path.startsWith('/api/tokens') || req.path.startsWith('/tokens')) return `${prefix}/tokens`;
+  if (req.path === '/login' || req.path === '/register') return `${prefix}${req.path}${next ? `?next=${encodeURIComponent(next)}` : ''}`;
+  if (req.path === '/forgot') return `${prefix}/forgot`;
+  if (req.path === '/reset' && typeof body['token'] === 'string') return `${prefix}/reset?token=${encodeURIComponent(body['token'])}`;
+  return '/';
+}
+
+function pageDefaults(config: AuthConfig, texts: PageTexts): AccountPageLocals {
+  return { prefix: config.urlPrefix, texts, passwordHint: texts.passwordHint(config.passwords) };
 }
 
 function optionalNext(value: unknown): string | undefined {
@@ -195,34 +216,35 @@ function optionalNext(value: unknown): string | undefined {
   return next || undefined;
 }
 
-function passwordHint({ passwords }: AuthConfig): string {
-  const classes = passwords.complexity ? ', with an uppercase letter, a lowercase letter, a digit and a special character' : '';
-  return `At least ${passwords.minLength} characters${classes}.`;
-}
-
 /**
- * For a browser's form post, an AuthError shows the form again with the problem explained (and
- * the same status and headers); API clients get problem details from the router's handler.
+ * For a browser's form post, a refusal a field or the form owns shows the form again, with the
+ * same status and headers, the problem beside its field and what was typed (never a password).
+ * A reset link found unusable shows the reset page's "ask for a new link". Anything else goes on
+ * to `problemPages`, and API clients get problem details from the router's handler.
  */
-function formErrors(name: PageName, config: AuthConfig): ErrorRequestHandler {
+function refusedForm(name: AccountPage, defaults: () => AccountPageLocals, config: AuthConfig): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (!(error instanceof AuthError) || !isBrowserForm(req)) {
       next(error);
       return;
     }
-    for (const [header, value] of Object.entries(error.headers)) res.setHeader(header, value);
     const body = (req.body ?? {}) as Record<string, unknown>;
+    const locals = defaults();
+    const token = typeof body['token'] === 'string' && body['token'] ? body['token'] : undefined;
+    const unusableLink = name === 'reset' && (error.code === 'invalid_reset_token' || !token);
+    const refusal = unusableLink ? {} : formRefusal(error, locals.texts, config);
+    if (!refusal) {
+      next(error);
+      return;
+    }
+    for (const [header, value] of Object.entries(error.headers)) res.setHeader(header, value);
     sendPage(req, res, error.status, name, {
-      ...pageDefaults(config),
-      notice: {
-        kind: 'error',
-        text: error.code === 'password_rules' ? 'The password does not meet these rules:' : error.message,
-        items: error.errors?.map((e) => ('rule' in e ? e.message : `${e.field} ${e.message}`)),
-      },
+      ...locals,
+      ...refusal,
       email: typeof body['email'] === 'string' ? body['email'] : undefined,
       next: optionalNext(body['next']),
-      token: typeof body['token'] === 'string' ? body['token'] : undefined,
-      tokenUsable: error.code !== 'invalid_reset_token',
+      token,
+      tokenUsable: !unusableLink,
     }).catch(next);
   };
 }

@@ -1,13 +1,9 @@
 import { expect } from 'chai';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import { safeNext } from '../../src/http/browser.js';
 import { createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
-
-const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-const form = (t: TestApp, path: string, body: Record<string, string>) =>
-  request(t.app).post(`/service-auth${path}`).set('Accept', HTML).set('Sec-Fetch-Site', 'same-origin').type('form').send(body);
+import { cspHash, formPost, tagWithId } from '../helpers/forms.js';
 
 describe('browser pages', () => {
   let t: TestApp;
@@ -21,6 +17,9 @@ describe('browser pages', () => {
     await rm(outbox, { recursive: true, force: true });
   });
 
+  const form = (path: string, body: Record<string, string>) => formPost(t.app, path, body);
+  const ada = () => t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+
   for (const [path, action, fields] of [
     ['/login', '/service-auth/login', ['email', 'password']],
     ['/register', '/service-auth/register', ['email', 'password']],
@@ -31,18 +30,28 @@ describe('browser pages', () => {
       expect(response.headers['content-type']).to.match(/^text\/html/);
       expect(response.headers['cache-control']).to.equal('no-store');
       expect(response.headers['x-frame-options']).to.equal('DENY');
-      expect(response.headers['content-security-policy']).to.equal("frame-ancestors 'none'");
-      expect(response.text).to.contain(`<form method="post" action="${action}">`);
-      expect(response.text).to.contain('<html lang="en">');
+      expect(response.text).to.contain(`<form method="post" action="${action}" novalidate>`);
+      expect(response.text).to.contain('<html lang="en">').and.contain('<meta name="viewport" content="width=device-width, initial-scale=1">');
       for (const field of fields) {
         expect(response.text).to.contain(`<label for="${field}">`);
         expect(response.text).to.contain(`id="${field}" name="${field}"`);
       }
+      // No errors yet: nothing marked invalid, nothing pulling the focus.
+      expect(response.text).not.to.contain('aria-invalid').and.not.to.contain('autofocus');
     });
   }
 
+  it('allows exactly its own inline style and script, forms to this site only, and no framing', async () => {
+    const page = await request(t.app).get('/service-auth/login').expect(200);
+    const csp = page.headers['content-security-policy'] as string;
+    expect(csp.split('; ')).to.include.members(["default-src 'none'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"]);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)![1]!;
+    expect(csp).to.contain(`style-src ${cspHash(style)}`);
+    expect(page.text).not.to.match(/ style="/);
+  });
+
   it('GET /reset shows the form for a usable token and explains an unusable one', async () => {
-    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    await ada();
     await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
     const token = resetTokenFrom((await outboxMails(outbox))[0]!);
     const usable = await request(t.app).get(`/service-auth/reset?token=${token}`).expect(200);
@@ -50,92 +59,166 @@ describe('browser pages', () => {
     expect(usable.text).to.contain('<meta name="referrer" content="no-referrer">');
     const unusable = await request(t.app).get('/service-auth/reset?token=nope').expect(200);
     expect(unusable.text).not.to.contain('<form');
+    expect(unusable.text).to.contain('role="alert"').and.contain('unknown, expired or already used');
     expect(unusable.text).to.contain('href="/service-auth/forgot"');
   });
 
   it('a form login redirects (303) to a same-site next', async () => {
-    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    await ada();
     const page = await request(t.app).get('/service-auth/login?next=%2Fadmin%3Ftab%3D1').expect(200);
     expect(page.text).to.contain('name="next" value="/admin?tab=1"');
-    const response = await form(t, '/login', { email: 'ada@example.com', password: PASSWORD, next: '/admin?tab=1' }).expect(303);
+    const response = await form('/login', { email: 'ada@example.com', password: PASSWORD, next: '/admin?tab=1' }).expect(303);
     expect(response.headers['location']).to.equal('/admin?tab=1');
     expect(sessionCookieFrom(response)).to.match(/^service_auth_session=/);
   });
 
   it('never redirects to another site (no open redirect)', async () => {
-    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    await ada();
     for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/\t/evil.example']) {
-      const response = await form(t, '/login', { email: 'ada@example.com', password: PASSWORD, next }).expect(303);
+      const response = await form('/login', { email: 'ada@example.com', password: PASSWORD, next }).expect(303);
       expect(response.headers['location'], next).to.equal('/');
     }
     const page = await request(t.app).get('/service-auth/login?next=//evil.example').expect(200);
     expect(page.text).not.to.contain('evil.example');
   });
 
-  it('a failed form login shows the form again with the problem, the same status, and the email kept', async () => {
-    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    const response = await form(t, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
+  it('a failed form login puts the problem beside the password, focuses it, and keeps the email', async () => {
+    await ada();
+    const response = await form('/login', { email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
     expect(response.headers['content-type']).to.match(/^text\/html/);
-    expect(response.text).to.contain('role="alert"').and.contain('The email or password is not right');
-    expect(response.text).to.contain('value="ada@example.com"');
+    const password = tagWithId(response.text, 'password');
+    expect(password).to.contain('aria-invalid="true"').and.contain('aria-describedby="password-error"').and.contain('autofocus');
+    expect(response.text).to.match(/id="password-error">.*The email or password is not right\./);
+    expect(response.text).to.contain('role="alert"').and.contain('<a href="#password">');
+    expect(tagWithId(response.text, 'email')).to.contain('value="ada@example.com"').and.not.contain('aria-invalid');
     expect(response.text).not.to.contain('Wrong-Password-1');
+    expect(response.text.match(/autofocus/g)).to.have.length(1);
   });
 
-  it('a form registration with a weak password lists every failed rule', async () => {
-    const response = await form(t, '/register', { email: 'ada@example.com', password: 'weak' }).expect(422);
-    expect(response.text).to.contain('must be at least 12 characters long').and.contain('must contain a digit (0-9)');
+  it('a form registration with a weak password lists every failed rule beside the password', async () => {
+    const response = await form('/register', { email: 'ada@example.com', password: 'weak' }).expect(422);
+    const error = /<div class="field-error" id="password-error">([\s\S]*?)<\/div>/.exec(response.text)![1]!;
+    expect(error).to.contain('The password needs:');
+    expect(error).to.contain('<li>at least 12 characters</li>').and.contain('<li>an uppercase letter (A-Z)</li>');
+    expect(error).to.contain('<li>a digit (0-9)</li>').and.contain('<li>a special character (anything but A-Z, a-z and 0-9)</li>');
+    expect(error).not.to.contain('lowercase');
+    // The error first, then the rules the field always shows.
+    expect(tagWithId(response.text, 'password')).to.contain('aria-describedby="password-error password-hint"').and.contain('autofocus');
+  });
+
+  it('with several fields wrong, marks each and focuses the first', async () => {
+    const response = await form('/register', { email: '', password: '' }).expect(400);
+    expect(tagWithId(response.text, 'email')).to.contain('aria-invalid="true"').and.contain('autofocus');
+    expect(tagWithId(response.text, 'password')).to.contain('aria-invalid="true"').and.not.contain('autofocus');
+    expect(response.text).to.match(/id="email-error">.*Fill in this field\./).and.to.match(/id="password-error">.*Fill in this field\./);
+  });
+
+  it('an address already registered, or not an address, is an error beside the email', async () => {
+    await ada();
+    const taken = await form('/register', { email: 'ada@example.com', password: PASSWORD }).expect(409);
+    expect(taken.text).to.match(/id="email-error">.*An account with this email already exists/);
+    expect(tagWithId(taken.text, 'email')).to.contain('autofocus');
+    const invalid = await form('/forgot', { email: 'not an address' }).expect(422);
+    expect(invalid.text).to.match(/id="email-error">.*Enter an email address/);
   });
 
   it('escapes what it echoes', async () => {
-    const response = await form(t, '/register', { email: '"><script>alert(1)</script>', password: PASSWORD }).expect(422);
+    const response = await form('/register', { email: '"><script>alert(1)</script>', password: PASSWORD }).expect(422);
     expect(response.text).not.to.contain('<script>alert(1)</script>');
     expect(response.text).to.contain('&lt;script&gt;');
   });
 
   it('walks a person through forgot, reset and login with forms only', async () => {
-    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    const forgot = await form(t, '/forgot', { email: 'ada@example.com' }).expect(200);
+    await ada();
+    const forgot = await form('/forgot', { email: 'ada@example.com' }).expect(200);
     expect(forgot.text).to.contain('role="status"').and.contain('on its way');
     const token = resetTokenFrom((await outboxMails(outbox))[0]!);
-    const reset = await form(t, '/reset', { token, password: 'Brand-New-Password-42' }).expect(303);
+    const reset = await form('/reset', { token, password: 'Brand-New-Password-42' }).expect(303);
     expect(reset.headers['location']).to.equal('/service-auth/login?reset=done');
     const login = await request(t.app).get('/service-auth/login?reset=done').expect(200);
     expect(login.text).to.contain('Your password has been changed');
-    await form(t, '/login', { email: 'ada@example.com', password: 'Brand-New-Password-42' }).expect(303);
+    await form('/login', { email: 'ada@example.com', password: 'Brand-New-Password-42' }).expect(303);
+  });
+
+  it('a reset link used up, or without its token, shows "ask for a new link" rather than the form', async () => {
+    await ada();
+    await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
+    const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+    await form('/reset', { token, password: 'Brand-New-Password-42' }).expect(303);
+    const bodies: Record<string, string>[] = [{ token, password: 'Another-New-Password-43' }, { password: 'Another-New-Password-43' }];
+    for (const body of bodies) {
+      const again = await form('/reset', body).expect(400);
+      expect(again.headers['content-type']).to.match(/^text\/html/);
+      expect(again.text).to.contain('unknown, expired or already used').and.contain('href="/service-auth/forgot"');
+      expect(again.text).not.to.contain('<form');
+    }
+  });
+
+  it('a weak new password keeps the reset form, with the token, and the rules beside the field', async () => {
+    await ada();
+    await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
+    const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+    const response = await form('/reset', { token, password: 'short' }).expect(422);
+    expect(response.text).to.contain(`name="token" value="${token}"`).and.contain('<li>at least 12 characters</li>');
+    expect(tagWithId(response.text, 'password')).to.contain('autofocus');
   });
 
   it('a form logout redirects home', async () => {
-    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    await ada();
     const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
-    const response = await form(t, '/logout', {}).set('Cookie', cookie).expect(303);
+    const response = await form('/logout', {}).set('Cookie', cookie).expect(303);
     expect(response.headers['location']).to.equal('/');
     await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(401);
   });
 
-  it("renders the application's own view service-auth/<page> when its view engine has one", async () => {
-    const views = await temporaryDirectory();
-    try {
-      await mkdir(join(views, 'service-auth'));
-      await writeFile(join(views, 'service-auth', 'login.html'), '<p>Our own login page, next={{next}}</p>');
-      const custom = await createTestApp({ views, 'view engine': 'html' }, (app) => {
-        app.engine('html', (file, locals, callback) => {
-          import('node:fs/promises')
-            .then(({ readFile }) => readFile(file, 'utf8'))
-            .then((template) => callback(null, template.replace('{{next}}', String((locals as { next?: string }).next))))
-            .catch(callback);
-        });
-      });
-      try {
-        const login = await request(custom.app).get('/service-auth/login?next=/x').expect(200);
-        expect(login.text).to.equal('<p>Our own login page, next=/x</p>');
-        // Pages without a view of their own keep the built-in one.
-        expect((await request(custom.app).get('/service-auth/forgot').expect(200)).text).to.contain('<form method="post"');
-      } finally {
-        await custom.auth.close();
-      }
-    } finally {
-      await rm(views, { recursive: true, force: true });
-    }
+  it('API clients still get JSON from the same endpoints', async () => {
+    await ada();
+    const json = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
+    expect(json.headers['content-type']).to.match(/^application\/problem\+json/);
+    // A urlencoded post from curl (Accept */*) is an API call too.
+    const curl = await request(t.app).post('/service-auth/login').set('Accept', '*/*').type('form').send({ email: 'ada@example.com', password: 'x' }).expect(401);
+    expect(curl.body.code).to.equal('invalid_credentials');
+  });
+});
+
+describe('browser pages: refusals get a page of their own', () => {
+  let t: TestApp;
+  afterEach(() => t.auth.close());
+
+  it('too many attempts: 429 with Retry-After, what happened, and a link back to the form', async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_LOGIN: '1 per minute' });
+    await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1', next: '/admin' }).expect(401);
+    const response = await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1', next: '/admin' }).expect(429);
+    expect(response.headers['content-type']).to.match(/^text\/html/);
+    expect(Number(response.headers['retry-after'])).to.be.within(1, 60);
+    expect(response.text).to.contain('<h1>Too many attempts</h1>').and.contain(`Please wait ${response.headers['retry-after']} seconds`);
+    expect(response.text).to.contain('href="/service-auth/login?next=%2Fadmin"');
+    expect(response.text).not.to.contain('<form');
+  });
+
+  it('a form sent from another site: 403 explained, with a link to the page on this site', async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    const crossSite = (path: string) => formPost(t.app, path, { email: 'ada@example.com', password: PASSWORD }).set('Sec-Fetch-Site', 'cross-site');
+    const login = await crossSite('/login').expect(403);
+    expect(login.headers['content-type']).to.match(/^text\/html/);
+    expect(login.text).to.contain('<h1>Request refused</h1>').and.contain('sent from another site').and.contain('href="/service-auth/login"');
+    expect(login.headers['set-cookie']).to.equal(undefined);
+
+    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
+    const logout = await crossSite('/logout').set('Cookie', cookie).expect(403);
+    expect(logout.text).to.contain('<h1>Request refused</h1>');
+    const token = await formPost(t.app, '/api/tokens', { name: 'planted' }).set('Sec-Fetch-Site', 'cross-site').set('Cookie', cookie).expect(403);
+    expect(token.text).to.contain('<h1>Request refused</h1>').and.contain('href="/service-auth/tokens"');
+    expect(await t.auth.tokens.list({ user: 'ada@example.com' })).to.have.length(0);
+    await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(200);
+  });
+
+  it('a token form sent after the session ended: 401 with a link to log in and come back', async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    const response = await formPost(t.app, '/api/tokens', { name: 'late' }).set('Cookie', 'service_auth_session=expired').expect(401);
+    expect(response.headers['content-type']).to.match(/^text\/html/);
+    expect(response.text).to.contain('<h1>Please log in again</h1>').and.contain('href="/service-auth/login?next=%2Fservice-auth%2Ftokens"');
   });
 });
 

@@ -218,41 +218,4 @@ describe('/api/tokens and the token guards', () => {
       await bearer('/api/whoami', token).expect(401);
     });
   });
-
-  describe('the /tokens page', () => {
-    it('lists tokens and creates one through a form, showing the raw value once', async () => {
-      const page = await request(t.app).get('/service-auth/tokens').set('Cookie', ada).expect(200);
-      expect(page.headers['x-frame-options']).to.equal('DENY');
-      expect(page.text).to.contain('<form method="post" action="/service-auth/api/tokens">').and.contain('<label for="name">');
-      const created = await request(t.app)
-        .post('/service-auth/api/tokens')
-        .set('Cookie', ada)
-        .set('Accept', HTML)
-        .type('form')
-        .send({ name: 'from the page', expires_in_days: '7', scopes: 'reports:read, deploy' })
-        .expect(201);
-      expect(created.headers['cache-control']).to.equal('no-store');
-      const raw = /<code>(sat_[A-Za-z0-9_]+)<\/code>/.exec(created.text)![1]!;
-      expect((await bearer('/api/whoami', raw).expect(200)).body.token.scopes).to.deep.equal(['reports:read', 'deploy']);
-      const again = await request(t.app).get('/service-auth/tokens').set('Cookie', ada).expect(200);
-      expect(again.text).to.contain('from the page').and.not.contain(raw);
-    });
-
-    it('revokes through a form post', async () => {
-      const { id, token } = (await create(ada, { name: 'page revoke' }).expect(201)).body;
-      const response = await request(t.app).post(`/service-auth/api/tokens/${id}/revoke`).set('Cookie', ada).set('Accept', HTML).type('form').send({}).expect(303);
-      expect(response.headers['location']).to.equal('/service-auth/tokens');
-      await bearer('/api/whoami', token).expect(401);
-    });
-
-    it('shows a form error on the page', async () => {
-      const response = await request(t.app).post('/service-auth/api/tokens').set('Cookie', ada).set('Accept', HTML).type('form').send({ name: '' }).expect(400);
-      expect(response.text).to.contain('role="alert"').and.contain('name must be 1 to 100 characters');
-    });
-
-    it('sends a browser without a session to the login page', async () => {
-      const response = await request(t.app).get('/service-auth/tokens').set('Accept', HTML).expect(303);
-      expect(response.headers['location']).to.equal('/service-auth/login?next=%2Fservice-auth%2Ftokens');
-    });
-  });
 });

@@ -3,11 +3,18 @@
  * name under the prefix, same-site; an application replaces one by providing a view
  * `service-auth/<page>` to its view engine (see browser.ts), which gets the same locals.
  */
-import { escapeHtml, layout, type Notice } from './layout.js';
+import { renderFields, type FieldErrors, type FieldSpec } from './fields.js';
+import { escapeHtml } from './html.js';
+import { layout, type Notice } from './layout.js';
+import type { PageTexts } from './texts.js';
 
-export interface PageLocals {
+export interface AccountPageLocals {
   prefix: string;
+  texts: PageTexts;
+  /** A message above the form: a confirmation, or a problem no single field owns. */
   notice?: Notice | undefined;
+  /** Problems by field name (`email`, `password`), shown beside the field. */
+  errors?: FieldErrors | undefined;
   email?: string | undefined;
   /** Where to go after logging in or registering: a same-site path. */
   next?: string | undefined;
@@ -16,71 +23,93 @@ export interface PageLocals {
   passwordHint?: string | undefined;
 }
 
-const emailField = (email = '') => `
-      <label for="email">Email</label>
-      <input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(email)}">`;
+const emailField = (texts: PageTexts, email?: string): FieldSpec => ({
+  name: 'email',
+  label: texts.email,
+  type: 'email',
+  value: email ?? '',
+  attributes: 'autocomplete="username" required maxlength="254"',
+});
 
-const nextField = (next?: string) => (next ? `\n      <input type="hidden" name="next" value="${escapeHtml(next)}">` : '');
+const hidden = (name: string, value: string | undefined) => (value ? `\n      <input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '');
 
-export function loginPage({ prefix, notice, email, next }: PageLocals): string {
-  return layout(
-    'Log in',
-    `    <form method="post" action="${escapeHtml(prefix)}/login">${emailField(email)}
-      <label for="password">Password</label>
-      <input id="password" name="password" type="password" autocomplete="current-password" required>${nextField(next)}
-      <button type="submit">Log in</button>
-    </form>
-    <p><a href="${escapeHtml(prefix)}/forgot">Forgot your password?</a> · <a href="${escapeHtml(prefix)}/register${next ? `?next=${encodeURIComponent(next)}` : ''}">Create an account</a></p>`,
-    notice,
+export function loginPage({ prefix, texts, notice, errors, email, next }: AccountPageLocals): string {
+  const t = texts.login;
+  const { fields, summary } = renderFields(
+    [emailField(texts, email), { name: 'password', label: texts.password, type: 'password', attributes: 'autocomplete="current-password" required' }],
+    errors,
+    texts,
   );
+  const register = `${prefix}/register${next ? `?next=${encodeURIComponent(next)}` : ''}`;
+  return layout({
+    title: t.title,
+    texts,
+    notice,
+    body: `${summary}    <form method="post" action="${escapeHtml(prefix)}/login" novalidate>${fields}${hidden('next', next)}
+      <button type="submit">${escapeHtml(t.submit)}</button>
+    </form>
+    <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.forgot)}</a> · <a href="${escapeHtml(register)}">${escapeHtml(t.register)}</a></p>`,
+  });
 }
 
-export function registerPage({ prefix, notice, email, next, passwordHint }: PageLocals): string {
-  return layout(
-    'Create an account',
-    `    <form method="post" action="${escapeHtml(prefix)}/register">${emailField(email)}
-      <label for="password">Password</label>
-      <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
-      <p id="password-hint">${escapeHtml(passwordHint)}</p>${nextField(next)}
-      <button type="submit">Create account</button>
-    </form>
-    <p>Already registered? <a href="${escapeHtml(prefix)}/login">Log in</a></p>`,
-    notice,
+export function registerPage({ prefix, texts, notice, errors, email, next, passwordHint }: AccountPageLocals): string {
+  const t = texts.register;
+  const { fields, summary } = renderFields(
+    [
+      emailField(texts, email),
+      { name: 'password', label: texts.password, type: 'password', hint: passwordHint, attributes: 'autocomplete="new-password" required' },
+    ],
+    errors,
+    texts,
   );
+  const login = `${prefix}/login${next ? `?next=${encodeURIComponent(next)}` : ''}`;
+  return layout({
+    title: t.title,
+    texts,
+    notice,
+    body: `${summary}    <form method="post" action="${escapeHtml(prefix)}/register" novalidate>${fields}${hidden('next', next)}
+      <button type="submit">${escapeHtml(t.submit)}</button>
+    </form>
+    <p>${escapeHtml(t.haveAccount)} <a href="${escapeHtml(login)}">${escapeHtml(t.login)}</a></p>`,
+  });
 }
 
-export function forgotPage({ prefix, notice, email }: PageLocals): string {
-  return layout(
-    'Forgot your password?',
-    `    <p>Enter the email of your account and we will mail you a link to choose a new password.</p>
-    <form method="post" action="${escapeHtml(prefix)}/forgot">${emailField(email)}
-      <button type="submit">Send the link</button>
-    </form>
-    <p><a href="${escapeHtml(prefix)}/login">Back to log in</a></p>`,
+export function forgotPage({ prefix, texts, notice, errors, email }: AccountPageLocals): string {
+  const t = texts.forgot;
+  const { fields, summary } = renderFields([emailField(texts, email)], errors, texts);
+  return layout({
+    title: t.title,
+    texts,
     notice,
-  );
+    body: `${summary}    <p>${escapeHtml(t.intro)}</p>
+    <form method="post" action="${escapeHtml(prefix)}/forgot" novalidate>${fields}
+      <button type="submit">${escapeHtml(t.submit)}</button>
+    </form>
+    <p><a href="${escapeHtml(prefix)}/login">${escapeHtml(t.back)}</a></p>`,
+  });
 }
 
-export function resetPage({ prefix, notice, token, tokenUsable, passwordHint }: PageLocals): string {
+export function resetPage({ prefix, texts, notice, errors, token, tokenUsable, passwordHint }: AccountPageLocals): string {
+  const t = texts.reset;
   if (!token || !tokenUsable) {
-    return layout(
-      'Choose a new password',
-      `    <p>This reset link is unknown, expired or already used. <a href="${escapeHtml(prefix)}/forgot">Ask for a new one</a>.</p>`,
-      notice,
-    );
+    return layout({
+      title: t.title,
+      texts,
+      notice: { kind: 'error', text: t.unusable },
+      body: `    <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.askAgain)}</a></p>`,
+    });
   }
-  return layout(
-    'Choose a new password',
-    `    <form method="post" action="${escapeHtml(prefix)}/reset">
-      <input type="hidden" name="token" value="${escapeHtml(token)}">
-      <label for="password">New password</label>
-      <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
-      <p id="password-hint">${escapeHtml(passwordHint)}</p>
-      <button type="submit">Set password</button>
-    </form>`,
-    notice,
+  const { fields, summary } = renderFields(
+    [{ name: 'password', label: texts.newPassword, type: 'password', hint: passwordHint, attributes: 'autocomplete="new-password" required' }],
+    errors,
+    texts,
   );
+  return layout({
+    title: t.title,
+    texts,
+    notice,
+    body: `${summary}    <form method="post" action="${escapeHtml(prefix)}/reset" novalidate>${hidden('token', token)}${fields}
+      <button type="submit">${escapeHtml(t.submit)}</button>
+    </form>`,
+  });
 }
-
-export const PAGES = { login: loginPage, register: registerPage, forgot: forgotPage, reset: resetPage };
-export type PageName = keyof typeof PAGES;

@@ -1,63 +1,95 @@
+/**
+ * `GET /tokens`: the signed-in user's tokens, a form to create one, and a link to revoke each (via
+ * a confirmation page, so no script is needed to confirm). A token just created is shown here,
+ * once, with a copy button.
+ */
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
-import { escapeHtml, layout, type Notice } from './layout.js';
+import { renderFields, type FieldErrors } from './fields.js';
+import { escapeHtml } from './html.js';
+import { layout, type Notice } from './layout.js';
+import type { PageTexts } from './texts.js';
 
 export interface TokensPageLocals {
   prefix: string;
+  texts: PageTexts;
   email: string;
   tokens: TokenView[];
   /** Just created: the only time its raw value is shown. */
   created?: CreatedToken | undefined;
   notice?: Notice | undefined;
+  errors?: FieldErrors | undefined;
+  /** What the creation form sent, shown again when it was refused. */
+  values?: { name?: string | undefined; expires_in_days?: string | undefined; scopes?: string | undefined } | undefined;
   maxExpiryDays: number;
   defaultExpiryDays: number;
 }
 
-/** `GET /tokens`: the signed-in user's tokens, a form to create one, and a button to revoke each. */
 export function tokensPage(locals: TokensPageLocals): string {
+  const { texts, values = {} } = locals;
+  const t = texts.tokens;
   const prefix = escapeHtml(locals.prefix);
-  const created = locals.created
-    ? `    <section aria-labelledby="created-heading" class="notice info" role="status">
-      <h2 id="created-heading">Your new token "${escapeHtml(locals.created.name)}"</h2>
-      <p>Copy it now: it will not be shown again.</p>
-      <p><code>${escapeHtml(locals.created.token)}</code></p>
-    </section>\n`
-    : '';
-  const rows = locals.tokens
-    .map(
-      (token) => `        <tr>
-          <td>${escapeHtml(token.name)}${token.legacy ? ' (legacy: please regenerate)' : ''}</td>
-          <td>${escapeHtml(token.scopes.join(' ') || 'all')}</td>
-          <td>${escapeHtml(token.created_at.slice(0, 10))}</td>
-          <td>${escapeHtml(token.last_used_at?.slice(0, 16).replace('T', ' ') ?? 'never')}</td>
-          <td>${escapeHtml(token.expires_at?.slice(0, 10) ?? 'never')}</td>
-          <td><form method="post" action="${prefix}/api/tokens/${escapeHtml(token.id)}/revoke"><button type="submit" aria-label="Revoke ${escapeHtml(token.name)}">Revoke</button></form></td>
-        </tr>`,
-    )
-    .join('\n');
-  const table = locals.tokens.length
-    ? `    <table>
-      <caption>Active tokens of ${escapeHtml(locals.email)}</caption>
-      <thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-      <tbody>
-${rows}
-      </tbody>
-    </table>`
-    : '    <p>You have no API tokens.</p>';
-  return layout(
-    'API tokens',
-    `${created}${table}
-    <h2>Create a token</h2>
-    <form method="post" action="${prefix}/api/tokens">
-      <label for="name">Name</label>
-      <input id="name" name="name" required maxlength="100">
-      <label for="expires_in_days">Expires in (days, 1 to ${locals.maxExpiryDays})</label>
-      <input id="expires_in_days" name="expires_in_days" type="number" min="1" max="${locals.maxExpiryDays}" value="${locals.defaultExpiryDays}">
-      <label for="scopes">Scopes (separated by spaces; empty for all)</label>
-      <input id="scopes" name="scopes" aria-describedby="scopes-hint">
-      <p id="scopes-hint">Each scope is 1 to 64 of a-z 0-9 : . _ -</p>
-      <button type="submit">Create token</button>
-    </form>
-    <p><a href="/">Home</a></p>`,
-    locals.notice,
+  const { fields, summary } = renderFields(
+    [
+      { name: 'name', label: t.name, value: values.name ?? '', attributes: 'required maxlength="100"' },
+      {
+        name: 'expires_in_days',
+        label: t.expiresInDays(locals.maxExpiryDays),
+        type: 'number',
+        value: values.expires_in_days ?? locals.defaultExpiryDays,
+        attributes: `inputmode="numeric" min="1" max="${locals.maxExpiryDays}"`,
+      },
+      { name: 'scopes', label: t.scopes, value: values.scopes ?? '', hint: t.scopesHint, attributes: 'autocomplete="off" spellcheck="false"' },
+    ],
+    locals.errors,
+    texts,
   );
+  return layout({
+    title: t.title,
+    texts,
+    notice: locals.notice,
+    wide: true,
+    script: Boolean(locals.created),
+    body: `${locals.created ? createdSection(locals.created, texts) : ''}${tokenTable(locals)}
+    <h2 id="create-heading">${escapeHtml(t.createHeading)}</h2>
+${summary}    <form method="post" action="${prefix}/api/tokens" aria-labelledby="create-heading" novalidate>${fields}
+      <button type="submit">${escapeHtml(t.submit)}</button>
+    </form>`,
+  });
+}
+
+function createdSection(created: CreatedToken, texts: PageTexts): string {
+  const t = texts.tokens;
+  return `    <section class="notice info created" aria-labelledby="created-heading">
+      <h2 id="created-heading">${escapeHtml(t.createdHeading(created.name))}</h2>
+      <p>${escapeHtml(t.createdWarning)}</p>
+      <p class="hint">${escapeHtml(t.tokenLabel)}</p>
+      <code class="secret" id="new-token">${escapeHtml(created.token)}</code>
+      <div class="actions">
+        <button type="button" class="secondary" data-copy="new-token" data-status="copy-status" data-copied="${escapeHtml(t.copied)}" data-failed="${escapeHtml(t.copyFailed)}" hidden>${escapeHtml(t.copy)}</button>
+        <span id="copy-status" role="status"></span>
+      </div>
+    </section>\n`;
+}
+
+function tokenTable({ prefix, texts, email, tokens }: TokensPageLocals): string {
+  const t = texts.tokens;
+  if (tokens.length === 0) return `    <p>${escapeHtml(t.none)}</p>`;
+  const c = t.columns;
+  const rows = tokens.map(
+    (token) => `        <tr>
+          <td data-label="${escapeHtml(c.name)}">${escapeHtml(token.name)}${token.legacy ? ` <em>(${escapeHtml(t.legacy)})</em>` : ''}</td>
+          <td data-label="${escapeHtml(c.scopes)}">${escapeHtml(token.scopes.join(' ') || t.allScopes)}</td>
+          <td data-label="${escapeHtml(c.created)}">${escapeHtml(token.created_at.slice(0, 10))}</td>
+          <td data-label="${escapeHtml(c.lastUsed)}">${escapeHtml(token.last_used_at?.slice(0, 16).replace('T', ' ') ?? t.never)}</td>
+          <td data-label="${escapeHtml(c.expires)}">${escapeHtml(token.expires_at?.slice(0, 10) ?? t.never)}</td>
+          <td><a href="${escapeHtml(prefix)}/tokens/${encodeURIComponent(token.id)}/revoke" aria-label="${escapeHtml(t.revokeLabel(token.name))}">${escapeHtml(t.revoke)}</a></td>
+        </tr>`,
+  );
+  return `    <table>
+      <caption>${escapeHtml(t.signedInAs(email))}</caption>
+      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.scopes)}</th><th scope="col">${escapeHtml(c.created)}</th><th scope="col">${escapeHtml(c.lastUsed)}</th><th scope="col">${escapeHtml(c.expires)}</th><th scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
+      <tbody>
+${rows.join('\n')}
+      </tbody>
+    </table>`;
 }

@@ -1,0 +1,92 @@
+/**
+ * The built-in pages' only style sheet and only script, both inline, and the Content-Security-Policy
+ * that allows exactly these two by hash. Nothing else may load or run on a page that can show a
+ * freshly created token, and the forms may only post to this site.
+ */
+import { createHash } from 'node:crypto';
+
+/** Small, readable on a phone (one column, large touch targets), no web fonts. */
+export const STYLESHEET = `
+*, *::before, *::after { box-sizing: border-box; }
+body { font: 1.0625rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; background: #f6f7f9; margin: 0; }
+header { background: #1f3a5f; padding: .6rem 1rem; }
+header a { color: #fff; font-weight: 600; }
+main { max-width: 34rem; margin: 1.5rem auto; padding: 1.25rem 1rem 2rem; background: #fff; border-radius: .5rem; box-shadow: 0 1px 3px rgb(0 0 0 / .12); }
+main.wide { max-width: 52rem; }
+h1 { font-size: 1.6rem; line-height: 1.2; margin: 0 0 1rem; }
+h2 { font-size: 1.2rem; margin: 1.75rem 0 .5rem; }
+a { color: #0b57b8; }
+.field { margin-top: 1rem; }
+label { display: block; font-weight: 600; }
+.hint { margin: .1rem 0 .3rem; color: #505a66; font-size: .95rem; }
+input { font: inherit; width: 100%; padding: .55rem .6rem; border: 2px solid #5b6673; border-radius: .3rem; background: #fff; }
+input:focus, button:focus, a:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
+.invalid { border-left: 4px solid #b3261e; padding-left: .75rem; }
+.invalid input { border-color: #b3261e; }
+.field-error { color: #b3261e; font-weight: 600; margin: .1rem 0 .3rem; }
+.field-error ul { margin: .2rem 0 0; padding-left: 1.25rem; }
+button { font: inherit; font-weight: 600; margin-top: 1.25rem; padding: .6rem 1.4rem; border: 0; border-radius: .3rem; background: #1f6f43; color: #fff; cursor: pointer; }
+button.secondary { background: #e3e7ec; color: #1b1f24; margin-top: .5rem; }
+button.danger { background: #b3261e; }
+.notice, .error-summary { padding: .75rem 1rem; border-radius: .3rem; margin: 0 0 1rem; }
+.notice p, .error-summary p { margin: 0; }
+.error { background: #fdecea; color: #7a1410; }
+.info { background: #e8f1fc; color: #0b3a7a; }
+.error-summary { border: 3px solid #b3261e; background: #fff; }
+.error-summary h2 { margin: 0 0 .3rem; font-size: 1.1rem; }
+.error-summary ul { margin: 0; padding-left: 1.25rem; }
+.error-summary a { color: #b3261e; font-weight: 600; }
+.created h2 { margin-top: 0; }
+.secret { display: block; font: .95rem/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; word-break: break-all; background: #fff; color: #1b1f24; border: 1px dashed #5b6673; border-radius: .3rem; padding: .5rem .6rem; user-select: all; }
+.actions { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; margin-top: 1.25rem; }
+.actions button { margin-top: 0; }
+table { border-collapse: collapse; width: 100%; margin-top: .5rem; }
+caption { text-align: left; color: #505a66; padding-bottom: .25rem; }
+th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #dde2e8; vertical-align: top; }
+code { word-break: break-all; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+@media (max-width: 40rem) {
+  main { margin: 0; border-radius: 0; box-shadow: none; }
+  thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table, tbody, tr, td { display: block; width: 100%; }
+  tr { border: 1px solid #dde2e8; border-radius: .3rem; padding: .4rem .6rem; margin-bottom: .75rem; }
+  td { border: 0; padding: .15rem 0; }
+  td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+}
+`;
+
+/**
+ * Progressive enhancement for the "Copy" button of a new token: without JavaScript the button stays
+ * hidden and the token (selectable with one click, `user-select: all`) is copied by hand.
+ */
+export const COPY_SCRIPT = `
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  const source = document.getElementById(button.dataset.copy);
+  const status = document.getElementById(button.dataset.status);
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(source.textContent.trim());
+      status.textContent = button.dataset.copied;
+    } catch {
+      getSelection().selectAllChildren(source);
+      status.textContent = button.dataset.failed;
+    }
+  });
+}
+`;
+
+const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** For the built-in pages: only their own style and script, forms to this site only, no framing. */
+export const BUILT_IN_CSP = [
+  "default-src 'none'",
+  `style-src ${hash(STYLESHEET)}`,
+  `script-src ${hash(COPY_SCRIPT)}`,
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** For an application's own templates, which may load what they like: only the framing rule. */
+export const APPLICATION_VIEW_CSP = "frame-ancestors 'none'";

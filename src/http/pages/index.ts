@@ -1,0 +1,32 @@
+/** The built-in pages by name: the names an application's own views use (`service-auth/<name>`). */
+import { forgotPage, loginPage, registerPage, resetPage, type AccountPageLocals } from './account-pages.js';
+import { problemPage, type ProblemPageLocals } from './problem-page.js';
+import { revokePage, type RevokePageLocals } from './revoke-page.js';
+import { tokensPage, type TokensPageLocals } from './tokens-page.js';
+
+export interface PageLocalsByName {
+  login: AccountPageLocals;
+  register: AccountPageLocals;
+  forgot: AccountPageLocals;
+  reset: AccountPageLocals;
+  tokens: TokensPageLocals;
+  revoke: RevokePageLocals;
+  problem: ProblemPageLocals;
+}
+
+export type PageName = keyof PageLocalsByName;
+
+export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string } = {
+  login: loginPage,
+  register: registerPage,
+  forgot: forgotPage,
+  reset: resetPage,
+  tokens: tokensPage,
+  revoke: revokePage,
+  problem: problemPage,
+};
+
+export type { AccountPageLocals, ProblemPageLocals, RevokePageLocals, TokensPageLocals };
+export type { FieldError, FieldErrors } from './fields.js';
+export type { Notice } from './layout.js';
+export { defaultPageTexts, type PageTexts } from './texts.js';

@@ -1,0 +1,179 @@
+/**
+ * Every word the built-in pages show, in one place. An application rewords or translates them by
+ * assigning `auth.texts` a copy with its changes (README, "Pages"); its own templates receive the
+ * same object as the local `texts`. Sentences that depend on a number or a name are functions.
+ *
+ * The JSON API keeps its own English `detail` strings: clients branch on `code`, people read these.
+ */
+import type { PasswordPolicy } from '../../config.js';
+import type { PasswordRuleFailure } from '../../errors.js';
+
+export type PasswordRule = PasswordRuleFailure['rule'];
+
+export interface PageTexts {
+  /** The link back to the application's home page, in every page's header. */
+  home: string;
+  /** Heading of the box that lists a form's problems above it. */
+  errorSummary: string;
+  /** Read before each field's error by screen readers (visually hidden). */
+  errorPrefix: string;
+  email: string;
+  password: string;
+  newPassword: string;
+  passwordHint(policy: PasswordPolicy): string;
+
+  login: { title: string; submit: string; forgot: string; register: string; resetDone: string };
+  register: { title: string; submit: string; haveAccount: string; login: string };
+  forgot: { title: string; intro: string; submit: string; sent: string; back: string };
+  reset: { title: string; submit: string; unusable: string; askAgain: string };
+  tokens: {
+    title: string;
+    signedInAs(email: string): string;
+    none: string;
+    columns: { name: string; scopes: string; created: string; lastUsed: string; expires: string; actions: string };
+    allScopes: string;
+    never: string;
+    legacy: string;
+    revoke: string;
+    revokeLabel(name: string): string;
+    createHeading: string;
+    name: string;
+    expiresInDays(max: number): string;
+    scopes: string;
+    scopesHint: string;
+    submit: string;
+    createdHeading(name: string): string;
+    createdWarning: string;
+    tokenLabel: string;
+    copy: string;
+    copied: string;
+    copyFailed: string;
+    revoked: string;
+  };
+  revoke: { title: string; question(name: string): string; consequence: string; confirm: string; cancel: string };
+
+  /** Shown beside the field they concern. */
+  errors: {
+    required: string;
+    invalidEmail: string;
+    emailTaken: string;
+    invalidCredentials: string;
+    passwordRules: string;
+    rules: Record<PasswordRule, (policy: PasswordPolicy) => string>;
+    tokenName: string;
+    tokenExpiry(max: number): string;
+    tokenScopes: string;
+    tokenLimit(max: number): string;
+    tokenNotFound: string;
+  };
+
+  /** Refusals that get a page of their own rather than a form with errors. */
+  problems: {
+    back: string;
+    rateLimited: { title: string; text(seconds: number): string };
+    crossSite: { title: string; text: string };
+    loggedOut: { title: string; text: string; action: string };
+    notFound: { title: string; text: string };
+    unavailable: { title: string; text: string };
+    other: { title: string; text: string };
+  };
+}
+
+export const defaultPageTexts: PageTexts = {
+  home: 'Home',
+  errorSummary: 'There is a problem',
+  errorPrefix: 'Error:',
+  email: 'Email',
+  password: 'Password',
+  newPassword: 'New password',
+  passwordHint: ({ minLength, complexity }) =>
+    `At least ${minLength} characters${complexity ? ', with an uppercase letter, a lowercase letter, a digit and a special character' : ''}.`,
+
+  login: {
+    title: 'Log in',
+    submit: 'Log in',
+    forgot: 'Forgot your password?',
+    register: 'Create an account',
+    resetDone: 'Your password has been changed. Log in with the new one.',
+  },
+  register: { title: 'Create an account', submit: 'Create account', haveAccount: 'Already registered?', login: 'Log in' },
+  forgot: {
+    title: 'Forgot your password?',
+    intro: 'Enter the email of your account and we will mail you a link to choose a new password.',
+    submit: 'Send the link',
+    sent: 'If an account exists for that email, a link to reset its password is on its way.',
+    back: 'Back to log in',
+  },
+  reset: {
+    title: 'Choose a new password',
+    submit: 'Set password',
+    unusable: 'This reset link is unknown, expired or already used.',
+    askAgain: 'Ask for a new link',
+  },
+  tokens: {
+    title: 'API tokens',
+    signedInAs: (email) => `Tokens of ${email}`,
+    none: 'You have no API tokens yet.',
+    columns: { name: 'Name', scopes: 'Scopes', created: 'Created', lastUsed: 'Last used', expires: 'Expires', actions: 'Actions' },
+    allScopes: 'all',
+    never: 'never',
+    legacy: 'legacy: please replace it',
+    revoke: 'Revoke…',
+    revokeLabel: (name) => `Revoke the token ${name}…`,
+    createHeading: 'Create a token',
+    name: 'Name',
+    expiresInDays: (max) => `Expires in (days, 1 to ${max})`,
+    scopes: 'Scopes (optional)',
+    scopesHint: 'Separated by spaces; leave empty for all. Each is 1 to 64 of a-z 0-9 : . _ -',
+    submit: 'Create token',
+    createdHeading: (name) => `Your new token “${name}”`,
+    createdWarning: 'Copy it now and keep it somewhere safe: it will not be shown again.',
+    tokenLabel: 'Token',
+    copy: 'Copy',
+    copied: 'Copied to the clipboard.',
+    copyFailed: 'Could not copy: select the token and copy it by hand.',
+    revoked: 'The token was revoked. Programs using it are refused from now on.',
+  },
+  revoke: {
+    title: 'Revoke a token',
+    question: (name) => `Revoke the token “${name}”?`,
+    consequence: 'Programs that use it will be refused at once. This cannot be undone.',
+    confirm: 'Revoke the token',
+    cancel: 'Cancel',
+  },
+
+  errors: {
+    required: 'Fill in this field.',
+    invalidEmail: 'Enter an email address, like name@example.com.',
+    emailTaken: 'An account with this email already exists. Log in, or use another email.',
+    invalidCredentials: 'The email or password is not right.',
+    passwordRules: 'The password needs:',
+    rules: {
+      min_length: ({ minLength }) => `at least ${minLength} characters`,
+      max_length: ({ maxLength }) => `at most ${maxLength} characters`,
+      uppercase: () => 'an uppercase letter (A-Z)',
+      lowercase: () => 'a lowercase letter (a-z)',
+      digit: () => 'a digit (0-9)',
+      special: () => 'a special character (anything but A-Z, a-z and 0-9)',
+      blocklisted: () => 'not a commonly used password',
+    },
+    tokenName: 'Give the token a name of 1 to 100 characters.',
+    tokenExpiry: (max) => `Enter a whole number of days from 1 to ${max}.`,
+    tokenScopes: 'Each scope is 1 to 64 of a-z 0-9 : . _ -, separated by spaces.',
+    tokenLimit: (max) => `You already have ${max} tokens. Revoke one before creating another.`,
+    tokenNotFound: 'That token does not exist, or was already revoked.',
+  },
+
+  problems: {
+    back: 'Go back and try again',
+    rateLimited: { title: 'Too many attempts', text: (seconds) => `Please wait ${seconds} seconds before trying again.` },
+    crossSite: {
+      title: 'Request refused',
+      text: 'This form was sent from another site, so it was refused to protect your account. Open the page on this site and send it from there.',
+    },
+    loggedOut: { title: 'Please log in again', text: 'Your session has ended.', action: 'Log in' },
+    notFound: { title: 'Not found', text: 'There is nothing here, or it is not yours.' },
+    unavailable: { title: 'Temporarily unavailable', text: 'The service could not answer. Please try again in a moment.' },
+    other: { title: 'Something went wrong', text: 'The request could not be completed.' },
+  },
+};
