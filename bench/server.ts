@@ -4,6 +4,8 @@
  * small JSON. Commands arrive over IPC from bench/index.ts.
  */
 import { createHash, pbkdf2, randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { promisify } from 'node:util';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
@@ -39,6 +41,9 @@ app.get('/open/:user_id', ok); // the policy route's shape, unguarded
 app.get('/token', auth.tokenRequired, ok);
 app.get('/session', auth.loginRequired, ok);
 app.get('/policy/:user_id', auth.require({ policy: 'is_self' }), ok);
+// What any limiter's place in the route costs before it does anything: Express's price for one
+// more middleware. Against it, express-rate-limit's route shows the best score a limiter can get.
+app.get('/empty-middleware', (_req, _res, next) => next(), ok);
 app.get('/limited', limitPerClient(createLimiter({ name: 'bench', rate: NEVER }), 'requests'), ok);
 app.get('/express-rate-limit', rateLimit({ windowMs: 60_000, limit: NEVER.points, standardHeaders: 'draft-6', legacyHeaders: false }), ok);
 
@@ -46,14 +51,25 @@ app.get('/express-rate-limit', rateLimit({ windowMs: 60_000, limit: NEVER.points
 // the same database (indexed, as our legacy tokens are) on every request.
 await auth.ready;
 const orm = await openOrm(databaseUrl, { migrate: false });
+// Passport's lookups still queued when the load stops; closing the ORM under them would fail them.
+let lookupsInFlight = 0;
 passport.use(
   new BearerStrategy((token, done) => {
     const hash = createHash('sha256').update(token).digest('hex');
+    lookupsInFlight++;
     orm.em
       .fork()
       .findOne(ApiToken, { hash, algorithm: 'sha256', revokedAt: null }, { populate: ['user'] })
-      .then((row) => done(null, row ? { id: row.user.id, email: row.user.email } : false))
-      .catch((error: unknown) => done(error));
+      .then(
+        (row) => {
+          lookupsInFlight--;
+          done(null, row ? { id: row.user.id, email: row.user.email } : false);
+        },
+        (error: unknown) => {
+          lookupsInFlight--;
+          done(error);
+        },
+      );
   }),
 );
 app.get('/passport', passport.authenticate('bearer', { session: false }), ok);
@@ -76,7 +92,18 @@ const server = app.listen(0, '127.0.0.1', async () => {
 
 const pbkdf2Async = promisify(pbkdf2);
 
-type Command = { id: number; cmd: 'createTokens'; count: number } | { id: number; cmd: 'bareDerivation' } | { id: number; cmd: 'fill'; total: number } | { id: number; cmd: 'stop' };
+type Command =
+  | { id: number; cmd: 'createTokens'; count: number }
+  | { id: number; cmd: 'bareDerivation' }
+  | { id: number; cmd: 'fill'; total: number }
+  | { id: number; cmd: 'cpuMicros' }
+  | { id: number; cmd: 'startProfile'; intervalMicros?: number }
+  | { id: number; cmd: 'stopProfile'; path: string }
+  | { id: number; cmd: 'stop' };
+
+// A CPU profile of just the window bench/profile.ts loads a route in (`node --cpu-prof` would
+// include start-up: migrations, the login's password hash).
+const profiler = new Session();
 
 process.on('message', async (message: Command) => {
   const reply = (result: unknown) => process.send!({ id: message.id, result });
@@ -118,9 +145,32 @@ process.on('message', async (message: Command) => {
       reply(stored);
       break;
     }
+    case 'cpuMicros': {
+      // The CPU this process has used (user and system): per request, a cost that, unlike
+      // throughput, does not depend on how much of the machine the process was given.
+      const { user, system } = process.cpuUsage();
+      reply(user + system);
+      break;
+    }
+    case 'startProfile': {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.setSamplingInterval', { interval: message.intervalMicros ?? 100 });
+      await profiler.post('Profiler.start');
+      reply(true);
+      break;
+    }
+    case 'stopProfile': {
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      await writeFile(message.path, JSON.stringify(profile));
+      reply(message.path);
+      break;
+    }
     case 'stop': {
       server.close();
       server.closeAllConnections();
+      while (lookupsInFlight) await new Promise((resolve) => setTimeout(resolve, 10));
       await auth.close();
       await orm.close();
       reply(true);
