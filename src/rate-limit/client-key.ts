@@ -8,7 +8,7 @@ import type { Request } from 'express';
  * IPv4-mapped IPv6 address counts as its IPv4 address.
  */
 export function clientKey(req: Request): string {
-  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const ip = clientIp(req) ?? 'unknown';
   // The common case, a plain IPv4 address, needs no parsing.
   if (!ip.includes(':')) return ip;
   if (!ipaddr.isValid(ip)) return ip;
@@ -16,4 +16,14 @@ export function clientKey(req: Request): string {
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
   return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
+}
+
+/**
+ * `req.ip`, without its cost where the answer is known: Express computes it on every read by
+ * parsing X-Forwarded-For (through proxy-addr), a third of what the limiter costs a request;
+ * with `trust proxy` off, Express's default, it is the socket's address whatever the header says.
+ */
+function clientIp(req: Request): string | undefined {
+  if (req.app.get('trust proxy') === false) return req.socket.remoteAddress;
+  return req.ip ?? req.socket.remoteAddress;
 }
