@@ -102,6 +102,7 @@ describe('browser pages', () => {
     expect(error).to.contain('<li>at least 12 characters</li>').and.contain('<li>an uppercase letter (A-Z)</li>');
     expect(error).to.contain('<li>a digit (0-9)</li>').and.contain('<li>a special character (anything but A-Z, a-z and 0-9)</li>');
     expect(error).not.to.contain('lowercase');
+    expect(response.text).to.contain('<li><a href="#password">The password needs: at least 12 characters, an uppercase letter (A-Z), a digit (0-9),');
     // The error first, then the rules the field always shows.
     expect(tagWithId(response.text, 'password')).to.contain('aria-describedby="password-error password-hint"').and.contain('autofocus');
   });

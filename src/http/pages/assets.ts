@@ -46,6 +46,7 @@ th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #dde2
 code { word-break: break-all; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 @media (max-width: 40rem) {
+  body { background: #fff; }
   main { margin: 0; border-radius: 0; box-shadow: none; }
   thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table, tbody, tr, td { display: block; width: 100%; }

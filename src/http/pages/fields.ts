@@ -33,10 +33,15 @@ export function renderFields(specs: FieldSpec[], errors: FieldErrors | undefined
   const summary = invalid.length
     ? `    <div class="error-summary" role="alert" aria-labelledby="error-summary-title">
       <h2 id="error-summary-title">${escapeHtml(texts.errorSummary)}</h2>
-      <ul>${invalid.map((spec) => `<li><a href="#${spec.name}">${escapeHtml(spec.label)}: ${escapeHtml(errors![spec.name]!.message)}</a></li>`).join('')}</ul>
+      <ul>${invalid.map((spec) => `<li><a href="#${spec.name}">${escapeHtml(summaryLine(spec, errors![spec.name]!))}</a></li>`).join('')}</ul>
     </div>\n`
     : '';
   return { fields, summary };
+}
+
+/** "Email: Fill in this field."; a message with items names its field already ("The password needs: …"). */
+function summaryLine(spec: FieldSpec, error: FieldError): string {
+  return error.items?.length ? `${error.message} ${error.items.join(', ')}` : `${spec.label}: ${error.message}`;
 }
 
 function field(spec: FieldSpec, error: FieldError | undefined, autofocus: boolean, texts: PageTexts): string {
