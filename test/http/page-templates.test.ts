@@ -66,13 +66,14 @@ describe('replacing the pages', () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     const texts: PageTexts = {
       ...defaultPageTexts,
+      lang: 'fr',
       email: 'Adresse e-mail',
       login: { ...defaultPageTexts.login, title: 'Connexion', submit: 'Se connecter' },
       errors: { ...defaultPageTexts.errors, invalidCredentials: 'Adresse ou mot de passe incorrect.' },
     };
     t.auth.texts = texts;
     const page = await pageGet(t.app, '/login').expect(200);
-    expect(page.text).to.contain('<title>Connexion</title>').and.contain('<label for="email">Adresse e-mail</label>').and.contain('>Se connecter</button>');
+    expect(page.text).to.contain('<html lang="fr">').and.contain('<title>Connexion</title>').and.contain('<label for="email">Adresse e-mail</label>').and.contain('>Se connecter</button>');
     const refused = await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
     expect(refused.text).to.contain('Adresse ou mot de passe incorrect.').and.not.contain(defaultPageTexts.errors.invalidCredentials);
     // The JSON API keeps its own words.

@@ -23,7 +23,7 @@ export interface LayoutOptions {
 
 export function layout({ title, body, texts, notice, wide = false, script = false }: LayoutOptions): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(texts.lang)}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">

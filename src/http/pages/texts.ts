@@ -11,6 +11,8 @@ import type { PasswordRuleFailure } from '../../errors.js';
 export type PasswordRule = PasswordRuleFailure['rule'];
 
 export interface PageTexts {
+  /** The pages' language, for `<html lang>`: screen readers pronounce the words by it. */
+  lang: string;
   /** The link back to the application's home page, in every page's header. */
   home: string;
   /** Heading of the box that lists a form's problems above it. */
@@ -80,6 +82,7 @@ export interface PageTexts {
 }
 
 export const defaultPageTexts: PageTexts = {
+  lang: 'en',
   home: 'Home',
   errorSummary: 'There is a problem',
   errorPrefix: 'Error:',
