@@ -324,8 +324,9 @@ export class ServiceAuth {
   }
 
   /**
-   * The shared counter store. Commands fail fast while Redis is away (the limiters then count in
-   * memory); the outage and the recovery are logged once each.
+   * The shared counter store. Commands fail fast while Redis is away, and give up after a second
+   * on a Redis that is connected but not answering (the limiters then count in memory); the
+   * outage and the recovery are logged once each.
    */
   private connectRedis(url: string): Redis {
     const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, lazyConnect: false });
