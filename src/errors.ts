@@ -3,7 +3,7 @@
  * problem details. Clients branch on `code`; `title` and `detail` are for people.
  */
 import { DriverException } from '@mikro-orm/core';
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from './logger.js';
 
 const PROBLEMS = {
@@ -116,10 +116,6 @@ function toAuthError(err: unknown, logger: Logger, where: string): AuthError {
     const detail = bodyError.type === 'entity.parse.failed' ? 'The request body is not valid JSON' : `The request body could not be read: ${String(bodyError.message)}`;
     return new AuthError('bad_request', detail);
   }
-  if (isDatabaseUnreachable(err)) {
-    logger.error(`database unreachable in ${where}`, loggable(err));
-    return databaseUnavailable();
-  }
   logger.error(`unexpected error in ${where}`, loggable(err));
   return new AuthError('internal_error', 'An unexpected error occurred');
 }
@@ -129,8 +125,8 @@ const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENET
 
 /**
  * A database error that says "not reachable now" rather than "this request went wrong": the
- * server is down or restarting, or the network to it is. Nothing was written, and retrying later
- * can succeed, so the client is told 503, not 500.
+ * server is down or restarting, or the network to it is, and retrying later can succeed, so the
+ * client is told 503, not 500. (A connection lost during a commit can leave the write done.)
  */
 export function isDatabaseUnreachable(error: unknown): boolean {
   if (!(error instanceof DriverException)) return false;
@@ -138,8 +134,19 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return UNREACHABLE_CODES.test(String(error.code ?? '')) || /Connection terminated|Timeout acquiring a connection/i.test(error.message);
 }
 
-export function databaseUnavailable(): AuthError {
+/** For `error` from our database being out of reach: a 503 `unavailable`, logged; else nothing. */
+export function databaseUnavailable(error: unknown, logger: Logger, req: Request): AuthError | undefined {
+  if (!isDatabaseUnreachable(error)) return undefined;
+  logger.error(`database unreachable in ${req.method} ${req.baseUrl}${req.path}`, loggable(error));
   return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly', undefined, { 'Retry-After': '5' });
+}
+
+/**
+ * Error middleware that turns our database being out of reach into 503 `unavailable` for the
+ * handlers after it (a page for a browser's form, problem details for the rest).
+ */
+export function databaseOutages(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, _res, next) => next(databaseUnavailable(err, logger, req) ?? err);
 }
 
 /**

@@ -5,7 +5,6 @@
 import { fileURLToPath } from 'node:url';
 import { subject as asSubject } from '@casl/ability';
 import type { Application, Request, RequestHandler } from 'express';
-import { Redis } from 'ioredis';
 import { AbilityFactory, POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { CredentialResolver } from './authorization/credentials.js';
 import { Guards, type RequireOptions } from './authorization/guards.js';
@@ -24,6 +23,7 @@ import { createMailTransport } from './mail/index.js';
 import type { MailTransport } from './mail/transport.js';
 import { PasswordHasher } from './passwords/hashing.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
+import { SharedRedis } from './rate-limit/shared-redis.js';
 import { SessionCookie } from './sessions/cookie.js';
 import { SessionStore } from './sessions/store.js';
 import { DerivationPool, DerivationsBusyError } from './tokens/derivations.js';
@@ -41,9 +41,6 @@ import { UserCache } from './users/user-cache.js';
  * package in the process (the CLI from dist/ loading an application built on src/, say) finds it.
  */
 const INSTANCE = Symbol.for('service-auth.instance');
-
-/** How long a rate-limit count may wait on Redis before it is counted in memory instead. */
-const REDIS_COMMAND_TIMEOUT_MS = 1000;
 
 export class ServiceAuth {
   /** The ServiceAuth mounted on an application, if any (the CLI's `--app` uses this). */
@@ -76,7 +73,7 @@ export class ServiceAuth {
   private readonly credentials: CredentialResolver;
   private readonly resets: PasswordResets;
   private readonly verifier: TokenVerifier;
-  private readonly redis: Redis | undefined;
+  private readonly redis: SharedRedis | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(app: Application) {
@@ -89,7 +86,8 @@ export class ServiceAuth {
     this.roles = new RoleService(this.storage);
     this.sessions = new SessionStore(this.storage, this.config.sessions.ttlSeconds);
     const cookie = new SessionCookie(this.config.sessions);
-    this.redis = this.config.redisUrl ? this.connectRedis(this.config.redisUrl) : undefined;
+    // Redis carries only the rate limits: without them, no connection.
+    this.redis = this.config.rateLimit.enabled && this.config.redisUrl ? new SharedRedis(this.config.redisUrl, log) : undefined;
     const limiters = this.createLimiters();
     const derivations = new DerivationPool();
     this.verifier = new TokenVerifier(this.storage, derivations);
@@ -285,7 +283,7 @@ export class ServiceAuth {
       // Every step runs even if an earlier one fails (a flush into an unreachable database, say),
       // so that no connection is left open; the first failure is reported after.
       const steps = await Promise.allSettled([this.resets.flush(), this.verifier.close()]);
-      steps.push(...(await Promise.allSettled([Promise.resolve(this.mail.close?.()), Promise.resolve(this.redis?.disconnect())])));
+      steps.push(...(await Promise.allSettled([Promise.resolve(this.mail.close?.()), Promise.resolve(this.redis?.close())])));
       steps.push(...(await Promise.allSettled([this.storage.close()])));
       const failed = steps.find((step) => step.status === 'rejected');
       if (failed) throw failed.reason;
@@ -312,7 +310,7 @@ export class ServiceAuth {
   private createLimiters(): (AuthLimiters & { tokenFailures: Limiter }) | undefined {
     const { rateLimit } = this.config;
     if (!rateLimit.enabled) return undefined;
-    const limiter = (name: string, rate: typeof rateLimit.login) => createLimiter({ name, rate, redis: this.redis });
+    const limiter = (name: string, rate: typeof rateLimit.login) => createLimiter({ name, rate, redis: this.redis?.client, onRedisFailure: () => this.redis?.fellBack() });
     return {
       login: limiter('login', rateLimit.login),
       register: limiter('register', rateLimit.register),
@@ -321,27 +319,6 @@ export class ServiceAuth {
       loginFailures: limiter('login-failures', rateLimit.loginFailures),
       tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
     };
-  }
-
-  /**
-   * The shared counter store. Commands fail fast while Redis is away, and give up after a second
-   * on a Redis that is connected but not answering (the limiters then count in memory); the
-   * outage and the recovery are logged once each.
-   */
-  private connectRedis(url: string): Redis {
-    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, lazyConnect: false });
-    let down = false;
-    redis.on('error', (error: Error) => {
-      if (down) return;
-      down = true;
-      this.logger.error(`Redis at ${redactUrl(url)} is unreachable; rate limits are counted per instance until it is back (${error.message})`);
-    });
-    redis.on('ready', () => {
-      if (!down) return;
-      down = false;
-      this.logger.info(`Redis at ${redactUrl(url)} is reachable again; rate limits are shared again`);
-    });
-    return redis;
   }
 
   private async start(): Promise<void> {

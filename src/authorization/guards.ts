@@ -11,7 +11,7 @@
  */
 import { subject as asSubject } from '@casl/ability';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthError, databaseUnavailable, isDatabaseUnreachable, loggable, sendProblem } from '../errors.js';
+import { AuthError, databaseUnavailable, sendProblem } from '../errors.js';
 import { prefersHtml, safeNext } from '../http/browser.js';
 import type { Logger } from '../logger.js';
 import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
@@ -142,14 +142,9 @@ export class Guards {
    * the application's error.
    */
   private refuse(error: unknown, req: Request, res: Response, next: NextFunction): void {
-    if (error instanceof AuthError) {
-      sendProblem(res, error);
-    } else if (isDatabaseUnreachable(error)) {
-      this.deps.logger.error(`database unreachable in ${req.method} ${req.baseUrl}${req.path}`, loggable(error));
-      sendProblem(res, databaseUnavailable());
-    } else {
-      next(error);
-    }
+    const refusal = error instanceof AuthError ? error : databaseUnavailable(error, this.deps.logger, req);
+    if (refusal) sendProblem(res, refusal);
+    else next(error);
   }
 
   private unauthenticated(req: Request, res: Response, tokenOnly: boolean): void {
@@ -162,7 +157,6 @@ export class Guards {
     sendProblem(res, new AuthError('unauthenticated', detail, undefined, tokenOnly ? { 'WWW-Authenticate': 'Bearer' } : {}));
   }
 }
-
 
 function forbidden(detail: string): AuthError {
   return new AuthError('forbidden', detail);

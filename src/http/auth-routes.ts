@@ -5,7 +5,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { CredentialResolver } from '../authorization/credentials.js';
 import type { AuthConfig } from '../config.js';
-import { AuthError, problemHandler } from '../errors.js';
+import { AuthError, databaseOutages, problemHandler } from '../errors.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import { clientKey } from '../rate-limit/client-key.js';
@@ -191,6 +191,7 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
 
   for (const [path, apiRouter] of Object.entries(deps.apiRouters)) router.use(path, apiRouter);
 
+  router.use(databaseOutages(deps.logger));
   router.use(problemPages({ prefix: config.urlPrefix, texts: deps.texts, back: (req) => backTo(req, config.urlPrefix) }));
   router.use(problemHandler(deps.logger));
   return router;

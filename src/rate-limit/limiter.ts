@@ -33,20 +33,57 @@ export interface LimiterOptions {
   name: string;
   rate: Rate;
   redis?: Redis | undefined;
+  /** Called each time a count is made in memory because Redis failed or is not connected. */
+  onRedisFailure?: () => void;
 }
 
-export function createLimiter({ name, rate, redis }: LimiterOptions): Limiter {
+export function createLimiter({ name, rate, redis, onRedisFailure = () => undefined }: LimiterOptions): Limiter {
   const options = { keyPrefix: `service-auth:${name}`, points: rate.points, duration: rate.durationSeconds };
   const store = redis
     ? new RateLimiterRedis({
         ...options,
         storeClient: redis,
         // If Redis is unreachable, count in memory on this instance and keep serving.
-        insuranceLimiter: new RateLimiterMemory(options),
+        insuranceLimiter: new InsuranceLimiter(options, onRedisFailure),
         rejectIfRedisNotReady: true,
       })
     : new RateLimiterMemory(options);
   return new StoreLimiter(store, rate);
+}
+
+/**
+ * rate-limiter-flexible's in-memory insurance, which the Redis store turns to when a command
+ * fails: it says so, so that a Redis that stopped answering can be noticed and logged (ioredis
+ * reports a refused connection, not a command that timed out). Only the operations this module
+ * uses are watched.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  constructor(
+    options: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly onUse: () => void,
+  ) {
+    super(options);
+  }
+
+  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
+    this.onUse();
+    return super.consume(...args);
+  }
+
+  override get(...args: Parameters<RateLimiterMemory['get']>) {
+    this.onUse();
+    return super.get(...args);
+  }
+
+  override delete(...args: Parameters<RateLimiterMemory['delete']>) {
+    this.onUse();
+    return super.delete(...args);
+  }
+
+  override reward(...args: Parameters<RateLimiterMemory['reward']>) {
+    this.onUse();
+    return super.reward(...args);
+  }
 }
 
 class StoreLimiter implements Limiter {

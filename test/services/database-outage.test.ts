@@ -5,7 +5,9 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
+import { REVALIDATE_MS } from '../../src/storage/storage.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+import { formPost } from '../helpers/forms.js';
 import { createPostgresDatabase, postgresUrl, whenService } from '../helpers/services.js';
 import { msUntilStatus } from './instances.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -42,8 +44,8 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
 
     it('answers 503 unavailable with Retry-After where a row is needed, and keeps serving the rest', async () => {
       await proxy.cut();
-      // Rows read in the last 500 ms may still be served from memory; past that, they are re-read.
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      // Rows read lately may still be served from memory; past REVALIDATE_MS they are re-read.
+      await new Promise((resolve) => setTimeout(resolve, REVALIDATE_MS + 100));
 
       for (const response of [
         await request(t.app).get('/service-auth/me').set('Cookie', cookie),
@@ -61,10 +63,19 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
           code: 'unavailable',
         });
       }
-      await request(t.app).get('/plain').expect(200, { ok: true });
+      // A route without a guard never looks the session up.
+      await request(t.app).get('/plain').set('Cookie', cookie).expect(200, { ok: true });
       expect(t.log.text()).to.contain('database unreachable in GET /service-auth/me');
       expect(t.log.text()).to.contain('database unreachable in GET /whoami');
       expect(t.log.text()).not.to.match(/select|insert|\$argon2|pbkdf2/i);
+    });
+
+    it("shows a browser's form post a page saying so, not JSON", async () => {
+      const page = await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD });
+      expect(page.status).to.equal(503);
+      expect(page.headers['content-type']).to.contain('text/html');
+      expect(page.headers['retry-after']).to.equal('5');
+      expect(page.text).to.contain(t.auth.texts.problems.unavailable.text);
     });
 
     it('serves the same session and token again once the database is back', async () => {

@@ -25,6 +25,7 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
   return {
     url,
     async kill() {
+      if (server.exitCode !== null || server.signalCode !== null) return;
       const exited = new Promise((resolve) => server.once('exit', resolve));
       server.kill('SIGKILL');
       await exited;
