@@ -4,10 +4,10 @@
  * the links it mails) is the address the browser visits.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, outboxMails, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/ports.js';
 import { startDemo, type RunningDemo } from '../helpers/processes.js';
 
 export interface DemoServer {
@@ -19,6 +19,21 @@ export interface DemoServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Every suite's browser posts from the one address, and the default limits (3 registrations and
+ * 10 logins a minute) are about what a suite already uses: one more test would meet a 429 page
+ * rather than the page it checks. Rate limits stay on, only roomy; the refusal page for too many
+ * attempts is tested with supertest (test/http/pages.test.ts).
+ */
+const ROOMY_RATE_LIMITS = {
+  SERVICE_AUTH_RATE_LIMIT_REGISTER: '1000 per minute',
+  SERVICE_AUTH_RATE_LIMIT_LOGIN: '1000 per minute',
+  SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '1000 per minute',
+  SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '1000 per minute',
+  SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD: '1000 per minute',
+  SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '1000 per minute',
+};
+
 export async function startDemoServer(): Promise<DemoServer> {
   const dir = await mkdtemp(join(tmpdir(), 'service-auth-browser-'));
   const outbox = join(dir, 'outbox');
@@ -28,7 +43,7 @@ export async function startDemoServer(): Promise<DemoServer> {
     // The public URL must be known before the demo starts, so the port is chosen here.
     const port = await freePort();
     const url = `http://localhost:${port}`;
-    demo = await startDemo(dir, { PORT: String(port), SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox });
+    demo = await startDemo(dir, { PORT: String(port), SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS });
     operator = await createTestApp({ SERVICE_AUTH_DATABASE_URL: `sqlite:${join(dir, 'service-auth.sqlite')}` });
     const running = { demo, operator };
     return {
@@ -47,15 +62,4 @@ export async function startDemoServer(): Promise<DemoServer> {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

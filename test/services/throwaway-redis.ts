@@ -4,8 +4,8 @@
  * replacement Redis node would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from '../helpers/ports.js';
 
 export interface ThrowawayRedis {
   url: string;
@@ -59,16 +59,4 @@ async function launch(port: number, url: string): Promise<ChildProcess> {
       client.disconnect();
     }
   }
-}
-
-/** A port nothing listens on now (the OS picks it; the server binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
