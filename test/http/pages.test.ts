@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import { safeNext } from '../../src/http/browser.js';
+import { COPY_SCRIPT, STYLESHEET } from '../../src/http/pages/assets.js';
 import { createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { cspHash, formPost, tagWithId } from '../helpers/forms.js';
 
@@ -43,10 +44,18 @@ describe('browser pages', () => {
 
   it('allows exactly its own inline style and script, forms to this site only, and no framing', async () => {
     const page = await request(t.app).get('/service-auth/login').expect(200);
-    const csp = page.headers['content-security-policy'] as string;
-    expect(csp.split('; ')).to.include.members(["default-src 'none'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"]);
-    const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)![1]!;
-    expect(csp).to.contain(`style-src ${cspHash(style)}`);
+    expect(page.headers['content-security-policy']).to.equal(
+      [
+        "default-src 'none'",
+        `style-src ${cspHash(STYLESHEET)}`,
+        `script-src ${cspHash(COPY_SCRIPT)}`,
+        "form-action 'self'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+    );
+    // The page's one style sheet is the one allowed; no style attributes, which no hash covers.
+    expect([...page.text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1])).to.deep.equal([STYLESHEET]);
     expect(page.text).not.to.match(/ style="/);
   });
 
