@@ -4,6 +4,7 @@
  * not registered and one line says so; with them, an unreachable server fails the suite.
  */
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 
 export const postgresUrl = process.env['SERVICE_AUTH_TEST_DATABASE_URL'] || undefined;
@@ -61,4 +62,15 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
       }
     },
   };
+}
+
+/** Forgets every rate-limit counter in the Redis at `url`, so one test's requests never limit another's. */
+export async function clearRateLimits(url: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    const keys = await redis.keys('service-auth:*');
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -9,7 +9,7 @@ import { REVALIDATE_MS } from '../../src/storage/storage.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 import { formPost } from '../helpers/forms.js';
 import { createPostgresDatabase, postgresUrl, whenService } from '../helpers/services.js';
-import { msUntilStatus } from './instances.js';
+import { untilStatus } from './client.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
@@ -80,7 +80,7 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
 
     it('serves the same session and token again once the database is back', async () => {
       await proxy.restore();
-      await msUntilStatus(async () => new Response(null, { status: (await request(t.app).get('/service-auth/me').set('Cookie', cookie)).status }), 200, 10_000);
+      await untilStatus(async () => new Response(null, { status: (await request(t.app).get('/service-auth/me').set('Cookie', cookie)).status }), 200, 10_000);
       await request(t.app).get('/whoami').set('Authorization', `Bearer ${token}`).expect(200, { email: 'ada@example.com' });
       await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
     });

@@ -6,8 +6,9 @@
 import { expect } from 'chai';
 import { runCli } from '../cli/cli-process.js';
 import { PASSWORD, resetTokenFrom, outboxMails } from '../helpers/app.js';
-import { postgresUrl, redisUrl, whenService } from '../helpers/services.js';
-import { call, clearRateLimits, msUntilStatus, sessionCookie, startCluster, type Cluster } from './instances.js';
+import { clearRateLimits, postgresUrl, redisUrl, whenService } from '../helpers/services.js';
+import { call, sessionCookie, untilStatus } from './client.js';
+import { startCluster, type Cluster } from './instances.js';
 
 /** Revocation must reach every other instance within this long (CONTRACT sections 4 and 10). */
 const PROPAGATION_MS = 1000;
@@ -90,7 +91,7 @@ describeServices('three instances sharing one database and one Redis', function 
     const revoked = await call(a, `/service-auth/api/tokens/${id}`, { method: 'DELETE', cookie });
     expect(revoked.status).to.equal(204);
     expect((await call(a, '/api/whoami', { token })).status, 'at once on the revoking instance').to.equal(401);
-    await Promise.all([b, c].map((base) => msUntilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)));
+    await Promise.all([b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)));
   });
 
   it('ends a session on every instance within 1 s of logging out through one', async () => {
@@ -99,7 +100,7 @@ describeServices('three instances sharing one database and one Redis', function 
 
     const logout = await call(a, '/service-auth/logout', { method: 'POST', cookie });
     expect(logout.status).to.equal(204);
-    await msUntilStatus(() => call(b, '/service-auth/me', { cookie }), 401, PROPAGATION_MS);
+    await untilStatus(() => call(b, '/service-auth/me', { cookie }), 401, PROPAGATION_MS);
   });
 
   it("revokes a user's sessions and tokens on every instance within 1 s of a password reset through one", async () => {
@@ -115,10 +116,10 @@ describeServices('three instances sharing one database and one Redis', function 
     expect(reset.status, await reset.clone().text()).to.equal(200);
 
     await Promise.all([
-      msUntilStatus(() => call(b, '/service-auth/me', { cookie }), 401, PROPAGATION_MS),
-      msUntilStatus(() => call(a, '/service-auth/me', { cookie }), 401, PROPAGATION_MS),
-      msUntilStatus(() => call(c, '/api/whoami', { token }), 401, PROPAGATION_MS),
-      msUntilStatus(() => call(b, '/api/whoami', { token }), 401, PROPAGATION_MS),
+      untilStatus(() => call(b, '/service-auth/me', { cookie }), 401, PROPAGATION_MS),
+      untilStatus(() => call(a, '/service-auth/me', { cookie }), 401, PROPAGATION_MS),
+      untilStatus(() => call(c, '/api/whoami', { token }), 401, PROPAGATION_MS),
+      untilStatus(() => call(b, '/api/whoami', { token }), 401, PROPAGATION_MS),
     ]);
     expect((await call(a, '/service-auth/login', { body: { email, password: PASSWORD } })).status, 'the old password').to.equal(401);
     expect((await call(b, '/service-auth/login', { body: { email, password: `${PASSWORD}-new` } })).status, 'the new password').to.equal(200);
@@ -134,6 +135,6 @@ describeServices('three instances sharing one database and one Redis', function 
 
     const revoked = await runCli(['auth', 'revoke-token', token.split('_')[1]!, ...database]);
     expect(revoked.code, revoked.stderr).to.equal(0);
-    await Promise.all([a, b, c].map((base) => msUntilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)));
+    await Promise.all([a, b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)));
   });
 });

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { postgresUrl, whenService } from '../helpers/services.js';
-import { call, startCluster, type Cluster } from './instances.js';
+import { call } from './client.js';
+import { startCluster, type Cluster } from './instances.js';
 import { startThrowawayRedis, type ThrowawayRedis } from './throwaway-redis.js';
 
 const LIMIT = 4;
