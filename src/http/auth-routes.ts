@@ -167,7 +167,8 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
     (async (req, res) => {
       const { email } = stringFields(req, 'email');
       await resets.request(email);
-      if (isBrowserForm(req)) await sendPage(req, res, 200, 'forgot', { ...defaults(), notice: { kind: 'info', text: deps.texts().forgot.sent } });
+      // The page keeps the API's status, as every page does: accepted, the mail may follow.
+      if (isBrowserForm(req)) await sendPage(req, res, 202, 'forgot', { ...defaults(), notice: { kind: 'info', text: deps.texts().forgot.sent } });
       else res.status(202).json({ message: FORGOT_MESSAGE });
     }) satisfies RequestHandler,
     formErrors('forgot'),
