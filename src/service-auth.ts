@@ -79,7 +79,7 @@ export class ServiceAuth {
   constructor(app: Application) {
     this.config = readConfig(sourceFrom(app), app.get('env'));
     const log = this.log;
-    this.storage = new Storage(this.config.databaseUrl, { migrate: this.config.autoMigrate });
+    this.storage = new Storage(this.config.databaseUrl, { migrate: this.config.autoMigrate, logger: log });
     this.events = new EventBus(log);
     this.mail = createMailTransport(this.config, log);
     this.users = new UserService(this.storage, this.passwordHasher, this.config.passwords);

@@ -6,6 +6,7 @@ import { MikroORM, type Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import { Migrator } from '@mikro-orm/migrations';
 import { redactUrl } from '../config.js';
+import type { Logger } from '../logger.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -22,8 +23,11 @@ export class StorageError extends Error {
   override name = 'StorageError';
 }
 
-/** The MikroORM options for a `sqlite:` or `postgresql://` URL. */
-export async function ormOptions(databaseUrl: string): Promise<Options> {
+/**
+ * The MikroORM options for a `sqlite:` or `postgresql://` URL. With a `logger`, the query
+ * builder's own warnings (a pooled connection lost, say) go there instead of to the console.
+ */
+export async function ormOptions(databaseUrl: string, logger?: Logger): Promise<Options> {
   const common: Options = {
     entities: ENTITIES,
     extensions: [Migrator],
@@ -67,7 +71,10 @@ export async function ormOptions(databaseUrl: string): Promise<Options> {
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
     pool: { min: 0, max: 10, acquireTimeoutMillis: CONNECT_TIMEOUT_MS },
-    driverOptions: { connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
+    driverOptions: {
+      connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+      ...(logger && { log: { warn: (message: string) => logger.warn(`database: ${message}`), error: (message: string) => logger.error(`database: ${message}`) } }),
+    },
   };
 }
 
@@ -79,11 +86,11 @@ interface SqliteConnection {
  * Connects and, unless told otherwise, applies pending migrations. Failures name the URL with its
  * password hidden.
  */
-export async function openOrm(databaseUrl: string, options: { migrate: boolean }): Promise<Orm> {
+export async function openOrm(databaseUrl: string, options: { migrate: boolean; logger?: Logger }): Promise<Orm> {
   const where = redactUrl(databaseUrl);
   let orm: Orm;
   try {
-    orm = await MikroORM.init(await ormOptions(databaseUrl));
+    orm = await MikroORM.init(await ormOptions(databaseUrl, options.logger));
   } catch (error) {
     throw new StorageError(`cannot open the database ${where}: ${describe(error)}`, { cause: error });
   }

@@ -6,6 +6,7 @@
  */
 import { LockWaitTimeoutException, RequestContext } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
+import type { Logger } from '../logger.js';
 import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
 
 /**
@@ -23,7 +24,7 @@ export class Storage {
   private orm: Orm | undefined;
   private closed = false;
 
-  constructor(readonly databaseUrl: string, options: { migrate: boolean }) {
+  constructor(readonly databaseUrl: string, options: { migrate: boolean; logger?: Logger }) {
     this.ready = openOrm(databaseUrl, options).then(async (orm) => {
       this.orm = orm;
       if (this.closed) await orm.close(true);

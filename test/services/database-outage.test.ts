@@ -68,6 +68,8 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
       expect(t.log.text()).to.contain('database unreachable in GET /service-auth/me');
       expect(t.log.text()).to.contain('database unreachable in GET /whoami');
       expect(t.log.text()).not.to.match(/select|insert|\$argon2|pbkdf2/i);
+      // The query builder's own note of the lost connection goes to auth.logger, not the console.
+      expect(t.log.text()).to.match(/warn database: Connection Error/);
     });
 
     it("shows a browser's form post a page saying so, not JSON", async () => {
