@@ -81,6 +81,25 @@ describe('replacing the pages', () => {
     expect(api.body.detail).to.equal('The email or password is not right');
   });
 
+  it("rewording one ServiceAuth's pages leaves another's alone; the shared defaults cannot be changed in place", async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    const other = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    try {
+      expect(() => {
+        t!.auth.texts.login.title = 'Sign in';
+      }).to.throw(TypeError);
+      expect(() => {
+        t!.auth.texts.errors.rules.digit = () => 'a number';
+      }).to.throw(TypeError);
+      t.auth.texts = { ...defaultPageTexts, login: { ...defaultPageTexts.login, title: 'Sign in' } };
+      expect((await pageGet(t.app, '/login').expect(200)).text).to.contain('<title>Sign in</title>');
+      expect((await pageGet(other.app, '/login').expect(200)).text).to.contain('<title>Log in</title>');
+      expect(defaultPageTexts.login.title).to.equal('Log in');
+    } finally {
+      await other.auth.close();
+    }
+  });
+
   it('has no words of its own outside the texts', async () => {
     // With every text in capitals, a lower-case word left on a page came from somewhere else.
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });

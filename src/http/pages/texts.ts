@@ -81,7 +81,12 @@ export interface PageTexts {
   };
 }
 
-export const defaultPageTexts: PageTexts = {
+/**
+ * Frozen all the way down: it is shared by every ServiceAuth in the process, so changing it in
+ * place (`auth.texts.login.title = …`) would reword them all. That mistake throws instead; assign
+ * a copy with the changes.
+ */
+export const defaultPageTexts: PageTexts = deepFreeze({
   lang: 'en',
   home: 'Home',
   errorSummary: 'There is a problem',
@@ -179,4 +184,9 @@ export const defaultPageTexts: PageTexts = {
     unavailable: { title: 'Temporarily unavailable', text: 'The service could not answer. Please try again in a moment.' },
     other: { title: 'Something went wrong', text: 'The request could not be completed.' },
   },
-};
+});
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const property of Object.values(value)) if (typeof property === 'object' && property !== null) deepFreeze(property);
+  return Object.freeze(value);
+}
