@@ -19,7 +19,7 @@ import { normalizeEmail } from '../users/emails.js';
 import type { PasswordResets } from '../users/password-resets.js';
 import type { UserService } from '../users/service.js';
 import { stringFields } from './body.js';
-import { isBrowserForm, problemPages, safeNext, sendPage } from './browser.js';
+import { formFrom, isBrowserForm, problemPages, safeNext, sendPage } from './browser.js';
 import type { AccountPageLocals } from './pages/account-pages.js';
 import { formRefusal } from './pages/refusals.js';
 import type { PageTexts } from './pages/texts.js';
@@ -79,7 +79,8 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
   const defaults = (): AccountPageLocals => pageDefaults(config, deps.texts());
   const page = (name: AccountPage, locals: (req: Request) => Promise<Partial<AccountPageLocals>> | Partial<AccountPageLocals> = () => ({})): RequestHandler =>
     async (req, res) => sendPage(req, res, 200, name, { ...defaults(), ...(await locals(req)) });
-  const formErrors = (name: AccountPage) => refusedForm(name, defaults, config);
+  const formErrors = (name: AccountPage) => refusedAccountForm(name, defaults, config);
+  const formPage = (name: AccountPage) => formFrom((req) => accountFormPage(config.urlPrefix, name, req));
 
   /** A new session for `user`, replacing any the request carried (no session fixation). */
   async function startSession(req: Request, res: Response, user: AuthUser): Promise<void> {
@@ -99,6 +100,7 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
   router.get('/register', page('register', (req) => ({ next: optionalNext(req.query['next']) })));
   router.post(
     '/register',
+    formPage('register'),
     limit('register', 'registrations from this address'),
     sameSite,
     (async (req, res) => {
@@ -118,6 +120,7 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
   })));
   router.post(
     '/login',
+    formPage('login'),
     limit('login', 'login attempts from this address'),
     sameSite,
     (async (req, res) => {
@@ -163,6 +166,7 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
   router.get('/forgot', page('forgot'));
   router.post(
     '/forgot',
+    formPage('forgot'),
     limit('forgotPassword', 'password reset requests from this address'),
     (async (req, res) => {
       const { email } = stringFields(req, 'email');
@@ -180,6 +184,7 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
   }));
   router.post(
     '/reset',
+    formPage('reset'),
     limit('resetPassword', 'password resets from this address'),
     (async (req, res) => {
       const { token, password } = stringFields(req, 'token', 'password');
@@ -193,20 +198,17 @@ export function createAuthRouter(deps: AuthRouteDeps): Router {
   for (const [path, apiRouter] of Object.entries(deps.apiRouters)) router.use(path, apiRouter);
 
   router.use(databaseOutages(deps.logger));
-  router.use(problemPages({ prefix: config.urlPrefix, texts: deps.texts, back: (req) => backTo(req, config.urlPrefix) }));
+  router.use(problemPages({ prefix: config.urlPrefix, texts: deps.texts }));
   router.use(problemHandler(deps.logger));
   return router;
 }
 
-/** The page whose form a browser sent, to go back to after a refusal. */
-function backTo(req: Request, prefix: string): string {
+/** The account page whose form a browser sent, with what its URL carried (`next`, the reset link's token). */
+function accountFormPage(prefix: string, name: AccountPage, req: Request): string {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const next = optionalNext(body['next']);
-  if (req.path.startsWith('/api/tokens') || req.path.startsWith('/tokens')) return `${prefix}/tokens`;
-  if (req.path === '/login' || req.path === '/register') return `${prefix}${req.path}${next ? `?next=${encodeURIComponent(next)}` : ''}`;
-  if (req.path === '/forgot') return `${prefix}/forgot`;
-  if (req.path === '/reset' && typeof body['token'] === 'string') return `${prefix}/reset?token=${encodeURIComponent(body['token'])}`;
-  return '/';
+  if (name === 'reset') return typeof body['token'] === 'string' ? `${prefix}/reset?token=${encodeURIComponent(body['token'])}` : '/';
+  const next = name === 'forgot' ? undefined : optionalNext(body['next']);
+  return `${prefix}/${name}${next ? `?next=${encodeURIComponent(next)}` : ''}`;
 }
 
 function pageDefaults(config: AuthConfig, texts: PageTexts): AccountPageLocals {
@@ -224,7 +226,7 @@ function optionalNext(value: unknown): string | undefined {
  * A reset link found unusable shows the reset page's "ask for a new link". Anything else goes on
  * to `problemPages`, and API clients get problem details from the router's handler.
  */
-function refusedForm(name: AccountPage, defaults: () => AccountPageLocals, config: AuthConfig): ErrorRequestHandler {
+function refusedAccountForm(name: AccountPage, defaults: () => AccountPageLocals, config: AuthConfig): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (!(error instanceof AuthError) || !isBrowserForm(req)) {
       next(error);

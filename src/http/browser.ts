@@ -4,7 +4,7 @@
  * failure (the form again with the problem beside its field, or a page saying what happened);
  * everything else gets JSON.
  */
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { AuthError } from '../errors.js';
 import { APPLICATION_VIEW_CSP, BUILT_IN_CSP } from './pages/assets.js';
 import { PAGES, type PageLocalsByName, type PageName } from './pages/index.js';
@@ -49,19 +49,34 @@ export async function sendPage<N extends PageName>(req: Request, res: Response, 
  * also allow only their own inline style and script (see pages/assets.ts); an application's own
  * templates keep only the framing rule, and may add their own policy.
  */
-export function setPageHeaders(res: Response, contentSecurityPolicy = BUILT_IN_CSP): void {
+function setPageHeaders(res: Response, contentSecurityPolicy: string): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Content-Security-Policy', contentSecurityPolicy);
   res.setHeader('Referrer-Policy', 'no-referrer');
 }
 
+/** Per request: the page whose form was sent, as its route said (`formFrom`). */
+const formPages = new WeakMap<Request, string>();
+
+/**
+ * Placed first on a route that forms post to: the page that form is on (`where`), for the link of
+ * a refusal's page (`problemPages`). The route says it, so no other router needs to know its paths.
+ */
+export function formFrom(where: (req: Request) => string): RequestHandler {
+  return (req, _res, next) => {
+    formPages.set(req, where(req));
+    next();
+  };
+}
+
 /**
  * The last word on a browser's refused form post, before the router's problem details: a page of
  * its own with the same status and headers (`Retry-After`), and a link to go on with: back to the
- * page whose form was sent (`back`), or to the login page and then back there if the session ended.
+ * page whose form was sent (`formFrom`; the home page if its route did not say), or to the login
+ * page and then back there if the session ended.
  */
-export function problemPages(options: { prefix: string; texts: () => PageTexts; back: (req: Request) => string }): ErrorRequestHandler {
+export function problemPages(options: { prefix: string; texts: () => PageTexts }): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (!(error instanceof AuthError) || !isBrowserForm(req) || res.headersSent) {
       next(error);
@@ -70,7 +85,7 @@ export function problemPages(options: { prefix: string; texts: () => PageTexts; 
     const texts = options.texts();
     for (const [header, value] of Object.entries(error.headers)) res.setHeader(header, value);
     const { title, text } = problemFor(error, texts);
-    const back = options.back(req);
+    const back = formPages.get(req) ?? '/';
     const link =
       error.code === 'unauthenticated'
         ? { href: `${options.prefix}/login?next=${encodeURIComponent(back)}`, text: texts.problems.loggedOut.action }

@@ -9,7 +9,7 @@ import { AuthError } from '../errors.js';
 import { assertSameSite } from '../sessions/csrf.js';
 import type { CreatedToken, TokenService } from '../tokens/service.js';
 import type { AuthUser } from '../users/auth-user.js';
-import { isBrowserForm, sendPage } from './browser.js';
+import { formFrom, isBrowserForm, sendPage } from './browser.js';
 import type { TokensPageLocals } from './pages/tokens-page.js';
 import { formRefusal } from './pages/refusals.js';
 import type { PageTexts } from './pages/texts.js';
@@ -54,9 +54,14 @@ export function tokenRoutes({ config, tokens, loginRequired, currentUser, texts 
     next();
   };
 
+  // The forms posting here are on the tokens pages (the list, the revoke confirmation): a
+  // refusal's page links back to the list.
+  const tokensPage = formFrom(() => `${config.urlPrefix}/tokens`);
+
   const api = Router();
   api.post(
     '/',
+    tokensPage,
     formGate,
     loginRequired,
     (async (req, res) => {
@@ -73,7 +78,7 @@ export function tokenRoutes({ config, tokens, loginRequired, currentUser, texts 
       if (form) await showPage(req, res, 201, { created });
       else res.status(201).setHeader('Cache-Control', 'no-store').json(created);
     }) satisfies RequestHandler,
-    refusedForm(showPage, texts, config),
+    refusedTokenForm(showPage, texts, config),
   );
 
   api.get('/', loginRequired, async (req, res) => {
@@ -88,6 +93,7 @@ export function tokenRoutes({ config, tokens, loginRequired, currentUser, texts 
   // HTML forms cannot send DELETE: the revoke confirmation page posts here instead.
   api.post(
     '/:id/revoke',
+    tokensPage,
     formGate,
     loginRequired,
     (async (req, res) => {
@@ -95,7 +101,7 @@ export function tokenRoutes({ config, tokens, loginRequired, currentUser, texts 
       if (isBrowserForm(req)) res.redirect(303, `${config.urlPrefix}/tokens?revoked=1`);
       else res.status(204).end();
     }) satisfies RequestHandler,
-    refusedForm(showPage, texts, config),
+    refusedTokenForm(showPage, texts, config),
   );
 
   const page = Router();
@@ -115,7 +121,7 @@ export function tokenRoutes({ config, tokens, loginRequired, currentUser, texts 
  * A browser's refused form post shows the tokens page again: field problems beside their field,
  * with what was typed; others above the list. Refusals without a user go on to `problemPages`.
  */
-function refusedForm(
+function refusedTokenForm(
   showPage: (req: Request, res: Response, status: number, extra: PageExtras) => Promise<void>,
   texts: () => PageTexts,
   config: AuthConfig,

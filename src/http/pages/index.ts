@@ -25,8 +25,3 @@ export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string }
   revoke: revokePage,
   problem: problemPage,
 };
-
-export type { AccountPageLocals, ProblemPageLocals, RevokePageLocals, TokensPageLocals };
-export type { FieldError, FieldErrors } from './fields.js';
-export type { Notice } from './layout.js';
-export { defaultPageTexts, type PageTexts } from './texts.js';
