@@ -1,6 +1,5 @@
+import { escapeHtml } from '../src/http/pages/html.js';
 import type { AuthUser } from '../src/index.js';
-
-const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 type Link = { href: string; text: string; note: string };
 
@@ -10,8 +9,8 @@ type Link = { href: string; text: string; note: string };
  */
 export function homePage({ prefix, user }: { prefix: string; user: AuthUser | null }): string {
   const who = user
-    ? `<p>Logged in as <strong>${escape(user.email)}</strong>${user.is_admin ? ' (admin)' : ''}${
-        user.roles.size ? `; roles: ${[...user.roles].map(escape).join(', ')}` : '; no roles'
+    ? `<p>Logged in as <strong>${escapeHtml(user.email)}</strong>${user.is_admin ? ' (admin)' : ''}${
+        user.roles.size ? `; roles: ${[...user.roles].map(escapeHtml).join(', ')}` : '; no roles'
       }.</p>
     <form method="post" action="${prefix}/logout"><button type="submit">Log out</button></form>`
     : `<p>Nobody is logged in. <a href="${prefix}/login">Log in</a> or <a href="${prefix}/register">create an account</a>.</p>`;
@@ -28,7 +27,7 @@ export function homePage({ prefix, user }: { prefix: string; user: AuthUser | nu
     { href: '/api/whoami', text: 'Who am I (API)', note: 'tokenRequired: send Authorization: Bearer <token>' },
   ];
   const list = (links: Link[]) =>
-    links.map(({ href, text, note }) => `        <li><a href="${escape(href)}">${escape(text)}</a> <small>${escape(note)}</small></li>`).join('\n');
+    links.map(({ href, text, note }) => `        <li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a> <small>${escapeHtml(note)}</small></li>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
