@@ -1,6 +1,8 @@
 /**
  * Reading a V8 CPU profile (the JSON that `node --cpu-prof` and the inspector's Profiler write):
- * where the samples fell, by function and by package, self and inclusive.
+ * where the samples fell, by function and by package (self time). Self time is what can be
+ * trusted here: V8 drops some frames of optimized code (a promise callback's, often), so a
+ * function's inclusive time would miss work it did.
  */
 
 interface CallFrame {
@@ -34,15 +36,11 @@ const IDLE = '(idle)';
 
 export class ProfileReader {
   private readonly byId = new Map<number, ProfileNode>();
-  private readonly parent = new Map<number, number>();
   /** Microseconds each sample stands for: the gap to the next sample. */
   private readonly weights: number[];
 
   constructor(private readonly profile: CpuProfile) {
-    for (const node of profile.nodes) {
-      this.byId.set(node.id, node);
-      for (const child of node.children ?? []) this.parent.set(child, node.id);
-    }
+    for (const node of profile.nodes) this.byId.set(node.id, node);
     const deltas = profile.timeDeltas;
     this.weights = profile.samples.map((_, i) => deltas[i + 1] ?? 0);
   }
@@ -67,35 +65,12 @@ export class ProfileReader {
     return sorted(totals);
   }
 
-  /**
-   * Time of the samples whose stack holds a frame `matches` accepts: what those functions cost,
-   * everything they called included, each sample counted once however deep the match; grouped by
-   * where the sample fell (`keyOf` of its own frame). A frame `stopAt` accepts, nearer the sample
-   * than the match, means the work is not theirs: the next middleware and the handler run inside
-   * a middleware's call to `next()`.
-   */
-  inclusiveTime(matches: (frame: CallFrame) => boolean, stopAt: (frame: CallFrame) => boolean, keyOf: (frame: CallFrame) => string): Share[] {
-    const totals = new Map<string, number>();
-    this.forEachSample((node, weight) => {
-      for (let id: number | undefined = node.id; id !== undefined; id = this.parent.get(id)) {
-        const frame = this.byId.get(id)!.callFrame;
-        if (matches(frame)) {
-          const key = keyOf(node.callFrame);
-          totals.set(key, (totals.get(key) ?? 0) + weight);
-          return;
-        }
-        if (stopAt(frame)) return;
-      }
-    });
-    return sorted(totals);
-  }
-
   private forEachSample(visit: (node: ProfileNode, weight: number) => void): void {
     this.profile.samples.forEach((id, i) => visit(this.byId.get(id)!, this.weights[i]!));
   }
 }
 
-/** "express", "rate-limiter-flexible", "service-auth dist/src/…", "node:internal", "(garbage collector)". */
+/** "express", "rate-limiter-flexible", "dist/src/rate-limit/middleware.js", "node internals", "(garbage collector)" … */
 export function packageOf(frame: CallFrame): string {
   const { url, functionName } = frame;
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { AppProcess } from './app-process.js';
 import { atLeast, atMost, skipped, type Figure } from './figures.js';
-import { measureLimiterCost } from './limiter-cost.js';
 import { ratio, type LoadSettings, type Ratio } from './load.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, describeUrl } from './postgres.js';
 import { printTable, readResults, writeResults } from './report.js';
@@ -27,7 +26,7 @@ const settings: LoadSettings = {
   pipelining: Number(process.env['BENCH_PIPELINING'] || 10),
 };
 const postgresUrl = process.env['SERVICE_AUTH_BENCH_DATABASE_URL'] || DEFAULT_POSTGRES_URL;
-const COLD_SAMPLES = 5;
+const COLD_SAMPLES = 9;
 const resultsPath = new URL('./results.json', import.meta.url).pathname;
 
 const whole = (n: number) => String(Math.round(n));
@@ -80,12 +79,12 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     figures.push(atLeast('rate-limited route ÷ unguarded', limited.ratio, 0.9, versus(limited)));
     const erl = await ratio(settings, cpu, `${base}/express-rate-limit`, `${base}/limited`);
     // How far the figure can go: an empty middleware in the limiter's place (a limiter that costs
-    // nothing), and where the two routes' difference lies, each limiter's CPU from a profile.
+    // nothing) against express-rate-limit; and each limiter's own CPU per request, called alone.
     const ceiling = await ratio(settings, cpu, `${base}/express-rate-limit`, `${base}/empty-middleware`);
-    const profileSettings = { ...settings, seconds: Math.max(2, settings.seconds) };
-    const ours = await measureLimiterCost(app, profileSettings, '/limited', dir);
-    const theirs = await measureLimiterCost(app, profileSettings, '/express-rate-limit', dir);
-    const explained = `an empty middleware in its place scores ${ceiling.ratio.toFixed(2)}; in the limiter ${ours.micros.toFixed(1)} vs ${theirs.micros.toFixed(1)} µs CPU/request (profiled)`;
+    const alone = await app.call<{ ours: number; expressRateLimit: number }>({ cmd: 'limiterCosts', calls: 50_000, rounds: 5 });
+    const explained =
+      `an empty middleware in its place scores ${ceiling.ratio.toFixed(2)}; ` +
+      `each limiter alone adds ${alone.ours.toFixed(1)} vs ${alone.expressRateLimit.toFixed(1)} µs CPU/request`;
     figures.push(atLeast('our limiter ÷ express-rate-limit', erl.ratio, 1.3, `${versus(erl)}; ${explained}`));
 
     const passport = await ratio(settings, cpu, `${base}/passport`, `${base}/token`, bearer, { Authorization: `Bearer ${ready.passportToken}` });
@@ -134,6 +133,8 @@ console.log(
 );
 console.log(`The application (bench/server.ts, on the built package in dist/) runs in a child process with rate limits off, on SQLite, then on PostgreSQL (${describeUrl(postgresUrl)}, database service_auth_bench).\n`);
 
+// Other processes on the machine move the figures; the load average says how busy it was.
+const loadAtStart = os.loadavg();
 const dir = await mkdtemp(join(tmpdir(), 'service-auth-bench-'));
 let figures: Figure[];
 try {
@@ -143,11 +144,15 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
+const loadAtEnd = os.loadavg();
+const loads = (averages: number[]) => averages.map((n) => n.toFixed(2)).join(' ');
+console.log(`Load average (1, 5, 15 min) ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end.\n`);
 printTable(figures, last);
 await writeResults(resultsPath, {
   when: new Date().toISOString(),
   node: process.version,
   cpus: os.availableParallelism(),
+  loadAverage: { start: loadAtStart, end: loadAtEnd },
   settings: { ...settings, coldSamples: COLD_SAMPLES, databases: ['SQLite', 'PostgreSQL'], postgres: describeUrl(postgresUrl) },
   figures,
 });

@@ -2,6 +2,7 @@
  * HTTP load through autocannon: throughput of one route, and one route against its baseline.
  */
 import autocannon from 'autocannon';
+import { median } from './median.js';
 
 export interface LoadSettings {
   /** Seconds per throughput measurement. */
@@ -64,12 +65,6 @@ export async function ratio(settings: LoadSettings, cpu: CpuMeter, base: string,
     baseRuns.push(baseRun);
   }
   return { ratio: median(ratios), route: mean(routeRuns), base: mean(baseRuns) };
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function mean(runs: Run[]): Run {

@@ -1,9 +1,9 @@
 /**
  * Where a route's server time goes: `npx tsx bench/profile.ts [--seconds N] /route …` (after
  * `npm run build`) loads each route of bench/server.ts in turn with the benchmark's load, takes a
- * CPU profile of the server during the load, and prints the server CPU per request, by package,
- * by function, and inside a rate limiter if the route has one. The profiles stay in
- * bench/profiles/ (ignored by git), for Chrome DevTools' Performance panel.
+ * CPU profile of the server during the load, and prints the server CPU per request, by package
+ * and by function (self time). The profiles stay in bench/profiles/ (ignored by git), for Chrome
+ * DevTools' Performance panel.
  *
  * Headers for guarded routes: `/token` gets a fresh bearer token, `/session` and `/policy/…` the
  * bench user's session cookie, `/passport` the Passport token.
@@ -15,7 +15,6 @@ import { parseArgs } from 'node:util';
 import { AppProcess } from './app-process.js';
 import { functionOf, packageOf } from './cpuprofile.js';
 import type { Headers } from './load.js';
-import { limiterCost } from './limiter-cost.js';
 import { profileRoute } from './route-profile.js';
 
 const { values, positionals } = parseArgs({
@@ -52,10 +51,6 @@ try {
     for (const share of profile.reader.selfTime(packageOf).slice(0, top)) console.log(`    ${µs(profile.perRequest(share.micros))}  ${share.name}`);
     console.log('  by function (self time):');
     for (const share of profile.reader.selfTime(functionOf).slice(0, top)) console.log(`    ${µs(profile.perRequest(share.micros))}  ${share.name}`);
-    const limiter = limiterCost(profile);
-    if (!limiter.micros) continue;
-    console.log(`  in the rate limiter and what it calls, the rest of the route apart: ${µs(limiter.micros).trim()}`);
-    for (const share of limiter.byFunction.slice(0, top)) console.log(`    ${µs(share.micros)}  ${share.name}`);
   }
 } finally {
   await app.stop();

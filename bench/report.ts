@@ -10,6 +10,8 @@ export interface Results {
   when: string;
   node: string;
   cpus: number;
+  /** The machine's 1, 5 and 15-minute load averages when the run started and ended. */
+  loadAverage: { start: number[]; end: number[] };
   /** How the figures were measured (durations, rounds, load shape, databases). */
   settings: Record<string, unknown>;
   figures: Figure[];

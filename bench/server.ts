@@ -19,6 +19,7 @@ import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
 import { parseRate } from '../dist/src/rate-limit/rates.js';
 import { ApiToken } from '../dist/src/storage/entities/index.js';
 import { openOrm } from '../dist/src/storage/orm.js';
+import { middlewareCosts } from './middleware-cost.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
 const PASSWORD = 'Bench-Password-12345';
@@ -44,8 +45,12 @@ app.get('/policy/:user_id', auth.require({ policy: 'is_self' }), ok);
 // What any limiter's place in the route costs before it does anything: Express's price for one
 // more middleware. Against it, express-rate-limit's route shows the best score a limiter can get.
 app.get('/empty-middleware', (_req, _res, next) => next(), ok);
-app.get('/limited', limitPerClient(createLimiter({ name: 'bench', rate: NEVER }), 'requests'), ok);
-app.get('/express-rate-limit', rateLimit({ windowMs: 60_000, limit: NEVER.points, standardHeaders: 'draft-6', legacyHeaders: false }), ok);
+// The two limiters on the same route shape, with the same limit and key (the client's IP), and the
+// same IETF RateLimit-* headers (express-rate-limit's draft-6 adds RateLimit-Policy).
+const ourLimiter = limitPerClient(createLimiter({ name: 'bench', rate: NEVER }), 'requests');
+const expressRateLimit = rateLimit({ windowMs: 60_000, limit: NEVER.points, standardHeaders: 'draft-6', legacyHeaders: false });
+app.get('/limited', ourLimiter, ok);
+app.get('/express-rate-limit', expressRateLimit, ok);
 
 // The usual hand-rolled alternative: Passport's bearer strategy, the token's SHA-256 looked up in
 // the same database (indexed, as our legacy tokens are) on every request.
@@ -97,6 +102,7 @@ type Command =
   | { id: number; cmd: 'bareDerivation' }
   | { id: number; cmd: 'fill'; total: number }
   | { id: number; cmd: 'cpuMicros' }
+  | { id: number; cmd: 'limiterCosts'; calls: number; rounds: number }
   | { id: number; cmd: 'startProfile'; intervalMicros?: number }
   | { id: number; cmd: 'stopProfile'; path: string }
   | { id: number; cmd: 'stop' };
@@ -150,6 +156,10 @@ process.on('message', async (message: Command) => {
       // throughput, does not depend on how much of the machine the process was given.
       const { user, system } = process.cpuUsage();
       reply(user + system);
+      break;
+    }
+    case 'limiterCosts': {
+      reply(await middlewareCosts(app, { ours: ourLimiter, expressRateLimit }, message.calls, message.rounds));
       break;
     }
     case 'startProfile': {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { assembleToken } from '../dist/src/tokens/format.js';
 import type { AppProcess } from './app-process.js';
-import { median } from './load.js';
+import { median } from './median.js';
 
 export async function timeRequest(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
