@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { AppProcess } from './app-process.js';
 import { atLeast, atMost, skipped, type Figure } from './figures.js';
-import { ratio, type LoadSettings, type Ratio } from './load.js';
+import { ratio, ratios, type LoadSettings, type Ratio } from './load.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, describeUrl } from './postgres.js';
 import { printTable, readResults, writeResults } from './report.js';
 import { coldVerification, latencyUnderAttack, timeRequest } from './verification.js';
@@ -77,15 +77,15 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
 
     const limited = await ratio(settings, cpu, `${base}/plain`, `${base}/limited`);
     figures.push(atLeast('rate-limited route ÷ unguarded', limited.ratio, 0.9, versus(limited)));
-    const erl = await ratio(settings, cpu, `${base}/express-rate-limit`, `${base}/limited`);
-    // How far the figure can go: an empty middleware in the limiter's place (a limiter that costs
-    // nothing) against express-rate-limit; and each limiter's own CPU per request, called alone.
-    const ceiling = await ratio(settings, cpu, `${base}/express-rate-limit`, `${base}/empty-middleware`);
+    // The same rounds measure how far the figure can go: an empty middleware in the limiter's place
+    // (a limiter that costs nothing) against express-rate-limit.
+    const [erl, ceiling] = await ratios(settings, cpu, { url: `${base}/express-rate-limit` }, [{ url: `${base}/limited` }, { url: `${base}/empty-middleware` }]);
+    // And each limiter's own CPU per request, called alone.
     const alone = await app.call<{ ours: number; expressRateLimit: number }>({ cmd: 'limiterCosts', calls: 50_000, rounds: 5 });
     const explained =
-      `an empty middleware in its place scores ${ceiling.ratio.toFixed(2)}; ` +
+      `an empty middleware in its place scores ${ceiling!.ratio.toFixed(2)}; ` +
       `each limiter alone adds ${alone.ours.toFixed(1)} vs ${alone.expressRateLimit.toFixed(1)} µs CPU/request`;
-    figures.push(atLeast('our limiter ÷ express-rate-limit', erl.ratio, 1.3, `${versus(erl)}; ${explained}`));
+    figures.push(atLeast('our limiter ÷ express-rate-limit', erl!.ratio, 1.3, `${versus(erl!)}; ${explained}`));
 
     const passport = await ratio(settings, cpu, `${base}/passport`, `${base}/token`, bearer, { Authorization: `Bearer ${ready.passportToken}` });
     figures.push(atLeast('warm token ÷ Passport bearer + SHA-256 lookup', passport.ratio, 1.0, versus(passport)));

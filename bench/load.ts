@@ -47,24 +47,35 @@ export async function throughput(settings: LoadSettings, cpu: CpuMeter, url: str
  * rounds' ratios is reported, which one disturbed round cannot move.
  */
 export async function ratio(settings: LoadSettings, cpu: CpuMeter, base: string, route: string, headers: Headers = {}, baseHeaders: Headers = {}): Promise<Ratio> {
-  const ratios: number[] = [];
-  const routeRuns: Run[] = [];
-  const baseRuns: Run[] = [];
+  const [result] = await ratios(settings, cpu, { url: base, headers: baseHeaders }, [{ url: route, headers }]);
+  return result!;
+}
+
+export interface Target {
+  url: string;
+  headers?: Headers;
+}
+
+/**
+ * Several routes against one baseline, measured in the same rounds so that their ratios can be
+ * compared with each other; each round starts one place further along the list (B X Y, X Y B,
+ * Y B X …), so that none always runs first or last.
+ */
+export async function ratios(settings: LoadSettings, cpu: CpuMeter, base: Target, routes: Target[]): Promise<Ratio[]> {
+  const targets = [base, ...routes];
+  const runs: Run[][] = targets.map(() => []);
   for (let round = 0; round < settings.rounds; round++) {
-    let baseRun: Run;
-    let routeRun: Run;
-    if (round % 2 === 0) {
-      baseRun = await throughput(settings, cpu, base, baseHeaders);
-      routeRun = await throughput(settings, cpu, route, headers);
-    } else {
-      routeRun = await throughput(settings, cpu, route, headers);
-      baseRun = await throughput(settings, cpu, base, baseHeaders);
+    for (let step = 0; step < targets.length; step++) {
+      const index = (round + step) % targets.length;
+      runs[index]!.push(await throughput(settings, cpu, targets[index]!.url, targets[index]!.headers));
     }
-    ratios.push(routeRun.rps / baseRun.rps);
-    routeRuns.push(routeRun);
-    baseRuns.push(baseRun);
   }
-  return { ratio: median(ratios), route: mean(routeRuns), base: mean(baseRuns) };
+  const [baseRuns, ...routeRuns] = runs;
+  return routeRuns.map((route) => ({
+    ratio: median(route.map((run, round) => run.rps / baseRuns![round]!.rps)),
+    route: mean(route),
+    base: mean(baseRuns!),
+  }));
 }
 
 function mean(runs: Run[]): Run {
