@@ -83,7 +83,7 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     // And each limiter's own CPU per request, called alone.
     const alone = await app.call<{ ours: number; expressRateLimit: number }>({ cmd: 'limiterCosts', calls: 50_000, rounds: 5 });
     const explained =
-      `an empty middleware in its place scores ${ceiling!.ratio.toFixed(2)}; ` +
+      `an empty middleware in its place scores ${ceiling!.ratio.toFixed(2)} (${whole(ceiling!.route.cpuPerRequest)} µs); ` +
       `each limiter alone adds ${alone.ours.toFixed(1)} vs ${alone.expressRateLimit.toFixed(1)} µs CPU/request`;
     figures.push(atLeast('our limiter ÷ express-rate-limit', erl!.ratio, 1.3, `${versus(erl!)}; ${explained}`));
 
