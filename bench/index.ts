@@ -30,8 +30,8 @@ const COLD_SAMPLES = 9;
 const resultsPath = new URL('./results.json', import.meta.url).pathname;
 
 const whole = (n: number) => String(Math.round(n));
-/** "9938 vs 10343 req/s; 101 vs 97 µs CPU/request": throughput, and the server CPU behind it. */
-const versus = (r: Ratio) => `${whole(r.route.rps)} vs ${whole(r.base.rps)} req/s; ${whole(r.route.cpuPerRequest)} vs ${whole(r.base.cpuPerRequest)} µs server CPU/request`;
+/** "9938 vs 10343 req/s, 101 vs 97 µs CPU/request": throughput, and the server's CPU behind it. */
+const versus = (r: Ratio) => `${whole(r.route.rps)} vs ${whole(r.base.rps)} req/s, ${whole(r.route.cpuPerRequest)} vs ${whole(r.base.cpuPerRequest)} µs CPU/request`;
 
 async function sqliteFigures(dir: string): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -83,8 +83,8 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     // And each limiter's own CPU per request, called alone.
     const alone = await app.call<{ ours: number; expressRateLimit: number }>({ cmd: 'limiterCosts', calls: 50_000, rounds: 5 });
     const explained =
-      `an empty middleware in its place scores ${ceiling!.ratio.toFixed(2)} (${whole(ceiling!.route.cpuPerRequest)} µs); ` +
-      `each limiter alone adds ${alone.ours.toFixed(1)} vs ${alone.expressRateLimit.toFixed(1)} µs CPU/request`;
+      `empty middleware instead: ${ceiling!.ratio.toFixed(2)}, ${whole(ceiling!.route.cpuPerRequest)} µs; ` +
+      `each limiter alone: ${alone.ours.toFixed(1)} vs ${alone.expressRateLimit.toFixed(1)} µs`;
     figures.push(atLeast('our limiter ÷ express-rate-limit', erl!.ratio, 1.3, `${versus(erl!)}; ${explained}`));
 
     const passport = await ratio(settings, cpu, `${base}/passport`, `${base}/token`, bearer, { Authorization: `Bearer ${ready.passportToken}` });
@@ -147,13 +147,14 @@ try {
 const loadAtEnd = os.loadavg();
 const loads = (averages: number[]) => averages.map((n) => n.toFixed(2)).join(' ');
 console.log(`Load average (1, 5, 15 min) ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end.\n`);
-printTable(figures, last);
+const runSettings = { ...settings, coldSamples: COLD_SAMPLES, databases: ['SQLite', 'PostgreSQL'], postgres: describeUrl(postgresUrl) };
+printTable(figures, last, runSettings);
 await writeResults(resultsPath, {
   when: new Date().toISOString(),
   node: process.version,
   cpus: os.availableParallelism(),
   loadAverage: { start: loadAtStart, end: loadAtEnd },
-  settings: { ...settings, coldSamples: COLD_SAMPLES, databases: ['SQLite', 'PostgreSQL'], postgres: describeUrl(postgresUrl) },
+  settings: runSettings,
   figures,
 });
 console.log(`\nWritten to bench/results.json.`);

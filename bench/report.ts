@@ -31,7 +31,7 @@ export async function writeResults(path: string, results: Results): Promise<void
   await writeFile(path, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-export function printTable(figures: Figure[], last: Results | undefined): void {
+export function printTable(figures: Figure[], last: Results | undefined, settings: Record<string, unknown>): void {
   const lastValue = new Map(last?.figures.map((figure) => [figure.figure, formatValue(figure)]));
   const header = ['figure', 'measured', 'last run', 'target', 'met', 'detail'];
   const rows = figures.map((figure) => [
@@ -44,8 +44,16 @@ export function printTable(figures: Figure[], last: Results | undefined): void {
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
-  if (last) console.log(`"last run" is bench/results.json from ${last.when} (node ${last.node}, ${last.cpus} CPUs).`);
+  if (last) console.log(`"last run" is bench/results.json from ${last.when} (node ${last.node}, ${last.cpus} CPUs${settingsChanged(last, settings)}).`);
   console.log(line(header));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const row of rows) console.log(line(row));
+}
+
+/** ", other settings: seconds 1 (now 2), …" when the last run was measured differently. */
+function settingsChanged(last: Results, settings: Record<string, unknown>): string {
+  const changed = Object.entries(settings)
+    .filter(([name, value]) => JSON.stringify(last.settings?.[name]) !== JSON.stringify(value))
+    .map(([name, value]) => `${name} ${JSON.stringify(last.settings?.[name])} (now ${JSON.stringify(value)})`);
+  return changed.length ? `, other settings: ${changed.join(', ')}` : '';
 }
