@@ -19,14 +19,16 @@ import { coldVerification, latencyUnderAttack, timeRequest } from './verificatio
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
-  rounds: Number(process.env['BENCH_ROUNDS'] || 6),
+  rounds: Number(process.env['BENCH_ROUNDS'] || 8),
   connections: 10,
   // Pipelined requests make the load generator cheap enough per request that the server, not
   // autocannon, is what runs out of CPU on a small machine: the ratios then measure the server.
   pipelining: Number(process.env['BENCH_PIPELINING'] || 10),
 };
 const postgresUrl = process.env['SERVICE_AUTH_BENCH_DATABASE_URL'] || DEFAULT_POSTGRES_URL;
-const COLD_SAMPLES = 9;
+// A derivation's time varies by ±10% from one to the next on a shared machine: enough samples that
+// the medians are steady.
+const COLD_SAMPLES = 15;
 const resultsPath = new URL('./results.json', import.meta.url).pathname;
 
 const whole = (n: number) => String(Math.round(n));
