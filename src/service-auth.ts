@@ -11,7 +11,7 @@ import { Guards, type RequireOptions } from './authorization/guards.js';
 import { PolicyRegistry, type Policy } from './authorization/policies.js';
 import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
 import { RoleRules, type RoleRule } from './authorization/role-rules.js';
-import { readConfig, redactUrl, sourceFrom, type AuthConfig } from './config.js';
+import { readConfig, sourceFrom, type AuthConfig } from './config.js';
 import { AuthError } from './errors.js';
 import { EventBus, type EventHandler, type EventName } from './events.js';
 import { abilityRoutes } from './http/ability-routes.js';

@@ -7,7 +7,7 @@ import { Router, type ErrorRequestHandler, type Request, type RequestHandler, ty
 import type { AuthConfig } from '../config.js';
 import { AuthError } from '../errors.js';
 import { assertSameSite } from '../sessions/csrf.js';
-import type { CreatedToken, TokenService } from '../tokens/service.js';
+import type { TokenService } from '../tokens/service.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { formFrom, isBrowserForm, sendPage } from './browser.js';
 import type { TokensPageLocals } from './pages/tokens-page.js';

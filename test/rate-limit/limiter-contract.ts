@@ -5,7 +5,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import type { Limiter } from '../../src/rate-limit/limiter.js';
-import { parseRate } from '../../src/rate-limit/rates.js';
 
 export function limiterContract(make: (name: string, rate: string) => Limiter): void {
   const fresh = (rate: string) => make(`contract-${randomBytes(4).toString('hex')}`, rate);
