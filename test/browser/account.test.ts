@@ -2,15 +2,10 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { PASSWORD } from '../helpers/app.js';
 import { describeInChromium, useChromium } from './chromium.js';
-import { startDemoServer, type DemoServer } from './demo-server.js';
+import { useDemoServer } from './demo-server.js';
 
 describeInChromium('account pages in a browser', () => {
-  let demo: DemoServer;
-  before(async function () {
-    this.timeout(60_000);
-    demo = await startDemoServer();
-  });
-  after(() => demo?.stop());
+  const demo = useDemoServer();
   const chromium = useChromium(() => demo.url);
 
   const focusedId = (page: Page) => page.evaluate<string>('document.activeElement && document.activeElement.id');

@@ -63,3 +63,29 @@ export async function startDemoServer(): Promise<DemoServer> {
     throw error;
   }
 }
+
+/**
+ * For a suite: the demo started before its tests and stopped after them. The handle reads the
+ * running demo when a test uses it.
+ */
+export function useDemoServer(): Omit<DemoServer, 'stop'> {
+  let demo: DemoServer | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    demo = await startDemoServer();
+  });
+  after(() => demo?.stop());
+  const running = (): DemoServer => {
+    if (!demo) throw new Error('the demo server has not started');
+    return demo;
+  };
+  return {
+    get url() {
+      return running().url;
+    },
+    get operator() {
+      return running().operator;
+    },
+    mails: (count) => running().mails(count),
+  };
+}

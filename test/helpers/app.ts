@@ -36,7 +36,7 @@ export interface TestApp {
 
 /**
  * Builds the app; `settings` are `app.set` before construction, `routes` are added after it.
- * Call `auth.close()` when done (see `useApp`).
+ * Call `auth.close()` when done.
  */
 export async function createTestApp(
   settings: Record<string, unknown> = {},
@@ -79,6 +79,27 @@ export async function outboxMails(dir: string, count = 1): Promise<{ to: string;
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+export interface AppWithOutbox extends TestApp {
+  /** The directory the app's mail goes to (SERVICE_AUTH_MAIL_OUTBOX). */
+  outbox: string;
+  /** Closes the app and removes the outbox. */
+  close(): Promise<void>;
+}
+
+/** An app with rate limits off whose mail goes to a fresh outbox directory, for the mailing flows. */
+export async function createAppWithOutbox(): Promise<AppWithOutbox> {
+  const outbox = await temporaryDirectory();
+  const t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox });
+  return {
+    ...t,
+    outbox,
+    async close() {
+      await t.auth.close();
+      await rm(outbox, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A fresh, empty directory for an outbox. */

@@ -1,20 +1,14 @@
 import { expect } from 'chai';
-import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import type { AuthUser } from '../../src/index.js';
-import { createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import { createAppWithOutbox, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, type AppWithOutbox } from '../helpers/app.js';
 
 describe('events', () => {
-  let t: TestApp;
-  let outbox: string;
+  let t: AppWithOutbox;
   beforeEach(async () => {
-    outbox = await temporaryDirectory();
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox });
+    t = await createAppWithOutbox();
   });
-  afterEach(async () => {
-    await t.auth.close();
-    await rm(outbox, { recursive: true, force: true });
-  });
+  afterEach(() => t.close());
 
   it('fires each of the five events with the user, from the endpoint that makes it happen', async () => {
     const seen: string[] = [];
@@ -27,7 +21,7 @@ describe('events', () => {
     await request(t.app).post('/service-auth/logout').set('Cookie', sessionCookieFrom(registered)!).expect(204);
     await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
     await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
-    const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+    const token = resetTokenFrom((await outboxMails(t.outbox))[0]!);
     await request(t.app).post('/service-auth/reset').send({ token, password: 'Brand-New-Password-42' }).expect(200);
     expect(seen).to.deep.equal([
       'user_registered:ada@example.com',

@@ -1,22 +1,16 @@
 import { expect } from 'chai';
-import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import { safeNext } from '../../src/http/browser.js';
 import { COPY_SCRIPT, STYLESHEET } from '../../src/http/pages/assets.js';
-import { createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, type AppWithOutbox, type TestApp } from '../helpers/app.js';
 import { cspHash, formPost, tagWithId } from '../helpers/forms.js';
 
 describe('browser pages', () => {
-  let t: TestApp;
-  let outbox: string;
+  let t: AppWithOutbox;
   beforeEach(async () => {
-    outbox = await temporaryDirectory();
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox });
+    t = await createAppWithOutbox();
   });
-  afterEach(async () => {
-    await t.auth.close();
-    await rm(outbox, { recursive: true, force: true });
-  });
+  afterEach(() => t.close());
 
   const form = (path: string, body: Record<string, string>) => formPost(t.app, path, body);
   const ada = () => t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
@@ -62,7 +56,7 @@ describe('browser pages', () => {
   it('GET /reset shows the form for a usable token and explains an unusable one', async () => {
     await ada();
     await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
-    const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+    const token = resetTokenFrom((await outboxMails(t.outbox))[0]!);
     const usable = await request(t.app).get(`/service-auth/reset?token=${token}`).expect(200);
     expect(usable.text).to.contain('action="/service-auth/reset"').and.contain(`value="${token}"`);
     expect(usable.text).to.contain('<meta name="referrer" content="no-referrer">');
@@ -143,7 +137,7 @@ describe('browser pages', () => {
     // The API's status, 202: the mail is on its way, or not (the page does not say which).
     const forgot = await form('/forgot', { email: 'ada@example.com' }).expect(202);
     expect(forgot.text).to.contain('role="status"').and.contain('on its way');
-    const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+    const token = resetTokenFrom((await outboxMails(t.outbox))[0]!);
     const reset = await form('/reset', { token, password: 'Brand-New-Password-42' }).expect(303);
     expect(reset.headers['location']).to.equal('/service-auth/login?reset=done');
     const login = await request(t.app).get('/service-auth/login?reset=done').expect(200);
@@ -154,7 +148,7 @@ describe('browser pages', () => {
   it('a reset link used up, or without its token, shows "ask for a new link" rather than the form', async () => {
     await ada();
     await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
-    const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+    const token = resetTokenFrom((await outboxMails(t.outbox))[0]!);
     await form('/reset', { token, password: 'Brand-New-Password-42' }).expect(303);
     const bodies: Record<string, string>[] = [{ token, password: 'Another-New-Password-43' }, { password: 'Another-New-Password-43' }];
     for (const body of bodies) {
@@ -168,7 +162,7 @@ describe('browser pages', () => {
   it('a weak new password keeps the reset form, with the token, and the rules beside the field', async () => {
     await ada();
     await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
-    const token = resetTokenFrom((await outboxMails(outbox))[0]!);
+    const token = resetTokenFrom((await outboxMails(t.outbox))[0]!);
     const response = await form('/reset', { token, password: 'short' }).expect(422);
     expect(response.text).to.contain(`name="token" value="${token}"`).and.contain('<li>at least 12 characters</li>');
     expect(tagWithId(response.text, 'password')).to.contain('autofocus');
