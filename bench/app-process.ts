@@ -10,6 +10,9 @@ export interface Ready {
   cookie: string;
   userId: number;
   passportToken: string;
+  /** A note of the bench user's (bench/notes.ts), and the filter accessibleBy gives for their notes. */
+  noteId: number;
+  accessibleBy: string;
 }
 
 export interface AppProcessOptions {

@@ -1,5 +1,5 @@
 /**
- * One line of the benchmark's table: a measured figure against its target in CONTRACT section 12.
+ * One line of the benchmark's table: a measured figure against its target.
  */
 
 export interface Figure {

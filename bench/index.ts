@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the figures of CONTRACT section 12 (and the PostgreSQL one of section 10),
+ * `npm run bench`: the performance figures (and the warm-token one on PostgreSQL),
  * measured in one run on this machine, printed as one table beside the last run's values and
  * written to bench/results.json.
  *
@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { AppProcess } from './app-process.js';
 import { atLeast, atMost, skipped, type Figure } from './figures.js';
 import { ratio, ratios, type LoadSettings, type Ratio } from './load.js';
+import { NOTES, OWNERS, PAGE } from './notes.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, describeUrl } from './postgres.js';
 import { printTable, readResults, writeResults } from './report.js';
 import { coldVerification, latencyUnderAttack, timeRequest } from './verification.js';
@@ -55,6 +56,11 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
       ['/express-rate-limit', {}],
       ['/empty-middleware', {}],
       ['/passport', { Authorization: `Bearer ${ready.passportToken}` }],
+      [`/note-unguarded/${ready.noteId}`, cookie],
+      [`/note-session/${ready.noteId}`, cookie],
+      [`/note-guarded/${ready.noteId}`, cookie],
+      ['/notes-handwritten', cookie],
+      ['/notes-accessible', cookie],
     ];
     for (const [path, headers] of warmUps) await autocannon({ url: `${base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
 
@@ -64,6 +70,19 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     figures.push(atLeast('session cookie ÷ unguarded', session.ratio, 0.85, versus(session)));
     const policy = await ratio(settings, cpu, `${base}/open/${ready.userId}`, `${base}/policy/${ready.userId}`, cookie);
     figures.push(atLeast('policy guard (require) ÷ unguarded', policy.ratio, 0.85, `${versus(policy)} (/users/:id-shaped routes)`));
+
+    // The same handler and load (em.findOne of one row) on every side, the cookie sent to all: the
+    // baseline has no guard at all, so the ratio charges the whole guard (session lookup, ability,
+    // load check). loginRequired + the same load, in the same rounds, shows the session's part.
+    const note = (route: string) => ({ url: `${base}/${route}/${ready.noteId}`, headers: cookie });
+    const [loaded, sessionOnly] = await ratios(settings, cpu, note('note-unguarded'), [note('note-guarded'), note('note-session')]);
+    const loadDetail = `${versus(loaded!)}; baseline: no guard (the cookie sent, not read); loginRequired + the same load instead: ${sessionOnly!.ratio.toFixed(2)}`;
+    figures.push(atLeast('load-guarded route ÷ the same route loading the same row unguarded', loaded!.ratio, 0.9, loadDetail));
+    // Both lists behind the same session guard, with the same em.find (a page of the user's notes):
+    // only building the filter differs.
+    const list = await ratio(settings, cpu, `${base}/notes-handwritten`, `${base}/notes-accessible`, cookie, cookie);
+    const listDetail = `${versus(list)}; ${PAGE} of the user's ${NOTES / OWNERS} rows of ${NOTES.toLocaleString('en')}, accessibleBy gave ${ready.accessibleBy}`;
+    figures.push(atLeast('accessibleBy + em.find ÷ the same em.find with a hand-written equivalent filter', list.ratio, 0.9, listDetail));
 
     for (const total of [10, 100_000]) {
       const stored = await app.call<number>({ cmd: 'fill', total });

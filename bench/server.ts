@@ -1,7 +1,8 @@
 /**
  * The application `npm run bench` measures, in its own process so that the load generator does
  * not share its event loop. The routes differ only in their guard; every handler answers the same
- * small JSON. Commands arrive over IPC from bench/index.ts.
+ * small JSON, except the note routes of bench/notes.ts, which answer rows of their own table.
+ * Commands arrive over IPC from bench/index.ts.
  */
 import { createHash, pbkdf2, randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -16,10 +17,11 @@ import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { ServiceAuth } from '../dist/src/index.js';
 import { createLimiter } from '../dist/src/rate-limit/limiter.js';
 import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
-import { parseRate } from '../dist/src/rate-limit/rates.js';
+import { parseRate } from '../dist/src/config/rates.js';
 import { ApiToken } from '../dist/src/storage/entities/index.js';
 import { openOrm } from '../dist/src/storage/orm.js';
 import { middlewareCosts } from './middleware-cost.js';
+import { benchNotes, NOTE_READER } from './notes.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
 const PASSWORD = 'Bench-Password-12345';
@@ -78,11 +80,16 @@ passport.use(
   }),
 );
 app.get('/passport', passport.authenticate('bearer', { session: false }), ok);
+const notes = await benchNotes(app, auth, databaseUrl);
+// As an application mounts it: the guards' refusals (the bogus tokens of the attack) answered here.
+app.use(auth.errorHandler);
 
-const user = await auth.users.create({ email: 'bench@example.com', password: PASSWORD });
+// The note routes' role (bench/notes.ts). The other guarded routes build no ability, so it costs them nothing.
+const user = await auth.users.create({ email: 'bench@example.com', password: PASSWORD, roles: [NOTE_READER] });
 const others = await auth.users.create({ email: 'others@example.com', password: PASSWORD });
 const passportToken = randomBytes(32).toString('hex');
 await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(passportToken).digest('hex'), name: 'passport' });
+const { noteId, accessibleBy } = await notes.seed(user);
 
 const server = app.listen(0, '127.0.0.1', async () => {
   const port = (server.address() as { port: number }).port;
@@ -92,7 +99,7 @@ const server = app.listen(0, '127.0.0.1', async () => {
     body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
   });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  process.send!({ ready: true, port, cookie, userId: user.id, passportToken });
+  process.send!({ ready: true, port, cookie, userId: user.id, passportToken, noteId, accessibleBy });
 });
 
 const pbkdf2Async = promisify(pbkdf2);
@@ -183,6 +190,7 @@ process.on('message', async (message: Command) => {
       while (lookupsInFlight) await new Promise((resolve) => setTimeout(resolve, 10));
       await auth.close();
       await orm.close();
+      await notes.close();
       reply(true);
       process.exit(0);
     }

@@ -6,7 +6,7 @@
  */
 import { Builtins, Cli, type Command } from 'clipanion';
 import { authCommands } from './commands/index.js';
-import { EXIT_USAGE } from './failures.js';
+import { EXIT_USAGE } from './commands/failures.js';
 import { packageVersion } from './package-version.js';
 
 const cli = new Cli({

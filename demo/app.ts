@@ -1,18 +1,33 @@
 /**
- * The demo application: ServiceAuth mounted on a small Express app with the routes of CONTRACT
- * section 11. `demo/server.ts` starts it; the CLI can load it with `--app demo/app.ts`.
+ * The demo application: ServiceAuth mounted on a small Express app with the routes the README's
+ * "The demo" lists, and the demo's own MikroORM for its reports and notes. `demo/server.ts`
+ * starts it; the CLI can load it with `--app demo/app.ts` (which opens only the package's database).
  */
 import express from 'express';
 import { routeContext, ServiceAuth } from '../src/index.js';
 import { isSelfOrAdmin } from '../policies/is-self-or-admin.js';
 import { homePage } from './home-page.js';
+import { DemoDatabase } from './orm.js';
+import { resourceRoutes } from './resources.js';
 
 export const app = express();
+// Nothing tells a visitor which framework serves the site.
+app.disable('x-powered-by');
+// Everyone who registers gets the role member (their own notes, their own email and password),
+// unless the environment names other default roles.
+app.set('SERVICE_AUTH_DEFAULT_ROLES', process.env['SERVICE_AUTH_DEFAULT_ROLES'] || 'member');
 export const auth = new ServiceAuth(app);
 
-// Role rules from policies/*.json (admin manages everything; analyst reads team north's reports).
+// Role rules from policies/*.json: admin manages everything; analyst reads team north's reports
+// and includes member; member reads and edits their own notes and changes their own email and password.
 auth.loadPolicies(new URL('../policies', import.meta.url));
 auth.definePolicy('is_self_or_admin', isSelfOrAdmin);
+
+/**
+ * The demo's own MikroORM (reports and notes) on the package's database, opened after the
+ * package's: `await database.ready` (as `npm start` does), or by the first request that needs it.
+ */
+export const database = new DemoDatabase(() => auth.ready.then(() => auth.config.databaseUrl));
 
 app.get('/', async (req, res) => {
   res.type('html').send(homePage({ prefix: auth.config.urlPrefix, user: await auth.currentUser(req) }));
@@ -30,8 +45,21 @@ app.get('/users/:user_id/profile', auth.require({ policy: 'is_self_or_admin' }),
   res.json({ user_id: routeContext(req.params)['user_id'] });
 });
 
+// Every field the body sets must be one the user may update on this user (member: own email and password).
+app.patch('/users/:user_id', express.json(), auth.require({ action: 'update', subject: 'User', fields: 'body' }), (req, res) => {
+  const body: unknown = req.body;
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort() : [];
+  res.json({ user_id: routeContext(req.params)['user_id'], fields });
+});
+
 app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (req, res) => {
   res.json({ team: req.params['team'] });
 });
+
+// GET /reports, POST /notes, GET and PATCH /notes/:id, on the demo's own entities.
+app.use(resourceRoutes(auth, database));
+
+// After every route: the guards' refusals, and any error, as problem details or a page.
+app.use(auth.errorHandler);
 
 export default app;

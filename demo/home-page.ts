@@ -24,7 +24,14 @@ export function homePage({ prefix, user }: { prefix: string; user: AuthUser | nu
     { href: `/users/${user?.id ?? 1}/profile`, text: user ? 'Your profile' : 'Profile of user 1', note: "policy is_self_or_admin: yourself, or an admin's flag" },
     { href: '/admin', text: 'Admin area', note: 'rolesRequired("admin")' },
     { href: '/reports/north', text: 'Reports of team north', note: 'CASL rule: role analyst reads team north' },
+    { href: '/reports', text: 'Reports you may read', note: 'loginRequired; the query is accessibleBy(user, "read", "Report")' },
+    { href: '/notes/1', text: 'Note 1', note: 'require({ load }): its owner (role member) or an admin; 404 if there is none' },
     { href: '/api/whoami', text: 'Who am I (API)', note: 'tokenRequired: send Authorization: Bearer <token>' },
+  ];
+  const requests: { text: string; note: string }[] = [
+    { text: 'POST /notes { title, body }', note: 'loginRequired: a note of your own (201)' },
+    { text: 'PATCH /notes/:id { title?, body? }', note: 'require({ load, fields: "body" }): a member changes the title and body of their own notes' },
+    { text: `PATCH /users/${user?.id ?? ':user_id'} { email?, password? }`, note: 'require({ fields: "body" }): a member may set their own email and password, nothing else' },
   ];
   const list = (links: Link[]) =>
     links.map(({ href, text, note }) => `        <li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a> <small>${escapeHtml(note)}</small></li>`).join('\n');
@@ -56,6 +63,10 @@ ${list(pages)}
       <h2 id="routes-heading">Guarded routes</h2>
       <ul>
 ${list(routes)}
+      </ul>
+      <p>And with a JSON body:</p>
+      <ul>
+${requests.map(({ text, note }) => `        <li><code>${escapeHtml(text)}</code> <small>${escapeHtml(note)}</small></li>`).join('\n')}
       </ul>
     </nav>
   </main>

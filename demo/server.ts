@@ -1,12 +1,13 @@
 /** `npm start`: the demo on PORT (default 3000), data in ./service-auth.sqlite unless configured. */
 import type { AddressInfo } from 'node:net';
-import { redactUrl } from '../src/config.js';
-import { app, auth } from './app.js';
+import { redactUrl } from '../src/config/redact.js';
+import { app, auth, database } from './app.js';
 
 const port = Number(process.env['PORT'] || 3000);
 
 try {
-  await auth.ready;
+  // The package's database first, then the demo's own tables on it.
+  await database.ready;
 } catch (error) {
   console.error(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
@@ -23,7 +24,7 @@ const server = app.listen(port, () => {
 function shutDown(): void {
   server.close();
   server.closeAllConnections();
-  void auth.close().then(() => process.exit(0));
+  void Promise.all([database.close(), auth.close()]).then(() => process.exit(0));
 }
 process.once('SIGINT', shutDown);
 process.once('SIGTERM', shutDown);

@@ -1,9 +1,12 @@
 /**
- * The lifecycle events of CONTRACT section 8. Handlers get the user, run one after another in
- * registration order, each awaited, after the change is committed and before the response goes
- * out. A handler that throws is logged and changes neither the response nor the other handlers.
+ * The lifecycle events. Handlers get the user, run one after another in registration order, each
+ * awaited, after the change is committed and before the response goes out; but for the work done
+ * after the answer so that it tells nobody whether an address has an account
+ * (`password_reset_requested`, and `user_registered` with SERVICE_AUTH_EMAIL_CONFIRMATION on).
+ * `user_deleted` gets the user as it was. A handler that throws is logged and changes neither the
+ * response nor the other handlers.
  */
-import type { Logger } from './logger.js';
+import { logLine, type LoggerHolder } from './logger.js';
 import type { AuthUser } from './users/auth-user.js';
 
 export const EVENT_NAMES = [
@@ -12,6 +15,12 @@ export const EVENT_NAMES = [
   'user_logout',
   'password_reset_requested',
   'password_reset_completed',
+  'user_disabled',
+  'user_enabled',
+  'user_deleted',
+  'password_changed',
+  'email_confirmed',
+  'email_changed',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -20,7 +29,7 @@ export type EventHandler = (user: AuthUser) => unknown;
 export class EventBus {
   private readonly handlers = new Map<EventName, EventHandler[]>(EVENT_NAMES.map((name) => [name, []]));
 
-  constructor(private readonly logger: Logger) {}
+  constructor(private readonly log: LoggerHolder) {}
 
   /** Registers `handler`; returns a function that unregisters it. */
   subscribe(name: string, handler: EventHandler): () => void {
@@ -42,14 +51,17 @@ export class EventBus {
     return list;
   }
 
-  async emit(name: EventName, user: AuthUser): Promise<void> {
+  /** Runs the handlers one after another; returns how many there were. */
+  async emit(name: EventName, user: AuthUser): Promise<number> {
     // A copy: a handler that unsubscribes itself does not make the next one skip.
-    for (const handler of [...this.listFor(name)]) {
+    const handlers = [...this.listFor(name)];
+    for (const handler of handlers) {
       try {
         await handler(user);
       } catch (error) {
-        this.logger.error(`a ${name} handler failed (user ${user.id})`, error);
+        this.log.logger.error(logLine(`a ${name} handler failed (user ${user.id})`, error));
       }
     }
+    return handlers.length;
   }
 }

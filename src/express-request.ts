@@ -4,7 +4,7 @@
  * .d.ts, so that tsc checks it and emits it with the package's types.
  */
 import type { AppAbility } from './authorization/abilities.js';
-import type { AuthMethod } from './authorization/credentials.js';
+import type { AuthMethod } from './authentication/credentials.js';
 import type { AuthUser } from './users/auth-user.js';
 
 /** The token a request authenticated with. */
@@ -28,6 +28,8 @@ declare global {
       authMethod?: AuthMethod;
       /** The API token, when the request authenticated with one. */
       token?: RequestToken;
+      /** What `auth.require({ …, load })` loaded and allowed: cast it to your entity's type. */
+      resource?: unknown;
     }
   }
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import { ConfigError, ServiceAuth } from '../src/index.js';
-import { readConfig, sourceFrom, type AuthConfig } from '../src/config.js';
+import { readConfig, sourceFrom, type AuthConfig } from '../src/config/config.js';
 
 function configWith(values: Record<string, unknown>, environment = 'development', env: NodeJS.ProcessEnv = {}): AuthConfig {
   const app = express();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriverException, MikroORM } from '@mikro-orm/core';
 import { ServiceAuth } from '../src/index.js';
-import { AuthError, problemHandler } from '../src/errors.js';
+import { AuthError } from '../src/errors.js';
 import { ormOptions } from '../src/storage/orm.js';
 import { MIGRATIONS } from '../src/storage/migrations/index.js';
 import { captureLogger, createTestApp, PASSWORD } from './helpers/app.js';
@@ -127,12 +127,22 @@ describe('ServiceAuth', () => {
   });
 
   it('closes before ready settled, leaving nothing open', async () => {
+    // Handles and ref'd timers: what would keep a process (the CLI, a test run) alive. Taken after a
+    // turn of the event loop, once mocha has armed this test's own timeout.
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = process.getActiveResourcesInfo();
     const app = express();
     app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
+    // A Redis that refuses: a connection being retried, with its timers, when close() is called.
+    app.set('SERVICE_AUTH_REDIS_URL', 'redis://127.0.0.1:1');
     const auth = new ServiceAuth(app);
     auth.logger = captureLogger();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(process.getActiveResourcesInfo().length, 'something is open while it runs').to.be.above(before.length);
     await auth.close();
     await auth.ready;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(process.getActiveResourcesInfo().sort()).to.deep.equal([...before].sort());
   });
 
   it('closes more than once without error', async () => {
@@ -143,40 +153,46 @@ describe('ServiceAuth', () => {
 
   describe('error responses', () => {
     it('never sends a stack trace or internal message with a 500', async () => {
-      const app = express();
-      const log = captureLogger();
-      app.get('/boom', () => {
-        throw new Error('SELECT secret FROM internals failed at /srv/app.js:12');
+      const { app, auth, log } = await createTestApp({}, (app) => {
+        app.get('/boom', () => {
+          throw new Error('SELECT secret FROM internals failed at /srv/app.js:12');
+        });
+        app.get('/known', () => {
+          throw new AuthError('forbidden', 'Not yours');
+        });
       });
-      app.get('/known', () => {
-        throw new AuthError('forbidden', 'Not yours');
-      });
-      app.use(problemHandler(log));
-      const response = await request(app).get('/boom').expect(500);
-      expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
-      expect(response.body).to.deep.equal({
-        type: 'about:blank',
-        title: 'Internal Server Error',
-        status: 500,
-        detail: 'An unexpected error occurred',
-        code: 'internal_error',
-      });
-      expect(log.text()).to.contain('SELECT secret FROM internals');
-      await request(app).get('/known').expect(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Not yours', code: 'forbidden' });
+      try {
+        const response = await request(app).get('/boom').expect(500);
+        expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
+        expect(response.body).to.deep.equal({
+          type: 'about:blank',
+          title: 'Internal Server Error',
+          status: 500,
+          detail: 'An unexpected error occurred',
+          code: 'internal_error',
+        });
+        expect(log.text()).to.contain('SELECT secret FROM internals');
+        await request(app).get('/known').expect(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Not yours', code: 'forbidden' });
+      } finally {
+        await auth.close();
+      }
     });
 
     it('logs a database error without its statement, whose values may be password hashes', async () => {
-      const app = express();
-      const log = captureLogger();
-      app.get('/db', () => {
-        const driverError = Object.assign(new Error("insert into `service_auth_users` (`password_hash`) values ('$argon2id$v=19$m=19456,p=1,t=2$c2FsdA$aGFzaA') - SQLITE_IOERR: disk I/O error"), { code: 'SQLITE_IOERR' });
-        throw new DriverException(driverError);
+      const { app, auth, log } = await createTestApp({}, (app) => {
+        app.get('/db', () => {
+          const driverError = Object.assign(new Error("insert into `service_auth_users` (`password_hash`) values ('$argon2id$v=19$m=19456,p=1,t=2$c2FsdA$aGFzaA') - SQLITE_IOERR: disk I/O error"), { code: 'SQLITE_IOERR' });
+          throw new DriverException(driverError);
+        });
       });
-      app.use(problemHandler(log));
-      const response = await request(app).get('/db').expect(500);
-      expect(response.body.code).to.equal('internal_error');
-      expect(log.text()).to.contain('SQLITE_IOERR: disk I/O error');
-      expect(log.text()).not.to.contain('argon2id').and.not.to.contain('insert into');
+      try {
+        const response = await request(app).get('/db').expect(500);
+        expect(response.body.code).to.equal('internal_error');
+        expect(log.text()).to.contain('SQLITE_IOERR: disk I/O error');
+        expect(log.text()).not.to.contain('argon2id').and.not.to.contain('insert into');
+      } finally {
+        await auth.close();
+      }
     });
   });
 });

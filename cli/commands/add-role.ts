@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { validRoleName } from '../../src/users/roles.js';
-import { describeUser } from '../describe-user.js';
+import { validRoleName } from '../../src/users/role-names.js';
+import { describeUser } from './describe-user.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class AddRoleCommand extends ServiceAuthCommand {
@@ -21,7 +21,7 @@ export class AddRoleCommand extends ServiceAuthCommand {
   role = Option.String({ name: 'role' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const role = validRoleName(this.role);
     const user = await this.existingUser(auth, this.email);
     if (user.hasRole(role)) {

@@ -1,9 +1,15 @@
 import { Command, Option, type CommandClass } from 'clipanion';
-import { EXIT_USAGE } from '../failures.js';
+import { EXIT_USAGE } from './failures.js';
 import { AddRoleCommand } from './add-role.js';
+import { CheckCommand } from './check.js';
+import { ConfirmEmailCommand } from './confirm-email.js';
 import { CreateRoleCommand } from './create-role.js';
 import { CreateTokenCommand } from './create-token.js';
 import { CreateUserCommand } from './create-user.js';
+import { DeleteRoleCommand } from './delete-role.js';
+import { DeleteUserCommand } from './delete-user.js';
+import { DisableUserCommand } from './disable-user.js';
+import { EnableUserCommand } from './enable-user.js';
 import { ImportLegacyTokenCommand } from './import-legacy-token.js';
 import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
@@ -12,16 +18,24 @@ import { MigrateCommand } from './migrate.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetPasswordCommand } from './reset-password.js';
 import { RevokeTokenCommand } from './revoke-token.js';
+import { TestPoliciesCommand } from './test-policies.js';
 
 /** The commands of the `auth` group, in the order its help lists them. */
 export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   CreateUserCommand,
   ListUsersCommand,
   ResetPasswordCommand,
+  DisableUserCommand,
+  EnableUserCommand,
+  ConfirmEmailCommand,
+  DeleteUserCommand,
   CreateRoleCommand,
   ListRolesCommand,
+  DeleteRoleCommand,
   AddRoleCommand,
   RemoveRoleCommand,
+  CheckCommand,
+  TestPoliciesCommand,
   CreateTokenCommand,
   ListTokensCommand,
   RevokeTokenCommand,
@@ -53,6 +67,7 @@ export class AuthGroupCommand extends Command {
       ['Create a first administrator, prompting for the password', '$0 auth create-user --email admin@example.com --role admin --admin'],
       ['List the users as JSON', '$0 auth list-users --json'],
       ["Reset a password through the application, so that its rules and event handlers apply", '$0 auth reset-password ada@example.com --app dist/app.js'],
+      ['Disable an account: its sessions end, its tokens are refused until it is enabled', '$0 auth disable-user ada@example.com'],
       ['Create a token for a script', '$0 auth create-token --email ci@example.com --name deploy'],
       ['Migrate a PostgreSQL database', '$0 auth migrate --database postgresql://auth@db.internal/app'],
     ],

@@ -1,18 +1,21 @@
 /**
- * What every `auth` command shares: where the data is (`--database`, `--app`), opening a
- * ServiceAuth and closing it, keeping the package's log lines off stdout, and turning failures
- * into a message on stderr and a non-zero exit status. A command implements `run()`, calls
- * `serviceAuth()` for a started instance, and prints with `print()`.
+ * What every `auth` command shares: where the data is (`--database`, `--app`), opening the
+ * service-auth parts and closing them, keeping the package's log lines off stdout, and turning
+ * failures into a message on stderr and a non-zero exit status. A command implements `run()`,
+ * calls `auth()` for started parts, and prints with `print()`.
  */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command, Option, UsageError } from 'clipanion';
-import express, { type Express } from 'express';
-import { ConfigError, readConfig, sourceFrom } from '../../src/config.js';
-import { ServiceAuth } from '../../src/service-auth.js';
+import { readConfig, sourceFrom, type AuthConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/error.js';
+import { partsOf, type ServiceAuth } from '../../src/service-auth.js';
 import type { AuthUser } from '../../src/users/auth-user.js';
 import { normalizeEmail } from '../../src/users/emails.js';
-import { serviceAuthOfModule } from '../application-module.js';
-import { cliLogger } from '../cli-logger.js';
-import { CliFailure, EXIT_USAGE, reportFailure } from '../failures.js';
+import { AuthParts } from '../../src/wiring.js';
+import { serviceAuthOfModule } from './application-module.js';
+import { cliLogger } from './cli-logger.js';
+import { CliFailure, EXIT_USAGE, reportFailure } from './failures.js';
 
 const DATABASE_KEY = 'SERVICE_AUTH_DATABASE_URL';
 
@@ -25,11 +28,14 @@ export abstract class ServiceAuthCommand extends Command {
     description: 'An application module (its default export or export `app`) whose ServiceAuth, configuration and event handlers apply',
   });
 
-  /** The instance this command opened or loaded; closed when the command ends. */
-  private opened: ServiceAuth | undefined;
+  /** The parts this command opened or loaded; closed when the command ends. */
+  private opened: AuthParts | undefined;
 
-  /** The command's work. Expected failures are thrown (CliFailure, AuthError) and reported by `execute`. */
-  protected abstract run(): Promise<void>;
+  /**
+   * The command's work. Expected failures are thrown (CliFailure, AuthError) and reported by
+   * `execute`; a command whose success has several outcomes returns its exit status.
+   */
+  protected abstract run(): Promise<number | void>;
 
   async execute(): Promise<number> {
     const status = await this.attempt(() => this.run());
@@ -50,42 +56,39 @@ export abstract class ServiceAuthCommand extends Command {
     }
   }
 
-  /** The ServiceAuth to work with, its storage connected and (unless configured otherwise) migrated. */
-  protected async serviceAuth(): Promise<ServiceAuth> {
-    const auth = await this.openServiceAuth();
-    await auth.ready;
-    return auth;
+  /** The parts to work with, their storage connected and (unless configured otherwise) migrated. */
+  protected async auth(): Promise<AuthParts> {
+    const parts = await this.openParts();
+    await parts.ready;
+    return parts;
   }
 
   /**
-   * The ServiceAuth, not necessarily started: the application's (`--app`) or one of our own on a
-   * bare Express application configured by `--database` and the environment.
+   * The parts, not necessarily started: the application's (`--app`), or our own, configured by
+   * `--database` and the environment, with no application to hold them.
    */
-  protected async openServiceAuth(): Promise<ServiceAuth> {
+  protected async openParts(): Promise<AuthParts> {
     if (this.opened) return this.opened;
-    const auth = this.app ? await this.loadApplication(this.app) : new ServiceAuth(this.settings());
-    auth.logger = cliLogger(this.context.stderr, auth.ready);
-    this.opened = auth;
-    return auth;
+    const parts = this.app ? partsOf(await this.loadApplication(this.app)) : new AuthParts(this.config());
+    parts.pluggable.logger = cliLogger(this.context.stderr, parts.ready);
+    this.opened = parts;
+    return parts;
   }
 
   /**
-   * The database URL the command works on, without opening a ServiceAuth of our own. With `--app`
-   * the application's ServiceAuth is already opening (and perhaps migrating) the database as the
+   * The database URL the command works on, without opening anything of our own. With `--app` the
+   * application's ServiceAuth is already opening (and perhaps migrating) the database as the
    * module loads: this waits for it to finish, so that two migrators never race.
    */
   protected async databaseUrl(): Promise<string> {
-    if (!this.app) {
-      const settings = this.settings();
-      return readConfig(sourceFrom(settings), settings.get('env')).databaseUrl;
-    }
-    const auth = await this.openServiceAuth();
-    await auth.ready.catch(() => undefined);
-    return auth.config.databaseUrl;
+    if (!this.app) return this.config().databaseUrl;
+    const parts = await this.openParts();
+    await parts.ready.catch(() => undefined);
+    return parts.config.databaseUrl;
   }
 
   /** The user with this email, or a failure saying that there is none. */
-  protected async existingUser(auth: ServiceAuth, email: string): Promise<AuthUser> {
+  protected async existingUser(auth: AuthParts, email: string): Promise<AuthUser> {
     const user = await auth.users.findByEmail(email);
     if (!user) throw new CliFailure(`Unknown email: no user with email ${normalizeEmail(email)}`);
     return user;
@@ -96,13 +99,18 @@ export abstract class ServiceAuthCommand extends Command {
     this.context.stdout.write(`${line}\n`);
   }
 
-  /** The bare application our own ServiceAuth reads its settings from: `--database`, then the environment. */
-  private settings(): Express {
-    const app = express();
-    if (this.database !== undefined) app.set(DATABASE_KEY, this.database);
-    // The CLI sends no mail, so it needs no public URL, which production otherwise requires.
-    if (!process.env['SERVICE_AUTH_PUBLIC_URL']) app.set('SERVICE_AUTH_PUBLIC_URL', 'http://localhost');
-    return app;
+  /**
+   * The configuration of our own parts: `--database`, then the environment. The CLI sends no
+   * mail, so it needs no public URL, which production otherwise requires. An SQLite file whose
+   * folder does not exist is refused: it is a mistyped path, not a new database.
+   */
+  private config(): AuthConfig {
+    const overrides = new Map<string, string>();
+    if (this.database !== undefined) overrides.set(DATABASE_KEY, this.database);
+    if (!process.env['SERVICE_AUTH_PUBLIC_URL']) overrides.set('SERVICE_AUTH_PUBLIC_URL', 'http://localhost');
+    const config = readConfig(sourceFrom(overrides), process.env['NODE_ENV'] || 'development');
+    assertSqliteFolder(config.databaseUrl);
+    return config;
   }
 
   private async loadApplication(modulePath: string): Promise<ServiceAuth> {
@@ -112,10 +120,9 @@ export abstract class ServiceAuthCommand extends Command {
     return serviceAuthOfModule(modulePath, process.cwd());
   }
 
-  private async attempt(work: () => Promise<unknown>): Promise<number> {
+  private async attempt(work: () => Promise<number | void>): Promise<number> {
     try {
-      await work();
-      return 0;
+      return (await work()) ?? 0;
     } catch (error) {
       const { message, exitCode } = reportFailure(this.inTermsOfOptions(error));
       this.context.stderr.write(`${message}\n`);
@@ -129,5 +136,15 @@ export abstract class ServiceAuthCommand extends Command {
       return new CliFailure(`Invalid --database ${JSON.stringify(error.value)}: expected ${error.expected}`);
     }
     return error;
+  }
+}
+
+/** An SQLite file must be in a folder that exists (`:memory:` is not a file). */
+function assertSqliteFolder(databaseUrl: string): void {
+  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
+  if (path === undefined || path === ':memory:' || path.startsWith('file:')) return;
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new CliFailure(`No such folder for the SQLite database ${path}: ${folder} does not exist (a mistyped path would otherwise create a new, empty database)`);
   }
 }

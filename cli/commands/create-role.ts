@@ -18,7 +18,7 @@ export class CreateRoleCommand extends ServiceAuthCommand {
   name = Option.String({ name: 'name' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const created = await auth.roles.create(this.name);
     this.print(created ? `Created role "${this.name}"` : `Role "${this.name}" already exists; nothing changed`);
   }

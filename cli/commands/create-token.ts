@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { required } from '../option-rules.js';
-import { tokenFieldsAsOptions } from '../token-options.js';
+import { required } from './option-rules.js';
+import { tokenFieldsAsOptions } from './token-options.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class CreateTokenCommand extends ServiceAuthCommand {
@@ -29,10 +29,10 @@ export class CreateTokenCommand extends ServiceAuthCommand {
   static override schema = [required('email', '--email'), required('name', '--name')];
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const user = await this.existingUser(auth, this.email!);
     const created = await tokenFieldsAsOptions(() =>
-      auth.tokens.create(user.id, { name: this.name, expiresInDays: this.expiresInDays, scopes: this.scopes ?? [] }),
+      auth.tokens.create(user.id, { name: this.name!, expiresInDays: this.expiresInDays, scopes: this.scopes ?? [] }),
     );
     this.print(created.token);
   }

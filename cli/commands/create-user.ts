@@ -1,10 +1,10 @@
 import { Command, Option } from 'clipanion';
 import { AuthError } from '../../src/errors.js';
 import { validEmail } from '../../src/users/emails.js';
-import { validRoleName } from '../../src/users/roles.js';
-import { describeUser } from '../describe-user.js';
-import { required } from '../option-rules.js';
-import { exclusivePasswordOptions, readNewPassword } from '../password-input.js';
+import { validRoleName } from '../../src/users/role-names.js';
+import { describeUser } from './describe-user.js';
+import { required } from './option-rules.js';
+import { exclusivePasswordOptions, readNewPassword } from './password-input.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class CreateUserCommand extends ServiceAuthCommand {
@@ -37,7 +37,7 @@ export class CreateUserCommand extends ServiceAuthCommand {
   admin = Option.Boolean('--admin', false, { description: "Set the user's is_admin flag" });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     // What can be checked before asking for the password is, so that nobody types a password
     // twice only to learn that the email was mistyped or taken. `users.create` checks it all again.
     const email = validEmail(this.email ?? ''); // never undefined here: the schema requires --email

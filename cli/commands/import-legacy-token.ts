@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { required } from '../option-rules.js';
-import { tokenFieldsAsOptions } from '../token-options.js';
+import { required } from './option-rules.js';
+import { tokenFieldsAsOptions } from './token-options.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class ImportLegacyTokenCommand extends ServiceAuthCommand {
@@ -27,9 +27,9 @@ export class ImportLegacyTokenCommand extends ServiceAuthCommand {
   static override schema = [required('email', '--email'), required('sha256', '--sha256'), required('name', '--name')];
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const user = await this.existingUser(auth, this.email!);
-    const imported = await tokenFieldsAsOptions(() => auth.tokens.importLegacy(user.id, { sha256: this.sha256!, name: this.name }));
+    const imported = await tokenFieldsAsOptions(() => auth.tokens.importLegacy(user.id, { sha256: this.sha256!, name: this.name! }));
     this.print(imported.id);
   }
 }

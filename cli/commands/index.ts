@@ -6,10 +6,16 @@
  */
 import type { CommandClass } from 'clipanion';
 import { AddRoleCommand } from './add-role.js';
+import { CheckCommand } from './check.js';
+import { ConfirmEmailCommand } from './confirm-email.js';
 import { AUTH_GROUP_COMMANDS, AuthGroupCommand } from './auth-group.js';
 import { CreateRoleCommand } from './create-role.js';
 import { CreateTokenCommand } from './create-token.js';
 import { CreateUserCommand } from './create-user.js';
+import { DeleteRoleCommand } from './delete-role.js';
+import { DeleteUserCommand } from './delete-user.js';
+import { DisableUserCommand } from './disable-user.js';
+import { EnableUserCommand } from './enable-user.js';
 import { ImportLegacyTokenCommand } from './import-legacy-token.js';
 import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
@@ -18,14 +24,21 @@ import { MigrateCommand } from './migrate.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetPasswordCommand } from './reset-password.js';
 import { RevokeTokenCommand } from './revoke-token.js';
+import { TestPoliciesCommand } from './test-policies.js';
 
 export { ServiceAuthCommand } from './base.js';
 export {
   AddRoleCommand,
   AuthGroupCommand,
+  CheckCommand,
+  ConfirmEmailCommand,
   CreateRoleCommand,
   CreateTokenCommand,
   CreateUserCommand,
+  DeleteRoleCommand,
+  DeleteUserCommand,
+  DisableUserCommand,
+  EnableUserCommand,
   ImportLegacyTokenCommand,
   ListRolesCommand,
   ListTokensCommand,
@@ -34,6 +47,7 @@ export {
   RemoveRoleCommand,
   ResetPasswordCommand,
   RevokeTokenCommand,
+  TestPoliciesCommand,
 };
 
 /** Every command of the `auth` group, and the group's own help (`auth`, `auth --help`). */

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { formatTable, tableTime } from '../table.js';
+import { formatTable, tableTime } from './table.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class ListRolesCommand extends ServiceAuthCommand {
@@ -20,7 +20,7 @@ export class ListRolesCommand extends ServiceAuthCommand {
   json = Option.Boolean('--json', false, { description: 'Print a JSON array instead of a table' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const roles = await auth.roles.list();
     if (this.json) {
       this.print(JSON.stringify(roles, null, 2));

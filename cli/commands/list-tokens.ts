@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { formatTable, tableTime } from '../table.js';
+import { formatTable, tableTime } from './table.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class ListTokensCommand extends ServiceAuthCommand {
@@ -25,7 +25,7 @@ export class ListTokensCommand extends ServiceAuthCommand {
   json = Option.Boolean('--json', false, { description: 'Print a JSON array instead of a table' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const owner = this.email === undefined ? undefined : (await this.existingUser(auth, this.email)).id;
     const tokens = await auth.tokens.list({ user: owner, legacy: this.legacy });
     if (this.json) {

@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { formatTable, tableTime } from '../table.js';
+import { userStatus } from './describe-user.js';
+import { formatTable, tableTime } from './table.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class ListUsersCommand extends ServiceAuthCommand {
@@ -9,20 +10,21 @@ export class ListUsersCommand extends ServiceAuthCommand {
     category: 'Users',
     description: 'List the users',
     details: `
-      Prints a table of every user, oldest first: ID, Email, Admin, Roles, Created (UTC).
+      Prints a table of every user, oldest first: ID, Email, Status, Admin, Roles, Created (UTC). Status is \`active\`, \`disabled\` (see \`auth disable-user\`), \`unconfirmed\` (registered with \`SERVICE_AUTH_EMAIL_CONFIRMATION\` on and not confirmed yet; see \`auth confirm-email\`), or \`disabled, unconfirmed\`.
 
-      With \`--json\`, prints a JSON array of the same user objects the HTTP API returns: \`{ id, email, is_admin, roles, created_at }\`.
+      With \`--json\`, prints a JSON array of the same user objects the HTTP API returns: \`{ id, email, is_admin, roles, created_at, disabled, email_confirmed, mfa_enabled }\`.
     `,
     examples: [
       ['List the users', '$0 auth list-users'],
       ['The emails of the administrators, with jq', "$0 auth list-users --json | jq -r '.[] | select(.is_admin) | .email'"],
+      ['The emails of the disabled users, with jq', "$0 auth list-users --json | jq -r '.[] | select(.disabled) | .email'"],
     ],
   });
 
   json = Option.Boolean('--json', false, { description: 'Print a JSON array instead of a table' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const users = await auth.users.list();
     if (this.json) {
       this.print(JSON.stringify(users, null, 2));
@@ -32,11 +34,12 @@ export class ListUsersCommand extends ServiceAuthCommand {
       const rows = users.map((user) => [
         String(user.id),
         user.email,
+        userStatus(user),
         user.is_admin ? 'yes' : 'no',
         user.roles.size ? [...user.roles].join(', ') : '-',
         tableTime(user.created_at),
       ]);
-      this.print(formatTable(['ID', 'Email', 'Admin', 'Roles', 'Created'], rows));
+      this.print(formatTable(['ID', 'Email', 'Status', 'Admin', 'Roles', 'Created'], rows));
     }
   }
 }

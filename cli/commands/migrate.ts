@@ -1,7 +1,7 @@
 import { Command } from 'clipanion';
-import { redactUrl } from '../../src/config.js';
+import { redactUrl } from '../../src/config/redact.js';
 import { openOrm } from '../../src/storage/orm.js';
-import { CliFailure } from '../failures.js';
+import { CliFailure } from './failures.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class MigrateCommand extends ServiceAuthCommand {

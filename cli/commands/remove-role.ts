@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { describeUser } from '../describe-user.js';
+import { describeUser } from './describe-user.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class RemoveRoleCommand extends ServiceAuthCommand {
@@ -20,7 +20,7 @@ export class RemoveRoleCommand extends ServiceAuthCommand {
   role = Option.String({ name: 'role' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     const user = await this.existingUser(auth, this.email);
     const updated = await auth.users.removeRole(user.id, this.role);
     this.print(`Took the role "${this.role}" from ${describeUser(updated)}`);

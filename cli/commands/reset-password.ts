@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { exclusivePasswordOptions, readNewPassword } from '../password-input.js';
+import { exclusivePasswordOptions, readNewPassword } from './password-input.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class ResetPasswordCommand extends ServiceAuthCommand {
@@ -27,11 +27,11 @@ export class ResetPasswordCommand extends ServiceAuthCommand {
   passwordStdin = Option.Boolean('--password-stdin', false, { description: 'Read the new password from the first line of standard input' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     // An unknown email is said before the password is asked for, not after it was typed twice.
     const user = await this.existingUser(auth, this.email);
     const password = await readNewPassword(this, this.context, user.email);
-    await auth.resetPassword(user.id, password);
+    await auth.resets.reset(user.id, password);
     const ended = auth.config.tokens.revokeOnPasswordReset ? 'sessions and API tokens' : 'sessions';
     this.print(`Reset the password of ${user.email}; their ${ended} were ended`);
   }

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { AuthError } from '../../src/errors.js';
-import { CliFailure } from '../failures.js';
+import { CliFailure } from './failures.js';
 import { ServiceAuthCommand } from './base.js';
 
 export class RevokeTokenCommand extends ServiceAuthCommand {
@@ -18,7 +18,7 @@ export class RevokeTokenCommand extends ServiceAuthCommand {
   id = Option.String({ name: 'id' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.serviceAuth();
+    const auth = await this.auth();
     try {
       await auth.tokens.revoke(this.id);
     } catch (error) {

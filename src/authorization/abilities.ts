@@ -4,18 +4,37 @@
  * policy with the user and the subject (the route context). Abilities are cached per user and
  * rebuilt only when the user's roles or flags, or the definitions, change.
  */
-import { buildMongoQueryMatcher, createMongoAbility, type MongoAbility, type MongoQuery, type RawRuleOf } from '@casl/ability';
-import { $where, where } from '@ucast/mongo2js';
+import { createMongoAbility, type ForcedSubject, type MongoAbility, type MongoQuery, type RawRuleOf } from '@casl/ability';
 import { LRUCache } from 'lru-cache';
+import { conditionsMatcher } from './conditions.js';
 import type { PolicyContext, PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
 import type { RoleRules } from './role-rules.js';
 
-export type AppAbility = MongoAbility;
-export type AppRule = RawRuleOf<AppAbility>;
+/**
+ * An application that wants its abilities typed names its actions and subject types here, by
+ * declaration merging; `req.ability`, `auth.abilityFor` and the guards' `action` and `subject`
+ * are then checked against them (`req.ability.can('raed', 'Nte')` does not compile):
+ *
+ *     declare module 'service-auth' {
+ *       interface AbilityTypes { actions: 'read' | 'update'; subjects: 'Report' | 'Note' }
+ *     }
+ *
+ * Without it, every string is an action and a subject type, as CASL's default ability has it.
+ */
+export interface AbilityTypes {}
 
-/** CASL's MongoDB-style conditions, plus `$where` for the policy functions (never from JSON). */
-const conditionsMatcher = buildMongoQueryMatcher({ $where }, { where });
+/** A CASL ability over these actions and subject types (`manage` and `all` included), for tagged objects too. */
+export type TypedAbility<A extends string, S extends string> = MongoAbility<[A | 'manage', S | 'all' | ForcedSubject<S>]>;
+
+/** The application's registered actions (`AbilityTypes`), or any string. */
+export type AppActions = AbilityTypes extends { actions: infer A extends string } ? A : string;
+/** The application's registered subject types (`AbilityTypes`), or any string. */
+export type AppSubjectTypes = AbilityTypes extends { subjects: infer S extends string } ? S : string;
+
+/** The ability of `req.ability` and `auth.abilityFor`: typed when the application registered its types. */
+export type AppAbility = AbilityTypes extends { actions: infer A extends string; subjects: infer S extends string } ? TypedAbility<A, S> : MongoAbility;
+export type AppRule = RawRuleOf<MongoAbility>;
 
 export const POLICY_ACTION = 'satisfy';
 
@@ -43,6 +62,14 @@ export class AbilityFactory {
     }
     this.byUser.set(user, { roles, policies, ability });
     return ability;
+  }
+
+  /** How a rule of an ability reads in a message: its role, position and file, or its policy. */
+  describe(rule: object): string {
+    const source = this.roles.sourceOf(rule);
+    if (source) return `role "${source.role}", rule ${source.index}${source.source ? ` (${source.source})` : ''}`;
+    const { subject } = rule as { subject?: unknown };
+    return this.policies.has(String(subject)) ? `policy "${String(subject)}"` : 'a rule';
   }
 
   /** The rules a front end can use: the roles' rules (policies are code and stay on the server). */

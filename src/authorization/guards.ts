@@ -1,25 +1,25 @@
 /**
  * Route guards: Express middleware that resolve the request's credentials (session cookie or
  * bearer token), attach `req.user`, `req.ability`, `req.authMethod` (and `req.token`), and let the
- * request through only if the check passes. They answer refusals themselves, as problem details,
- * so an application's own error handler never has to know about them:
+ * request through only if the check passes. They decide; they never answer. A refusal is handed
+ * to `next(err)`, for the one error middleware (`auth.errorHandler`) to answer as problem details
+ * or as a page:
  *
- * - no credentials: 401 `unauthenticated` (a browser navigation is redirected to the login page
- *   with a same-site `next` instead);
+ * - no credentials: 401 `unauthenticated` (`LoginRequired`: a browser navigation goes to the
+ *   login page instead);
  * - credentials without the right: 403 `forbidden`;
- * - the database unreachable while looking the credentials up: 503 `unavailable`, logged.
+ * - the database unreachable while looking the credentials up: its error, which the error
+ *   middleware answers 503 `unavailable`.
  */
-import { subject as asSubject } from '@casl/ability';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthError, databaseUnavailable, sendProblem } from '../errors.js';
-import { prefersHtml, safeNext } from '../http/browser.js';
-import type { Logger } from '../logger.js';
+import type { NextFunction, Request, RequestHandler } from 'express';
+import type { CredentialResolver, Credentials } from '../authentication/credentials.js';
+import { AuthError, BEARER_CHALLENGE, LoginRequired } from '../errors.js';
 import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
 import type { AbilityFactory } from './abilities.js';
 import { routeContext } from './context.js';
-import type { CredentialResolver, Credentials } from './credentials.js';
 import type { PolicyRegistry } from './policies.js';
 import { attachCredentials } from './request-state.js';
+import { resourceCheck, type ResourceOptions } from './resource-checks.js';
 
 export interface GuardDeps {
   credentials: CredentialResolver;
@@ -27,15 +27,12 @@ export interface GuardDeps {
   policies: PolicyRegistry;
   /** The origin of SERVICE_AUTH_PUBLIC_URL, for the same-site check. */
   publicOrigin: string;
-  /** Where browsers without a session are sent: the login page under the prefix. */
-  loginPath: string;
-  logger: Logger;
 }
 
-/** Decides whether authenticated credentials may pass; returns the refusal, or nothing. */
-type Check = (req: Request, credentials: Credentials) => AuthError | undefined;
+/** Decides whether authenticated credentials may pass; returns the refusal, or nothing (perhaps later). */
+type Check = (req: Request, credentials: Credentials) => AuthError | undefined | Promise<AuthError | undefined>;
 
-export type RequireOptions = { policy: string } | { action: string; subject: string };
+export type RequireOptions = { policy: string } | ResourceOptions;
 
 export class Guards {
   /** A session or a token. */
@@ -62,7 +59,7 @@ export class Guards {
       const missing = scopes.filter((scope) => !granted.includes(scope));
       if (missing.length === 0) return undefined;
       return new AuthError('insufficient_scope', `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, undefined, {
-        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
+        'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope", scope="${scopes.join(' ')}"`,
       });
     });
   }
@@ -70,22 +67,21 @@ export class Guards {
   /** The user holds every one of the roles. */
   rolesRequired(...roles: string[]): RequestHandler {
     requireRoleNames('rolesRequired', roles);
-    return this.guard((_req, { user }) => {
-      const missing = roles.filter((role) => !user.roles.has(role));
-      return missing.length ? forbidden(`This needs the role${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`) : undefined;
-    });
+    // The refusal names no role: which roles guard what is the application's business.
+    return this.guard((_req, { user }) => (roles.every((role) => user.roles.has(role)) ? undefined : forbidden('Your roles do not allow this')));
   }
 
   /** The user holds at least one of the roles. */
   rolesAccepted(...roles: string[]): RequestHandler {
     requireRoleNames('rolesAccepted', roles);
-    return this.guard((_req, { user }) => (roles.some((role) => user.roles.has(role)) ? undefined : forbidden(`This needs one of the roles ${roles.join(', ')}`)));
+    return this.guard((_req, { user }) => (roles.some((role) => user.roles.has(role)) ? undefined : forbidden('Your roles do not allow this')));
   }
 
   /**
    * `{ policy }`: the named policy returns true for the user and the URL context.
    * `{ action, subject }`: the user's ability allows `action` on a `subject` whose fields are the
-   * URL context.
+   * URL context; with `load`, on the resource it loads (then on `req.resource`); with
+   * `fields: 'body'`, also on every field the body sets.
    */
   require(options: RequireOptions): RequestHandler {
     if (options && 'policy' in options && typeof options.policy === 'string' && options.policy) {
@@ -96,12 +92,12 @@ export class Guards {
       return this.guard((req, { user }) => (this.deps.policies.check(policy, user, routeContext(req.params)) ? undefined : forbidden('You may not do this')));
     }
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
-      const { action, subject } = options;
-      return this.guard((req, { user }) =>
-        this.deps.abilities.abilityFor(user).can(action, asSubject(subject, routeContext(req.params))) ? undefined : forbidden(`You may not ${action} this ${subject}`),
-      );
+      if (options.load !== undefined && typeof options.load !== 'function') throw new TypeError('require({ load }): load must be a function of the request');
+      if (options.fields !== undefined && options.fields !== 'body') throw new TypeError("require({ fields }): the only fields to check are 'body'");
+      const check = resourceCheck(this.deps.abilities, options);
+      return this.guard((req, { user }) => check(req, user));
     }
-    throw new TypeError('require(options): pass { policy: name } or { action, subject }');
+    throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields? }');
   }
 
   /**
@@ -111,51 +107,30 @@ export class Guards {
   guard(check: Check, options: { tokenOnly?: boolean } = {}): RequestHandler {
     const { deps } = this;
     const tokenOnly = options.tokenOnly === true;
-    const decide = (req: Request, res: Response, next: NextFunction, credentials: Credentials | null): void => {
-      if (!credentials || (tokenOnly && credentials.method !== 'token')) {
-        this.unauthenticated(req, res, tokenOnly);
-        return;
-      }
+    const decide = (req: Request, next: NextFunction, credentials: Credentials | null): void => {
+      if (!credentials || (tokenOnly && credentials.method !== 'token')) throw unauthenticated(tokenOnly);
       // A cookie is sent by the browser on its own: a state change must come from our own site.
       if (credentials.method === 'session' && isUnsafeMethod(req.method)) assertSameSite(req, deps.publicOrigin);
       attachCredentials(req, credentials, deps.abilities);
       const refusal = check(req, credentials);
-      if (refusal) throw refusal;
-      next();
+      if (refusal instanceof Promise) refusal.then((found) => next(found), next);
+      else if (refusal) throw refusal;
+      else next();
     };
-    return (req, res, next) => {
+    return (req, _res, next) => {
       try {
         const credentials = deps.credentials.lookup(req);
-        if (credentials instanceof Promise) {
-          credentials.then((found) => decide(req, res, next, found)).catch((error: unknown) => this.refuse(error, req, res, next));
-        } else {
-          decide(req, res, next, credentials);
-        }
+        if (credentials instanceof Promise) credentials.then((found) => decide(req, next, found)).catch(next);
+        else decide(req, next, credentials);
       } catch (error) {
-        this.refuse(error, req, res, next);
+        next(error);
       }
     };
   }
+}
 
-  /**
-   * A refusal is answered here, and so is our own database being out of reach; anything else is
-   * the application's error.
-   */
-  private refuse(error: unknown, req: Request, res: Response, next: NextFunction): void {
-    const refusal = error instanceof AuthError ? error : databaseUnavailable(error, this.deps.logger, req);
-    if (refusal) sendProblem(res, refusal);
-    else next(error);
-  }
-
-  private unauthenticated(req: Request, res: Response, tokenOnly: boolean): void {
-    if (!tokenOnly && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req)) {
-      const next = safeNext(req.originalUrl, '');
-      res.redirect(303, next ? `${this.deps.loginPath}?next=${encodeURIComponent(next)}` : this.deps.loginPath);
-      return;
-    }
-    const detail = tokenOnly ? 'This needs an API token: Authorization: Bearer <token>' : 'Log in, or send an API token, to see this';
-    sendProblem(res, new AuthError('unauthenticated', detail, undefined, tokenOnly ? { 'WWW-Authenticate': 'Bearer' } : {}));
-  }
+function unauthenticated(tokenOnly: boolean): AuthError {
+  return tokenOnly ? new AuthError('unauthenticated', 'This needs an API token: Authorization: Bearer <token>') : new LoginRequired();
 }
 
 function forbidden(detail: string): AuthError {

@@ -3,7 +3,7 @@
  * policy that throws, answers anything but `true`, or does not exist denies, and the reason is
  * logged (a denial that is a bug should be findable).
  */
-import type { Logger } from '../logger.js';
+import { logLine, type LoggerHolder } from '../logger.js';
 import type { Principal } from './principal.js';
 
 export type PolicyContext = Record<string, unknown>;
@@ -14,7 +14,7 @@ export class PolicyRegistry {
   /** Bumped on every change, so cached abilities know they are stale. */
   version = 0;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(private readonly log: LoggerHolder) {}
 
   define(name: string, policy: Policy): void {
     if (typeof name !== 'string' || name === '') throw new TypeError('definePolicy(name, fn): name must be a non-empty string');
@@ -35,20 +35,20 @@ export class PolicyRegistry {
   check(name: string, user: Principal, context: PolicyContext): boolean {
     const policy = this.policies.get(name);
     if (!policy) {
-      this.logger.warn(`policy "${name}" denied user ${user.id}: no policy with that name is defined`);
+      this.log.logger.warn(`policy "${name}" denied user ${user.id}: no policy with that name is defined`);
       return false;
     }
     let result: unknown;
     try {
       result = policy(user, context);
     } catch (error) {
-      this.logger.error(`policy "${name}" denied user ${user.id}: it threw`, error);
+      this.log.logger.error(logLine(`policy "${name}" denied user ${user.id}: it threw`, error));
       return false;
     }
     if (result === true) return true;
     if (result !== false) {
       const what = result instanceof Promise ? 'a Promise (policies must be synchronous)' : `${JSON.stringify(result) ?? String(result)} instead of true or false`;
-      this.logger.warn(`policy "${name}" denied user ${user.id}: it returned ${what}`);
+      this.log.logger.warn(`policy "${name}" denied user ${user.id}: it returned ${what}`);
     }
     return false;
   }

@@ -10,7 +10,7 @@
  */
 import type { Request } from 'express';
 import type { AbilityFactory, AppAbility } from './abilities.js';
-import type { Credentials } from './credentials.js';
+import type { Credentials } from '../authentication/credentials.js';
 
 const STATE = Symbol.for('service-auth.request-state');
 const INSTALLED = Symbol.for('service-auth.request-accessors');

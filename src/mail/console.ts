@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { LoggerHolder } from '../logger.js';
 import type { Mail, MailTransport } from './transport.js';
 
 /**
@@ -8,17 +8,17 @@ import type { Mail, MailTransport } from './transport.js';
  */
 export class ConsoleTransport implements MailTransport {
   constructor(
-    private readonly logger: Logger,
+    private readonly log: LoggerHolder,
     private readonly production: boolean,
   ) {}
 
   async send(mail: Mail): Promise<void> {
     if (this.production) {
-      this.logger.error(
+      this.log.logger.error(
         `no mail transport is configured (SERVICE_AUTH_SMTP_URL or SERVICE_AUTH_MAIL_OUTBOX): "${mail.subject}" to ${mail.to} was not sent`,
       );
       return;
     }
-    this.logger.info(`mail to ${mail.to}: ${mail.subject}\n\n${mail.text}`);
+    this.log.logger.info(`mail to ${mail.to}: ${mail.subject}\n\n${mail.text}`);
   }
 }

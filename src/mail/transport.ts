@@ -11,3 +11,8 @@ export interface MailTransport {
   send(mail: Mail): Promise<void>;
   close?(): Promise<void> | void;
 }
+
+/** Whatever holds the current transport (an application may replace it at any time). */
+export interface MailHolder {
+  readonly mail: MailTransport;
+}

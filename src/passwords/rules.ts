@@ -1,10 +1,10 @@
 /**
- * The password rules of CONTRACT section 6. Lengths count Unicode code points after NFC
- * normalisation, so "é" typed as one or two code points counts once. Every failed rule is
- * reported, not just the first, so that a user fixes everything in one go.
+ * The password rules. Lengths count Unicode code points after NFC normalisation, so "é" typed as
+ * one or two code points counts once. Every failed rule is reported, not just the first, so that
+ * a user fixes everything in one go.
  */
-import type { PasswordPolicy } from '../config.js';
-import { PasswordRulesError, type PasswordRuleFailure } from '../errors.js';
+import type { PasswordPolicy } from '../config/config.js';
+import { PasswordRulesError, ValidationError, type PasswordRuleFailure } from '../errors.js';
 import { isCommonPassword } from './blocklist.js';
 
 /** The form a password is checked and hashed in. */
@@ -37,8 +37,15 @@ export function passwordFailures(password: string, policy: PasswordPolicy): Pass
   return failures;
 }
 
-/** Throws a PasswordRulesError listing every failed rule. */
+/**
+ * Throws a PasswordRulesError listing every failed rule. A password that is not well-formed
+ * Unicode (a lone surrogate) is refused first, as a 400: hashed, it would be encoded with U+FFFD
+ * in its place, and two different passwords would become one.
+ */
 export function assertPasswordRules(password: string, policy: PasswordPolicy): void {
+  if (typeof password !== 'string' || !password.isWellFormed()) {
+    throw new ValidationError([{ field: 'password', message: 'must be text without lone surrogates (well-formed Unicode)' }]);
+  }
   const failures = passwordFailures(password, policy);
   if (failures.length > 0) throw new PasswordRulesError(failures);
 }

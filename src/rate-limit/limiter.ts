@@ -5,7 +5,7 @@
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
-import type { Rate } from './rates.js';
+import type { Rate } from '../config/rates.js';
 
 export interface LimitState {
   /** False once the key has used up the window's points. */

@@ -10,8 +10,18 @@ export function setRateLimitHeaders(res: Response, state: LimitState): void {
   res.setHeader('RateLimit-Reset', String(state.resetSeconds));
 }
 
+/** The IETF RateLimit-* fields of a count, as headers. */
+export function rateLimitHeaders(state: LimitState): Record<string, string> {
+  return { 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': String(state.remaining), 'RateLimit-Reset': String(state.resetSeconds) };
+}
+
+/**
+ * A 429 that carries the fields of the limit that refused, so that a refusal by the per-account
+ * failure limit does not show the per-client limit's numbers.
+ */
 export function rateLimited(state: LimitState, what: string): AuthError {
   return new AuthError('rate_limited', `Too many ${what}; try again in ${state.resetSeconds} seconds`, undefined, {
+    ...rateLimitHeaders(state),
     'Retry-After': String(state.resetSeconds),
   });
 }

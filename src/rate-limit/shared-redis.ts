@@ -3,8 +3,8 @@
  * the limiters never wait long on it, the outage and the recovery are logged once each.
  */
 import { Redis } from 'ioredis';
-import { redactUrl } from '../config.js';
-import type { Logger } from '../logger.js';
+import { redactUrl } from '../config/redact.js';
+import type { LoggerHolder } from '../logger.js';
 
 /** How long one rate-limit command may wait on Redis before the count is made in memory. */
 const COMMAND_TIMEOUT_MS = 1000;
@@ -15,38 +15,49 @@ export class SharedRedis {
 
   constructor(
     private readonly url: string,
-    private readonly logger: Logger,
+    private readonly log: LoggerHolder,
   ) {
     // Commands are not queued while disconnected: they fail at once and the limiters count in
     // memory (rate-limiter-flexible's insurance limiter) rather than hold the request.
-    this.client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS });
+    // On disconnect, a socket that has not closed is destroyed at once (`disconnectTimeout`), rather
+    // than after ioredis's default of two seconds, which would keep a closing process alive.
+    this.client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS, disconnectTimeout: 0 });
     this.client.on('error', (error: Error) => this.markDown(`is unreachable (${error.message})`));
     this.client.on('ready', () => {
       if (!this.down) return;
       this.down = false;
-      this.logger.info(`Redis at ${redactUrl(this.url)} is reachable again; rate limits are shared again`);
+      this.log.logger.info(`Redis at ${redactUrl(this.url)} is reachable again; rate limits are shared again`);
     });
   }
 
   /**
-   * A limiter had to count in memory. If the connection still looks ready, Redis is up but failing
-   * its commands, most often timing out because it stopped answering: drop the connection, so that
-   * until Redis passes ioredis's ready check again every limiter counts in memory at once instead
-   * of each waiting out a timeout.
+   * A limiter had to count in memory. While the connection still looks ready, that has one of two
+   * causes. Its socket may have been closed by Redis (a crash, a restart) before ioredis has
+   * handled the close: the connection is on its way down, ioredis reconnects by itself, and Redis
+   * is reported unreachable. Or the socket is open and a command timed out: Redis is up but not
+   * answering. Then the connection is dropped, so that until Redis passes ioredis's ready check
+   * again every limiter counts in memory at once instead of each waiting out a timeout.
    */
   fellBack(): void {
     if (this.client.status !== 'ready') return;
+    if (this.client.stream?.writable === false) {
+      this.markDown('is unreachable (the connection closed)');
+      return;
+    }
     this.markDown('is not answering');
     this.client.disconnect(true);
   }
 
-  close(): void {
+  /** Closes the connection without waiting for replies (a count lost at shutdown does not matter). */
+  async close(): Promise<void> {
     this.client.disconnect();
+    // ioredis destroys a socket that did not close on a timer (`disconnectTimeout` above): let it run.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 
   private markDown(what: string): void {
     if (this.down) return;
     this.down = true;
-    this.logger.error(`Redis at ${redactUrl(this.url)} ${what}; rate limits are counted per instance until it is back`);
+    this.log.logger.error(`Redis at ${redactUrl(this.url)} ${what}; rate limits are counted per instance until it is back`);
   }
 }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AuthConfig } from '../config.js';
+import type { AuthConfig } from '../config/config.js';
 
 /** A session id as we issue it: 32 bytes in base64url. Anything else is not worth a lookup. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;

@@ -4,40 +4,69 @@
  * login, without sliding: re-authentication is periodic whatever the activity.
  *
  * Lookups are cached for at most REVALIDATE_MS, so a busy session costs no query per request while
- * a logout or reset on another instance sharing the database takes effect within a second. A
- * logout on this instance evicts at once.
+ * a logout or reset on another instance sharing the database takes effect within a second. This
+ * store is the only writer of the sessions table, so whatever ends a session here (a logout, a
+ * password change) also drops it from the cache at once.
+ *
+ * `last_seen_at` is not written per request: a use is noted in memory when the stored time is
+ * SEEN_RESOLUTION_MS old or more, and the notes are written every SEEN_RESOLUTION_MS (and at
+ * close), so the stored time is never more than a minute behind.
  */
+import { randomBytes } from 'node:crypto';
 import { randomSecret, sha256Hex } from '../secrets.js';
 import { Session } from '../storage/entities/index.js';
 import { RowCache } from '../storage/row-cache.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage, Transaction } from '../storage/storage.js';
 
 export interface ActiveSession {
   idHash: string;
+  publicId: string;
   userId: number;
   expiresAt: Date;
+  /** As stored when the row was read. */
+  lastSeenAt: Date;
+}
+
+/** A session as its owner sees it (`GET /api/sessions`): never the cookie's secret or its hash. */
+export interface SessionView {
+  id: string;
+  created_at: string;
+  last_seen_at: string;
+  user_agent: string | null;
+  /** The session of the request that asked. */
+  current: boolean;
 }
 
 /** Expired rows are refused when read; they are deleted at most this often, at a login. */
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** How far the stored `last_seen_at` may lag, half each for noting and for writing. */
+const SEEN_RESOLUTION_MS = 30_000;
+/** Public ids as issued (16 base64url characters) or carried over by the migration (16 hex digits). */
+const PUBLIC_ID = /^[A-Za-z0-9_-]{16}$/;
+const MAX_USER_AGENT = 512;
 
 export class SessionStore {
   private readonly rows: RowCache<string, ActiveSession>;
   private lastPurge = 0;
+  /** Uses not yet written: session hash to time. */
+  private readonly seen = new Map<string, number>();
+  private readonly flushTimer: NodeJS.Timeout;
 
   constructor(
     private readonly storage: Storage,
     private readonly ttlSeconds: number,
   ) {
     this.rows = new RowCache((idHash) => this.load(idHash));
+    this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), SEEN_RESOLUTION_MS);
+    this.flushTimer.unref();
   }
 
   /** Starts a session; returns the raw id for the cookie (the only place it exists). */
-  async create(userId: number): Promise<{ id: string; expiresAt: Date }> {
+  async create(userId: number, userAgent?: string): Promise<{ id: string; expiresAt: Date }> {
     const id = randomSecret();
     const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
     const em = await this.storage.em();
-    em.create(Session, { idHash: sha256Hex(id), user: userId, expiresAt });
+    em.create(Session, { idHash: sha256Hex(id), publicId: newPublicId(), user: userId, expiresAt, userAgent: cleanUserAgent(userAgent) });
     await em.flush();
     if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
       this.lastPurge = Date.now();
@@ -58,9 +87,30 @@ export class SessionStore {
   }
 
   private live(session: ActiveSession): ActiveSession | null {
-    if (session.expiresAt.getTime() > Date.now()) return session;
-    this.rows.delete(session.idHash);
-    return null;
+    const now = Date.now();
+    if (session.expiresAt.getTime() <= now) {
+      this.rows.delete(session.idHash);
+      return null;
+    }
+    if (now - session.lastSeenAt.getTime() >= SEEN_RESOLUTION_MS) this.seen.set(session.idHash, now);
+    return session;
+  }
+
+  /** The user's live sessions, oldest first; `current` marks the one with this public id. */
+  async list(userId: number, currentPublicId?: string): Promise<SessionView[]> {
+    const em = await this.storage.em();
+    const rows = await em.find(Session, { user: userId, expiresAt: { $gt: new Date() } }, { orderBy: { createdAt: 'asc', publicId: 'asc' } });
+    return rows.map((row) => {
+      const noted = this.seen.get(row.idHash);
+      const lastSeen = noted !== undefined && noted > row.lastSeenAt.getTime() ? new Date(noted) : row.lastSeenAt;
+      return {
+        id: row.publicId,
+        created_at: row.createdAt.toISOString(),
+        last_seen_at: lastSeen.toISOString(),
+        user_agent: row.userAgent ?? null,
+        current: row.publicId === currentPublicId,
+      };
+    });
   }
 
   /** Ends one session (logout, or the session a login replaces). */
@@ -70,11 +120,34 @@ export class SessionStore {
     await em.nativeDelete(Session, { idHash });
     // After the delete: a read that started before it must not be kept.
     this.rows.delete(idHash);
+    this.seen.delete(idHash);
   }
 
-  /** Forgets the cached sessions of a user whose sessions were just deleted (password reset). */
-  evictUser(userId: number): void {
-    this.rows.deleteWhere((session) => session.userId === userId);
+  /** Ends the user's session with this public id; false if the user has none such (another's, unknown). */
+  async endByPublicId(userId: number, publicId: string): Promise<boolean> {
+    if (typeof publicId !== 'string' || !PUBLIC_ID.test(publicId)) return false;
+    const em = await this.storage.em();
+    const ended = await em.nativeDelete(Session, { user: userId, publicId });
+    this.rows.deleteWhere((session) => session.publicId === publicId);
+    return ended > 0;
+  }
+
+  /** Ends every session of the user but the one with this public id ("every other device"). */
+  async endAllBut(userId: number, keepPublicId: string | undefined): Promise<void> {
+    const em = await this.storage.em();
+    await em.nativeDelete(Session, keepPublicId === undefined ? { user: userId } : { user: userId, publicId: { $ne: keepPublicId } });
+    this.rows.deleteWhere((session) => session.userId === userId && session.publicId !== keepPublicId);
+  }
+
+  /**
+   * Ends every session of a user (but the one whose raw id is `except`, if given), inside the
+   * caller's transaction: a password change commits with its sessions ended, or not at all.
+   */
+  async endAllOf(tx: Transaction, userId: number, options: { except?: string } = {}): Promise<void> {
+    const where = options.except === undefined ? { user: userId } : { user: userId, idHash: { $ne: sha256Hex(options.except) } };
+    await tx.em.nativeDelete(Session, where);
+    const keep = options.except === undefined ? undefined : sha256Hex(options.except);
+    tx.afterCommit(() => this.rows.deleteWhere((session) => session.userId === userId && session.idHash !== keep));
   }
 
   /** Deletes sessions past their expiry; run now and then, they are refused anyway. */
@@ -83,9 +156,35 @@ export class SessionStore {
     return em.nativeDelete(Session, { expiresAt: { $lte: new Date() } });
   }
 
+  /** Writes the uses noted since the last flush. */
+  async flush(): Promise<void> {
+    if (this.seen.size === 0) return;
+    const pending = [...this.seen];
+    this.seen.clear();
+    const em = await this.storage.em();
+    for (const [idHash, time] of pending) await em.nativeUpdate(Session, { idHash }, { lastSeenAt: new Date(time) });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flush();
+  }
+
   private async load(idHash: string): Promise<ActiveSession | undefined> {
     const em = await this.storage.em();
     const row = await em.findOne(Session, { idHash, expiresAt: { $gt: new Date() } });
-    return row ? { idHash, userId: row.user.id, expiresAt: row.expiresAt } : undefined;
+    return row ? { idHash, publicId: row.publicId, userId: row.user.id, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt } : undefined;
   }
+}
+
+/** 12 random bytes, base64url: 16 characters, unrelated to the cookie's secret. */
+function newPublicId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** The login's `User-Agent`, for people to recognise their devices by: no control characters, bounded. */
+function cleanUserAgent(userAgent: string | undefined): string | null {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = userAgent?.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().slice(0, MAX_USER_AGENT);
+  return cleaned ? cleaned : null;
 }

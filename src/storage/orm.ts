@@ -5,8 +5,8 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import { Migrator } from '@mikro-orm/migrations';
-import { redactUrl } from '../config.js';
-import type { Logger } from '../logger.js';
+import { redactUrl } from '../config/redact.js';
+import type { LoggerHolder } from '../logger.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -24,10 +24,10 @@ export class StorageError extends Error {
 }
 
 /**
- * The MikroORM options for a `sqlite:` or `postgresql://` URL. With a `logger`, the query
- * builder's own warnings (a pooled connection lost, say) go there instead of to the console.
+ * The MikroORM options for a `sqlite:` or `postgresql://` URL. With a `log`, the query builder's
+ * own warnings (a pooled connection lost, say) go to its logger instead of to the console.
  */
-export async function ormOptions(databaseUrl: string, logger?: Logger): Promise<Options> {
+export async function ormOptions(databaseUrl: string, log?: LoggerHolder): Promise<Options> {
   const common: Options = {
     entities: ENTITIES,
     extensions: [Migrator],
@@ -73,7 +73,7 @@ export async function ormOptions(databaseUrl: string, logger?: Logger): Promise<
     pool: { min: 0, max: 10, acquireTimeoutMillis: CONNECT_TIMEOUT_MS },
     driverOptions: {
       connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
-      ...(logger && { log: { warn: (message: string) => logger.warn(`database: ${message}`), error: (message: string) => logger.error(`database: ${message}`) } }),
+      ...(log && { log: { warn: (message: string) => log.logger.warn(`database: ${message}`), error: (message: string) => log.logger.error(`database: ${message}`) } }),
     },
   };
 }
@@ -86,11 +86,11 @@ interface SqliteConnection {
  * Connects and, unless told otherwise, applies pending migrations. Failures name the URL with its
  * password hidden.
  */
-export async function openOrm(databaseUrl: string, options: { migrate: boolean; logger?: Logger }): Promise<Orm> {
+export async function openOrm(databaseUrl: string, options: { migrate: boolean; log?: LoggerHolder }): Promise<Orm> {
   const where = redactUrl(databaseUrl);
   let orm: Orm;
   try {
-    orm = await MikroORM.init(await ormOptions(databaseUrl, options.logger));
+    orm = await MikroORM.init(await ormOptions(databaseUrl, options.log));
   } catch (error) {
     throw new StorageError(`cannot open the database ${where}: ${describe(error)}`, { cause: error });
   }

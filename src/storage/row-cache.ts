@@ -11,6 +11,8 @@ const CANCELLED = new Set(['deleted', 'evicted', 'replaced']);
 
 export class RowCache<K extends {}, V extends {}> {
   private readonly cache: LRUCache<K, V>;
+  /** Keys whose row is being read: their rows cannot be tested yet, so `deleteWhere` cancels them. */
+  private readonly loading = new Map<K, number>();
 
   constructor(load: (key: K) => Promise<V | undefined>, max = 50_000) {
     this.cache = new LRUCache<K, V>({
@@ -19,7 +21,16 @@ export class RowCache<K extends {}, V extends {}> {
       // How often the clock is read for staleness. lru-cache's default (every millisecond) sets a
       // timer per millisecond on a busy server; 50 ms keeps rows within REVALIDATE_MS + 50 ms.
       ttlResolution: 50,
-      fetchMethod: (key) => load(key),
+      fetchMethod: async (key) => {
+        this.loading.set(key, (this.loading.get(key) ?? 0) + 1);
+        try {
+          return await load(key);
+        } finally {
+          const left = this.loading.get(key)! - 1;
+          if (left === 0) this.loading.delete(key);
+          else this.loading.set(key, left);
+        }
+      },
     });
   }
 
@@ -43,8 +54,12 @@ export class RowCache<K extends {}, V extends {}> {
     this.cache.delete(key);
   }
 
-  /** Deletes every held row that matches (rows being read are not seen: prefer `delete`). */
+  /**
+   * Deletes every held row that matches, and cancels every read in progress (its row, not read
+   * yet, might match): a read that started before a change must not keep the row from before it.
+   */
   deleteWhere(matches: (row: V) => boolean): void {
     for (const [key, row] of this.cache.entries()) if (matches(row)) this.cache.delete(key);
+    for (const key of [...this.loading.keys()]) this.cache.delete(key);
   }
 }

@@ -6,25 +6,31 @@
  */
 import { LockWaitTimeoutException, RequestContext } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
-import type { Logger } from '../logger.js';
+import type { LoggerHolder } from '../logger.js';
 import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
 
 /**
  * How long a row read for a credential (session, token, user) may be served from memory. A change
  * made by another instance sharing the database (a logout, a revocation, a role taken away) shows
- * within this time, and CONTRACT sections 4 and 10 promise within one second.
+ * within this time, well inside the second that revocation is promised to take.
  */
 export const REVALIDATE_MS = 500;
 
 /** How often a transaction is tried when SQLite reports the database busy. */
 const BUSY_ATTEMPTS = 10;
 
+/** A unit of work in progress: its entity manager, and what to do once it has committed. */
+export interface Transaction {
+  readonly em: EntityManager;
+  afterCommit(action: () => void): void;
+}
+
 export class Storage {
   readonly ready: Promise<Orm>;
   private orm: Orm | undefined;
   private closed = false;
 
-  constructor(readonly databaseUrl: string, options: { migrate: boolean; logger?: Logger }) {
+  constructor(readonly databaseUrl: string, options: { migrate: boolean; log?: LoggerHolder }) {
     this.ready = openOrm(databaseUrl, options).then(async (orm) => {
       this.orm = orm;
       if (this.closed) await orm.close(true);
@@ -41,15 +47,21 @@ export class Storage {
   }
 
   /**
-   * Runs `work` in a transaction of `em` (the entity manager that loaded what `work` changes). On SQLite, a transaction that
-   * reads before it writes cannot wait for another process's write lock (SQLite refuses the
-   * upgrade at once, to avoid a deadlock, and busy_timeout does not apply): it was rolled back
-   * whole, so it is run again, a few times, after a short random pause.
+   * Runs `work` in a transaction of `em` (the entity manager that loaded what `work` changes), and
+   * then, once it committed, the actions `work` registered with `tx.afterCommit` (a cache dropping
+   * what the transaction changed: done earlier, a read in between could cache the old row again).
+   *
+   * On SQLite, a transaction that reads before it writes cannot wait for another process's write
+   * lock (SQLite refuses the upgrade at once, to avoid a deadlock, and busy_timeout does not apply):
+   * it was rolled back whole, so it is run again, a few times, after a short random pause.
    */
-  async transaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  async transaction<T>(em: EntityManager, work: (tx: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      const actions: (() => void)[] = [];
       try {
-        return await em.transactional(work);
+        const result = await em.transactional((inner) => work({ em: inner as EntityManager, afterCommit: (action) => actions.push(action) }));
+        for (const action of actions) action();
+        return result;
       } catch (error) {
         if (!(error instanceof LockWaitTimeoutException) || attempt >= BUSY_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));

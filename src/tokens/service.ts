@@ -4,12 +4,14 @@
  * legacy tokens, the SHA-256 the application kept before).
  */
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { AuthConfig } from '../config.js';
+import type { AuthConfig } from '../config/config.js';
 import { AuthError, ValidationError } from '../errors.js';
 import { ApiToken, User } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
-import type { Storage } from '../storage/storage.js';
-import type { UserRef, UserService } from '../users/service.js';
+import type { Storage, Transaction } from '../storage/storage.js';
+import type { UserRef } from '../storage/user-ref.js';
+import { z } from 'zod';
+import { expiryDays, legacyHash, tokenName, tokenScopes } from './fields.js';
 import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
 import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM, PBKDF2_ITERATIONS } from './hashing.js';
@@ -37,29 +39,37 @@ export interface CreatedToken {
 }
 
 export interface NewToken {
-  name: unknown;
-  /** Defaults to SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS. */
-  expiresInDays?: unknown;
-  /** No scopes (the default) means every scope. */
-  scopes?: unknown;
+  /** 1 to 100 characters, no control, format or bidi characters. */
+  name: string;
+  /** Whole days, 1 to SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS; default SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS. */
+  expiresInDays?: number | undefined;
+  /** Each `[a-z0-9:._-]{1,64}`; none (the default) means every scope. */
+  scopes?: readonly string[] | undefined;
 }
 
-const SCOPE = /^[a-z0-9:._-]{1,64}$/;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** Who tokens belong to: the users room finds them (a 404 `not_found` when there is none). */
+export interface TokenOwners {
+  get(ref: UserRef): Promise<{ readonly id: number }>;
+}
+
+const LEGACY_IMPORT = z.object({ sha256: legacyHash, name: tokenName });
+
+/** Public ids are 16 base62 characters; anything else names no token, and costs no query. */
+const PUBLIC_ID = /^[A-Za-z0-9]{1,32}$/;
 const DAY_MS = 86_400_000;
 
 export class TokenService {
+  /** The fields of a new token, checked for every caller (a JavaScript caller may pass anything). */
+  private readonly newToken;
+
   constructor(
     private readonly config: AuthConfig['tokens'],
     private readonly storage: Storage,
-    private readonly users: UserService,
+    private readonly owners: TokenOwners,
     private readonly pool: DerivationPool,
     private readonly verifier: TokenVerifier,
-  ) {}
-
-  /** PBKDF2 derivations this process has run (creation and first verifications). */
-  get derivations(): number {
-    return this.pool.derivations;
+  ) {
+    this.newToken = z.object({ name: tokenName, expiresInDays: expiryDays(config.maxExpiryDays).optional(), scopes: tokenScopes.optional() });
   }
 
   /**
@@ -67,8 +77,10 @@ export class TokenService {
    * per-user cap of active tokens (409 `token_limit`).
    */
   async create(owner: UserRef, input: NewToken): Promise<CreatedToken> {
-    const { name, expiresInDays, scopes } = this.validate(input);
-    const user = await this.users.get(owner);
+    const parsed = this.newToken.safeParse(input);
+    if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
+    const { name, expiresInDays = this.config.defaultExpiryDays, scopes = [] } = parsed.data;
+    const user = await this.owners.get(owner);
     const em = await this.storage.em();
     // Checked before the derivation too, so that a user at the cap cannot spend CPU on refusals.
     await this.assertBelowCap(em, user.id);
@@ -78,7 +90,7 @@ export class TokenService {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS);
 
-    await this.storage.transaction(em, async (tx) => {
+    await this.storage.transaction(em, async ({ em: tx }) => {
       // Locks the owner's row (SELECT … FOR UPDATE on PostgreSQL; SQLite serialises writers), so
       // two concurrent creations cannot both pass the cap.
       await tx.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -103,7 +115,7 @@ export class TokenService {
   async list(filter: { user?: UserRef; legacy?: boolean } = {}): Promise<(TokenView & { email: string })[]> {
     const em = await this.storage.em();
     const where: Record<string, unknown> = { revokedAt: null };
-    if (filter.user !== undefined) where['user'] = (await this.users.get(filter.user)).id;
+    if (filter.user !== undefined) where['user'] = (await this.owners.get(filter.user)).id;
     if (filter.legacy) where['algorithm'] = LEGACY_ALGORITHM;
     const rows = await em.find(ApiToken, where, { populate: ['user'], orderBy: { id: 'asc' } });
     return rows.map((row) => ({ ...toView(row), email: row.user.email }));
@@ -114,30 +126,45 @@ export class TokenService {
    * no way to learn which ids exist.
    */
   async revoke(publicId: string, owner?: UserRef): Promise<void> {
+    const notFound = () => new AuthError('not_found', `No token with id ${JSON.stringify(publicId)}`);
+    if (typeof publicId !== 'string' || !PUBLIC_ID.test(publicId)) throw notFound();
     const em = await this.storage.em();
     const where: Record<string, unknown> = { publicId, revokedAt: null };
-    if (owner !== undefined) where['user'] = (await this.users.get(owner)).id;
+    if (owner !== undefined) where['user'] = (await this.owners.get(owner)).id;
     const revoked = await em.nativeUpdate(ApiToken, where, { revokedAt: new Date() });
-    if (revoked === 0) throw new AuthError('not_found', `No token with id ${JSON.stringify(publicId)}`);
+    if (revoked === 0) throw notFound();
     this.verifier.evict(publicId);
+  }
+
+  /**
+   * Revokes every token of a user inside the caller's transaction (a password reset); the
+   * verifier forgets them once it commits.
+   */
+  async revokeAllOf(tx: Transaction, userId: number): Promise<void> {
+    await tx.em.nativeUpdate(ApiToken, { user: userId, revokedAt: null }, { revokedAt: new Date() });
+    tx.afterCommit(() => this.verifier.evictUser(userId));
+  }
+
+  /** Deletes every token row of a user inside the caller's transaction (the account is being deleted). */
+  async deleteAllOf(tx: Transaction, userId: number): Promise<void> {
+    await tx.em.nativeDelete(ApiToken, { user: userId });
+    tx.afterCommit(() => this.verifier.evictUser(userId));
   }
 
   /**
    * Brings in a token made before PBKDF2: its unsalted hex SHA-256, as the application stored it.
    * It stays valid as it is (never rewritten) and lists with `legacy: true`; no expiry.
    */
-  async importLegacy(owner: UserRef, input: { sha256: string; name: unknown }): Promise<TokenView> {
-    const errors: { field: string; message: string }[] = [];
-    const hash = typeof input.sha256 === 'string' ? input.sha256.trim().toLowerCase() : '';
-    if (!SHA256_HEX.test(hash)) errors.push({ field: 'sha256', message: 'must be 64 hexadecimal characters' });
-    const name = validName(input.name, errors);
-    if (errors.length) throw new ValidationError(errors);
-    const user = await this.users.get(owner);
+  async importLegacy(owner: UserRef, input: { sha256: string; name: string }): Promise<TokenView> {
+    const parsed = LEGACY_IMPORT.safeParse(input);
+    if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
+    const { sha256: hash, name } = parsed.data;
+    const user = await this.owners.get(owner);
     const em = await this.storage.em();
     const alreadyImported = () => new ValidationError([{ field: 'sha256', message: 'this token was already imported' }]);
     if (await em.count(ApiToken, { hash })) throw alreadyImported();
     try {
-      const row = await this.storage.transaction(em, async (tx) =>
+      const row = await this.storage.transaction(em, async ({ em: tx }) =>
         tx.create(ApiToken, { publicId: randomBase62(16), user: user.id, name, algorithm: LEGACY_ALGORITHM, hash, scopes: [] }),
       );
       return toView(row);
@@ -158,39 +185,6 @@ export class TokenService {
       throw new AuthError('token_limit', `You already have ${this.config.maxPerUser} active tokens; revoke one first`);
     }
   }
-
-  private validate(input: NewToken): { name: string; expiresInDays: number; scopes: string[] } {
-    const errors: { field: string; message: string }[] = [];
-    const name = validName(input.name, errors);
-    let expiresInDays = this.config.defaultExpiryDays;
-    if (input.expiresInDays !== undefined && input.expiresInDays !== null && input.expiresInDays !== '') {
-      const days = typeof input.expiresInDays === 'string' && /^\d+$/.test(input.expiresInDays) ? Number(input.expiresInDays) : input.expiresInDays;
-      if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > this.config.maxExpiryDays) {
-        errors.push({ field: 'expires_in_days', message: `must be an integer from 1 to ${this.config.maxExpiryDays}` });
-      } else {
-        expiresInDays = days;
-      }
-    }
-    let scopes: string[] = [];
-    if (input.scopes !== undefined && input.scopes !== null) {
-      const list = input.scopes;
-      if (!Array.isArray(list) || !list.every((scope) => typeof scope === 'string' && SCOPE.test(scope))) {
-        errors.push({ field: 'scopes', message: 'must be a list of scopes matching [a-z0-9:._-]{1,64}' });
-      } else {
-        scopes = [...new Set(list as string[])];
-      }
-    }
-    if (errors.length) throw new ValidationError(errors);
-    return { name, expiresInDays, scopes };
-  }
-}
-
-function validName(value: unknown, errors: { field: string; message: string }[]): string {
-  const name = typeof value === 'string' ? value.trim() : '';
-  if (name.length < 1 || name.length > 100) errors.push({ field: 'name', message: 'must be 1 to 100 characters' });
-  // Names end up in tables and terminals (`auth list-tokens`): no escape sequences.
-  else if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) errors.push({ field: 'name', message: 'must not contain control characters' });
-  return name;
 }
 
 function activeTokensOf(userId: number) {

@@ -1,17 +1,10 @@
 /** `auth.roles`: the role names stored in the database. What a role permits is `auth.defineRole`'s job. */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ValidationError } from '../errors.js';
-import { Role } from '../storage/entities/index.js';
+import { AuthError } from '../errors.js';
+import { Role, UserRole } from '../storage/entities/index.js';
 import type { Storage } from '../storage/storage.js';
-
-const ROLE_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
-
-export function validRoleName(name: string): string {
-  if (typeof name !== 'string' || !ROLE_NAME.test(name)) {
-    throw new ValidationError([{ field: 'role', message: `${JSON.stringify(name)} is not a role name (1 to 64 of A-Z a-z 0-9 _ . : -)` }]);
-  }
-  return name;
-}
+import { validRoleName } from './role-names.js';
+import type { UserService } from './service.js';
 
 export interface RoleInfo {
   name: string;
@@ -19,7 +12,10 @@ export interface RoleInfo {
 }
 
 export class RoleService {
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly users: UserService,
+  ) {}
 
   /** Creates the role; returns false if it already existed. */
   async create(roleName: string): Promise<boolean> {
@@ -39,5 +35,29 @@ export class RoleService {
     const em = await this.storage.em();
     const roles = await em.find(Role, {}, { orderBy: { name: 'asc' } });
     return roles.map((role) => ({ name: role.name, created_at: role.createdAt.toISOString() }));
+  }
+
+  /**
+   * Deletes the role. A role some users still hold is refused (409 `role_in_use`, naming how many)
+   * unless `force`, which takes it from them in the same transaction. An unknown role is a 404.
+   * Returns the number of users it was taken from.
+   */
+  async delete(roleName: string, options: { force?: boolean } = {}): Promise<number> {
+    const name = validRoleName(roleName);
+    const em = await this.storage.em();
+    const holders = await this.storage.transaction(em, async (tx) => {
+      const role = await tx.em.findOne(Role, { name });
+      if (!role) throw new AuthError('not_found', `no role named ${JSON.stringify(name)}`);
+      const links = await tx.em.find(UserRole, { role: role.id });
+      if (links.length > 0 && !options.force) {
+        throw new AuthError('role_in_use', `the role ${JSON.stringify(name)} is held by ${links.length} user${links.length === 1 ? '' : 's'}; take it from them first, or force the deletion`);
+      }
+      const ids = links.map((link) => link.user.id);
+      await tx.em.nativeDelete(UserRole, { role: role.id });
+      await tx.em.nativeDelete(Role, { id: role.id });
+      tx.afterCommit(() => this.users.forget(ids));
+      return ids.length;
+    });
+    return holders;
   }
 }

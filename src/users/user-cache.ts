@@ -1,26 +1,31 @@
+/**
+ * The users behind live credentials, kept for at most REVALIDATE_MS: a role granted or taken away,
+ * an account disabled elsewhere (another instance, the CLI) shows within a second, without a query
+ * per request. Every change made through this instance drops the user's copy at once.
+ */
 import { RowCache } from '../storage/row-cache.js';
 import type { AuthUser } from './auth-user.js';
-import type { UserService } from './service.js';
+import type { UserLookup } from './lookup.js';
 
-/**
- * The users behind live credentials, kept for at most REVALIDATE_MS: a role granted or taken
- * away elsewhere (another instance, the CLI) shows within a second, without a query per request.
- * Changes made through this instance's `auth.users` evict at once.
- */
 export class UserCache {
   private readonly rows: RowCache<number, AuthUser>;
 
-  constructor(users: UserService) {
-    this.rows = new RowCache(async (id) => (await users.findById(id)) ?? undefined);
-    users.onChange((id) => this.rows.delete(id));
+  constructor(lookup: UserLookup) {
+    this.rows = new RowCache(async (id) => (await lookup.find(id)) ?? undefined);
   }
 
-  /** The user if held and fresh, without waiting. */
+  /** The user if held and fresh, without waiting (the guards' fast path). */
   peek(id: number): AuthUser | undefined {
     return this.rows.peek(id);
   }
 
-  async get(id: number): Promise<AuthUser | null> {
+  /** The user, from memory if fresh, else read; null if there is none. */
+  async fetch(id: number): Promise<AuthUser | null> {
     return (await this.rows.fetch(id)) ?? null;
+  }
+
+  /** Drops users after a change to them, made in this room. */
+  forget(ids: Iterable<number>): void {
+    for (const id of ids) this.rows.delete(id);
   }
 }

@@ -62,7 +62,7 @@ describe('abilities', () => {
       /unknown placeholder \$\{user\.password\}/,
     );
     expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', conditions: { $where: 'true' } } as never])).to.throw(TypeError, /\$where/);
-    expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', colour: 'red' } as never])).to.throw(TypeError, /unknown key "colour"/);
+    expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', colour: 'red' } as never])).to.throw(TypeError, /role "x", rule 1: Unrecognized key: "colour"/);
   });
 
   it('makes each named policy a CASL subject type with the action satisfy', () => {
@@ -177,9 +177,9 @@ describe('abilities', () => {
       await writeFile(join(dir, 'broken.json'), '{ "reader": [');
       expect(() => t.auth.loadPolicies(join(dir, 'broken.json'))).to.throw(TypeError, /broken\.json: not valid JSON/);
       await writeFile(join(dir, 'wrong.json'), JSON.stringify({ reader: [{ action: 'read' }] }));
-      expect(() => t.auth.loadPolicies(join(dir, 'wrong.json'))).to.throw(TypeError, /wrong\.json: role "reader", rule 1: "subject"/);
+      expect(() => t.auth.loadPolicies(join(dir, 'wrong.json'))).to.throw(TypeError, /wrong\.json: \$\.reader\[0\]\.subject: must be a string or a list of strings/);
       await writeFile(join(dir, 'list.json'), '[]');
-      expect(() => t.auth.loadPolicies(join(dir, 'list.json'))).to.throw(TypeError, /list\.json: expected an object/);
+      expect(() => t.auth.loadPolicies(join(dir, 'list.json'))).to.throw(TypeError, /list\.json: \$: expected an object/);
     });
   });
 });

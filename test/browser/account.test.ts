@@ -26,7 +26,7 @@ describeInChromium('account pages in a browser', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.waitForURL(`${demo.url}/`);
-    expect(await page.locator('main > p').first().textContent()).to.equal('Logged in as grace@example.com; no roles.');
+    expect(await page.locator('main > p').first().textContent()).to.equal('Logged in as grace@example.com; roles: member.');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByText('Nobody is logged in.').waitFor();
   });

@@ -34,7 +34,8 @@ const ROOMY_RATE_LIMITS = {
   SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '1000 per minute',
 };
 
-export async function startDemoServer(): Promise<DemoServer> {
+/** `settings`: more of the demo's environment (SERVICE_AUTH_EMAIL_CONFIRMATION, say). */
+export async function startDemoServer(settings: NodeJS.ProcessEnv = {}): Promise<DemoServer> {
   const dir = await mkdtemp(join(tmpdir(), 'service-auth-browser-'));
   const outbox = join(dir, 'outbox');
   let demo: RunningDemo | undefined;
@@ -43,7 +44,7 @@ export async function startDemoServer(): Promise<DemoServer> {
     // The public URL must be known before the demo starts, so the port is chosen here.
     const port = await freePort();
     const url = `http://localhost:${port}`;
-    demo = await startDemo(dir, { PORT: String(port), SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS });
+    demo = await startDemo(dir, { PORT: String(port), SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS, ...settings });
     operator = await createTestApp({ SERVICE_AUTH_DATABASE_URL: `sqlite:${join(dir, 'service-auth.sqlite')}` });
     const running = { demo, operator };
     return {
@@ -68,11 +69,11 @@ export async function startDemoServer(): Promise<DemoServer> {
  * For a suite: the demo started before its tests and stopped after them. The handle reads the
  * running demo when a test uses it.
  */
-export function useDemoServer(): Omit<DemoServer, 'stop'> {
+export function useDemoServer(settings: NodeJS.ProcessEnv = {}): Omit<DemoServer, 'stop'> {
   let demo: DemoServer | undefined;
   before(async function () {
     this.timeout(60_000);
-    demo = await startDemoServer();
+    demo = await startDemoServer(settings);
   });
   after(() => demo?.stop());
   const running = (): DemoServer => {

@@ -10,6 +10,10 @@ const COMMANDS = {
   'create-user': 'Create a user',
   'list-users': 'List the users',
   'reset-password': "Set a user's password",
+  'disable-user': 'Disable a user',
+  'enable-user': 'Enable a disabled user',
+  'confirm-email': "Confirm a user's email address by hand",
+  'delete-user': 'Delete a user and everything of theirs',
   'create-role': 'Create a role',
   'list-roles': 'List the roles',
   'add-role': 'Give a user a role',
@@ -80,8 +84,9 @@ describe('CLI: help, version and usage errors', () => {
       code: 2,
       stdout: '',
       stderr:
-        'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, create-role, ' +
-        'list-roles, add-role, remove-role, create-token, list-tokens, revoke-token, import-legacy-token, migrate; ' +
+        'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, disable-user, enable-user, ' +
+        'confirm-email, delete-user, create-role, ' +
+        'list-roles, delete-role, add-role, remove-role, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, migrate; ' +
         'see service-auth auth --help\n',
     });
     const { code, stdout, stderr } = results['unknownOption']!;
@@ -93,9 +98,10 @@ describe('CLI: help, version and usage errors', () => {
     expect(results['exportedClasses']).to.deep.equal({
       code: 0,
       stdout:
-        'AddRoleCommand AuthGroupCommand CreateRoleCommand CreateTokenCommand CreateUserCommand ImportLegacyTokenCommand ' +
+        'AddRoleCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteRoleCommand ' +
+        'DeleteUserCommand DisableUserCommand EnableUserCommand ImportLegacyTokenCommand ' +
         'ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand RemoveRoleCommand ResetPasswordCommand ' +
-        'RevokeTokenCommand ServiceAuthCommand authCommands\n',
+        'RevokeTokenCommand ServiceAuthCommand TestPoliciesCommand authCommands\n',
       stderr: '',
     });
   });

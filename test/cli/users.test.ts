@@ -124,21 +124,21 @@ describe('CLI: create-user, list-users, reset-password', () => {
   });
 
   describe('list-users', () => {
-    it('prints an aligned table: ID, Email, Admin, Roles, Created', async () => {
+    it('prints an aligned table: ID, Email, Status, Admin, Roles, Created', async () => {
       const { code, stdout, stderr } = results['table']!;
       expect({ code, stderr }).to.deep.equal({ code: 0, stderr: '' });
       const users = await t.auth.users.list();
       const lines = stdout.trimEnd().split('\n');
       expect(lines).to.have.length(users.length + 1);
-      expect(lines[0]).to.match(/^ID +Email +Admin +Roles +Created$/);
+      expect(lines[0]).to.match(/^ID +Email +Status +Admin +Roles +Created$/);
       const ada = users.find((user) => user.email === 'ada@example.com')!;
       const created = ada.created_at.toISOString().replace(/\.\d{3}Z$/, 'Z');
       expect(lines.find((line) => line.includes('ada@example.com'))).to.match(
-        new RegExp(`^${ada.id} +ada@example\\.com +yes +admin, analyst +${created}$`),
+        new RegExp(`^${ada.id} +ada@example\\.com +active +yes +admin, analyst +${created}$`),
       );
-      expect(lines.find((line) => line.includes('taken@example.com'))).to.match(/ no +- +\d{4}-/);
+      expect(lines.find((line) => line.includes('taken@example.com'))).to.match(/ active +no +- +\d{4}-/);
       // Aligned: every column starts where its header does.
-      for (const header of ['Email', 'Admin', 'Roles', 'Created']) {
+      for (const header of ['Email', 'Status', 'Admin', 'Roles', 'Created']) {
         const column = lines[0]!.indexOf(header);
         for (const line of lines.slice(1)) expect(line[column - 1], `${header} in ${line}`).to.equal(' ');
         for (const line of lines.slice(1)) expect(line[column], `${header} in ${line}`).to.not.equal(' ');

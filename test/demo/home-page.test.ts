@@ -16,6 +16,8 @@ describe('demo home page', () => {
       '/users/1/profile',
       '/admin',
       '/reports/north',
+      '/reports',
+      '/notes/1',
       '/api/whoami',
     ]);
   });

@@ -6,6 +6,8 @@ import { MikroORM } from '@mikro-orm/core';
 import express, { type Express } from 'express';
 import { ormOptions } from '../../src/storage/orm.js';
 import { ServiceAuth, type Logger } from '../../src/index.js';
+import { partsOf } from '../../src/service-auth.js';
+import type { AuthParts } from '../../src/wiring.js';
 
 export interface CapturedLog {
   level: 'info' | 'warn' | 'error';
@@ -31,12 +33,14 @@ export function captureLogger(): Logger & { entries: CapturedLog[]; text(): stri
 export interface TestApp {
   app: Express;
   auth: ServiceAuth;
+  /** The parts behind `auth`, for counting work (hasher calls, derivations). */
+  parts: AuthParts;
   log: ReturnType<typeof captureLogger>;
 }
 
 /**
- * Builds the app; `settings` are `app.set` before construction, `routes` are added after it.
- * Call `auth.close()` when done.
+ * Builds the app; `settings` are `app.set` before construction, `routes` are added after it, and
+ * then the error middleware, as an application mounts it. Call `auth.close()` when done.
  */
 export async function createTestApp(
   settings: Record<string, unknown> = {},
@@ -49,8 +53,9 @@ export async function createTestApp(
   const log = captureLogger();
   auth.logger = log;
   routes?.(app, auth);
+  app.use(auth.errorHandler);
   await auth.ready;
-  return { app, auth, log };
+  return { app, auth, parts: partsOf(auth), log };
 }
 
 /** A user's strong password, valid under the default rules. */

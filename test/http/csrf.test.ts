@@ -35,9 +35,8 @@ describe('CSRF: requests from other sites', () => {
     await request(t.app).post('/service-auth/login').set('Origin', 'null').send(credentials).expect(403);
   });
 
-  it('accepts same-origin, same-site and user-initiated requests, the public URL origin, and requests without either header', async () => {
+  it('accepts same-origin and user-initiated requests, the public URL origin, and requests without either header', async () => {
     await request(t.app).post('/service-auth/login').set('Sec-Fetch-Site', 'same-origin').send(credentials).expect(200);
-    await request(t.app).post('/service-auth/login').set('Sec-Fetch-Site', 'same-site').send(credentials).expect(200);
     await request(t.app).post('/service-auth/login').set('Sec-Fetch-Site', 'none').send(credentials).expect(200);
     await request(t.app).post('/service-auth/login').set('Origin', 'https://app.example.com').send(credentials).expect(200);
     await request(t.app).post('/service-auth/login').send(credentials).expect(200);
@@ -45,8 +44,25 @@ describe('CSRF: requests from other sites', () => {
     await request(t.app).post('/service-auth/login').set('Host', 'internal:8080').set('Origin', 'http://internal:8080').send(credentials).expect(200);
   });
 
-  it('lets Sec-Fetch-Site decide over Origin when both are sent', async () => {
+  it('lets Sec-Fetch-Site same-origin or none decide over Origin when both are sent', async () => {
     await request(t.app).post('/service-auth/login').set('Sec-Fetch-Site', 'same-origin').set('Origin', 'https://evil.example').send(credentials).expect(200);
+    await request(t.app).post('/service-auth/login').set('Sec-Fetch-Site', 'none').set('Origin', 'https://evil.example').send(credentials).expect(200);
+  });
+
+  it('holds same-site and unknown Sec-Fetch-Site values to the Origin check: a sibling subdomain cannot create tokens', async () => {
+    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send(credentials).expect(200))!;
+    for (const site of ['same-site', 'cross-origin', 'whatever']) {
+      for (const origin of ['https://evil.app.example.com', undefined]) {
+        const call = request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).set('Sec-Fetch-Site', site);
+        if (origin) call.set('Origin', origin);
+        const response = await call.send({ name: 'planted' }).expect(403);
+        expect(response.body.code, `${site} from ${origin}`).to.equal('csrf_rejected');
+      }
+    }
+    expect(await t.auth.tokens.list({ user: 'ada@example.com' })).to.deep.equal([]);
+    await request(t.app).post('/service-auth/login').set('Sec-Fetch-Site', 'same-site').set('Origin', 'https://evil.app.example.com').send(credentials).expect(403);
+    // The public URL's own origin passes, as without the header.
+    await request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).set('Sec-Fetch-Site', 'same-site').set('Origin', 'https://app.example.com').send({ name: 'mine' }).expect(201);
   });
 
   it('refuses a cookie-authenticated logout from another site and keeps the session', async () => {
@@ -57,8 +73,14 @@ describe('CSRF: requests from other sites', () => {
     await request(t.app).post('/service-auth/logout').set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin').expect(204);
   });
 
-  it('does not need a same-site check where no cookie authenticates (forgot)', async () => {
-    await request(t.app).post('/service-auth/forgot').set('Sec-Fetch-Site', 'cross-site').send({ email: 'ada@example.com' }).expect(202);
+  it('refuses forgot and reset from another site too, sending nothing', async () => {
+    for (const [path, body] of [['/forgot', { email: 'ada@example.com' }], ['/reset', { token: 'x'.repeat(43), password: PASSWORD }]] as const) {
+      const crossSite = await request(t.app).post(`/service-auth${path}`).set('Sec-Fetch-Site', 'cross-site').send(body).expect(403);
+      expect(crossSite.body.code).to.equal('csrf_rejected');
+      const sibling = await request(t.app).post(`/service-auth${path}`).set('Origin', 'https://evil.example').send(body).expect(403);
+      expect(sibling.body.code).to.equal('csrf_rejected');
+    }
+    await request(t.app).post('/service-auth/forgot').set('Sec-Fetch-Site', 'same-origin').send({ email: 'ada@example.com' }).expect(202);
   });
 });
 

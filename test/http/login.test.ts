@@ -32,7 +32,7 @@ describe('POST /login', () => {
   });
 
   it('does the same hashing work for an unknown email as for a wrong password (no user enumeration)', async () => {
-    const calls = t.auth.passwordHasher.calls;
+    const calls = t.parts.hasher.calls;
     const before = { ...calls };
     await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
     const wrongPassword = { hash: calls.hash - before.hash, verify: calls.verify - before.verify };
@@ -60,10 +60,10 @@ describe('POST /login', () => {
   });
 
   it('lists missing fields as 400 bad_request without hashing anything', async () => {
-    const before = t.auth.passwordHasher.calls.verify;
+    const before = t.parts.hasher.calls.verify;
     const response = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com' }).expect(400);
     expect(response.body.errors).to.deep.equal([{ field: 'password', message: 'is required' }]);
-    expect(t.auth.passwordHasher.calls.verify).to.equal(before);
+    expect(t.parts.hasher.calls.verify).to.equal(before);
   });
 
   it('upgrades a hash made with weaker parameters at the next successful login', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { safeNext } from '../../src/http/browser.js';
+import { safeNext } from '../../src/http/requests/negotiation.js';
 import { COPY_SCRIPT, STYLESHEET } from '../../src/http/pages/assets.js';
 import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, type AppWithOutbox, type TestApp } from '../helpers/app.js';
 import { cspHash, formPost, tagWithId } from '../helpers/forms.js';

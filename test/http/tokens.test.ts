@@ -113,8 +113,16 @@ describe('/api/tokens and the token guards', () => {
         expires_at: mine.expires_at,
         legacy: false,
       });
-      const byToken = await bearer('/service-auth/api/tokens', mine.token).expect(200);
-      expect(byToken.body.tokens.map((token: { id: string }) => token.id)).to.deep.equal([mine.id]);
+      const unscoped = (await create(ada, { name: 'every scope' }).expect(201)).body;
+      const byToken = await bearer('/service-auth/api/tokens', unscoped.token).expect(200);
+      expect(byToken.body.tokens.map((token: { id: string }) => token.id)).to.deep.equal([mine.id, unscoped.id]);
+    });
+
+    it('needs a token that carries every scope: a scoped token is 403 insufficient_scope', async () => {
+      const scoped = (await create(ada, { name: 'scoped', scopes: ['reports:read'] }).expect(201)).body;
+      const response = await bearer('/service-auth/api/tokens', scoped.token).expect(403);
+      expect(response.body.code).to.equal('insufficient_scope');
+      expect(response.headers['www-authenticate']).to.equal('Bearer realm="service-auth", error="insufficient_scope"');
     });
   });
 
@@ -155,7 +163,7 @@ describe('/api/tokens and the token guards', () => {
     it('refuses a session cookie alone with 401 unauthenticated, even from a browser (no redirect)', async () => {
       const response = await request(t.app).get('/api/whoami').set('Cookie', ada).expect(401);
       expect(response.body.code).to.equal('unauthenticated');
-      expect(response.headers['www-authenticate']).to.equal('Bearer');
+      expect(response.headers['www-authenticate']).to.equal('Bearer realm="service-auth"');
       await request(t.app).get('/api/whoami').set('Cookie', ada).set('Accept', HTML).expect(401);
     });
 
@@ -190,6 +198,18 @@ describe('/api/tokens and the token guards', () => {
         .set('Sec-Fetch-Site', 'cross-site')
         .expect(204);
     });
+
+    it('a scoped token may revoke itself, and no other token: 403 insufficient_scope', async () => {
+      const scoped = (await create(ada, { name: 'scoped', scopes: ['reports:read'] }).expect(201)).body;
+      const other = (await create(ada, { name: 'other' }).expect(201)).body;
+      const refused = await request(t.app).delete(`/service-auth/api/tokens/${other.id}`).set('Authorization', `Bearer ${scoped.token}`).expect(403);
+      expect(refused.body.code).to.equal('insufficient_scope');
+      await bearer('/api/whoami', other.token).expect(200);
+      await request(t.app).delete(`/service-auth/api/tokens/${scoped.id}`).set('Authorization', `Bearer ${scoped.token}`).expect(204);
+      await bearer('/api/whoami', scoped.token).expect(401);
+      // A token that carries every scope may revoke the user's others.
+      await request(t.app).delete(`/service-auth/api/tokens/${other.id}`).set('Authorization', `Bearer ${other.token}`).expect(204);
+    });
   });
 
   describe('requireScopes', () => {
@@ -198,7 +218,7 @@ describe('/api/tokens and the token guards', () => {
       const right = (await create(ada, { name: 'right', scopes: ['reports:read'] }).expect(201)).body.token;
       const response = await bearer('/api/reports', narrow).expect(403);
       expect(response.body.code).to.equal('insufficient_scope');
-      expect(response.headers['www-authenticate']).to.equal('Bearer error="insufficient_scope", scope="reports:read"');
+      expect(response.headers['www-authenticate']).to.equal('Bearer realm="service-auth", error="insufficient_scope", scope="reports:read"');
       await bearer('/api/reports', right).expect(200);
       await bearer('/mixed/reports', right).expect(403);
     });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { passwordFailures } from '../../src/passwords/rules.js';
-import type { PasswordPolicy } from '../../src/config.js';
+import type { PasswordPolicy } from '../../src/config/config.js';
 
 const defaults: PasswordPolicy = { minLength: 12, maxLength: 256, complexity: true, blocklist: false };
 const rules = (password: string, policy: Partial<PasswordPolicy> = {}) => passwordFailures(password, { ...defaults, ...policy }).map((f) => f.rule);

@@ -1,5 +1,5 @@
 import { createLimiter } from '../../src/rate-limit/limiter.js';
-import { parseRate } from '../../src/rate-limit/rates.js';
+import { parseRate } from '../../src/config/rates.js';
 import { limiterContract } from './limiter-contract.js';
 
 describe('limiter [memory]', () => {

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createLimiter } from '../../src/rate-limit/limiter.js';
 import { createTestApp, PASSWORD, temporaryDatabase } from '../helpers/app.js';
 import { clearRateLimits, describeRedis, redisUrl } from '../helpers/services.js';
-import { parseRate } from '../../src/rate-limit/rates.js';
+import { parseRate } from '../../src/config/rates.js';
 import { limiterContract } from './limiter-contract.js';
 
 describeRedis('limiter', () => {

@@ -65,8 +65,8 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
       }
       // A route without a guard never looks the session up.
       await request(t.app).get('/plain').set('Cookie', cookie).expect(200, { ok: true });
-      expect(t.log.text()).to.contain('database unreachable in GET /service-auth/me');
-      expect(t.log.text()).to.contain('database unreachable in GET /whoami');
+      expect(t.log.text()).to.contain('database unreachable in GET "/service-auth/me"');
+      expect(t.log.text()).to.contain('database unreachable in GET "/whoami"');
       expect(t.log.text()).not.to.match(/select|insert|\$argon2|pbkdf2/i);
       // The query builder's own note of the lost connection goes to auth.logger, not the console.
       expect(t.log.text()).to.match(/warn database: Connection Error/);

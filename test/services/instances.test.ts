@@ -137,4 +137,32 @@ describeServices('three instances sharing one database and one Redis', function 
     expect(revoked.code, revoked.stderr).to.equal(0);
     await Promise.all([a, b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)));
   });
+
+  it("refuses a disabled user's token and session on every instance within 1 s of disabling them with the CLI", async () => {
+    const { email, cookie } = await register(a);
+    const { token } = await createToken(a, cookie);
+    for (const base of [a, b, c]) expect((await call(base, '/api/whoami', { token })).status).to.equal(200);
+    expect((await call(b, '/service-auth/me', { cookie })).status).to.equal(200);
+
+    const disabled = await runCli(['auth', 'disable-user', email, '--database', cluster.databaseUrl]);
+    expect(disabled.code, disabled.stderr).to.equal(0);
+    await Promise.all([
+      ...[a, b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)),
+      untilStatus(() => call(b, '/service-auth/me', { cookie }), 401, PROPAGATION_MS),
+    ]);
+    const login = await call(c, '/service-auth/login', { body: { email, password: PASSWORD } });
+    expect(login.status).to.equal(403);
+    expect(((await login.json()) as { code: string }).code).to.equal('account_disabled');
+  });
+
+  it('ends a session on every instance within 1 s of ending it from another device through one', async () => {
+    const { email, cookie } = await register(a);
+    const other = sessionCookie(await call(b, '/service-auth/login', { body: { email, password: PASSWORD } }));
+    expect((await call(c, '/service-auth/me', { cookie: other })).status).to.equal(200);
+
+    const ended = await call(a, '/service-auth/api/sessions', { method: 'DELETE', cookie });
+    expect(ended.status).to.equal(204);
+    await Promise.all([b, c].map((base) => untilStatus(() => call(base, '/service-auth/me', { cookie: other }), 401, PROPAGATION_MS)));
+    expect((await call(c, '/service-auth/me', { cookie })).status, 'the session that ended the others').to.equal(200);
+  });
 });

@@ -7,10 +7,24 @@ import { createHash } from 'node:crypto';
 import express from 'express';
 import { ServiceAuth } from '../../src/index.js';
 import { MikroORM } from '@mikro-orm/core';
+import { DatabaseSchema, type SqlEntityManager } from '@mikro-orm/knex';
 import { ormOptions } from '../../src/storage/orm.js';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import { captureLogger, outboxMails, PASSWORD, resetTokenFrom, temporaryDirectory } from '../helpers/app.js';
+
+/** The database's own account of its schema (tables, columns, indexes, keys) and of the migrations it ran. */
+async function schemaOf(url: string): Promise<{ tables: { name: string }[]; migrations: string[] }> {
+  const orm = await MikroORM.init(await ormOptions(url));
+  try {
+    const em = orm.em.fork() as unknown as SqlEntityManager;
+    const schema = await DatabaseSchema.create(em.getConnection(), em.getPlatform(), orm.config);
+    const migrations = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name);
+    return { tables: JSON.parse(JSON.stringify(schema.getTables())), migrations };
+  } finally {
+    await orm.close();
+  }
+}
 
 export interface StorageTarget {
   /** A URL to a fresh, empty database, and how to get rid of it afterwards. */
@@ -48,12 +62,15 @@ export function storageContract(target: StorageTarget): void {
   });
 
   it('starts again on a migrated database without changing it', async () => {
+    const before = await schemaOf(database.url);
     const app = express();
     app.set('SERVICE_AUTH_DATABASE_URL', database.url);
     const second = new ServiceAuth(app);
     second.logger = captureLogger();
     await second.ready;
     await second.close();
+    expect(await schemaOf(database.url)).to.deep.equal(before);
+    expect(before.tables.map((table) => table.name)).to.include('service_auth_users');
   });
 
   it('stores users with lower-cased, unique emails', async () => {

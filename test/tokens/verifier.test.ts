@@ -15,9 +15,9 @@ const call = (t: TestApp, token: string) => request(t.app).get('/api/whoami').se
 
 /** Derivations run while `work` runs: the tests count work, never time it. */
 async function derivationsDuring(t: TestApp, work: () => Promise<unknown>): Promise<number> {
-  const before = t.auth.tokens.derivations;
+  const before = t.parts.derivations.derivations;
   await work();
-  return t.auth.tokens.derivations - before;
+  return t.parts.derivations.derivations - before;
 }
 
 describe('token verification', () => {
@@ -108,10 +108,10 @@ describe('token verification', () => {
       expect(count).to.equal(0);
     });
 
-    it("refuses invalid tokens with 401 invalid_token and WWW-Authenticate: Bearer error=\"invalid_token\"", async () => {
+    it('refuses invalid tokens with 401 invalid_token and WWW-Authenticate: Bearer realm="service-auth", error="invalid_token"', async () => {
       const response = await call(t, 'sat_nope_nope').expect(401);
       expect(response.body.code).to.equal('invalid_token');
-      expect(response.headers['www-authenticate']).to.equal('Bearer error="invalid_token"');
+      expect(response.headers['www-authenticate']).to.equal('Bearer realm="service-auth", error="invalid_token"');
       const malformedHeader = await request(t.app).get('/api/whoami').set('Authorization', 'Bearer').expect(401);
       expect(malformedHeader.body.code).to.equal('invalid_token');
     });

@@ -1,29 +1,40 @@
 /**
  * The built-in login, register, forgot and reset pages. Each posts to the endpoint of the same
  * name under the prefix, same-site; an application replaces one by providing a view
- * `service-auth/<page>` to its view engine (see browser.ts), which gets the same locals.
+ * `service-auth/<page>` to its view engine (see render.ts), which gets the same locals.
  */
 import { renderFields, type FieldErrors, type FieldSpec } from './fields.js';
 import { escapeHtml } from './html.js';
 import { layout, type Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
+/** What the login, register, forgot and reset pages are given: every key, null when it has no value. */
 export interface AccountPageLocals {
+  /** SERVICE_AUTH_URL_PREFIX, which the forms post under. */
   prefix: string;
   texts: PageTexts;
   /** A message above the form: a confirmation, or a problem no single field owns. */
-  notice?: Notice | undefined;
+  notice: Notice | null;
   /** Problems by field name (`email`, `password`), shown beside the field. */
-  errors?: FieldErrors | undefined;
-  email?: string | undefined;
+  errors: FieldErrors | null;
+  /** What was typed into the email field, shown again. */
+  email: string | null;
   /** Where to go after logging in or registering: a same-site path. */
-  next?: string | undefined;
-  token?: string | undefined;
-  tokenUsable?: boolean | undefined;
-  passwordHint?: string | undefined;
+  next: string | null;
+  /** The reset link's token (reset page). */
+  token: string | null;
+  /** Whether that token is current (reset page); false elsewhere. */
+  tokenUsable: boolean;
+  /** The password rules in words, for the fields that choose one. */
+  passwordHint: string;
+  /**
+   * Login page: the password was right but the address awaits confirmation; the page offers to
+   * mail a new link to `email` (a form posting to `/confirm/resend`). False elsewhere.
+   */
+  confirmationPending: boolean;
 }
 
-const emailField = (texts: PageTexts, email?: string): FieldSpec => ({
+const emailField = (texts: PageTexts, email: string | null): FieldSpec => ({
   name: 'email',
   label: texts.email,
   type: 'email',
@@ -31,9 +42,9 @@ const emailField = (texts: PageTexts, email?: string): FieldSpec => ({
   attributes: 'autocomplete="username" required maxlength="254"',
 });
 
-const hidden = (name: string, value: string | undefined) => (value ? `\n      <input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '');
+const hidden = (name: string, value: string | null) => (value ? `\n      <input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '');
 
-export function loginPage({ prefix, texts, notice, errors, email, next }: AccountPageLocals): string {
+export function loginPage({ prefix, texts, notice, errors, email, next, confirmationPending }: AccountPageLocals): string {
   const t = texts.login;
   const { fields, summary } = renderFields(
     [emailField(texts, email), { name: 'password', label: texts.password, type: 'password', attributes: 'autocomplete="current-password" required' }],
@@ -45,11 +56,19 @@ export function loginPage({ prefix, texts, notice, errors, email, next }: Accoun
     title: t.title,
     texts,
     notice,
-    body: `${summary}    <form method="post" action="${escapeHtml(prefix)}/login" novalidate>${fields}${hidden('next', next)}
+    body: `${summary}${confirmationPending ? resendForm(prefix, texts, email) : ''}    <form method="post" action="${escapeHtml(prefix)}/login" novalidate>${fields}${hidden('next', next)}
       <button type="submit">${escapeHtml(t.submit)}</button>
     </form>
     <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.forgot)}</a> · <a href="${escapeHtml(register)}">${escapeHtml(t.register)}</a></p>`,
   });
+}
+
+/** Under the notice that the address awaits confirmation: one button mailing a new link to it. */
+function resendForm(prefix: string, texts: PageTexts, email: string | null): string {
+  return `    <form method="post" action="${escapeHtml(prefix)}/confirm/resend">${hidden('email', email)}
+      <button type="submit" class="secondary">${escapeHtml(texts.login.resend)}</button>
+    </form>
+`;
 }
 
 export function registerPage({ prefix, texts, notice, errors, email, next, passwordHint }: AccountPageLocals): string {

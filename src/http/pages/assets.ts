@@ -40,6 +40,7 @@ button.danger { background: #b3261e; }
 .secret { display: block; font: .95rem/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; word-break: break-all; background: #fff; color: #1b1f24; border: 1px dashed #5b6673; border-radius: .3rem; padding: .5rem .6rem; user-select: all; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; margin-top: 1.25rem; }
 .actions button { margin-top: 0; }
+td button { margin-top: 0; padding: .35rem .9rem; }
 table { border-collapse: collapse; width: 100%; margin-top: .5rem; }
 caption { text-align: left; color: #505a66; padding-bottom: .25rem; }
 th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #dde2e8; vertical-align: top; }
@@ -49,6 +50,7 @@ code { word-break: break-all; }
   body { background: #fff; }
   main { margin: 0; border-radius: 0; box-shadow: none; }
   thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  caption { display: block; }
   table, tbody, tr, td { display: block; width: 100%; }
   tr { border: 1px solid #dde2e8; border-radius: .3rem; padding: .4rem .6rem; margin-bottom: .75rem; }
   td { border: 0; padding: .15rem 0; }

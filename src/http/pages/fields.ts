@@ -27,7 +27,7 @@ export interface FieldSpec {
 }
 
 /** The fields, each with its error, and the summary of those errors (empty when there are none). */
-export function renderFields(specs: FieldSpec[], errors: FieldErrors | undefined, texts: PageTexts): { fields: string; summary: string } {
+export function renderFields(specs: FieldSpec[], errors: FieldErrors | null | undefined, texts: PageTexts): { fields: string; summary: string } {
   const invalid = specs.filter((spec) => errors?.[spec.name]);
   const fields = specs.map((spec) => field(spec, errors?.[spec.name], spec === invalid[0], texts)).join('');
   const summary = invalid.length

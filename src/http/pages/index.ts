@@ -1,7 +1,10 @@
 /** The built-in pages by name: the names an application's own views use (`service-auth/<name>`). */
 import { forgotPage, loginPage, registerPage, resetPage, type AccountPageLocals } from './account-pages.js';
+import { confirmEmailPage, confirmPage, type ConfirmEmailPageLocals, type ConfirmPageLocals } from './confirm-pages.js';
 import { problemPage, type ProblemPageLocals } from './problem-page.js';
+import { deleteAccountPage, emailPage, passwordPage, type DeleteAccountPageLocals, type EmailPageLocals, type PasswordPageLocals } from './profile-pages.js';
 import { revokePage, type RevokePageLocals } from './revoke-page.js';
+import { sessionsPage, type SessionsPageLocals } from './sessions-page.js';
 import { tokensPage, type TokensPageLocals } from './tokens-page.js';
 
 export interface PageLocalsByName {
@@ -11,6 +14,12 @@ export interface PageLocalsByName {
   reset: AccountPageLocals;
   tokens: TokensPageLocals;
   revoke: RevokePageLocals;
+  password: PasswordPageLocals;
+  sessions: SessionsPageLocals;
+  email: EmailPageLocals;
+  'delete-account': DeleteAccountPageLocals;
+  confirm: ConfirmPageLocals;
+  'confirm-email': ConfirmEmailPageLocals;
   problem: ProblemPageLocals;
 }
 
@@ -23,5 +32,11 @@ export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string }
   reset: resetPage,
   tokens: tokensPage,
   revoke: revokePage,
+  password: passwordPage,
+  sessions: sessionsPage,
+  email: emailPage,
+  'delete-account': deleteAccountPage,
+  confirm: confirmPage,
+  'confirm-email': confirmEmailPage,
   problem: problemPage,
 };

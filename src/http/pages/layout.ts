@@ -14,7 +14,7 @@ export interface LayoutOptions {
   title: string;
   body: string;
   texts: PageTexts;
-  notice?: Notice | undefined;
+  notice?: Notice | null | undefined;
   /** A wider column, for tables. */
   wide?: boolean;
   /** Include the copy-button script (only the tokens page needs it). */

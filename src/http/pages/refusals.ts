@@ -3,15 +3,15 @@
  * shown beside that field; one the form as a whole owns, above it; the rest (too many attempts, a
  * post from another site, a session that ended) get a page of their own.
  */
-import type { AuthConfig } from '../../config.js';
+import type { AuthConfig } from '../../config/config.js';
 import type { AuthError } from '../../errors.js';
 import type { FieldErrors } from './fields.js';
 import type { Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
 export interface FormRefusal {
-  errors?: FieldErrors;
-  notice?: Notice;
+  errors: FieldErrors | null;
+  notice: Notice | null;
 }
 
 /** The form's errors, or undefined when the refusal deserves a page of its own (`problemFor`). */
@@ -24,18 +24,19 @@ export function formRefusal(error: AuthError, texts: PageTexts, config: AuthConf
       for (const item of error.errors) {
         if ('field' in item) errors[item.field] = { message: fieldMessage(item.field, item.message, texts, config) };
       }
-      return { errors };
+      return { errors, notice: null };
     }
     case 'invalid_email':
-      return { errors: { email: { message: e.invalidEmail } } };
+      return { errors: { email: { message: e.invalidEmail } }, notice: null };
     case 'email_taken':
-      return { errors: { email: { message: e.emailTaken } } };
+      return { errors: { email: { message: e.emailTaken } }, notice: null };
     case 'invalid_credentials':
       // Not said which of the two is wrong (that would tell who has an account); the password is
       // the field to type again, so that is where the message and the focus go.
-      return { errors: { password: { message: e.invalidCredentials } } };
+      return { errors: { password: { message: e.invalidCredentials } }, notice: null };
     case 'password_rules':
       return {
+        notice: null,
         errors: {
           password: {
             message: e.passwordRules,
@@ -43,10 +44,14 @@ export function formRefusal(error: AuthError, texts: PageTexts, config: AuthConf
           },
         },
       };
+    case 'account_disabled':
+      return { errors: null, notice: { kind: 'error', text: texts.login.disabled } };
+    case 'email_unconfirmed':
+      return { errors: null, notice: { kind: 'error', text: texts.login.unconfirmed } };
     case 'token_limit':
-      return { notice: { kind: 'error', text: e.tokenLimit(config.tokens.maxPerUser) } };
+      return { errors: null, notice: { kind: 'error', text: e.tokenLimit(config.tokens.maxPerUser) } };
     case 'not_found':
-      return { notice: { kind: 'error', text: e.tokenNotFound } };
+      return { errors: null, notice: { kind: 'error', text: e.tokenNotFound } };
     default:
       return undefined;
   }
@@ -72,9 +77,17 @@ export function problemFor(error: AuthError, texts: PageTexts): { title: string;
     case 'csrf_rejected':
       return p.crossSite;
     case 'unauthenticated':
+    case 'invalid_token':
       return p.loggedOut;
+    case 'forbidden':
+    case 'insufficient_scope':
+      return p.forbidden;
+    case 'session_required':
+      return p.sessionRequired;
     case 'not_found':
       return p.notFound;
+    case 'bad_request':
+      return p.badRequest;
     case 'unavailable':
       return p.unavailable;
     default:

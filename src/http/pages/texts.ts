@@ -1,16 +1,17 @@
 /**
  * Every word the built-in pages show, in one place. An application rewords or translates them by
- * assigning `auth.texts` a copy with its changes (README, "Pages"); its own templates receive the
+ * assigning `auth.texts` a copy with its changes; its own templates receive the
  * same object as the local `texts`. Sentences that depend on a number or a name are functions.
  *
  * The JSON API keeps its own English `detail` strings: clients branch on `code`, people read these.
  */
-import type { PasswordPolicy } from '../../config.js';
+import type { PasswordPolicy } from '../../config/config.js';
 import type { PasswordRuleFailure } from '../../errors.js';
+import { defaultProfileTexts, type ProfileTexts } from './profile-texts.js';
 
 export type PasswordRule = PasswordRuleFailure['rule'];
 
-export interface PageTexts {
+export interface PageTexts extends ProfileTexts {
   /** The pages' language, for `<html lang>`: screen readers pronounce the words by it. */
   lang: string;
   /** The link back to the application's home page, in every page's header. */
@@ -24,8 +25,19 @@ export interface PageTexts {
   newPassword: string;
   passwordHint(policy: PasswordPolicy): string;
 
-  login: { title: string; submit: string; forgot: string; register: string; resetDone: string };
-  register: { title: string; submit: string; haveAccount: string; login: string };
+  login: {
+    title: string;
+    submit: string;
+    forgot: string;
+    register: string;
+    resetDone: string;
+    /** The right password for an account an operator disabled. */
+    disabled: string;
+    /** The right password for an address that awaits confirmation, and the button mailing a new link. */
+    unconfirmed: string;
+    resend: string;
+  };
+  register: { title: string; submit: string; haveAccount: string; login: string; checkMail: string };
   forgot: { title: string; intro: string; submit: string; sent: string; back: string };
   reset: { title: string; submit: string; unusable: string; askAgain: string };
   tokens: {
@@ -60,6 +72,8 @@ export interface PageTexts {
     invalidEmail: string;
     emailTaken: string;
     invalidCredentials: string;
+    /** The password asked again before a change to one's own account (no email typed with it). */
+    wrongPassword: string;
     passwordRules: string;
     rules: Record<PasswordRule, (policy: PasswordPolicy) => string>;
     tokenName: string;
@@ -75,7 +89,10 @@ export interface PageTexts {
     rateLimited: { title: string; text(seconds: number): string };
     crossSite: { title: string; text: string };
     loggedOut: { title: string; text: string; action: string };
+    forbidden: { title: string; text: string };
+    sessionRequired: { title: string; text: string };
     notFound: { title: string; text: string };
+    badRequest: { title: string; text: string };
     unavailable: { title: string; text: string };
     other: { title: string; text: string };
   };
@@ -103,8 +120,17 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     forgot: 'Forgot your password?',
     register: 'Create an account',
     resetDone: 'Your password has been changed. Log in with the new one.',
+    disabled: 'This account has been disabled. Contact the site’s operators if you think this is a mistake.',
+    unconfirmed: 'Confirm your email address first: open the link we mailed you when you registered.',
+    resend: 'Mail me a new link',
   },
-  register: { title: 'Create an account', submit: 'Create account', haveAccount: 'Already registered?', login: 'Log in' },
+  register: {
+    title: 'Create an account',
+    submit: 'Create account',
+    haveAccount: 'Already registered?',
+    login: 'Log in',
+    checkMail: 'Check your mail: a link to confirm the address is on its way. Open it to finish creating your account.',
+  },
   forgot: {
     title: 'Forgot your password?',
     intro: 'Enter the email of your account and we will mail you a link to choose a new password.',
@@ -142,6 +168,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     copyFailed: 'Could not copy: select the token and copy it by hand.',
     revoked: 'The token was revoked. Programs using it are refused from now on.',
   },
+  ...defaultProfileTexts,
   revoke: {
     title: 'Revoke a token',
     question: (name) => `Revoke the token “${name}”?`,
@@ -155,6 +182,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     invalidEmail: 'Enter an email address, like name@example.com.',
     emailTaken: 'An account with this email already exists. Log in, or use another email.',
     invalidCredentials: 'The email or password is not right.',
+    wrongPassword: 'This is not your current password.',
     passwordRules: 'The password needs:',
     rules: {
       min_length: ({ minLength }) => `at least ${minLength} characters`,
@@ -180,7 +208,10 @@ export const defaultPageTexts: PageTexts = deepFreeze({
       text: 'This form was sent from another site, so it was refused to protect your account. Open the page on this site and send it from there.',
     },
     loggedOut: { title: 'Please log in again', text: 'Your session has ended.', action: 'Log in' },
+    forbidden: { title: 'Not allowed', text: 'Your account does not have permission for this.' },
+    sessionRequired: { title: 'Log in first', text: 'This page is for a session started on the login page, not for an API token.' },
     notFound: { title: 'Not found', text: 'There is nothing here, or it is not yours.' },
+    badRequest: { title: 'Bad request', text: 'The address or the form could not be read.' },
     unavailable: { title: 'Temporarily unavailable', text: 'The service could not answer. Please try again in a moment.' },
     other: { title: 'Something went wrong', text: 'The request could not be completed.' },
   },

@@ -4,28 +4,40 @@
  * once, with a copy button.
  */
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
+import { accountNav } from './account-nav.js';
 import { renderFields, type FieldErrors } from './fields.js';
 import { escapeHtml } from './html.js';
 import { layout, type Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
+/** What the tokens page is given: every key, null when it has no value. */
 export interface TokensPageLocals {
   prefix: string;
   texts: PageTexts;
+  /** The signed-in user's email. */
   email: string;
+  /** The user's tokens, as `GET /api/tokens` lists them. */
   tokens: TokenView[];
   /** Just created: the only time its raw value is shown. */
-  created?: CreatedToken | undefined;
-  notice?: Notice | undefined;
-  errors?: FieldErrors | undefined;
+  created: CreatedToken | null;
+  notice: Notice | null;
+  errors: FieldErrors | null;
   /** What the creation form sent, shown again when it was refused. */
-  values?: { name?: string | undefined; expires_in_days?: string | undefined; scopes?: string | undefined } | undefined;
+  values: TokenFormValues | null;
   maxExpiryDays: number;
   defaultExpiryDays: number;
 }
 
+/** The creation form's fields as sent (text, or null when the field was not sent). */
+export interface TokenFormValues {
+  name: string | null;
+  expires_in_days: string | null;
+  scopes: string | null;
+}
+
 export function tokensPage(locals: TokensPageLocals): string {
-  const { texts, values = {} } = locals;
+  const { texts } = locals;
+  const values = locals.values ?? { name: null, expires_in_days: null, scopes: null };
   const t = texts.tokens;
   const prefix = escapeHtml(locals.prefix);
   const { fields, summary } = renderFields(
@@ -53,7 +65,7 @@ export function tokensPage(locals: TokensPageLocals): string {
     <h2 id="create-heading">${escapeHtml(t.createHeading)}</h2>
 ${summary}    <form method="post" action="${prefix}/api/tokens" aria-labelledby="create-heading" novalidate>${fields}
       <button type="submit">${escapeHtml(t.submit)}</button>
-    </form>`,
+    </form>${accountNav(locals.prefix, texts, 'tokens')}`,
   });
 }
 

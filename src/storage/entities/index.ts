@@ -1,10 +1,11 @@
 import { ApiToken } from './api-token.js';
+import { EmailToken } from './email-token.js';
 import { PasswordReset } from './password-reset.js';
 import { Role } from './role.js';
 import { Session } from './session.js';
 import { User } from './user.js';
 import { UserRole } from './user-role.js';
 
-export { ApiToken, PasswordReset, Role, Session, User, UserRole };
+export { ApiToken, EmailToken, PasswordReset, Role, Session, User, UserRole };
 
-export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset];
+export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken];

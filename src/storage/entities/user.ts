@@ -13,6 +13,10 @@ export const User = defineEntity({
     email: p.string().length(254).unique(),
     passwordHash: p.string().length(255).hidden(),
     isAdmin: p.boolean().default(false),
+    /** Set while an operator has disabled the account: its credentials are refused meanwhile. */
+    disabledAt: p.datetime().nullable(),
+    /** When the address was confirmed; null until then (SERVICE_AUTH_EMAIL_CONFIRMATION). */
+    emailConfirmedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
     roles: () => p.manyToMany(Role).pivotEntity(() => UserRole),

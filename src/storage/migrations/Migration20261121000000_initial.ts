@@ -4,10 +4,7 @@ import { PortableMigration } from './portable-migration.js';
 /** Users, roles, their links, API tokens, sessions and password-reset tokens. */
 export class Migration20261121000000_initial extends PortableMigration {
   override up(): void {
-    const foreignUser = (table: Knex.CreateTableBuilder): void => {
-      table.integer('user_id').notNullable().index();
-      table.foreign('user_id').references('id').inTable('service_auth_users').onUpdate('cascade').onDelete('cascade');
-    };
+    const foreignUser = (table: Knex.CreateTableBuilder): void => this.foreignUser(table);
 
     this.createTable('service_auth_roles', (table) => {
       table.increments('id').primary();

@@ -1,0 +1,81 @@
+import { Command, Option } from 'clipanion';
+import { routeContext } from '../../src/authorization/context.js';
+import { explain } from '../../src/authorization/explain.js';
+import { ServiceAuthCommand } from './base.js';
+import { decidedBy } from './explanations.js';
+import { CliFailure, EXIT_USAGE } from './failures.js';
+import { exclusive, needs, required, requiredUnless } from './option-rules.js';
+import { applicationRules, DEFAULT_POLICIES, directoryRules } from './policy-rules.js';
+
+/** Exit status of `auth check` when the answer is "denied" (0 is "allowed"). */
+export const EXIT_DENIED = 3;
+
+export class CheckCommand extends ServiceAuthCommand {
+  static override paths = [['auth', 'check']];
+
+  static override usage = Command.Usage({
+    category: 'Policies',
+    description: 'Ask whether a user may do something, and why',
+    details: `
+      Prints \`allowed\` or \`denied\`, then the rule that decided, with its role and the file it came from, or that no rule of the user's roles grants it. The user is found by email; the rules are the application's (\`--app\`) or, without it, the JSON role files of \`--policies\` (default \`./policies\`).
+
+      \`--field key=value\` gives the subject's fields (or a policy's context), repeated for several; values are read as URL parameters are: a canonical integer becomes a number. A named policy (\`--policy\`) is code, so it needs \`--app\`.
+
+      Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy? }\`.
+    `,
+    examples: [
+      ['May ann read team north\'s reports?', '$0 auth check --email ann@example.com --action read --subject Report --field team=north'],
+      ['Through the application, as JSON', '$0 auth check --email ann@example.com --action read --subject Report --field team=south --app dist/app.js --json'],
+      ['A named policy', '$0 auth check --email ann@example.com --policy is_self_or_admin --field user_id=7 --app dist/app.js'],
+    ],
+  });
+
+  static override schema = [
+    required('email', '--email'),
+    requiredUnless('action', '--action', 'policy', '--policy'),
+    requiredUnless('subject', '--subject', 'policy', '--policy'),
+    exclusive({ policy: '--policy', action: '--action' }),
+    exclusive({ policy: '--policy', subject: '--subject' }),
+    exclusive({ app: '--app', policies: '--policies' }),
+    needs('policy', '--policy', 'app', '--app', 'a named policy is code, which only the application has'),
+  ];
+
+  email = Option.String('--email', { description: "The user's email" });
+  action = Option.String('--action', { description: 'The action, e.g. read' });
+  subject = Option.String('--subject', { description: 'The subject type, e.g. Report' });
+  policy = Option.String('--policy', { description: 'A named policy instead of an action on a subject (needs --app)' });
+  fields = Option.Array('--field', { description: "A field of the subject (or the policy's context) as key=value; repeat for several" });
+  policies = Option.String('--policies', { description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})` });
+  json = Option.Boolean('--json', false, { description: 'Print the explanation as JSON' });
+
+  protected override async run(): Promise<number> {
+    const context = this.subjectFields();
+    if (context instanceof CliFailure) {
+      this.context.stderr.write(`${context.message}\n`);
+      return EXIT_USAGE;
+    }
+    const parts = await this.auth();
+    const rules = this.app ? applicationRules(parts) : directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable);
+    const user = await this.existingUser(parts, this.email!);
+    if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
+    const explanation = this.policy !== undefined ? explain(rules, user, 'satisfy', this.policy, context) : explain(rules, user, this.action!, this.subject!, context);
+    if (this.json) {
+      this.print(JSON.stringify({ email: user.email, ...explanation }, null, 2));
+    } else {
+      this.print(explanation.allowed ? 'allowed' : 'denied');
+      this.print(decidedBy(explanation, user.roles));
+    }
+    return explanation.allowed ? 0 : EXIT_DENIED;
+  }
+
+  /** The `--field` pairs as a context, numbers as URL parameters give them; a pair without `=` is a usage error. */
+  private subjectFields(): Record<string, unknown> | CliFailure {
+    const params: Record<string, string> = {};
+    for (const pair of this.fields ?? []) {
+      const at = pair.indexOf('=');
+      if (at < 1) return new CliFailure(`Usage Error: --field ${JSON.stringify(pair)} is not key=value`, EXIT_USAGE);
+      params[pair.slice(0, at)] = pair.slice(at + 1);
+    }
+    return routeContext(params);
+  }
+}

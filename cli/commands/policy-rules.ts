@@ -1,0 +1,37 @@
+/**
+ * Where `auth check` and `auth test-policies` find the rules: the application's (`--app`, its
+ * roles and its named policies) or the JSON role files of a directory (`--policies`, default
+ * `./policies`), which need no database.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AbilityFactory } from '../../src/authorization/abilities.js';
+import type { ExplainDeps } from '../../src/authorization/explain.js';
+import { PolicyRegistry } from '../../src/authorization/policies.js';
+import { loadRuleFiles } from '../../src/authorization/rule-files.js';
+import { RoleRules } from '../../src/authorization/role-rules.js';
+import type { LoggerHolder } from '../../src/logger.js';
+import type { AuthParts } from '../../src/wiring.js';
+import { CliFailure } from './failures.js';
+
+export const DEFAULT_POLICIES = 'policies';
+
+/** The application's rules and policies. */
+export function applicationRules(parts: AuthParts): ExplainDeps {
+  return { abilities: parts.abilities, roles: parts.roleRules, policies: parts.policies };
+}
+
+/** The role rules of a directory's JSON files (no named policies: those are code). */
+export function directoryRules(directory: string, log: LoggerHolder): ExplainDeps {
+  const path = resolve(directory);
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new CliFailure(`No policies directory ${path}: give one with --policies, or the application with --app`);
+  const roles = new RoleRules();
+  try {
+    loadRuleFiles(roles, path);
+  } catch (error) {
+    throw new CliFailure(`Invalid role rules: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const policies = new PolicyRegistry(log);
+  return { abilities: new AbilityFactory(roles, policies), roles, policies };
+}
+

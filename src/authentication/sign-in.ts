@@ -1,0 +1,99 @@
+/**
+ * Signing in and out with a password and the session cookie: the steps the login, register and
+ * logout endpoints share, whether a page or an API client sent them.
+ */
+import type { Request, Response } from 'express';
+import { AuthError } from '../errors.js';
+import { clientKey } from '../rate-limit/client-key.js';
+import type { Limiter } from '../rate-limit/limiter.js';
+import { rateLimited } from '../rate-limit/middleware.js';
+import type { SessionCookie } from '../sessions/cookie.js';
+import { assertSameSite } from '../sessions/csrf.js';
+import type { SessionStore } from '../sessions/store.js';
+import type { AuthUser } from '../users/auth-user.js';
+import { normalizeEmail } from '../users/emails.js';
+import type { UserService } from '../users/service.js';
+import type { CredentialResolver } from './credentials.js';
+
+export interface SignInDeps {
+  users: UserService;
+  sessions: SessionStore;
+  cookie: SessionCookie;
+  credentials: CredentialResolver;
+  /** Failed logins per (email, client) pair; absent when rate limiting is off. */
+  loginFailures: Limiter | undefined;
+  publicOrigin: string;
+  /** SERVICE_AUTH_EMAIL_CONFIRMATION: an unconfirmed address may not log in. */
+  requireConfirmedEmail: boolean;
+}
+
+export class SignIn {
+  constructor(private readonly deps: SignInDeps) {}
+
+  /**
+   * The user with this email and password, or a 401 `invalid_credentials` (the same for an unknown
+   * email). Attempts count per (account, client), before the password is checked, so that guesses
+   * sent at once cannot all be checked; a successful login clears the pair. Guessing one account's
+   * password from one place is stopped, while its owner elsewhere, and this client on other
+   * accounts, carry on.
+   *
+   * Only the right password learns that the account is disabled (403 `account_disabled`) or its
+   * address unconfirmed (403 `email_unconfirmed`): a wrong one is the same 401, after the same work.
+   */
+  async attempt(req: Request, email: string, password: string): Promise<AuthUser> {
+    const user = await this.checkPassword(req, email, password);
+    if (user.disabled) throw new AuthError('account_disabled', 'This account is disabled');
+    if (this.deps.requireConfirmedEmail && !user.email_confirmed) {
+      throw new AuthError('email_unconfirmed', 'Confirm your email address first: open the link mailed to it, or ask for a new one');
+    }
+    return user;
+  }
+
+  /**
+   * The logged-in user's password again, before a change that needs it (a new password or address,
+   * deleting the account): a wrong one is 401 `invalid_credentials` and counts as a failed login.
+   */
+  async confirmPassword(req: Request, user: AuthUser, password: string): Promise<void> {
+    await this.checkPassword(req, user.email, password);
+  }
+
+  private async checkPassword(req: Request, email: string, password: string): Promise<AuthUser> {
+    const { users, loginFailures } = this.deps;
+    const pair = `${normalizeEmail(email)}|${clientKey(req)}`;
+    if (loginFailures) {
+      const state = await loginFailures.consume(pair);
+      if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
+    }
+    const user = await users.authenticate(email, password);
+    if (!user) throw new AuthError('invalid_credentials', 'The email or password is not right');
+    if (loginFailures) await loginFailures.reset(pair);
+    return user;
+  }
+
+  /** A new session for `user`, replacing any the request carried (no session fixation). */
+  async start(req: Request, res: Response, user: AuthUser): Promise<void> {
+    const { sessions, cookie, credentials } = this.deps;
+    const previous = cookie.read(req);
+    if (previous) await sessions.destroy(previous);
+    const session = await sessions.create(user.id, req.headers['user-agent']);
+    cookie.set(res, session.id, session.expiresAt);
+    credentials.forget(req);
+  }
+
+  /** Ends the request's session, if it has one; returns its user. Clears the cookie either way. */
+  async end(req: Request, res: Response): Promise<AuthUser | null> {
+    const { sessions, cookie, credentials, users, publicOrigin } = this.deps;
+    const sessionId = cookie.read(req);
+    const session = sessionId ? await sessions.find(sessionId) : null;
+    let user: AuthUser | null = null;
+    if (sessionId && session) {
+      // Logging out is a cookie-authenticated state change: another site may not force it.
+      assertSameSite(req, publicOrigin);
+      user = await users.findById(session.userId);
+      await sessions.destroy(sessionId);
+    }
+    cookie.clear(res);
+    credentials.forget(req);
+    return user;
+  }
+}

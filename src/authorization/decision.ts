@@ -1,0 +1,34 @@
+/**
+ * How an ability decides about one object, for the guards and for `explain` alike: CASL's
+ * deciding rule (the highest-priority rule that applies), with one rule of ours on top: a
+ * condition can only be met by a field the object has. A rule whose conditions name a field the
+ * object lacks grants nothing (CASL alone would let `$ne` match it).
+ */
+import { ITSELF, type Condition, type FieldCondition } from '@ucast/mongo2js';
+import type { AppAbility } from './abilities.js';
+
+export type AppRuleOf = NonNullable<ReturnType<AppAbility['relevantRuleFor']>>;
+
+export interface Decision {
+  allowed: boolean;
+  /** The rule that decided, or null when none applies (denied by default). */
+  rule: AppRuleOf | null;
+}
+
+export function decide(ability: AppAbility, action: string, target: object | string, field?: string): Decision {
+  const rule = ability.relevantRuleFor(action, target, field) ?? null;
+  const allowed = rule !== null && !rule.inverted && (typeof target !== 'object' || !rule.ast || namesOnlyPresentFields(rule.ast, target));
+  return { allowed, rule };
+}
+
+function namesOnlyPresentFields(condition: Condition, object: object): boolean {
+  if (Array.isArray(condition.value) && !('field' in condition)) return condition.value.every((child: Condition) => namesOnlyPresentFields(child, object));
+  const { field } = condition as FieldCondition;
+  return typeof field !== 'string' || field === ITSELF || valueAt(object, field) !== undefined;
+}
+
+function valueAt(object: object, path: string): unknown {
+  let value: unknown = object;
+  for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}

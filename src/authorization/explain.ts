@@ -1,0 +1,62 @@
+/**
+ * Why a user may or may not do something: the rule that decided (CASL's `relevantRuleFor`, with
+ * decision.ts's rule on missing fields), with the role it came from and the file it was loaded
+ * from, or the named policy that decided.
+ */
+import { subject as asSubject } from '@casl/ability';
+import type { AbilityFactory } from './abilities.js';
+import { decide } from './decision.js';
+import type { PolicyRegistry } from './policies.js';
+import type { Principal } from './principal.js';
+import type { RoleRule, RoleRules } from './role-rules.js';
+
+/** A rule as `explain` shows it. */
+export interface ExplainedRule {
+  /** The role that defined it; null for a rule of no role (none of ours). */
+  role: string | null;
+  action: string | string[];
+  subject: string | string[];
+  conditions?: Record<string, unknown>;
+  fields?: string | string[];
+  inverted: boolean;
+  reason?: string;
+  /** The file it was loaded from, for rules from JSON files. */
+  source?: string;
+}
+
+export interface Explanation {
+  allowed: boolean;
+  /** The deciding rule, or null when no rule applies (denied by default) or a policy decided. */
+  rule: ExplainedRule | null;
+  /** The named policy that decided, for a policy subject. */
+  policy?: string;
+}
+
+export interface ExplainDeps {
+  abilities: AbilityFactory;
+  roles: RoleRules;
+  policies: PolicyRegistry;
+}
+
+export function explain(
+  { abilities, roles, policies }: ExplainDeps,
+  user: Principal,
+  action: string,
+  subjectType: string,
+  context: Record<string, unknown> = {},
+  field?: string,
+): Explanation {
+  if (policies.has(subjectType)) return { allowed: policies.check(subjectType, user, context), rule: null, policy: subjectType };
+  const { allowed, rule } = decide(abilities.abilityFor(user), action, asSubject(subjectType, { ...context }), field);
+  return { allowed, rule: rule ? explained(rule.origin as RoleRule, roles) : null };
+}
+
+function explained(origin: RoleRule, roles: RoleRules): ExplainedRule {
+  const source = roles.sourceOf(origin);
+  const rule: ExplainedRule = { role: source?.role ?? null, action: origin.action, subject: origin.subject as string | string[], inverted: origin.inverted === true };
+  if (origin.conditions) rule.conditions = origin.conditions as Record<string, unknown>;
+  if (origin.fields) rule.fields = origin.fields;
+  if (origin.reason) rule.reason = origin.reason;
+  if (source?.source) rule.source = source.source;
+  return rule;
+}

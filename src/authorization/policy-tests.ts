@@ -1,0 +1,104 @@
+/**
+ * Policy tests: role rules and named policies tested as data (`auth test-policies`,
+ * `auth.testPolicies`). Each test names a principal and a question (an action on a resource, or
+ * a policy in a context) and the decision it expects; the run answers every question with
+ * `explain`, so a failure shows the rule that decided.
+ */
+import { readFileSync } from 'node:fs';
+import { explain, type ExplainDeps, type Explanation } from './explain.js';
+import { readPolicyTestFile, type PolicyTestFile } from './policy-test-file.js';
+import { POLICY_ACTION } from './abilities.js';
+import { toPrincipal, type Principal } from './principal.js';
+
+export interface PolicyTestResult {
+  /** The test's position in the file's `tests`, from 0. */
+  index: number;
+  description?: string;
+  principal: string;
+  /** The principal's roles, as the file gives them. */
+  roles: string[];
+  /** The action, or `satisfy` for a policy test. */
+  action: string;
+  /** The subject type, or the policy's name. */
+  subject: string;
+  /** For a policy test: the policy's name. */
+  policy?: string;
+  /** The subject's fields, or the policy's context. */
+  fields: Record<string, unknown>;
+  field?: string;
+  expected: boolean;
+  actual: boolean;
+  passed: boolean;
+  explanation: Explanation;
+  /** Why the question could not be asked as written (a policy that is not defined). */
+  problem?: string;
+}
+
+export interface PolicyTestReport {
+  /** The file the tests came from, when they came from one. */
+  file?: string;
+  passed: number;
+  failed: number;
+  results: PolicyTestResult[];
+}
+
+/** A file that is not a policy test file: every problem, by JSON path. */
+export class PolicyTestFileError extends Error {
+  override name = 'PolicyTestFileError';
+
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`${file}: ${problems.join('; ')}`);
+  }
+}
+
+/** Reads and runs a file, or runs an object already in memory (`file` names it in errors). */
+export function runPolicyTests(deps: ExplainDeps, input: string | object, file = typeof input === 'string' ? input : '(object)'): PolicyTestReport {
+  const { data, problems } = readPolicyTestFile(typeof input === 'string' ? readJson(input) : input);
+  if (!data) throw new PolicyTestFileError(file, problems);
+  const principals = principalsOf(data);
+  const results = data.tests.map((test, index) => run(deps, data, principals, test, index));
+  const passed = results.filter((result) => result.passed).length;
+  return { ...(typeof input === 'string' && { file }), passed, failed: results.length - passed, results };
+}
+
+function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Principal>, test: PolicyTestFile['tests'][number], index: number): PolicyTestResult {
+  const user = principals.get(test.principal)!;
+  const common = { index, principal: test.principal, roles: [...user.roles], expected: test.allowed, ...(test.description !== undefined && { description: test.description }) };
+  if ('policy' in test) {
+    const explanation = explain(deps, user, POLICY_ACTION, test.policy, test.context);
+    const problem = deps.policies.has(test.policy) ? undefined : `no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the application with --app)`;
+    return { ...common, action: POLICY_ACTION, subject: test.policy, policy: test.policy, fields: test.context, actual: explanation.allowed, passed: explanation.allowed === test.allowed && !problem, explanation, ...(problem && { problem }) };
+  }
+  const resource = test.resource === undefined ? undefined : file.resources[test.resource]!;
+  const subject = resource?.subject ?? test.subject!;
+  const fields = resource?.fields ?? test.fields ?? {};
+  const explanation = explain(deps, user, test.action, subject, fields, test.field);
+  return { ...common, action: test.action, subject, fields, ...(test.field !== undefined && { field: test.field }), actual: explanation.allowed, passed: explanation.allowed === test.allowed, explanation };
+}
+
+/** A principal's id defaults to its position (1, 2, …), its email to `<name>@example.test`. */
+function principalsOf(file: PolicyTestFile): Map<string, Principal> {
+  return new Map(
+    Object.entries(file.principals).map(([name, p], position) => [
+      name,
+      toPrincipal({ id: p.id ?? position + 1, email: p.email ?? `${name}@example.test`, is_admin: p.is_admin, roles: p.roles }),
+    ]),
+  );
+}
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new PolicyTestFileError(path, [`cannot be read (${error instanceof Error ? error.message : String(error)})`]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new PolicyTestFileError(path, [`not valid JSON (${error instanceof Error ? error.message : String(error)})`]);
+  }
+}

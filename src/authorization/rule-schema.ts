@@ -1,0 +1,72 @@
+/**
+ * What a role rule, a role and a file of roles must look like, as schemas: checked when a role is
+ * defined in code (`auth.defineRole`) and when a file is loaded (`auth.loadPolicies`), with each
+ * problem named by where it is (a rule's position, or a file's JSON path).
+ */
+import { z } from 'zod';
+import { assertReadableConditions } from './conditions.js';
+import { PLACEHOLDER, USER_FIELDS } from './placeholders.js';
+import type { RoleRule } from './role-rules.js';
+import { closest, jsonPath } from './schema-issues.js';
+
+const name = z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string');
+const nameOrNames = z.union([name, z.array(name).min(1)], { error: 'must be a string or a list of strings' });
+
+export const ruleSchema = z
+  .strictObject({
+    action: nameOrNames,
+    subject: nameOrNames,
+    conditions: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+    fields: nameOrNames.optional(),
+    inverted: z.boolean({ error: 'must be a boolean' }).optional(),
+    reason: z.string({ error: 'must be a string' }).optional(),
+  })
+  .superRefine((rule, context) => {
+    for (const match of JSON.stringify(rule).matchAll(PLACEHOLDER)) {
+      if (!(match[1]! in USER_FIELDS)) {
+        context.addIssue({ code: 'custom', path: ['conditions'], message: `unknown placeholder \${user.${match[1]}}; use \${user.id}, \${user.email} or \${user.is_admin}` });
+      }
+    }
+    if (!rule.conditions) return;
+    if (JSON.stringify(rule.conditions).includes('"$where"')) {
+      context.addIssue({ code: 'custom', path: ['conditions'], message: '"$where" is not allowed in conditions; use definePolicy for code' });
+      return;
+    }
+    try {
+      assertReadableConditions(rule.conditions, 'conditions');
+    } catch (error) {
+      context.addIssue({ code: 'custom', path: ['conditions'], message: error instanceof Error ? error.message.replace(/^conditions: /, '') : String(error) });
+    }
+  });
+
+export const includesSchema = z.array(name, { error: 'must be a list of role names' });
+
+/** A role in a file: a list of rules, or `{ "includes": [roles], "rules": [rules] }`. */
+const roleSchema = z.union([z.array(ruleSchema), z.strictObject({ includes: includesSchema.optional(), rules: z.array(ruleSchema).default([]) })]);
+
+export const roleFileSchema = z.record(z.string().min(1), roleSchema, { error: 'expected an object mapping role names to lists of rules' });
+
+export type RoleFile = z.output<typeof roleFileSchema>;
+
+/** The rules given to `defineRole`, or a TypeError naming the role, the rule and the field. */
+export function checkRules(role: string, rules: unknown): RoleRule[] {
+  const parsed = z.array(ruleSchema, { error: 'rules must be an array of CASL rules' }).safeParse(rules);
+  if (parsed.success) return rules as RoleRule[];
+  const issue = closest(parsed.error.issues[0]!);
+  const [index, ...path] = issue.path;
+  const where = typeof index === 'number' ? `role "${role}", rule ${index + 1}${path.length ? `: "${path.map(String).join('.')}"` : ''}` : `role "${role}"`;
+  throw new TypeError(`${where}: ${issue.message}`);
+}
+
+/** The includes given to `defineRole`, or a TypeError naming the role. */
+export function checkIncludes(role: string, includes: unknown): string[] {
+  if (includes === undefined) return [];
+  const parsed = includesSchema.safeParse(includes);
+  if (!parsed.success) throw new TypeError(`role "${role}": "includes" must be a list of role names`);
+  return parsed.data;
+}
+
+/** Every problem of a role file, by JSON path: `$.reader[0].subject: must be …`. */
+export function roleFileProblems(error: z.ZodError): string[] {
+  return error.issues.map((issue) => closest(issue)).map(({ path, message }) => `${jsonPath(path)}: ${message}`);
+}

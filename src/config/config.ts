@@ -1,0 +1,176 @@
+/**
+ * Every configuration key of the package, its parser and its default: the only place that reads
+ * configuration. Each key is read from `app.get(KEY)`, then `process.env[KEY]`, then the default,
+ * once, at construction; a bad value throws a ConfigError naming key, value and accepted form.
+ */
+import { parseRate, type Rate } from './rates.js';
+import { ConfigError } from './error.js';
+import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmptyString, rate, roleNames, urlPath, urlWithScheme } from './parsers.js';
+
+export interface AuthConfig {
+  readonly urlPrefix: string;
+  readonly databaseUrl: string;
+  readonly autoMigrate: boolean;
+  readonly redisUrl: string | undefined;
+  readonly publicUrl: string;
+  readonly production: boolean;
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    readonly login: Rate;
+    readonly register: Rate;
+    readonly forgotPassword: Rate;
+    readonly resetPassword: Rate;
+    readonly loginFailures: Rate;
+    readonly tokenFailures: Rate;
+  };
+  readonly passwords: PasswordPolicy;
+  readonly tokens: {
+    readonly prefix: string;
+    readonly defaultExpiryDays: number;
+    readonly maxExpiryDays: number;
+    readonly maxPerUser: number;
+    readonly revokeOnPasswordReset: boolean;
+  };
+  readonly sessions: {
+    /** The configured name; the cookie actually set carries `__Host-` when secure. */
+    readonly cookieName: string;
+    readonly ttlSeconds: number;
+    readonly secure: boolean;
+  };
+  readonly resetTokenTtlSeconds: number;
+  readonly emailConfirmation: {
+    /** SERVICE_AUTH_EMAIL_CONFIRMATION: registration mails a link, and logging in waits for it. */
+    readonly enabled: boolean;
+    /** SERVICE_AUTH_CONFIRM_TOKEN_TTL: how long a confirmation link (or an email change's) works. */
+    readonly tokenTtlSeconds: number;
+  };
+  /** Roles every user who registers over HTTP is given (SERVICE_AUTH_DEFAULT_ROLES). */
+  readonly defaultRoles: readonly string[];
+  readonly mail: {
+    readonly outbox: string | undefined;
+    readonly smtpUrl: string | undefined;
+    readonly from: string;
+  };
+}
+
+export interface PasswordPolicy {
+  readonly minLength: number;
+  readonly maxLength: number;
+  readonly complexity: boolean;
+  readonly blocklist: boolean;
+}
+
+/** Where a key's value comes from: the application's settings, then the environment. */
+export interface ConfigSource {
+  get(key: string): unknown;
+}
+
+/** An Express application's settings (or anything with `get(name)`), then the environment. */
+export function sourceFrom(app: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ConfigSource {
+  return {
+    get(key) {
+      const fromApp = app?.get(key);
+      if (fromApp !== undefined && fromApp !== null) return fromApp;
+      const fromEnv = env[key];
+      // An empty environment variable is the usual way of leaving a key unset in shell scripts.
+      return fromEnv === '' ? undefined : fromEnv;
+    },
+  };
+}
+
+const TEN_YEARS_DAYS = 3650;
+
+const DEFAULT_RATES = {
+  SERVICE_AUTH_RATE_LIMIT: '10 per minute',
+  SERVICE_AUTH_RATE_LIMIT_LOGIN: '10 per minute',
+  SERVICE_AUTH_RATE_LIMIT_REGISTER: '3 per minute',
+  SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '3 per minute',
+  SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD: '3 per minute',
+  SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '5 per minute',
+  SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '30 per minute',
+} as const;
+
+/**
+ * Reads the whole configuration. `environment` is Express's `app.get('env')` (`NODE_ENV`, else
+ * `development`); it decides the defaults that differ in production.
+ */
+export function readConfig(source: ConfigSource, environment = 'development'): AuthConfig {
+  const production = environment === 'production';
+  const read = <T>(key: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
+    const value = source.get(key);
+    return value === undefined ? fallback : parse(value, key);
+  };
+  const optional = <T>(key: string, parse: (value: unknown, key: string) => T): T | undefined => {
+    const value = source.get(key);
+    return value === undefined ? undefined : parse(value, key);
+  };
+
+  // Rate precedence for the four auth endpoints: own key, else the global fallback, else own default.
+  const globalRate = optional('SERVICE_AUTH_RATE_LIMIT', rate);
+  const endpointRate = (key: keyof typeof DEFAULT_RATES): Rate =>
+    optional(key, rate) ?? globalRate ?? parseRate(DEFAULT_RATES[key]);
+  const ownRate = (key: keyof typeof DEFAULT_RATES): Rate => read(key, rate, parseRate(DEFAULT_RATES[key]));
+
+  // Upper bounds keep values within what the rest of the package can represent (a date), hash
+  // (a password) or would sensibly want; each is far beyond any reasonable setting.
+  const minLength = read('SERVICE_AUTH_MIN_PASSWORD_LENGTH', integerBetween(1, 1024), 12);
+  const maxLength = read('SERVICE_AUTH_MAX_PASSWORD_LENGTH', integerBetween(minLength, 4096, 'SERVICE_AUTH_MIN_PASSWORD_LENGTH'), Math.max(256, minLength));
+  const maxExpiryDays = read('SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', integerBetween(1, TEN_YEARS_DAYS), 365);
+
+  const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl);
+  if (publicUrl === undefined && production) {
+    throw new ConfigError('SERVICE_AUTH_PUBLIC_URL', undefined, "an http(s) URL: it is required when app.get('env') is 'production'");
+  }
+
+  return {
+    urlPrefix: read('SERVICE_AUTH_URL_PREFIX', urlPath, '/service-auth'),
+    databaseUrl: read('SERVICE_AUTH_DATABASE_URL', databaseUrl, 'sqlite:service-auth.sqlite'),
+    autoMigrate: read('SERVICE_AUTH_AUTO_MIGRATE', boolean, true),
+    redisUrl: optional('SERVICE_AUTH_REDIS_URL', urlWithScheme(['redis:', 'rediss:'])),
+    publicUrl: publicUrl ?? `http://localhost:${process.env['PORT'] || 3000}`,
+    production,
+    rateLimit: {
+      enabled: read('SERVICE_AUTH_RATE_LIMIT_ENABLED', boolean, true),
+      login: endpointRate('SERVICE_AUTH_RATE_LIMIT_LOGIN'),
+      register: endpointRate('SERVICE_AUTH_RATE_LIMIT_REGISTER'),
+      forgotPassword: endpointRate('SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD'),
+      resetPassword: endpointRate('SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD'),
+      loginFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES'),
+      tokenFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES'),
+    },
+    passwords: {
+      minLength,
+      maxLength,
+      complexity: read('SERVICE_AUTH_PASSWORD_COMPLEXITY_ENABLED', boolean, true),
+      blocklist: read('SERVICE_AUTH_PASSWORD_BLOCKLIST_ENABLED', boolean, false),
+    },
+    tokens: {
+      prefix: read('SERVICE_AUTH_TOKEN_PREFIX', matching(/^[a-z0-9]{1,10}$/, '1 to 10 characters of [a-z0-9]'), 'sat'),
+      defaultExpiryDays: read(
+        'SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS',
+        integerBetween(1, maxExpiryDays, undefined, 'SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS'),
+        Math.min(90, maxExpiryDays),
+      ),
+      maxExpiryDays,
+      maxPerUser: read('SERVICE_AUTH_MAX_TOKENS_PER_USER', integerBetween(1, 100_000), 100),
+      revokeOnPasswordReset: read('SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET', boolean, true),
+    },
+    sessions: {
+      cookieName: read('SERVICE_AUTH_SESSION_COOKIE', matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/, 'a cookie name (1 to 64 token characters)'), 'service_auth_session'),
+      ttlSeconds: read('SERVICE_AUTH_SESSION_TTL', integerBetween(1, TEN_YEARS_DAYS * 86_400), 1_209_600),
+      secure: read('SERVICE_AUTH_SESSION_COOKIE_SECURE', boolean, production),
+    },
+    resetTokenTtlSeconds: read('SERVICE_AUTH_RESET_TOKEN_TTL', integerBetween(1, 30 * 86_400), 3600),
+    emailConfirmation: {
+      enabled: read('SERVICE_AUTH_EMAIL_CONFIRMATION', boolean, false),
+      tokenTtlSeconds: read('SERVICE_AUTH_CONFIRM_TOKEN_TTL', integerBetween(1, 30 * 86_400), 86_400),
+    },
+    defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
+    mail: {
+      outbox: optional('SERVICE_AUTH_MAIL_OUTBOX', nonEmptyString('a directory path')),
+      smtpUrl: optional('SERVICE_AUTH_SMTP_URL', urlWithScheme(['smtp:', 'smtps:'])),
+      from: read('SERVICE_AUTH_MAIL_FROM', mailAddress, 'no-reply@localhost'),
+    },
+  };
+}
+

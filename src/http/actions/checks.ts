@@ -1,0 +1,46 @@
+/**
+ * The checks each account endpoint makes before it acts, whichever router (pages or JSON) takes
+ * the request: its rate limit, counted once per request, and the same-site rule. Login and
+ * register need it without a cookie (login CSRF); forgot, reset and the confirmation links so
+ * that another site cannot send mail or use a link in a visitor's name. The endpoints that need a
+ * session get the same-site rule from their guard.
+ */
+import type { RequestHandler } from 'express';
+import type { Limiter } from '../../rate-limit/limiter.js';
+import { limitPerClient } from '../../rate-limit/middleware.js';
+import { assertSameSite } from '../../sessions/csrf.js';
+
+export interface EndpointLimiters {
+  login: Limiter;
+  register: Limiter;
+  forgotPassword: Limiter;
+  resetPassword: Limiter;
+  /** Confirmation links used (`/confirm`, `/confirm-email`): at the rate of resets. */
+  confirm: Limiter;
+  /** Mails asked for (`/confirm/resend`, `/email`): at the rate of reset requests. */
+  confirmationMail: Limiter;
+}
+
+export type AccountEndpoint = 'login' | 'register' | 'forgot' | 'reset';
+
+export type CheckedEndpoint = AccountEndpoint | 'confirm' | 'resend' | 'email';
+
+export type EndpointChecks = Record<CheckedEndpoint, RequestHandler[]>;
+
+/** `limiters` is absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
+export function endpointChecks(limiters: EndpointLimiters | undefined, publicOrigin: string): EndpointChecks {
+  const sameSite: RequestHandler = (req, _res, next) => {
+    assertSameSite(req, publicOrigin);
+    next();
+  };
+  const limit = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [limitPerClient(limiters[limiter], what)] : []);
+  return {
+    login: [...limit('login', 'login attempts from this address'), sameSite],
+    register: [...limit('register', 'registrations from this address'), sameSite],
+    forgot: [...limit('forgotPassword', 'password reset requests from this address'), sameSite],
+    reset: [...limit('resetPassword', 'password resets from this address'), sameSite],
+    confirm: [...limit('confirm', 'confirmations from this address'), sameSite],
+    resend: [...limit('confirmationMail', 'confirmation mails asked for from this address'), sameSite],
+    email: limit('confirmationMail', 'confirmation mails asked for from this address'),
+  };
+}

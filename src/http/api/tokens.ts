@@ -1,0 +1,55 @@
+/**
+ * `/api/tokens` for API clients: create (a session only), list and revoke the caller's own
+ * tokens. With a bearer token, scopes bind here too: listing needs a token that carries every
+ * scope, and a scoped token may revoke only itself.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { AuthError, BEARER_CHALLENGE } from '../../errors.js';
+import type { z } from 'zod';
+import type { NewToken, TokenService } from '../../tokens/service.js';
+import { assertSession, ownTokens } from '../actions/tokens.js';
+import { checkParam } from '../requests/input.js';
+import { parseBody } from '../schemas/parse.js';
+
+export interface TokensApiDeps {
+  tokens: TokenService;
+  loginRequired: RequestHandler;
+  /** `POST /api/tokens`'s body as JSON. */
+  newToken: z.ZodType<NewToken>;
+}
+
+export function tokensApi({ tokens, loginRequired, newToken }: TokensApiDeps): Router {
+  const api = Router();
+  api.param('id', checkParam);
+
+  api.post('/', loginRequired, async (req, res) => {
+    assertSession(req);
+    const created = await tokens.create(req.user!.id, parseBody(newToken, req));
+    res.status(201).json(created);
+  });
+
+  api.get('/', loginRequired, async (req, res) => {
+    if (isScopedToken(req)) throw insufficientScope('Listing tokens needs a token made without scopes (one that carries every scope)');
+    res.json({ tokens: await ownTokens(tokens, req) });
+  });
+
+  const revoke = async (req: Request, res: Response): Promise<void> => {
+    const id = String(req.params['id']);
+    if (isScopedToken(req) && req.token!.id !== id) throw insufficientScope('A token with scopes may revoke only itself');
+    await tokens.revoke(id, req.user!.id);
+    res.status(204).end();
+  };
+  api.delete('/:id', loginRequired, revoke);
+  // What the revoke confirmation page's form posts to (HTML forms cannot send DELETE), for API clients too.
+  api.post('/:id/revoke', loginRequired, revoke);
+
+  return api;
+}
+
+function isScopedToken(req: Request): boolean {
+  return req.authMethod === 'token' && (req.token?.scopes.length ?? 0) > 0;
+}
+
+function insufficientScope(detail: string): AuthError {
+  return new AuthError('insufficient_scope', detail, undefined, { 'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope"` });
+}

@@ -1,0 +1,112 @@
+/**
+ * The OpenAPI 3.1 description of the auth router, for one configuration (`GET <prefix>/openapi.json`):
+ * every endpoint with its request bodies (the zod schemas they are validated with), its answers
+ * (the response schemas of schemas/responses.ts) and every problem `code` it may answer. Built as
+ * typed data, once per ServiceAuth; the test suites check every response they get against it.
+ */
+import { readFileSync } from 'node:fs';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { AuthConfig } from '../config/config.js';
+import { openApiResponse } from './schemas/responses.js';
+import { accountPaths } from './openapi/account-paths.js';
+import { SchemaComponents } from './openapi/json-schema.js';
+import { limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
+import { pagePaths } from './openapi/page-paths.js';
+import { profilePaths } from './openapi/profile-paths.js';
+import { refusals } from './openapi/responses.js';
+import { tokenPaths } from './openapi/token-paths.js';
+
+/** Where the document is served, under the prefix. */
+export const OPENAPI_PATH = '/openapi.json';
+
+/** Extension at the document's root: what any other path or method under the prefix answers. */
+export const UNKNOWN_PATHS = 'x-unknown-paths';
+
+export type OpenApiDocument = OpenAPIV3_1.Document & { [UNKNOWN_PATHS]: { description: string; responses: OpenAPIV3_1.ResponsesObject } };
+
+export function openApiDocument(config: AuthConfig): OpenApiDocument {
+  const schemas = new SchemaComponents();
+  const context: DocumentContext = { config, schemas };
+  const operations: Paths = {};
+  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), documentPath(context)]) {
+    for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
+  }
+  const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'service-auth',
+      version: packageVersion(),
+      summary: 'Accounts, sessions, personal access tokens and authorization rules',
+      description: [
+        'Programs send JSON and get JSON, or RFC 9457 problem details (`application/problem+json`) with a stable `code`.',
+        'A browser’s navigation, or a form sent from one of the built-in pages (urlencoded, preferring HTML), gets pages instead: the same URLs, the same statuses.',
+        'Every answer carries `X-Content-Type-Options: nosniff`.',
+        limited(config) ? '' : 'Rate limits are off (SERVICE_AUTH_RATE_LIMIT_ENABLED is false).',
+      ].filter(Boolean).join(' '),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: config.urlPrefix, description: 'SERVICE_AUTH_URL_PREFIX, on this application' }],
+    tags: [
+      { name: 'account', description: 'Registering, logging in and out, password resets, the account’s own password, address, sessions and deletion' },
+      { name: 'tokens', description: 'Personal access tokens, for `Authorization: Bearer`' },
+      { name: 'authorization', description: 'What the user may do' },
+      { name: 'pages', description: 'HTML pages for people with browsers' },
+      { name: 'meta', description: 'This description' },
+    ],
+    paths,
+    components: {
+      schemas: schemas.schemas,
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: sessionCookieName(config),
+          description: `The session cookie that logging in sets (HttpOnly, SameSite=Lax${config.sessions.secure ? ', Secure' : ''}). Unsafe methods with it must come from this site.`,
+        },
+        bearer: { type: 'http', scheme: 'bearer', description: `A personal access token, \`${config.tokens.prefix}_<id>_<secret>\`, from \`POST /api/tokens\`` },
+      },
+    },
+    [UNKNOWN_PATHS]: {
+      description: 'Any other path or method under the prefix',
+      responses: refusals(schemas, ['not_found', 'bad_request', 'internal_error', 'unavailable']),
+    },
+  };
+}
+
+function documentPath(context: DocumentContext): Paths {
+  return {
+    [OPENAPI_PATH]: {
+      get: operation(context, {
+        operationId: 'openApi',
+        summary: 'This description',
+        description: 'OpenAPI 3.1, for this configuration (prefix, cookie name, limits).',
+        tags: ['meta'],
+        security: PUBLIC,
+        responses: {
+          200: {
+            description: 'The OpenAPI document',
+            headers: { 'Cache-Control': { description: 'Revalidate before reuse', required: true, schema: { type: 'string', enum: ['no-cache'] } } },
+            content: { 'application/json': { schema: context.schemas.of(openApiResponse, 'output') } },
+          },
+          304: { description: 'Not modified since the copy whose ETag the request sent (If-None-Match)' },
+        },
+        refusals: [],
+      }),
+    },
+  };
+}
+
+/** The package's version: package.json is two levels up from src/http/, three from dist/src/http/. */
+function packageVersion(): string {
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      if (manifest.name === 'service-auth' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // not here
+    }
+  }
+  return '0.0.0';
+}

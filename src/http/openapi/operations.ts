@@ -1,0 +1,145 @@
+/**
+ * What every operation of the document shares: the configuration it describes, the refusals any
+ * endpoint may answer, the guards' refusals, the rate limits' notes, and the security choices.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { z } from 'zod';
+import type { AuthConfig } from '../../config/config.js';
+import type { Rate } from '../../config/rates.js';
+import type { ErrorCode } from '../../errors.js';
+import { SessionCookie } from '../../sessions/cookie.js';
+import type { SchemaComponents } from './json-schema.js';
+import { HEADERS, rateLimitHeaders, redirect, refusals, type Headers, type Response } from './responses.js';
+
+export interface DocumentContext {
+  config: AuthConfig;
+  schemas: SchemaComponents;
+}
+
+export type Operation = OpenAPIV3_1.OperationObject;
+export type Security = OpenAPIV3_1.SecurityRequirementObject[];
+
+/**
+ * A path's operations. openapi-types 12.1.3 intersects a 3.1 path item with a 3.0 one, so that no
+ * 3.1 operation with a schema fits its own path item (kogosoftwarellc/open-api#910): this is the
+ * one place that says it does.
+ */
+export function pathItem(operations: Operations): OpenAPIV3_1.PathItemObject {
+  return operations as unknown as OpenAPIV3_1.PathItemObject;
+}
+
+/** A path's operations, by method. */
+export type Operations = { [M in OpenAPIV3_1.HttpMethods]?: Operation };
+
+/** Paths, relative to the prefix, and their operations. */
+export type Paths = Record<string, Operations>;
+
+/** Anyone: no credentials needed. */
+export const PUBLIC: Security = [];
+/** A session cookie or a bearer token. */
+export const SESSION_OR_TOKEN: Security = [{ session: [] }, { bearer: [] }];
+
+/**
+ * Answered by any endpoint: a body or path that cannot be read (before any route), a failure, and
+ * storage out of reach (every request waits for it first).
+ */
+export const ANY_ENDPOINT: readonly ErrorCode[] = ['bad_request', 'internal_error', 'unavailable'];
+
+export interface OperationSpec {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security: Security;
+  parameters?: OpenAPIV3_1.ParameterObject[];
+  /** The body's schemas: as JSON, and as a form sends it when that differs (by default the same). */
+  body?: { json: z.ZodType; form?: z.ZodType };
+  /** Success, redirects: by status. */
+  responses: Record<number, Response>;
+  /** The refusals besides ANY_ENDPOINT's. */
+  refusals: readonly ErrorCode[];
+}
+
+export function operation({ schemas }: DocumentContext, spec: OperationSpec): Operation {
+  const { body, responses, refusals: codes, ...rest } = spec;
+  const answers: Record<string, Response> = {};
+  for (const [status, response] of Object.entries(responses)) answers[status] = response;
+  Object.assign(answers, refusals(schemas, [...codes, ...ANY_ENDPOINT]));
+  const result: Operation = { ...rest, responses: answers };
+  if (body) {
+    result.requestBody = {
+      required: true,
+      content: {
+        'application/json': { schema: schemas.of(body.json, 'input') },
+        'application/x-www-form-urlencoded': { schema: schemas.of(body.form ?? body.json, 'input') },
+      },
+    };
+  }
+  return result;
+}
+
+/** Whether the configuration limits anything at all (SERVICE_AUTH_RATE_LIMIT_ENABLED). */
+export function limited(config: AuthConfig): boolean {
+  return config.rateLimit.enabled;
+}
+
+/** `rate_limited`, where a limit applies and limits are on. */
+export function whenLimited(config: AuthConfig): ErrorCode[] {
+  return limited(config) ? ['rate_limited'] : [];
+}
+
+/** The RateLimit fields on every answer of an endpoint with its own limit. */
+export function countedHeaders(config: AuthConfig): Headers {
+  return limited(config) ? rateLimitHeaders(true) : {};
+}
+
+/** A limit's sentence for an endpoint's description. */
+export function limitNote(config: AuthConfig, rate: Rate, what: string, key: string): string {
+  if (!limited(config)) return 'No rate limit: SERVICE_AUTH_RATE_LIMIT_ENABLED is false.';
+  return `Rate limit: ${rate.text} ${what} (${key}); past it, 429 \`rate_limited\` with Retry-After.`;
+}
+
+/** Failed bearer tokens count per client on every endpoint that reads one. */
+export function tokenFailuresNote(config: AuthConfig): string {
+  return limited(config)
+    ? ` Failed bearer-token attempts: ${config.rateLimit.tokenFailures.text} per client address (SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES), then 429 \`rate_limited\`.`
+    : '';
+}
+
+/**
+ * The refusals of `loginRequired` (a session cookie or a bearer token): none, a bad token, too
+ * many bad tokens; with a session, an unsafe method must come from our own site.
+ */
+export function guardRefusals(config: AuthConfig, unsafe: boolean): ErrorCode[] {
+  return ['unauthenticated', 'invalid_token', ...whenLimited(config), ...(unsafe ? (['csrf_rejected'] as const) : [])];
+}
+
+/** A browser's navigation without credentials goes to the login page, and comes back after. */
+export function toLoginPage(config: AuthConfig): Response {
+  return redirect(`A browser’s navigation without credentials: to \`${config.urlPrefix}/login?next=…\`, and back after logging in`);
+}
+
+export function pathId(description: string): OpenAPIV3_1.ParameterObject {
+  return { name: 'id', in: 'path', required: true, description, schema: { type: 'string' } };
+}
+
+export function queryParameter(name: string, description: string): OpenAPIV3_1.ParameterObject {
+  return { name, in: 'query', required: false, description, schema: { type: 'string' } };
+}
+
+/** `Cache-Control: no-store`, which `/me` and everything under `/api/` answer with. */
+export function noStore(): Headers {
+  return { 'Cache-Control': HEADERS.noStore };
+}
+
+/** The session cookie's actual name, as the cookie is set: `__Host-` when it is Secure. */
+export function sessionCookieName(config: AuthConfig): string {
+  return new SessionCookie(config.sessions).name;
+}
+
+/** The session cookie's `Set-Cookie`, by its actual name. */
+export function sessionCookieHeader({ config }: DocumentContext, description: string, required = true): Headers {
+  const name = sessionCookieName(config);
+  const pattern = `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=`;
+  return { 'Set-Cookie': { description: `${description}: \`${name}\`, HttpOnly, SameSite=Lax, Path=/`, required, schema: { type: 'string', pattern } } };
+}

@@ -1,0 +1,140 @@
+/**
+ * The pages for people with browsers (pages/*-routes.ts): HTML, with the statuses the API would
+ * use. Most of their forms post to the API's paths (account-paths.ts, profile-paths.ts,
+ * token-paths.ts); the few a form needs because it cannot send DELETE are here, and take only a
+ * browser's form.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { accountSchemas } from '../schemas/accounts.js';
+import {
+  guardRefusals,
+  operation,
+  pathId,
+  PUBLIC,
+  queryParameter,
+  sessionCookieHeader,
+  SESSION_OR_TOKEN,
+  toLoginPage,
+  tokenFailuresNote,
+  type DocumentContext,
+  type Operation,
+  type OperationSpec,
+  type Paths,
+} from './operations.js';
+import { page, redirect } from './responses.js';
+
+const next = queryParameter('next', 'Where to go after the form: a same-site path (anything else is ignored)');
+const SESSION = [{ session: [] }];
+const FORMS_ONLY = 'It takes only a browser’s form (urlencoded, preferring HTML, without Authorization): anything else is the 404 of paths nobody serves.';
+
+export function pagePaths(context: DocumentContext): Paths {
+  const { config } = context;
+  const prefix = config.urlPrefix;
+  const publicPage = (operationId: string, summary: string, parameters: OpenAPIV3_1.ParameterObject[] = [], description?: string) =>
+    operation(context, { operationId, summary, ...(description ? { description } : {}), tags: ['pages'], security: PUBLIC, parameters, responses: { 200: page('The page') }, refusals: [] });
+  const linkPage = (endpoint: string) =>
+    `Opening it changes nothing (mail scanners follow links): a usable link shows a button whose form posts the token to \`POST ${endpoint}\`; an unusable one says so.`;
+  const failures = tokenFailuresNote(config);
+  /** A page of the logged-in user's own account: a session's, not a token's. */
+  const ownPage = (operationId: string, summary: string, description: string, parameters: OpenAPIV3_1.ParameterObject[] = []) =>
+    operation(context, {
+      operationId,
+      summary,
+      description: `${description} A bearer token is refused (403 \`session_required\`).${failures}`,
+      tags: ['pages'],
+      security: SESSION,
+      parameters,
+      responses: { 200: page('The page'), 303: toLoginPage(config) },
+      refusals: [...guardRefusals(config, false), 'session_required'],
+    });
+  /** A route of the pages' own that a form posts to: a redirect, or a refusal (as a page). */
+  const formOnly = (spec: Omit<OperationSpec, 'tags' | 'security'>, body?: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject): Operation => {
+    const described = operation(context, { ...spec, description: `${spec.description ?? ''} ${FORMS_ONLY}${failures}`, tags: ['pages'], security: SESSION });
+    if (body) described.requestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: body } } };
+    return described;
+  };
+  const unsafe = [...guardRefusals(config, true), 'session_required', 'not_found'] as const;
+  const clearsCookie = (required: boolean) => sessionCookieHeader(context, 'Clears the cookie', required);
+
+  return {
+    '/login': { get: publicPage('loginPage', 'The login page', [next, queryParameter('reset', '`done`: says the password was changed')]) },
+    '/register': { get: publicPage('registerPage', 'The registration page', [next]) },
+    '/forgot': { get: publicPage('forgotPage', 'The page to ask for a reset link') },
+    '/reset': { get: publicPage('resetPage', 'The page to set a new password (from the mailed link)', [queryParameter('token', 'The reset link’s token')]) },
+    '/confirm': {
+      get: publicPage(
+        'confirmPage',
+        'The page of the link that confirms a new account’s address',
+        [queryParameter('token', 'The confirmation link’s token')],
+        `${linkPage('/confirm')} Without a usable token, a form asking for a new link (\`POST /confirm/resend\`).`,
+      ),
+    },
+    '/confirm-email': {
+      get: publicPage('confirmEmailPage', 'The page of the link mailed to a new address', [queryParameter('token', 'The link’s token')], linkPage('/confirm-email')),
+    },
+    '/password': { get: ownPage('passwordPage', 'The page to change the password', 'Its form posts to `POST /password`.') },
+    '/email': { get: ownPage('emailPage', 'The page to change the email address', 'Its form posts to `POST /email`.') },
+    '/delete-account': {
+      get: ownPage('deleteAccountPage', 'The page to delete the account', 'Asks for the password; its form posts to `POST /delete-account`.'),
+      post: formOnly(
+        {
+          operationId: 'deleteAccountForm',
+          summary: 'Delete the account (the deletion page’s form)',
+          description: `As \`DELETE /me\`, which a form cannot send: with the password; a wrong one is 401 \`invalid_credentials\` and counts as a failed login. Answered with a 303 to \`/\`, the cookie cleared.`,
+          responses: { 303: redirect('Deleted: to `/`, the cookie cleared', clearsCookie(true)) },
+          refusals: [...unsafe, 'invalid_credentials'],
+        },
+        context.schemas.of(accountSchemas(config.passwords).deleteAccount, 'input'),
+      ),
+    },
+    '/sessions': {
+      get: ownPage('sessionsPage', 'The sessions page: where the caller is logged in, with a button to end each session and one to end every other', 'Its buttons post to `POST /sessions/{id}/end` and `POST /sessions/end-others`.', [
+        queryParameter('ended', '`one` or `others`: says which sessions were ended'),
+        queryParameter('password', '`changed`: says the password was changed (and every other session ended)'),
+      ]),
+    },
+    '/sessions/{id}/end': {
+      post: formOnly({
+        operationId: 'endSessionForm',
+        summary: 'End one session (the sessions page’s button)',
+        description: `As \`DELETE /api/sessions/{id}\`, which a form cannot send; another user’s session is a 404, like an unknown id. Answered with a 303 to \`${prefix}/sessions?ended=one\`, or, for this browser’s own session, to \`${prefix}/login\` with the cookie cleared.`,
+        parameters: [pathId('The session’s public id (`id` in the list)')],
+        responses: { 303: redirect('Ended: to the sessions page, or to the login page when it was this browser’s session (the cookie cleared)', clearsCookie(false)) },
+        refusals: unsafe,
+      }),
+    },
+    '/sessions/end-others': {
+      post: formOnly({
+        operationId: 'endOtherSessionsForm',
+        summary: 'End every other session (the sessions page’s button)',
+        description: `As \`DELETE /api/sessions\`, which a form cannot send. Answered with a 303 to \`${prefix}/sessions?ended=others\`.`,
+        responses: { 303: redirect('Ended: to the sessions page') },
+        refusals: unsafe,
+      }),
+    },
+    '/tokens': {
+      get: operation(context, {
+        operationId: 'tokensPage',
+        summary: 'The tokens page: the caller’s tokens and a form to create one',
+        description: `Its form posts to \`POST /api/tokens\`.${failures}`,
+        tags: ['pages'],
+        security: SESSION_OR_TOKEN,
+        parameters: [queryParameter('revoked', '`1`: says a token was revoked')],
+        responses: { 200: page('The page'), 303: toLoginPage(config) },
+        refusals: guardRefusals(config, false),
+      }),
+    },
+    '/tokens/{id}/revoke': {
+      get: operation(context, {
+        operationId: 'revokeTokenPage',
+        summary: 'The page confirming a token’s revocation',
+        description: `Its form posts to \`POST /api/tokens/{id}/revoke\`. An unknown token shows the tokens page, saying so, with status 404.${failures}`,
+        tags: ['pages'],
+        security: SESSION_OR_TOKEN,
+        parameters: [pathId('The token’s public id')],
+        responses: { 200: page('The page'), 303: toLoginPage(config) },
+        refusals: [...guardRefusals(config, false), 'not_found'],
+      }),
+    },
+  };
+}

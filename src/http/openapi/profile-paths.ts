@@ -1,0 +1,117 @@
+/**
+ * The logged-in user's own account (api/profile.ts, api/sessions.ts, and the pages' forms that post
+ * to the same paths): password, address, sessions, deletion. Each needs a session, not a token.
+ */
+import { accountSchemas } from '../schemas/accounts.js';
+import { messageResponse, sessionListResponse, userResponse } from '../schemas/responses.js';
+import { guardRefusals, limitNote, noStore, operation, pathId, sessionCookieHeader, toLoginPage, whenLimited, type DocumentContext, type Paths } from './operations.js';
+import { json, jsonOrPage, noContent, redirect } from './responses.js';
+
+const SESSION = [{ session: [] }];
+const FORM = 'A browser’s form (urlencoded, preferring HTML) is answered with pages: ';
+
+export function profilePaths(context: DocumentContext): Paths {
+  const { config, schemas } = context;
+  const bodies = accountSchemas(config.passwords);
+  const rates = config.rateLimit;
+  const own = [...guardRefusals(config, true), 'session_required'] as const;
+  const password = `A wrong password is 401 \`invalid_credentials\` and counts as a failed login${
+    rates.enabled ? ` (${rates.loginFailures.text} per account and client address, SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES)` : ''
+  }.`;
+
+  return {
+    '/password': {
+      post: operation(context, {
+        operationId: 'changePassword',
+        summary: 'Change the password',
+        description: `With the current password. Every other session of the user ends and pending reset links stop working; API tokens stay. The request gets a new session cookie. ${password} ${FORM}a 303 to \`${config.urlPrefix}/sessions?password=changed\`, or the form again with the problem.`,
+        tags: ['account'],
+        security: SESSION,
+        body: { json: bodies.changePassword },
+        responses: {
+          200: json(schemas, 'Changed; a new session', userResponse, sessionCookieHeader(context, 'The new session')),
+          303: redirect('A browser’s form: changed, to the sessions page', sessionCookieHeader(context, 'The new session')),
+        },
+        refusals: [...own, 'password_rules', 'invalid_credentials'],
+      }),
+    },
+    '/email': {
+      post: operation(context, {
+        operationId: 'changeEmail',
+        summary: 'Change the email address',
+        description: [
+          'With the password. A link to `/confirm-email` goes to the new address and a notice, with no link, to the old one; the change happens when the link is used.',
+          password,
+          limitNote(config, rates.forgotPassword, 'per client address', 'SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD'),
+          `${FORM}the page again (202) saying the mail is on its way, or the form again with the problem.`,
+        ].join(' '),
+        tags: ['account'],
+        security: SESSION,
+        body: { json: bodies.changeEmail },
+        responses: { 202: jsonOrPage(schemas, 'A confirmation link is on its way to the new address', messageResponse) },
+        refusals: [...own, 'invalid_credentials', 'invalid_email', 'email_taken'],
+      }),
+    },
+    '/confirm-email': {
+      post: operation(context, {
+        operationId: 'confirmEmailChange',
+        summary: 'Complete an email change with the link mailed to the new address',
+        description: [
+          'Single use; no session needed. The address must still be free (409 `email_taken`). Pending reset and confirmation links stop working.',
+          'It must come from this site (Sec-Fetch-Site or Origin).',
+          limitNote(config, rates.resetPassword, 'per client address', 'SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD'),
+          `${FORM}a page saying so.`,
+        ].join(' '),
+        tags: ['account'],
+        security: [],
+        body: { json: bodies.confirmEmail },
+        responses: { 200: jsonOrPage(schemas, 'Changed (JSON, or a page for a browser’s form)', userResponse) },
+        refusals: [...whenLimited(config), 'csrf_rejected', 'invalid_confirmation_token', 'email_taken'],
+      }),
+    },
+    '/me': {
+      delete: operation(context, {
+        operationId: 'deleteAccount',
+        summary: 'Delete the account',
+        description: `With the password. The user's sessions, tokens, links and role links go with it, in one transaction; the address may register again. ${password} The deletion page’s form posts to \`POST /delete-account\` instead, since forms cannot send DELETE.`,
+        tags: ['account'],
+        security: SESSION,
+        body: { json: bodies.deleteAccount },
+        responses: { 204: noContent('Deleted; the cookie is cleared', { ...noStore(), ...sessionCookieHeader(context, 'Clears the cookie') }) },
+        refusals: [...own, 'invalid_credentials'],
+      }),
+    },
+    '/api/sessions': {
+      get: operation(context, {
+        operationId: 'listSessions',
+        summary: 'The caller’s sessions',
+        description: 'Live sessions, oldest first, each with its public id (not the cookie), when it started and was last seen (within a minute), and the User-Agent of its login.',
+        tags: ['account'],
+        security: SESSION,
+        responses: { 200: json(schemas, 'The sessions', sessionListResponse, noStore()), 303: toLoginPage(config) },
+        refusals: [...guardRefusals(config, false), 'session_required'],
+      }),
+      delete: operation(context, {
+        operationId: 'endOtherSessions',
+        summary: 'End every other session',
+        description: 'Every session of the caller but this one ends: at once here, within a second on other instances.',
+        tags: ['account'],
+        security: SESSION,
+        responses: { 204: noContent('Ended', noStore()) },
+        refusals: own,
+      }),
+    },
+    '/api/sessions/{id}': {
+      delete: operation(context, {
+        operationId: 'endSession',
+        summary: 'End one session',
+        description: 'One of the caller’s sessions; another user’s is a 404, like an unknown id. Ending this request’s own session logs it out (the cookie is cleared).',
+        tags: ['account'],
+        security: SESSION,
+        parameters: [pathId('The session’s public id (`id` in the list)')],
+        responses: { 204: noContent('Ended', { ...noStore(), ...sessionCookieHeader(context, 'Clears the cookie, when it was this request’s session', false) }) },
+        refusals: [...own, 'not_found'],
+      }),
+    },
+  };
+}

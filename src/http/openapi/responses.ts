@@ -1,0 +1,116 @@
+/**
+ * The document's response objects: bodies, pages, redirects and, for each refusal status, problem
+ * details whose `code` lists exactly the codes the endpoint answers with that status.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { z } from 'zod';
+import { AuthError, type ErrorCode } from '../../errors.js';
+import { problemSchema } from '../schemas/responses.js';
+import type { SchemaComponents } from './json-schema.js';
+
+export type Response = OpenAPIV3_1.ResponseObject;
+export type Headers = Record<string, OpenAPIV3_1.HeaderObject>;
+
+/** Every page, and the short note Express puts in a redirect for a browser: text. */
+export const HTML: OpenAPIV3_1.MediaTypeObject = { schema: { type: 'string', description: 'An HTML page (the built-in one, or the application’s own view)' } };
+
+const counter = { type: 'string', pattern: '^\\d+$' } as const;
+
+export const HEADERS = {
+  noStore: { description: 'Kept out of caches', required: true, schema: { type: 'string', enum: ['no-store'] } },
+  location: { description: 'Where the browser goes next', required: true, schema: { type: 'string' } },
+  wwwAuthenticate: { description: 'How to authenticate: `Bearer realm="service-auth"`, with `error=` when a token was refused', schema: { type: 'string', pattern: '^Bearer realm="service-auth"' } },
+  retryAfter: { description: 'Seconds to wait before trying again', schema: counter },
+} satisfies Record<string, OpenAPIV3_1.HeaderObject>;
+
+/** The IETF RateLimit fields, on every response a limit counted, refusals included. */
+export function rateLimitHeaders(required: boolean): Headers {
+  return {
+    'RateLimit-Limit': { description: 'Requests allowed in the window', required, schema: counter },
+    'RateLimit-Remaining': { description: 'Requests left in the window', required, schema: counter },
+    'RateLimit-Reset': { description: 'Seconds until the window resets', required, schema: counter },
+  };
+}
+
+export function json(schemas: SchemaComponents, description: string, body: z.ZodType, headers: Headers = {}): Response {
+  return { description, headers, content: { 'application/json': { schema: schemas.of(body, 'output') } } };
+}
+
+export function page(description: string, headers: Headers = {}): Response {
+  return { description, headers: { 'Cache-Control': HEADERS.noStore, ...headers }, content: { 'text/html': HTML } };
+}
+
+/** Express's line saying where a redirect goes, as HTML or text, by the request's Accept. */
+const REDIRECT_NOTE: OpenAPIV3_1.MediaTypeObject = { schema: { type: 'string', description: 'See Other. Redirecting to …' } };
+
+/** A 303 to a browser that sent a form or navigated. */
+export function redirect(description: string, headers: Headers = {}): Response {
+  return { description, headers: { Location: HEADERS.location, ...headers }, content: { 'text/html': REDIRECT_NOTE, 'text/plain': REDIRECT_NOTE } };
+}
+
+export function noContent(description: string, headers: Headers = {}): Response {
+  return { description, headers };
+}
+
+/** One answer with two forms: JSON for programs, a page for a browser's form. */
+export function jsonOrPage(schemas: SchemaComponents, description: string, body: z.ZodType, headers: Headers = {}): Response {
+  const answer = json(schemas, description, body, headers);
+  return { ...answer, content: { ...answer.content, 'text/html': HTML } };
+}
+
+/** What each code means, whichever endpoint answers it. */
+const MEANINGS: Record<ErrorCode, string> = {
+  bad_request: 'a body that cannot be read (malformed, over 16 KiB, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode',
+  invalid_reset_token: 'the reset link is unknown, expired or used',
+  invalid_confirmation_token: 'the confirmation link is unknown, expired or used, or the account’s address changed since',
+  unauthenticated: 'no session cookie and no bearer token',
+  invalid_credentials: 'the email or the password is not right (the same for an unknown email)',
+  invalid_token: 'the bearer token is malformed, unknown, expired or revoked',
+  forbidden: 'the credentials do not allow this',
+  insufficient_scope: 'the token’s scopes do not allow this',
+  csrf_rejected: 'the request came from another site (Sec-Fetch-Site, Origin)',
+  session_required: 'this needs a logged-in session, not a token',
+  account_disabled: 'the password is right, but an operator disabled the account',
+  email_unconfirmed: 'the password is right, but the address awaits confirmation (SERVICE_AUTH_EMAIL_CONFIRMATION)',
+  not_found: 'no such thing here (for tokens: none of the caller’s)',
+  email_taken: 'a user with this email exists',
+  token_limit: 'the user has SERVICE_AUTH_MAX_TOKENS_PER_USER active tokens',
+  role_in_use: 'the role is held by users',
+  invalid_email: 'not an email address',
+  password_rules: 'the password fails rules; `errors` lists every one',
+  rate_limited: 'over a rate limit; retry after Retry-After seconds',
+  internal_error: 'an unexpected error (details in the server log)',
+  unavailable: 'storage is out of reach or busy; retry shortly',
+};
+
+export function statusOf(code: ErrorCode): number {
+  return new AuthError(code, '').status;
+}
+
+/**
+ * A response per refusal status: problem details for programs, and a page (the form again, or a
+ * page of its own) for a browser's navigation or form, which the one error middleware answers.
+ */
+export function refusals(schemas: SchemaComponents, codes: readonly ErrorCode[]): Record<string, Response> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
+  const responses: Record<string, Response> = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const list = group as [ErrorCode, ...ErrorCode[]];
+    responses[String(status)] = {
+      description: list.map((code) => `\`${code}\`: ${MEANINGS[code]}`).join('; '),
+      headers: refusalHeaders(status, list),
+      content: { 'application/problem+json': { schema: schemas.of(problemSchema(status, list), 'output') }, 'text/html': HTML },
+    };
+  }
+  return responses;
+}
+
+function refusalHeaders(status: number, codes: readonly ErrorCode[]): Headers {
+  const headers: Headers = { 'Cache-Control': HEADERS.noStore };
+  if (status === 401) headers['WWW-Authenticate'] = { ...HEADERS.wwwAuthenticate, required: true };
+  if (codes.includes('insufficient_scope')) headers['WWW-Authenticate'] = HEADERS.wwwAuthenticate;
+  if (status === 429) Object.assign(headers, { 'Retry-After': { ...HEADERS.retryAfter, required: true } }, rateLimitHeaders(true));
+  if (status === 503) headers['Retry-After'] = HEADERS.retryAfter;
+  return headers;
+}

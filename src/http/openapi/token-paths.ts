@@ -1,0 +1,79 @@
+/**
+ * The JSON API under `/api/` (api/tokens.ts, api/abilities.ts, and the tokens page's forms that
+ * post to the same paths: pages/token-routes.ts): personal access tokens and the user's rules.
+ */
+import { createdTokenSchema, rulesResponse, tokenListResponse } from '../schemas/responses.js';
+import { tokenSchemas } from '../schemas/tokens.js';
+import { guardRefusals, noStore, operation, pathId, queryParameter, SESSION_OR_TOKEN, toLoginPage, tokenFailuresNote, type DocumentContext, type Paths } from './operations.js';
+import { json, jsonOrPage, noContent, redirect } from './responses.js';
+
+export function tokenPaths(context: DocumentContext): Paths {
+  const { config, schemas } = context;
+  const { tokens } = config;
+  const newToken = tokenSchemas(tokens.maxExpiryDays);
+  const failures = tokenFailuresNote(config);
+  const scoped = 'With a bearer token that has scopes, ';
+  const id = pathId('The token’s public id (`id` in the list)');
+  const revoke = (operationId: string, summary: string, form: boolean) =>
+    operation(context, {
+      operationId,
+      summary,
+      description: [
+        `Revokes one of the caller’s own tokens; another user’s is a 404, like an unknown id. ${scoped}only that token itself.`,
+        form ? `What the revoke page’s form posts to (forms cannot send DELETE); a browser’s form is answered with a 303 to \`${config.urlPrefix}/tokens?revoked=1\`.` : '',
+      ]
+        .filter(Boolean)
+        .join(' ') + failures,
+      tags: ['tokens'],
+      security: SESSION_OR_TOKEN,
+      parameters: [id],
+      responses: form
+        ? { 204: noContent('Revoked', noStore()), 303: redirect('A browser’s form: revoked, to the tokens page', noStore()) }
+        : { 204: noContent('Revoked', noStore()) },
+      refusals: [...guardRefusals(config, true), 'insufficient_scope', 'not_found'],
+    });
+
+  return {
+    '/api/tokens': {
+      post: operation(context, {
+        operationId: 'createToken',
+        summary: 'Create a personal access token',
+        description: [
+          'From a logged-in session only (a token may not mint tokens), from this site.',
+          `At most ${tokens.maxPerUser} active tokens per user (SERVICE_AUTH_MAX_TOKENS_PER_USER);`,
+          `\`expires_in_days\` from 1 to ${tokens.maxExpiryDays} (SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS), ${tokens.defaultExpiryDays} when left out.`,
+          'The tokens page’s form sends the same fields as text: the days as digits, the scopes separated by spaces or commas;',
+          'it is answered with the page, showing the new token once, or the form again with the problem.',
+        ].filter(Boolean).join(' '),
+        tags: ['tokens'],
+        security: [{ session: [] }],
+        body: { json: newToken.json, form: newToken.form },
+        responses: { 201: jsonOrPage(schemas, 'Created: the raw token is in this answer only', createdTokenSchema(tokens.prefix), noStore()) },
+        refusals: [...guardRefusals(config, true), 'session_required', 'token_limit'],
+      }),
+      get: operation(context, {
+        operationId: 'listTokens',
+        summary: 'The caller’s tokens',
+        description: `Those not revoked, oldest first; never a hash or a raw token. ${scoped}listing needs one made without scopes (it carries every scope).${failures}`,
+        tags: ['tokens'],
+        security: SESSION_OR_TOKEN,
+        responses: { 200: json(schemas, 'The tokens', tokenListResponse, noStore()), 303: toLoginPage(config) },
+        refusals: [...guardRefusals(config, false), 'insufficient_scope'],
+      }),
+    },
+    '/api/tokens/{id}': { delete: revoke('deleteToken', 'Revoke a token', false) },
+    '/api/tokens/{id}/revoke': { post: revoke('revokeToken', 'Revoke a token (the revoke page’s form)', true) },
+    '/api/abilities': {
+      get: operation(context, {
+        operationId: 'abilities',
+        summary: 'The user’s authorization rules',
+        description: `The serialisable CASL rules of the user’s roles, placeholders filled in, for a front end to build the same ability; policies stay on the server.${failures}`,
+        tags: ['authorization'],
+        security: SESSION_OR_TOKEN,
+        parameters: [queryParameter('packed', '`true`: in CASL’s `packRules` form (any other value: as they are)')],
+        responses: { 200: json(schemas, 'The rules', rulesResponse, noStore()), 303: toLoginPage(config) },
+        refusals: guardRefusals(config, false),
+      }),
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The account pages for people with browsers: `GET /login`, `/register`, `/forgot` and `/reset`,
+ * and the posts of their forms, which go to the same paths as the JSON API's endpoints. A post
+ * that is not a browser's form goes on to the JSON API's router. Success is a redirect or a page;
+ * refusals are the error middleware's (the form again, via `formRoute`).
+ */
+import { Router, type Request, type Response } from 'express';
+import type { AuthConfig } from '../../config/config.js';
+import type { PasswordResets } from '../../users/password-resets.js';
+import type { AccountActions } from '../actions/account.js';
+import type { AccountEndpoint, EndpointChecks } from '../actions/checks.js';
+import { textField } from '../requests/input.js';
+import { browserFormsOnly, optionalNext, safeNext } from '../requests/negotiation.js';
+import type { AccountPageLocals } from './account-pages.js';
+import { formRoute, type FormRoute } from './forms.js';
+import { sendPage } from './render.js';
+import type { PageTexts } from './texts.js';
+
+export interface AccountPageDeps {
+  config: AuthConfig;
+  actions: AccountActions;
+  checks: EndpointChecks;
+  resets: PasswordResets;
+  pluggable: { readonly texts: PageTexts };
+}
+
+export function accountPages(deps: AccountPageDeps): Router {
+  const { config, actions, checks, resets, pluggable } = deps;
+  const prefix = config.urlPrefix;
+  const router = Router();
+
+  const show = (req: Request, res: Response, status: number, name: AccountEndpoint, locals: Partial<AccountPageLocals> = {}): Promise<void> => {
+    const { texts } = pluggable;
+    const base: AccountPageLocals = {
+      prefix,
+      texts,
+      notice: null,
+      errors: null,
+      email: null,
+      next: null,
+      token: null,
+      tokenUsable: false,
+      passwordHint: texts.passwordHint(config.passwords),
+      confirmationPending: false,
+    };
+    return sendPage(req, res, status, name, { ...base, ...locals });
+  };
+
+  /** How each form is shown again when refused: what was typed (never a password), and `next`. */
+  const form = (name: AccountEndpoint): FormRoute => ({
+    fields: name === 'forgot' ? ['email'] : name === 'reset' ? ['token', 'password'] : ['email', 'password'],
+    page: (req) => formPage(prefix, name, req),
+    async showAgain(req, res, error, refusal) {
+      const token = textField(req, 'token') || null;
+      // A reset link found unusable shows the reset page's "ask for a new link".
+      const unusableLink = name === 'reset' && (error.code === 'invalid_reset_token' || !token);
+      if (!unusableLink && !refusal) return false;
+      await show(req, res, error.status, name, {
+        ...(unusableLink ? {} : refusal),
+        email: textField(req, 'email'),
+        next: optionalNext(textField(req, 'next')),
+        token,
+        tokenUsable: !unusableLink,
+        confirmationPending: error.code === 'email_unconfirmed',
+      });
+      return true;
+    },
+  });
+
+  router.get('/login', (req, res) =>
+    show(req, res, 200, 'login', {
+      next: optionalNext(req.query['next']),
+      notice: req.query['reset'] === 'done' ? { kind: 'info', text: pluggable.texts.login.resetDone } : null,
+    }),
+  );
+  router.get('/register', (req, res) => show(req, res, 200, 'register', { next: optionalNext(req.query['next']) }));
+  router.get('/forgot', (req, res) => show(req, res, 200, 'forgot'));
+  router.get('/reset', async (req, res) => {
+    const token = typeof req.query['token'] === 'string' ? req.query['token'] : null;
+    await show(req, res, 200, 'reset', { token, tokenUsable: token ? await resets.isUsable(token) : false });
+  });
+
+  router.post('/register', browserFormsOnly, formRoute(form('register')), ...checks.register, async (req, res) => {
+    if (await actions.register(req, res)) res.redirect(303, safeNext(textField(req, 'next')));
+    // SERVICE_AUTH_EMAIL_CONFIRMATION: the same page for every address, as the API's 202.
+    else await show(req, res, 202, 'register', { notice: { kind: 'info', text: pluggable.texts.register.checkMail } });
+  });
+  router.post('/login', browserFormsOnly, formRoute(form('login')), ...checks.login, async (req, res) => {
+    await actions.login(req, res);
+    res.redirect(303, safeNext(textField(req, 'next')));
+  });
+  router.post('/logout', browserFormsOnly, async (req, res) => {
+    await actions.logout(req, res);
+    res.redirect(303, '/');
+  });
+  router.post('/forgot', browserFormsOnly, formRoute(form('forgot')), ...checks.forgot, async (req, res) => {
+    actions.forgot(req);
+    // The page keeps the API's status, as every page does: accepted, the mail may follow.
+    await show(req, res, 202, 'forgot', { notice: { kind: 'info', text: pluggable.texts.forgot.sent } });
+  });
+  router.post('/reset', browserFormsOnly, formRoute(form('reset')), ...checks.reset, async (req, res) => {
+    await actions.reset(req);
+    res.redirect(303, `${prefix}/login?reset=done`);
+  });
+
+  return router;
+}
+
+/** The account page whose form a browser sent, with what its URL carried (`next`, the reset link's token). */
+function formPage(prefix: string, name: AccountEndpoint, req: Request): string {
+  if (name === 'reset') {
+    const token = textField(req, 'token');
+    return token ? `${prefix}/reset?token=${encodeURIComponent(token)}` : '/';
+  }
+  const next = name === 'forgot' ? null : optionalNext(textField(req, 'next'));
+  return `${prefix}/${name}${next ? `?next=${encodeURIComponent(next)}` : ''}`;
+}

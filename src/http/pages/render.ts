@@ -1,0 +1,40 @@
+/**
+ * Sending a page: one of the built-in pages, or the application's own view
+ * `service-auth/<name>` when its view engine has one (same locals), so an application restyles
+ * the pages without touching routes.
+ */
+import type { Request, Response } from 'express';
+import { APPLICATION_VIEW_CSP, BUILT_IN_CSP } from './assets.js';
+import { PAGES, type PageLocalsByName, type PageName } from './index.js';
+
+export async function sendPage<N extends PageName>(req: Request, res: Response, status: number, name: N, locals: PageLocalsByName[N]): Promise<void> {
+  const own = await renderApplicationView(req, res, name, locals);
+  const render: (locals: PageLocalsByName[N]) => string = PAGES[name];
+  res.status(status);
+  setPageHeaders(res, own === undefined ? BUILT_IN_CSP : APPLICATION_VIEW_CSP);
+  res.type('html').send(own ?? render(locals));
+}
+
+/**
+ * For every page: out of caches (a page may carry a reset token or a new API token), never framed
+ * by another site (a framed form invites clickjacking), no Referer with a token. The built-in pages
+ * also allow only their own inline style and script (see assets.ts); an application's own
+ * templates keep only the framing rule, and may add their own policy.
+ */
+function setPageHeaders(res: Response, contentSecurityPolicy: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy);
+  res.setHeader('Referrer-Policy', 'no-referrer');
+}
+
+function renderApplicationView<N extends PageName>(req: Request, res: Response, name: N, locals: PageLocalsByName[N]): Promise<string | undefined> {
+  if (!req.app.get('view engine')) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    res.render(`service-auth/${name}`, { ...locals }, (error: Error | null, html?: string) => {
+      if (!error) resolve(html);
+      else if (/^Failed to lookup view/.test(error.message)) resolve(undefined);
+      else reject(error);
+    });
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * The `/tokens` pages for people with browsers (the list with its creation form, and a
+ * confirmation before revoking), and their forms' posts to `/api/tokens` and
+ * `/api/tokens/<id>/revoke`. A post that is not a browser's form goes on to the JSON API.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { AuthConfig } from '../../config/config.js';
+import { AuthError } from '../../errors.js';
+import type { z } from 'zod';
+import type { NewToken, TokenService } from '../../tokens/service.js';
+import { assertSession, ownTokens } from '../actions/tokens.js';
+import { checkParam, textField } from '../requests/input.js';
+import { browserFormsOnly } from '../requests/negotiation.js';
+import { parseBody } from '../schemas/parse.js';
+import { formRoute, type FormRoute } from './forms.js';
+import { sendPage } from './render.js';
+import type { PageTexts } from './texts.js';
+import type { TokensPageLocals } from './tokens-page.js';
+
+export interface TokenPageDeps {
+  config: AuthConfig;
+  tokens: TokenService;
+  /** The creation form's fields, all text. */
+  tokenForm: z.ZodType<NewToken>;
+  loginRequired: RequestHandler;
+  pluggable: { readonly texts: PageTexts };
+}
+
+type PageExtras = Partial<Pick<TokensPageLocals, 'created' | 'notice' | 'errors' | 'values'>>;
+
+export function tokenPages({ config, tokens, tokenForm, loginRequired, pluggable }: TokenPageDeps): Router {
+  const prefix = config.urlPrefix;
+  const router = Router();
+  router.param('id', checkParam);
+
+  const show = async (req: Request, res: Response, status: number, extra: PageExtras = {}): Promise<void> => {
+    await sendPage(req, res, status, 'tokens', {
+      prefix,
+      texts: pluggable.texts,
+      email: req.user!.email,
+      tokens: await ownTokens(tokens, req),
+      created: null,
+      notice: null,
+      errors: null,
+      values: null,
+      maxExpiryDays: config.tokens.maxExpiryDays,
+      defaultExpiryDays: config.tokens.defaultExpiryDays,
+      ...extra,
+    });
+  };
+
+  // The forms posting here are on the tokens pages (the list, the revoke confirmation): a refusal
+  // shows the list again, field problems beside their field with what was typed, others above it.
+  const tokensForm: FormRoute = {
+    fields: ['name', 'expires_in_days', 'scopes'],
+    page: () => `${prefix}/tokens`,
+    async showAgain(req, res, error, refusal) {
+      if (!refusal || !req.user) return false;
+      const values = { name: textField(req, 'name'), expires_in_days: textField(req, 'expires_in_days'), scopes: textField(req, 'scopes') };
+      await show(req, res, error.status, { ...refusal, values });
+      return true;
+    },
+  };
+
+  router.get('/tokens', loginRequired, (req, res) =>
+    show(req, res, 200, req.query['revoked'] === '1' ? { notice: { kind: 'info', text: pluggable.texts.tokens.revoked } } : {}),
+  );
+
+  // An unknown token's confirmation shows the list, saying so (a program gets a 404 problem).
+  router.get('/tokens/:id/revoke', formRoute(tokensForm), loginRequired, async (req, res) => {
+    const token = (await ownTokens(tokens, req)).find((t) => t.id === req.params['id']);
+    if (!token) throw new AuthError('not_found', `No token with id ${JSON.stringify(req.params['id'])}`);
+    await sendPage(req, res, 200, 'revoke', { prefix, texts: pluggable.texts, token });
+  });
+
+  router.post('/api/tokens', browserFormsOnly, formRoute(tokensForm), loginRequired, async (req, res) => {
+    assertSession(req);
+    const created = await tokens.create(req.user!.id, parseBody(tokenForm, req));
+    await show(req, res, 201, { created });
+  });
+
+  router.post('/api/tokens/:id/revoke', browserFormsOnly, formRoute(tokensForm), loginRequired, async (req, res) => {
+    await tokens.revoke(String(req.params['id']), req.user!.id);
+    res.redirect(303, `${prefix}/tokens?revoked=1`);
+  });
+
+  return router;
+}

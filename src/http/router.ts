@@ -1,0 +1,117 @@
+/**
+ * The router mounted at SERVICE_AUTH_URL_PREFIX: the pages' routers first (they take only what a
+ * browser sends them), then the JSON API's, and its OpenAPI description (openapi.ts). ServiceAuth
+ * mounts `unknownPath` and the one error middleware right after it.
+ */
+import { Router, type RequestHandler } from 'express';
+import type { CredentialResolver } from '../authentication/credentials.js';
+import type { SignIn } from '../authentication/sign-in.js';
+import type { AbilityFactory } from '../authorization/abilities.js';
+import type { AuthConfig } from '../config/config.js';
+import { AuthError } from '../errors.js';
+import type { EventBus } from '../events.js';
+import type { TokenService } from '../tokens/service.js';
+import type { SessionStore } from '../sessions/store.js';
+import type { EmailChanges } from '../users/email-changes.js';
+import type { PasswordResets } from '../users/password-resets.js';
+import type { Registrations } from '../users/registrations.js';
+import type { UserService } from '../users/service.js';
+import { AccountActions } from './actions/account.js';
+import { ProfileActions } from './actions/profile.js';
+import { SessionActions } from './actions/sessions.js';
+import { accountApi } from './api/account.js';
+import { profileApi } from './api/profile.js';
+import { sessionsApi } from './api/sessions.js';
+import { abilitiesApi } from './api/abilities.js';
+import { openApiApi } from './api/openapi.js';
+import { tokensApi } from './api/tokens.js';
+import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
+import { OPENAPI_PATH, openApiDocument } from './openapi.js';
+import { readBody } from './requests/input.js';
+import { accountPages } from './pages/account-routes.js';
+import { confirmPages } from './pages/confirm-routes.js';
+import { profilePages } from './pages/profile-routes.js';
+import { sessionPages } from './pages/session-routes.js';
+import type { PageTexts } from './pages/texts.js';
+import { tokenPages } from './pages/token-routes.js';
+import { accountSchemas } from './schemas/accounts.js';
+import { tokenSchemas } from './schemas/tokens.js';
+
+export interface AuthRouterDeps {
+  config: AuthConfig;
+  pluggable: { readonly texts: PageTexts };
+  users: UserService;
+  signIn: SignIn;
+  credentials: CredentialResolver;
+  resets: PasswordResets;
+  registrations: Registrations;
+  emailChanges: EmailChanges;
+  sessions: SessionStore;
+  passwords: { assertRules(password: string): void };
+  events: EventBus;
+  tokens: TokenService;
+  abilities: AbilityFactory;
+  guards: { readonly loginRequired: RequestHandler };
+  /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
+  limiters: EndpointLimiters | undefined;
+  /** Waits for storage on behalf of a request (a failed start is a 503). */
+  whenReady(): Promise<void>;
+  /** One entity manager per request. */
+  storage: { readonly requestContext: RequestHandler };
+}
+
+export function createAuthRouter(deps: AuthRouterDeps): Router {
+  const { config, pluggable, tokens } = deps;
+  const { loginRequired } = deps.guards;
+  const router = Router();
+  router.use(securityHeaders, noOptions);
+  router.use(async (_req, _res, next) => {
+    await deps.whenReady();
+    next();
+  });
+  router.use(deps.storage.requestContext);
+  router.use(readBody);
+
+  const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
+  const schemas = accountSchemas(config.passwords);
+  const actions = new AccountActions({ ...deps, schemas });
+  const profile = new ProfileActions({ ...deps, schemas });
+  const sessions = new SessionActions(deps.sessions, deps.credentials, deps.signIn);
+  const newToken = tokenSchemas(config.tokens.maxExpiryDays);
+  router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable }));
+  router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, pluggable }));
+  router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
+  router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
+  router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
+  router.use(accountApi({ actions, checks, credentials: deps.credentials }));
+  router.use(profileApi({ actions: profile, checks, loginRequired }));
+  router.use('/api/sessions', sessionsApi(sessions, loginRequired));
+  router.use('/api/tokens', tokensApi({ tokens, loginRequired, newToken: newToken.json }));
+  router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
+  router.use(openApiApi(OPENAPI_PATH, () => openApiDocument(config)));
+  return router;
+}
+
+/**
+ * Mounted after the router at the prefix: any path under it that no route took, including one
+ * the router could not read as a path at all (`//host@x`, which reads as an authority), is a 404.
+ */
+export const unknownPath: RequestHandler = (_req, _res, next) => next(new AuthError('not_found', 'There is no such endpoint here'));
+
+/**
+ * No response of ours is to be sniffed into another type; none carrying account data (`/me`, the
+ * API) is to be kept by a cache. The pages set their own (render.ts).
+ */
+const securityHeaders: RequestHandler = (req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // Routing ignores case and a trailing slash: so does this (/ME/ is /me).
+  const path = req.path.toLowerCase().replace(/\/+$/, '');
+  if (path === '/me' || path.startsWith('/api/')) res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/**
+ * No route here answers OPTIONS: rather than Express's automatic 200 listing the methods, the
+ * 404 every other unserved method gets (an application that serves CORS answers preflights itself).
+ */
+const noOptions: RequestHandler = (req, _res, next) => next(req.method === 'OPTIONS' ? new AuthError('not_found', 'There is no such endpoint here') : undefined);

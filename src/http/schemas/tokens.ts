@@ -1,0 +1,35 @@
+/**
+ * `POST /api/tokens`: as JSON (`expires_in_days` a number, `scopes` a list), and as the tokens
+ * page's form sends it (every field text: the days as digits, the scopes separated by spaces or
+ * commas). Both yield the token service's input, by the field rules of tokens/fields.ts.
+ */
+import { z } from 'zod';
+import { expiryDays, tokenName, tokenScopes } from '../../tokens/fields.js';
+import type { NewToken } from '../../tokens/service.js';
+
+export function tokenSchemas(maxExpiryDays: number) {
+  const days = expiryDays(maxExpiryDays).meta({ description: 'Whole days until it expires; by default SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS' });
+  const json = z
+    .object({ name: tokenName, expires_in_days: days.nullish(), scopes: tokenScopes.nullish() })
+    .meta({ id: 'NewTokenRequest' })
+    .transform((body): NewToken => ({ name: body.name, expiresInDays: body.expires_in_days ?? undefined, scopes: body.scopes ?? undefined }));
+  const form = z
+    .object({
+      name: tokenName,
+      expires_in_days: z
+        .string()
+        .optional()
+        .meta({ description: `Whole days as digits, 1 to ${maxExpiryDays}; empty for the default`, pattern: '^\\s*\\d*\\s*$' })
+        .transform((text) => (text === undefined || text.trim() === '' ? undefined : /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN))
+        .pipe(days.optional()),
+      scopes: z
+        .string()
+        .optional()
+        .meta({ description: 'Scopes separated by spaces or commas, each [a-z0-9:._-]{1,64}; empty for every scope' })
+        .transform((text) => text?.split(/[\s,]+/).filter(Boolean))
+        .pipe(tokenScopes.optional()),
+    })
+    .meta({ id: 'NewTokenForm' })
+    .transform((body): NewToken => ({ name: body.name, expiresInDays: body.expires_in_days, scopes: body.scopes }));
+  return { json, form };
+}

@@ -1,0 +1,15 @@
+import { DriverException } from '@mikro-orm/core';
+
+// Network failures, and PostgreSQL's connection exceptions (class 08) and shutdown states.
+const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|08[0-9A-Z]{3}|57P0[123])$/;
+
+/**
+ * A database error that says "not reachable now" rather than "this request went wrong": the
+ * server is down or restarting, or the network to it is, and retrying later can succeed, so the
+ * client is told 503, not 500. (A connection lost during a commit can leave the write done.)
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (!(error instanceof DriverException)) return false;
+  // node-postgres reports a connection dropped mid-query without a code.
+  return UNREACHABLE_CODES.test(String(error.code ?? '')) || /Connection terminated|Timeout acquiring a connection/i.test(error.message);
+}

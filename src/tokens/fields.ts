@@ -1,0 +1,42 @@
+/**
+ * What a token's fields may hold, written once: the service checks them for every caller (the
+ * HTTP API, the CLI, application code), and the HTTP API's request schemas and its OpenAPI
+ * description are built from the same rules.
+ */
+import { z } from 'zod';
+
+/** 1 to 100 characters, and nothing that could hide or reorder what a table or terminal shows. */
+export const tokenName = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be 1 to 100 characters') })
+  .trim()
+  .min(1, 'must be 1 to 100 characters')
+  .max(100, 'must be 1 to 100 characters')
+  // Control characters (escape sequences), format characters (bidi overrides, zero-width ones),
+  // line and paragraph separators, and lone surrogates.
+  .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]*$/u, 'must not contain control, format or bidi characters')
+  .meta({ description: 'What the token is for, shown in lists' });
+
+export const SCOPE = /^[a-z0-9:._-]{1,64}$/;
+
+/** Scopes the token carries; none means every scope. Repeated scopes count once. */
+const SCOPES_MESSAGE = 'must be a list of scopes matching [a-z0-9:._-]{1,64}';
+export const tokenScopes = z
+  .array(z.string({ error: SCOPES_MESSAGE }).regex(SCOPE, SCOPES_MESSAGE), { error: SCOPES_MESSAGE })
+  .transform((scopes) => [...new Set(scopes)])
+  .meta({ description: 'Scopes the token carries, each [a-z0-9:._-]{1,64}; none means every scope' });
+
+/** Whole days until the token expires, from 1 to the configured maximum. */
+export function expiryDays(max: number) {
+  return z
+    .number({ error: `must be an integer from 1 to ${max}` })
+    .int(`must be an integer from 1 to ${max}`)
+    .min(1, `must be an integer from 1 to ${max}`)
+    .max(max, `must be an integer from 1 to ${max}`);
+}
+
+/** A legacy token's unsalted SHA-256, as the application stored it: 64 hex characters (any case). */
+export const legacyHash = z
+  .string({ error: 'must be 64 hexadecimal characters' })
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters');

@@ -1,0 +1,100 @@
+/**
+ * Creating users: the address and password rules, the hash, and one transaction for the user and
+ * their roles. Two creations racing for one address are decided by the unique index.
+ */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { AuthError } from '../errors.js';
+import { Role, User } from '../storage/entities/index.js';
+import type { EntityManager } from '../storage/orm.js';
+import type { Storage } from '../storage/storage.js';
+import type { AuthUser } from './auth-user.js';
+import { validEmail } from './emails.js';
+import { toAuthUser } from './lookup.js';
+import type { PasswordChanges } from './password-changes.js';
+import { validRoleName } from './role-names.js';
+
+export interface NewUser {
+  email: string;
+  password: string;
+  isAdmin?: boolean;
+  /** Role names; roles that do not exist yet are created. */
+  roles?: Iterable<string>;
+  /** Whether the address counts as confirmed (default true: an operator or the application vouches for it). */
+  emailConfirmed?: boolean;
+}
+
+/** A user whose address and password were checked, and the password hashed, already. */
+export interface CheckedUser {
+  email: string;
+  passwordHash: string;
+  roleNames: string[];
+  emailConfirmed: boolean;
+  isAdmin?: boolean;
+}
+
+export class UserCreation {
+  constructor(
+    private readonly storage: Storage,
+    private readonly passwords: PasswordChanges,
+  ) {}
+
+  /** Validates everything first (422 invalid_email, 422 password_rules), then writes in one transaction. */
+  async create(input: NewUser): Promise<AuthUser> {
+    const checked = await this.check(input);
+    if (await this.isTaken(checked.email)) throw emailTaken(checked.email);
+    return this.insert({ ...checked, passwordHash: await this.passwords.hash(input.password) });
+  }
+
+  /** The address and role names in their stored form, after the rules (422 invalid_email, 422 password_rules). */
+  async check(input: NewUser): Promise<Omit<CheckedUser, 'passwordHash'>> {
+    const email = validEmail(input.email);
+    this.passwords.assertRules(input.password);
+    const roleNames = [...new Set([...(input.roles ?? [])].map(validRoleName))];
+    return { email, roleNames, emailConfirmed: input.emailConfirmed ?? true, isAdmin: input.isAdmin ?? false };
+  }
+
+  /** Whether a user has this (normalized) address. */
+  async isTaken(email: string): Promise<boolean> {
+    return (await (await this.storage.em()).count(User, { email })) > 0;
+  }
+
+  /** Writes the user and their roles; an address taken meanwhile is `email_taken`. */
+  async insert(input: CheckedUser): Promise<AuthUser> {
+    const { email, passwordHash, roleNames } = input;
+    const em = await this.storage.em();
+    const emailConfirmedAt = input.emailConfirmed ? new Date() : null;
+    // Two registrations for one email can both pass the count before, and two creations can race
+    // to create one new role: unique indexes decide. A lost email race is `email_taken`; a lost
+    // role race is tried again, finding the role the other one created.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const user = await this.storage.transaction(em, async ({ em: tx }) => {
+          const created = tx.create(User, { email, passwordHash, isAdmin: input.isAdmin ?? false, emailConfirmedAt });
+          for (const role of await ensureRoles(tx, roleNames)) created.roles.add(role);
+          return created;
+        });
+        return toAuthUser(user);
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException)) throw error;
+        if (isEmailConflict(error) || attempt >= 3) throw emailTaken(email);
+      }
+    }
+  }
+}
+
+/** The named roles, created where missing. */
+export async function ensureRoles(em: EntityManager, names: string[]): Promise<Role[]> {
+  if (names.length === 0) return [];
+  const existing = await em.find(Role, { name: { $in: names } });
+  const byName = new Map(existing.map((role) => [role.name, role]));
+  return names.map((name) => byName.get(name) ?? em.create(Role, { name }));
+}
+
+/** Whether a unique violation is the email's (SQLite and PostgreSQL both name the column or index). */
+export function isEmailConflict(error: UniqueConstraintViolationException): boolean {
+  return /email/i.test(error.message);
+}
+
+export function emailTaken(email: string): AuthError {
+  return new AuthError('email_taken', `a user with email ${email} already exists`);
+}

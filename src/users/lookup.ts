@@ -1,0 +1,52 @@
+/**
+ * Reading user rows: by id, by email or by a user object, with their roles. The one place that
+ * turns a row into the `AuthUser` application code sees, and a missing user into a 404.
+ */
+import { AuthError } from '../errors.js';
+import { User } from '../storage/entities/index.js';
+import type { EntityManager } from '../storage/orm.js';
+import type { Storage } from '../storage/storage.js';
+import type { UserRef } from '../storage/user-ref.js';
+import { AuthUser } from './auth-user.js';
+import { normalizeEmail } from './emails.js';
+
+export class UserLookup {
+  constructor(private readonly storage: Storage) {}
+
+  /** The user, or a 404 `not_found` naming what was looked for. */
+  async get(ref: UserRef): Promise<AuthUser> {
+    return toAuthUser(await this.require(await this.storage.em(), ref));
+  }
+
+  async find(ref: UserRef): Promise<AuthUser | null> {
+    const user = await this.load(await this.storage.em(), ref);
+    return user ? toAuthUser(user) : null;
+  }
+
+  /** The row, roles loaded, or a 404 `not_found`. */
+  async require(em: EntityManager, ref: UserRef): Promise<User> {
+    const user = await this.load(em, ref);
+    if (!user) {
+      const what = typeof ref === 'string' ? `email ${normalizeEmail(ref)}` : `id ${typeof ref === 'number' ? ref : ref.id}`;
+      throw new AuthError('not_found', `no user with ${what}`);
+    }
+    return user;
+  }
+
+  async load(em: EntityManager, ref: UserRef): Promise<User | null> {
+    const where = typeof ref === 'string' ? { email: normalizeEmail(ref) } : { id: typeof ref === 'number' ? ref : ref.id };
+    return em.findOne(User, where, { populate: ['roles'] });
+  }
+}
+
+export function toAuthUser(user: User): AuthUser {
+  return new AuthUser(
+    user.id,
+    user.email,
+    user.isAdmin,
+    user.roles.getItems().map((role) => role.name),
+    user.createdAt,
+    // A second factor arrives with its own tables; until then nobody has one.
+    { disabled: user.disabledAt != null, email_confirmed: user.emailConfirmedAt != null, mfa_enabled: false },
+  );
+}

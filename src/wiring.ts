@@ -1,0 +1,238 @@
+/**
+ * The parts of a ServiceAuth, built from one configuration, and how they are connected. A
+ * ServiceAuth is these parts plus an Express application to mount the router on; the CLI uses
+ * the parts alone, with no application.
+ */
+import { CredentialResolver } from './authentication/credentials.js';
+import { SignIn } from './authentication/sign-in.js';
+import { AbilityFactory } from './authorization/abilities.js';
+import { Guards } from './authorization/guards.js';
+import { PolicyRegistry } from './authorization/policies.js';
+import { RoleRules } from './authorization/role-rules.js';
+import type { AuthConfig } from './config/config.js';
+import { AuthError } from './errors.js';
+import { EventBus } from './events.js';
+import { defaultPageTexts, type PageTexts } from './http/pages/texts.js';
+import { consoleLogger, type Logger } from './logger.js';
+import { createMailTransport } from './mail/index.js';
+import type { MailTransport } from './mail/transport.js';
+import { PasswordHasher } from './passwords/hashing.js';
+import { createLimiter, type Limiter } from './rate-limit/limiter.js';
+import { SharedRedis } from './rate-limit/shared-redis.js';
+import type { Rate } from './config/rates.js';
+import { SessionCookie } from './sessions/cookie.js';
+import { SessionStore } from './sessions/store.js';
+import { Storage } from './storage/storage.js';
+import { DerivationPool } from './tokens/derivations.js';
+import { TokenService } from './tokens/service.js';
+import { TokenVerifier } from './tokens/verifier.js';
+import { AccountStates } from './users/account-states.js';
+import { BackgroundWork } from './users/background-work.js';
+import { UserCreation } from './users/creation.js';
+import { AccountDeletion } from './users/deletion.js';
+import { EmailChanges } from './users/email-changes.js';
+import { EmailTokens } from './users/email-tokens.js';
+import { AccountLinks } from './users/links.js';
+import { UserLookup } from './users/lookup.js';
+import { PasswordChanges } from './users/password-changes.js';
+import { PasswordResets } from './users/password-resets.js';
+import { Registrations } from './users/registrations.js';
+import { ResetTokens } from './users/reset-tokens.js';
+import { RoleService } from './users/roles.js';
+import { UserService } from './users/service.js';
+import { UserCache } from './users/user-cache.js';
+
+/**
+ * What an application may replace at any time (`auth.logger`, `auth.mail`, `auth.texts`). Every
+ * part that logs, mails or shows words holds this object and reads the current one when it needs it.
+ */
+export class Pluggable {
+  logger: Logger = consoleLogger;
+  texts: PageTexts = defaultPageTexts;
+  mail: MailTransport;
+
+  /** `mail` makes the configured transport, which logs through this object too. */
+  constructor(mail: (log: Pluggable) => MailTransport) {
+    this.mail = mail(this);
+  }
+}
+
+export interface Limiters {
+  login: Limiter;
+  register: Limiter;
+  forgotPassword: Limiter;
+  resetPassword: Limiter;
+  /** Confirmation links used, at SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD. */
+  confirm: Limiter;
+  /** Confirmation mails asked for (a new link, an address change), at SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD. */
+  confirmationMail: Limiter;
+  /** Failed logins per (email, client) pair. */
+  loginFailures: Limiter;
+  /** Failed bearer-token attempts per client. */
+  tokenFailures: Limiter;
+}
+
+export class AuthParts {
+  readonly pluggable: Pluggable;
+  /** The transport the configuration made, which `close()` closes (a replacement is the application's). */
+  readonly configuredMail: MailTransport;
+  readonly storage: Storage;
+  readonly events: EventBus;
+  readonly hasher = new PasswordHasher();
+  readonly derivations = new DerivationPool();
+  readonly lookup: UserLookup;
+  readonly sessions: SessionStore;
+  readonly cookie: SessionCookie;
+  readonly verifier: TokenVerifier;
+  readonly tokens: TokenService;
+  readonly resetTokens: ResetTokens;
+  readonly emailTokens: EmailTokens;
+  readonly passwords: PasswordChanges;
+  readonly users: UserService;
+  readonly roles: RoleService;
+  /** Work done after an answer (reset requests, registrations with confirmation); `close()` waits for it. */
+  readonly background: BackgroundWork;
+  readonly resets: PasswordResets;
+  readonly registrations: Registrations;
+  readonly emailChanges: EmailChanges;
+  readonly redis: SharedRedis | undefined;
+  /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
+  readonly limiters: Limiters | undefined;
+  readonly credentials: CredentialResolver;
+  readonly signIn: SignIn;
+  readonly roleRules = new RoleRules();
+  readonly policies: PolicyRegistry;
+  readonly abilities: AbilityFactory;
+  readonly guards: Guards;
+  /** Storage connected and migrated, and the password hasher warmed up. */
+  readonly ready: Promise<void>;
+  private closing: Promise<void> | undefined;
+
+  constructor(readonly config: AuthConfig) {
+    const publicOrigin = new URL(config.publicUrl).origin;
+    const pluggable = new Pluggable((log) => createMailTransport(config, log));
+    this.pluggable = pluggable;
+    this.configuredMail = pluggable.mail;
+    this.storage = new Storage(config.databaseUrl, { migrate: config.autoMigrate, log: pluggable });
+    this.events = new EventBus(pluggable);
+
+    this.lookup = new UserLookup(this.storage);
+    const cache = new UserCache(this.lookup);
+    this.sessions = new SessionStore(this.storage, config.sessions.ttlSeconds);
+    this.cookie = new SessionCookie(config.sessions);
+    this.verifier = new TokenVerifier(this.storage, this.derivations);
+    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier);
+    this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
+    this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
+    this.passwords = new PasswordChanges(this.hasher, config.passwords, { sessions: this.sessions, tokens: this.tokens, resetTokens: this.resetTokens });
+    const revokeTokens = config.tokens.revokeOnPasswordReset;
+    const { storage, lookup, sessions, tokens, resetTokens, emailTokens, passwords, events } = this;
+    const creation = new UserCreation(storage, passwords);
+    this.users = new UserService({
+      storage,
+      hasher: this.hasher,
+      lookup,
+      passwords,
+      creation,
+      cache,
+      states: new AccountStates({ storage, lookup, cache, sessions, events }),
+      deletion: new AccountDeletion({ storage, lookup, cache, sessions, tokens, resetTokens, emailTokens, events }),
+      events,
+      revokeTokensOnReset: revokeTokens,
+    });
+    this.roles = new RoleService(storage, this.users);
+    this.background = new BackgroundWork(pluggable);
+    const links = new AccountLinks(config.publicUrl, config.urlPrefix);
+    const mailing = { links, mail: pluggable, log: pluggable };
+    this.resets = new PasswordResets({
+      ...mailing,
+      settings: { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens },
+      background: this.background,
+      storage,
+      users: this.users,
+      lookup,
+      tokens: resetTokens,
+      passwords,
+      events,
+    });
+    const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
+    this.registrations = new Registrations({ ...mailing, storage, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
+    this.emailChanges = new EmailChanges({ ...mailing, storage, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
+
+    // Redis carries only the rate limits: without them, no connection.
+    this.redis = config.rateLimit.enabled && config.redisUrl ? new SharedRedis(config.redisUrl, pluggable) : undefined;
+    this.limiters = this.createLimiters();
+    this.credentials = new CredentialResolver({
+      cookie: this.cookie,
+      sessions: this.sessions,
+      users: this.users,
+      verifier: this.verifier,
+      tokenFailures: this.limiters?.tokenFailures,
+      publicOrigin,
+      whenReady: () => this.whenReady(),
+    });
+    this.signIn = new SignIn({
+      users: this.users,
+      sessions: this.sessions,
+      cookie: this.cookie,
+      credentials: this.credentials,
+      loginFailures: this.limiters?.loginFailures,
+      publicOrigin,
+      requireConfirmedEmail: config.emailConfirmation.enabled,
+    });
+    this.policies = new PolicyRegistry(pluggable);
+    this.abilities = new AbilityFactory(this.roleRules, this.policies);
+    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, publicOrigin });
+
+    this.ready = this.start();
+    // `ready` may never be awaited (a server that only serves requests): report a failure here
+    // rather than as an unhandled rejection.
+    this.ready.catch((error: unknown) => pluggable.logger.error(error instanceof Error ? error.message : String(error)));
+  }
+
+  /** Waits for `ready` on behalf of a request; a failed start becomes a 503. */
+  async whenReady(): Promise<void> {
+    try {
+      await this.ready;
+    } catch {
+      throw new AuthError('unavailable', 'The authentication service could not start; see the server log');
+    }
+  }
+
+  /**
+   * Finishes what is under way (work after answers, `last_used_at` and `last_seen_at` writes, mail), then closes the
+   * database and Redis. Every step runs even if an earlier one fails (a flush into an unreachable
+   * database, say), so that no connection is left open; the first failure is reported after.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const steps = await Promise.allSettled([this.background.flush(), this.verifier.close(), this.sessions.close()]);
+      steps.push(...(await Promise.allSettled([Promise.resolve(this.configuredMail.close?.()), this.redis?.close()])));
+      steps.push(...(await Promise.allSettled([this.storage.close()])));
+      const failed = steps.find((step) => step.status === 'rejected');
+      if (failed) throw failed.reason;
+    })();
+    return this.closing;
+  }
+
+  private createLimiters(): Limiters | undefined {
+    const { rateLimit } = this.config;
+    if (!rateLimit.enabled) return undefined;
+    const limiter = (name: string, rate: Rate) => createLimiter({ name, rate, redis: this.redis?.client, onRedisFailure: () => this.redis?.fellBack() });
+    return {
+      login: limiter('login', rateLimit.login),
+      register: limiter('register', rateLimit.register),
+      forgotPassword: limiter('forgot', rateLimit.forgotPassword),
+      resetPassword: limiter('reset', rateLimit.resetPassword),
+      confirm: limiter('confirm', rateLimit.resetPassword),
+      confirmationMail: limiter('confirmation-mail', rateLimit.forgotPassword),
+      loginFailures: limiter('login-failures', rateLimit.loginFailures),
+      tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
+    };
+  }
+
+  private async start(): Promise<void> {
+    await this.storage.ready;
+    await this.hasher.warmUp();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * A mistyped SQLite path must not quietly become a new, empty database: the CLI refuses a file
+ * whose folder does not exist, and creates nothing. A path in a folder that exists still works.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { openDatabase } from '../helpers/app.js';
+import { runCli, type CliResult } from './cli-process.js';
+
+describe('CLI: an SQLite path whose folder does not exist', () => {
+  /** A folder that does not exist, under another that does not exist either. */
+  const root = join(tmpdir(), `service-auth-${randomUUID()}`);
+  const missing = join(root, 'missing');
+  let workDir: string;
+  let existing: string;
+  const results: Record<string, CliResult> = {};
+
+  before(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'service-auth-cwd-'));
+    existing = await mkdtemp(join(tmpdir(), 'service-auth-existing-'));
+    const url = `sqlite:${join(missing, 'auth.sqlite')}`;
+    [results['flag'], results['env'], results['relative'], results['existingFlag'], results['existingEnv']] = await Promise.all([
+      runCli(['auth', 'list-users', '--database', url]),
+      runCli(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: url } }),
+      runCli(['auth', 'list-users', '--database', 'sqlite:missing/auth.sqlite'], { cwd: workDir }),
+      runCli(['auth', 'list-users', '--database', `sqlite:${join(existing, 'flag.sqlite')}`]),
+      runCli(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: `sqlite:${join(existing, 'env.sqlite')}` } }),
+    ]);
+  });
+  after(async () => {
+    await rm(root, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+    await rm(existing, { recursive: true, force: true });
+  });
+
+  it('refuses --database sqlite:<missing folder>/auth.sqlite with a message naming the folder', () => {
+    const { code, stdout, stderr } = results['flag']!;
+    expect({ code, stdout }).to.deep.equal({ code: 1, stdout: '' });
+    expect(stderr).to.contain(missing);
+    expect(stderr.trim().split('\n'), 'one line, no stack trace').to.have.length(1);
+  });
+
+  it('refuses the same path given in SERVICE_AUTH_DATABASE_URL', () => {
+    const { code, stdout, stderr } = results['env']!;
+    expect({ code, stdout }).to.deep.equal({ code: 1, stdout: '' });
+    expect(stderr).to.contain(missing);
+  });
+
+  it('refuses a relative path into a folder missing from the working directory', () => {
+    const { code, stdout, stderr } = results['relative']!;
+    expect({ code, stdout }).to.deep.equal({ code: 1, stdout: '' });
+    expect(stderr).to.contain(join(workDir, 'missing'));
+  });
+
+  it('creates neither the folder nor the database', () => {
+    expect(existsSync(missing), missing).to.equal(false);
+    expect(existsSync(root), root).to.equal(false);
+    expect(existsSync(join(workDir, 'missing'))).to.equal(false);
+  });
+
+  it('creates and migrates a fresh database in a folder that exists', async () => {
+    for (const [name, file] of [
+      ['existingFlag', 'flag.sqlite'],
+      ['existingEnv', 'env.sqlite'],
+    ] as const) {
+      expect(results[name], name).to.deep.equal({ code: 0, stdout: 'No users.\n', stderr: '' });
+      const orm = await openDatabase(`sqlite:${join(existing, file)}`);
+      try {
+        expect(await orm.getMigrator().getPendingMigrations(), file).to.deep.equal([]);
+        expect(await orm.getMigrator().getExecutedMigrations(), file).to.not.deep.equal([]);
+      } finally {
+        await orm.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Typed abilities, as an application gets them: a project of its own that imports the built
+ * package by name and registers its actions and subject types (`AbilityTypes`). Misspelt ones
+ * are compile errors (each `@ts-expect-error` below must meet one, or tsc fails on it); without
+ * the registration, any string goes, as before.
+ */
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/processes.js';
+
+const TYPED = `
+import express from 'express';
+import { subject } from '@casl/ability';
+import { ServiceAuth } from 'service-auth';
+
+declare module 'service-auth' {
+  interface AbilityTypes {
+    actions: 'read' | 'update';
+    subjects: 'Report' | 'Note';
+  }
+}
+
+const app = express();
+const auth = new ServiceAuth(app);
+app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (req, res) => {
+  req.ability!.can('read', 'Report');
+  req.ability!.can('update', subject('Note', { owner_id: 1 }));
+  auth.abilityFor(req.user!).can('manage', 'all');
+  // @ts-expect-error: a misspelt action
+  req.ability!.can('raed', 'Report');
+  // @ts-expect-error: a misspelt subject type
+  req.ability!.can('read', 'Nte');
+  // @ts-expect-error: a misspelt subject type on a tagged object
+  req.ability!.can('read', subject('Nte', { owner_id: 1 }));
+  res.end();
+});
+// @ts-expect-error: a misspelt action in a guard
+auth.require({ action: 'raed', subject: 'Report' });
+// @ts-expect-error: a misspelt subject type in a guard
+auth.require({ action: 'read', subject: 'Nte' });
+`;
+
+const UNTYPED = `
+import express from 'express';
+import { ServiceAuth } from 'service-auth';
+
+const app = express();
+const auth = new ServiceAuth(app);
+app.get('/x', auth.require({ action: 'anything', subject: 'Whatever' }), (req, res) => {
+  req.ability!.can('raed', 'Nte');
+  req.ability!.can('read', { any: 'object' });
+  res.end();
+});
+`;
+
+/** Type-checks `source` as an application's module importing the built package; tsc's output, or '' when it passes. */
+async function typeCheck(source: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'service-auth-types-'));
+  try {
+    const modules = join(ROOT, 'node_modules');
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(modules, '@types')],
+          baseUrl: '.',
+          paths: {
+            'service-auth': [join(ROOT, 'dist/src/index.d.ts')],
+            express: [join(modules, '@types/express/index.d.ts')],
+            '@casl/ability': [join(modules, '@casl/ability/dist/types/index.d.ts')],
+          },
+        },
+        include: ['app.ts'],
+      }),
+    );
+    await writeFile(join(dir, 'app.ts'), source);
+    const tsc = spawnSync(process.execPath, [join(modules, 'typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+    return tsc.status === 0 ? '' : `${tsc.stdout}${tsc.stderr}`;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('typed abilities', function () {
+  this.timeout(120_000);
+
+  it('make misspelt actions and subject types compile errors once the application registers its own', async () => {
+    expect(await typeCheck(TYPED)).to.equal('');
+  });
+
+  it('leave untyped use as it was: any action, any subject', async () => {
+    expect(await typeCheck(UNTYPED)).to.equal('');
+  });
+
+  it('are checked for real: a misspelling outside @ts-expect-error fails', async () => {
+    const output = await typeCheck(TYPED.replace("// @ts-expect-error: a misspelt action\n  req.ability!.can('raed', 'Report');", "req.ability!.can('raed', 'Report');"));
+    expect(output).to.match(/'"raed"' is not assignable/);
+  });
+});
