@@ -17,6 +17,7 @@ import { randomSecret, sha256Hex } from '../secrets.js';
 import { Session } from '../storage/entities/index.js';
 import { RowCache } from '../storage/row-cache.js';
 import type { Storage, Transaction } from '../storage/storage.js';
+import { updateTimes } from '../storage/times-update.js';
 
 export interface ActiveSession {
   idHash: string;
@@ -162,7 +163,7 @@ export class SessionStore {
     const pending = [...this.seen];
     this.seen.clear();
     const em = await this.storage.em();
-    for (const [idHash, time] of pending) await em.nativeUpdate(Session, { idHash }, { lastSeenAt: new Date(time) });
+    await updateTimes(em, Session, 'idHash', 'lastSeenAt', pending);
   }
 
   async close(): Promise<void> {

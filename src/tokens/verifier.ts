@@ -16,6 +16,7 @@ import { sha256Hex } from '../secrets.js';
 import { ApiToken } from '../storage/entities/index.js';
 import { RowCache } from '../storage/row-cache.js';
 import type { Storage } from '../storage/storage.js';
+import { updateTimes } from '../storage/times-update.js';
 import type { DerivationPool } from './derivations.js';
 import { hasValidChecksum, parseToken } from './format.js';
 import { hashesMatch, LEGACY_ALGORITHM, PBKDF2_ALGORITHM } from './hashing.js';
@@ -114,7 +115,7 @@ export class TokenVerifier {
     const pending = [...this.lastUsed];
     this.lastUsed.clear();
     const em = await this.storage.em();
-    for (const [publicId, time] of pending) await em.nativeUpdate(ApiToken, { publicId }, { lastUsedAt: new Date(time) });
+    await updateTimes(em, ApiToken, 'publicId', 'lastUsedAt', pending);
   }
 
   async close(): Promise<void> {
