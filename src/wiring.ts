@@ -25,6 +25,7 @@ import { SessionStore } from './sessions/store.js';
 import { Storage } from './storage/storage.js';
 import { DerivationPool } from './tokens/derivations.js';
 import { TokenService } from './tokens/service.js';
+import { SharedVerifications } from './tokens/shared-verifications.js';
 import { TokenVerifier } from './tokens/verifier.js';
 import { AccountStates } from './users/account-states.js';
 import { BackgroundWork } from './users/background-work.js';
@@ -120,7 +121,11 @@ export class AuthParts {
     const cache = new UserCache(this.lookup);
     this.sessions = new SessionStore(this.storage, config.sessions.ttlSeconds);
     this.cookie = new SessionCookie(config.sessions);
-    this.verifier = new TokenVerifier(this.storage, this.derivations);
+    // Redis carries the rate limits and, with a secret to key them, which tokens verified.
+    const sharesRedis = config.redisUrl !== undefined && (config.rateLimit.enabled || config.secret !== undefined);
+    this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, pluggable) : undefined;
+    const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
+    this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
     this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier);
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
@@ -159,8 +164,6 @@ export class AuthParts {
     this.registrations = new Registrations({ ...mailing, storage, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
     this.emailChanges = new EmailChanges({ ...mailing, storage, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
 
-    // Redis carries only the rate limits: without them, no connection.
-    this.redis = config.rateLimit.enabled && config.redisUrl ? new SharedRedis(config.redisUrl, pluggable) : undefined;
     this.limiters = this.createLimiters();
     this.credentials = new CredentialResolver({
       cookie: this.cookie,

@@ -218,6 +218,15 @@ describe('configuration', () => {
       for (const bad of ['127.0.0.1:6379', 'http://cache', 'redis://']) expect(rejection({ SERVICE_AUTH_REDIS_URL: bad }).key).to.equal('SERVICE_AUTH_REDIS_URL');
     });
 
+    it('SERVICE_AUTH_SECRET takes 32 characters or more, and a refusal never repeats the value', () => {
+      expect(configWith({}).secret).to.equal(undefined);
+      expect(configWith({ SERVICE_AUTH_SECRET: 's'.repeat(32) }).secret).to.equal('s'.repeat(32));
+      const error = rejection({ SERVICE_AUTH_SECRET: 'hunter2-too-short' });
+      expect(error.key).to.equal('SERVICE_AUTH_SECRET');
+      expect(error.message).to.contain('17 characters').and.not.to.contain('hunter2');
+      expect(rejection({ SERVICE_AUTH_SECRET: 42 }).message).to.contain('at least 32 characters');
+    });
+
     it('SERVICE_AUTH_PUBLIC_URL takes an http(s) URL, defaulting to localhost:PORT outside production', () => {
       expect(configWith({ SERVICE_AUTH_PUBLIC_URL: 'https://app.example.com/' }).publicUrl).to.equal('https://app.example.com');
       expect(configWith({}).publicUrl).to.match(/^http:\/\/localhost:\d+$/);

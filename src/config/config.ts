@@ -5,13 +5,18 @@
  */
 import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
-import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmptyString, rate, roleNames, urlPath, urlWithScheme } from './parsers.js';
+import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
 
 export interface AuthConfig {
   readonly urlPrefix: string;
   readonly databaseUrl: string;
   readonly autoMigrate: boolean;
   readonly redisUrl: string | undefined;
+  /**
+   * SERVICE_AUTH_SECRET: the key of what the package derives and shares (with Redis, which tokens
+   * verified, as HMACs). Never logged, never stored.
+   */
+  readonly secret: string | undefined;
   readonly publicUrl: string;
   readonly production: boolean;
   readonly rateLimit: {
@@ -127,6 +132,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
     databaseUrl: read('SERVICE_AUTH_DATABASE_URL', databaseUrl, 'sqlite:service-auth.sqlite'),
     autoMigrate: read('SERVICE_AUTH_AUTO_MIGRATE', boolean, true),
     redisUrl: optional('SERVICE_AUTH_REDIS_URL', urlWithScheme(['redis:', 'rediss:'])),
+    secret: optional('SERVICE_AUTH_SECRET', secret(32)),
     publicUrl: publicUrl ?? `http://localhost:${process.env['PORT'] || 3000}`,
     production,
     rateLimit: {

@@ -109,6 +109,18 @@ export function matching(pattern: RegExp, expected: string) {
   };
 }
 
+/**
+ * A secret of at least `minLength` characters. A refused value is never echoed: the error says
+ * only how long it was.
+ */
+export function secret(minLength: number) {
+  return (value: unknown, key: string): string => {
+    if (typeof value === 'string' && value.length >= minLength) return value;
+    const described = typeof value === 'string' ? `[a secret of ${value.length} characters]` : typeof value;
+    throw new ConfigError(key, described, `a secret of at least ${minLength} characters (for instance 32 random bytes, base64url)`);
+  };
+}
+
 export function nonEmptyString(expected: string) {
   return (value: unknown, key: string): string => {
     if (typeof value === 'string' && value.trim() !== '') return value;

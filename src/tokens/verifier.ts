@@ -4,6 +4,8 @@
  * - A malformed token, a bad check, an unknown id, a revoked or expired token: no derivation.
  * - The first time this process sees a valid token: exactly one PBKDF2 derivation, found by id
  *   whatever the number of stored tokens; concurrent first uses wait for that same derivation.
+ * - With a SharedVerifications (Redis and SERVICE_AUTH_SECRET), none either for a token another
+ *   instance verified: one derivation per deployment, not per process.
  * - After that: none. The SHA-256 of the raw token (memory only, never stored) remembers that it
  *   verified, and also that any other token presented with the same id cannot (one raw value per
  *   id), so guessing secrets for a known id costs no derivation once the real one was seen.
@@ -20,6 +22,7 @@ import { updateTimes } from '../storage/times-update.js';
 import type { DerivationPool } from './derivations.js';
 import { hasValidChecksum, parseToken } from './format.js';
 import { hashesMatch, LEGACY_ALGORITHM, PBKDF2_ALGORITHM } from './hashing.js';
+import type { SharedVerifications } from './shared-verifications.js';
 
 /** What verification needs of a token row. */
 export interface TokenRecord {
@@ -59,6 +62,7 @@ export class TokenVerifier {
   constructor(
     private readonly storage: Storage,
     private readonly pool: DerivationPool,
+    private readonly shared?: SharedVerifications,
   ) {
     this.records = new RowCache((key) => this.load(key), 100_000);
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS);
@@ -136,6 +140,10 @@ export class TokenVerifier {
     const genuineKey = this.genuine.get(record.publicId);
     if (genuineKey !== undefined) return genuineKey === key;
     let pending = this.inflight.get(key);
+    if (!pending && this.shared && (await this.shared.verifiedAs(raw)) === record.publicId) {
+      this.noteGenuine(key, record.publicId);
+      return true;
+    }
     if (!pending) {
       await beforeDerivation?.();
       // Another caller may have started the same derivation while we waited.
@@ -147,8 +155,8 @@ export class TokenVerifier {
         .then((derived) => {
           const matches = hashesMatch(derived, record.hash);
           if (matches) {
-            this.verified.set(key, record.publicId);
-            this.genuine.set(record.publicId, key);
+            this.noteGenuine(key, record.publicId);
+            this.shared?.remember(raw, record.publicId, record.expiresAt);
           } else {
             this.failed.set(key, true);
           }
@@ -158,6 +166,11 @@ export class TokenVerifier {
       this.inflight.set(key, pending);
     }
     return await pending;
+  }
+
+  private noteGenuine(key: string, publicId: string): void {
+    this.verified.set(key, publicId);
+    this.genuine.set(publicId, key);
   }
 
   private async load(key: string): Promise<TokenRecord | undefined> {
