@@ -37,7 +37,7 @@ describeRedis('tokens verified once per deployment', () => {
 
   async function tokenOf(t: TestApp): Promise<{ id: string; token: string }> {
     const user = await t.auth.users.create({ email: `user${apps.length}-${Date.now()}@example.com`, password: PASSWORD });
-    return t.auth.tokens.create(user.id, { name: 'script', expires_in_days: 30 });
+    return t.auth.tokens.create(user.id, { name: 'script', expiresInDays: 30 });
   }
 
   const verifiedKeys = () => redis.keys('service-auth:verified:*');
