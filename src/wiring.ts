@@ -118,7 +118,7 @@ export class AuthParts {
     this.events = new EventBus(pluggable);
 
     this.lookup = new UserLookup(this.storage);
-    const cache = new UserCache(this.lookup);
+    const cache = new UserCache(this.lookup, this.storage.changes);
     this.sessions = new SessionStore(this.storage, config.sessions.ttlSeconds);
     this.cookie = new SessionCookie(config.sessions);
     // Redis carries the rate limits and, with a secret to key them, which tokens verified.

@@ -3,8 +3,9 @@
  * SHA-256, so a leaked table is no set of cookies. A session lives SERVICE_AUTH_SESSION_TTL from
  * login, without sliding: re-authentication is periodic whatever the activity.
  *
- * Lookups are cached for at most REVALIDATE_MS, so a busy session costs no query per request while
- * a logout or reset on another instance sharing the database takes effect within a second. This
+ * Rows read are held until the change feed names their user, so a busy session costs no query
+ * per request while a logout or reset on another instance sharing the database takes effect
+ * within a second (storage/change-feed.ts). This
  * store is the only writer of the sessions table, so whatever ends a session here (a logout, a
  * password change) also drops it from the cache at once.
  *
@@ -24,7 +25,7 @@ export interface ActiveSession {
   publicId: string;
   userId: number;
   expiresAt: Date;
-  /** As stored when the row was read. */
+  /** As stored when the row was read, or as the next flush will store it. */
   lastSeenAt: Date;
 }
 
@@ -57,7 +58,8 @@ export class SessionStore {
     private readonly storage: Storage,
     private readonly ttlSeconds: number,
   ) {
-    this.rows = new RowCache((idHash) => this.load(idHash));
+    this.rows = new RowCache(storage.changes, (idHash) => this.load(idHash));
+    storage.changes.onChange((userId) => this.rows.deleteWhere((session) => userId === null || session.userId === userId));
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), SEEN_RESOLUTION_MS);
     this.flushTimer.unref();
   }
@@ -93,7 +95,11 @@ export class SessionStore {
       this.rows.delete(session.idHash);
       return null;
     }
-    if (now - session.lastSeenAt.getTime() >= SEEN_RESOLUTION_MS) this.seen.set(session.idHash, now);
+    if (now - session.lastSeenAt.getTime() >= SEEN_RESOLUTION_MS) {
+      this.seen.set(session.idHash, now);
+      // The held row is what the table will say after the next flush: note the next use 30 s on.
+      session.lastSeenAt = new Date(now);
+    }
     return session;
   }
 
@@ -117,8 +123,13 @@ export class SessionStore {
   /** Ends one session (logout, or the session a login replaces). */
   async destroy(id: string): Promise<void> {
     const idHash = sha256Hex(id);
+    const live = this.rows.peek(idHash) ?? (await this.rows.fetch(idHash));
     const em = await this.storage.em();
-    await em.nativeDelete(Session, { idHash });
+    await this.storage.transaction(em, async (tx) => {
+      await tx.em.nativeDelete(Session, { idHash });
+      // An expired or unknown session grants nothing: no other instance holds it to drop.
+      if (live) await this.storage.changes.note(tx.em, [live.userId]);
+    });
     // After the delete: a read that started before it must not be kept.
     this.rows.delete(idHash);
     this.seen.delete(idHash);
@@ -128,7 +139,11 @@ export class SessionStore {
   async endByPublicId(userId: number, publicId: string): Promise<boolean> {
     if (typeof publicId !== 'string' || !PUBLIC_ID.test(publicId)) return false;
     const em = await this.storage.em();
-    const ended = await em.nativeDelete(Session, { user: userId, publicId });
+    const ended = await this.storage.transaction(em, async (tx) => {
+      const count = await tx.em.nativeDelete(Session, { user: userId, publicId });
+      if (count > 0) await this.storage.changes.note(tx.em, [userId]);
+      return count;
+    });
     this.rows.deleteWhere((session) => session.publicId === publicId);
     return ended > 0;
   }
@@ -136,7 +151,10 @@ export class SessionStore {
   /** Ends every session of the user but the one with this public id ("every other device"). */
   async endAllBut(userId: number, keepPublicId: string | undefined): Promise<void> {
     const em = await this.storage.em();
-    await em.nativeDelete(Session, keepPublicId === undefined ? { user: userId } : { user: userId, publicId: { $ne: keepPublicId } });
+    await this.storage.transaction(em, async (tx) => {
+      await tx.em.nativeDelete(Session, keepPublicId === undefined ? { user: userId } : { user: userId, publicId: { $ne: keepPublicId } });
+      await this.storage.changes.note(tx.em, [userId]);
+    });
     this.rows.deleteWhere((session) => session.userId === userId && session.publicId !== keepPublicId);
   }
 
@@ -147,6 +165,7 @@ export class SessionStore {
   async endAllOf(tx: Transaction, userId: number, options: { except?: string } = {}): Promise<void> {
     const where = options.except === undefined ? { user: userId } : { user: userId, idHash: { $ne: sha256Hex(options.except) } };
     await tx.em.nativeDelete(Session, where);
+    await this.storage.changes.note(tx.em, [userId]);
     const keep = options.except === undefined ? undefined : sha256Hex(options.except);
     tx.afterCommit(() => this.rows.deleteWhere((session) => session.userId === userId && session.idHash !== keep));
   }

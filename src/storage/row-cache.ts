@@ -1,10 +1,18 @@
 /**
- * Rows read for credentials (sessions, users, tokens), kept in memory for at most REVALIDATE_MS
- * (see storage.ts), with concurrent reads of one key sharing one query. Deleting a key (after a
- * change made here) also cancels a read of it in progress, so an older row is never kept.
+ * Rows read for credentials (sessions, users, tokens), held in memory until they change: a row is
+ * used only while the change feed is fresh (read within FEED_INTERVAL_MS), and the row's owner
+ * drops it when the feed names its user (see change-feed.ts). Concurrent reads of one key share
+ * one query. Deleting a key (after a change made here) also cancels a read of it in progress, so
+ * an older row is never kept.
  */
 import { LRUCache } from 'lru-cache';
-import { REVALIDATE_MS } from './storage.js';
+import type { ChangeFeed } from './change-feed.js';
+
+/**
+ * The longest a row is held even if the feed never names it: a change made around the package
+ * (an operator's SQL) shows after this long.
+ */
+const HOLD_MS = 5 * 60 * 1000;
 
 /** lru-cache rejects a fetch it cancelled with one of these (deleted, evicted, or set meanwhile). */
 const CANCELLED = new Set(['deleted', 'evicted', 'replaced']);
@@ -14,13 +22,16 @@ export class RowCache<K extends {}, V extends {}> {
   /** Keys whose row is being read: their rows cannot be tested yet, so `deleteWhere` cancels them. */
   private readonly loading = new Map<K, number>();
 
-  constructor(load: (key: K) => Promise<V | undefined>, max = 50_000) {
+  constructor(
+    private readonly feed: ChangeFeed,
+    load: (key: K) => Promise<V | undefined>,
+    max = 50_000,
+  ) {
     this.cache = new LRUCache<K, V>({
       max,
-      ttl: REVALIDATE_MS,
-      // How often the clock is read for staleness. lru-cache's default (every millisecond) sets a
-      // timer per millisecond on a busy server; 50 ms keeps rows within REVALIDATE_MS + 50 ms.
-      ttlResolution: 50,
+      ttl: HOLD_MS,
+      // How often the clock is read for staleness; lru-cache's default reads it every millisecond.
+      ttlResolution: 1000,
       fetchMethod: async (key) => {
         this.loading.set(key, (this.loading.get(key) ?? 0) + 1);
         try {
@@ -34,13 +45,14 @@ export class RowCache<K extends {}, V extends {}> {
     });
   }
 
-  /** The row if held and fresh, without waiting. */
+  /** The row if held and the feed is fresh, without waiting. */
   peek(key: K): V | undefined {
-    return this.cache.get(key);
+    return this.feed.isFresh ? this.cache.get(key) : undefined;
   }
 
-  /** The row, from memory if fresh, else read (undefined if there is none). */
+  /** The row, from memory once the feed is fresh, else read (undefined if there is none). */
   async fetch(key: K): Promise<V | undefined> {
+    await this.feed.catchUp();
     try {
       return await this.cache.fetch(key);
     } catch (error) {

@@ -7,14 +7,8 @@
 import { LockWaitTimeoutException, RequestContext } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
 import type { LoggerHolder } from '../logger.js';
+import { ChangeFeed } from './change-feed.js';
 import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
-
-/**
- * How long a row read for a credential (session, token, user) may be served from memory. A change
- * made by another instance sharing the database (a logout, a revocation, a role taken away) shows
- * within this time, well inside the second that revocation is promised to take.
- */
-export const REVALIDATE_MS = 500;
 
 /** How often a transaction is tried when SQLite reports the database busy. */
 const BUSY_ATTEMPTS = 10;
@@ -27,6 +21,8 @@ export interface Transaction {
 
 export class Storage {
   readonly ready: Promise<Orm>;
+  /** What changed in users' credentials, written by whoever changes them and read by every cache of them. */
+  readonly changes = new ChangeFeed(() => this.em());
   private orm: Orm | undefined;
   private closed = false;
 

@@ -131,8 +131,12 @@ export class TokenService {
     const em = await this.storage.em();
     const where: Record<string, unknown> = { publicId, revokedAt: null };
     if (owner !== undefined) where['user'] = (await this.owners.get(owner)).id;
-    const revoked = await em.nativeUpdate(ApiToken, where, { revokedAt: new Date() });
-    if (revoked === 0) throw notFound();
+    await this.storage.transaction(em, async (tx) => {
+      const row = await tx.em.findOne(ApiToken, where, { fields: ['user'] });
+      if (!row) throw notFound();
+      await tx.em.nativeUpdate(ApiToken, { publicId }, { revokedAt: new Date() });
+      await this.storage.changes.note(tx.em, [row.user.id]);
+    });
     this.verifier.evict(publicId);
   }
 
@@ -142,12 +146,14 @@ export class TokenService {
    */
   async revokeAllOf(tx: Transaction, userId: number): Promise<void> {
     await tx.em.nativeUpdate(ApiToken, { user: userId, revokedAt: null }, { revokedAt: new Date() });
+    await this.storage.changes.note(tx.em, [userId]);
     tx.afterCommit(() => this.verifier.evictUser(userId));
   }
 
   /** Deletes every token row of a user inside the caller's transaction (the account is being deleted). */
   async deleteAllOf(tx: Transaction, userId: number): Promise<void> {
     await tx.em.nativeDelete(ApiToken, { user: userId });
+    await this.storage.changes.note(tx.em, [userId]);
     tx.afterCommit(() => this.verifier.evictUser(userId));
   }
 

@@ -1,6 +1,6 @@
 /**
  * Which tokens verified, shared by every instance through Redis, so that a token costs one PBKDF2
- * derivation per deployment rather than one per process (CONTRACT-2 §16): a freshly started
+ * derivation per deployment rather than one per process (docs/scaling.md): a freshly started
  * instance accepts the tokens in use at once.
  *
  * - The key is the HMAC-SHA256 of the raw token keyed with SERVICE_AUTH_SECRET. Redis never holds

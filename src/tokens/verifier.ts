@@ -9,8 +9,9 @@
  * - After that: none. The SHA-256 of the raw token (memory only, never stored) remembers that it
  *   verified, and also that any other token presented with the same id cannot (one raw value per
  *   id), so guessing secrets for a known id costs no derivation once the real one was seen.
- * - Rows are re-read at most every REVALIDATE_MS, so a revocation or expiry on another instance
- *   holds here within a second; one on this instance holds at once.
+ * - Rows are held until the change feed names their user (storage/change-feed.ts), so a revocation
+ *   on another instance holds here within a second; one on this instance holds at once. Expiry is
+ *   checked against the held row's time.
  * - `last_used_at` is noted in memory and written every FLUSH_MS (and at close), not per request.
  */
 import { LRUCache } from 'lru-cache';
@@ -46,7 +47,7 @@ export const FLUSH_MS = 30_000;
 export class TokenVerifier {
   /**
    * Rows by public id (16 characters), or for legacy tokens by their SHA-256 (64 hex characters:
-   * the two never collide), re-read after REVALIDATE_MS.
+   * the two never collide), held until their user's credentials change.
    */
   private readonly records: RowCache<string, TokenRecord>;
   /** SHA-256 of a raw token that verified, to its id. */
@@ -64,7 +65,8 @@ export class TokenVerifier {
     private readonly pool: DerivationPool,
     private readonly shared?: SharedVerifications,
   ) {
-    this.records = new RowCache((key) => this.load(key), 100_000);
+    this.records = new RowCache(storage.changes, (key) => this.load(key), 100_000);
+    storage.changes.onChange((userId) => this.records.deleteWhere((record) => userId === null || record.userId === userId));
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS);
     this.flushTimer.unref();
   }

@@ -57,6 +57,7 @@ export class AccountStates {
     if (!applies(row)) return lookup.get(row.id);
     await storage.transaction(em, async (tx) => {
       await tx.em.nativeUpdate(User, { id: row.id }, { ...values, updatedAt: new Date() });
+      await storage.changes.note(tx.em, [row.id]);
       if (endSessions) await sessions.endAllOf(tx, row.id);
     });
     cache.forget([row.id]);

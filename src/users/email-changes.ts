@@ -68,6 +68,7 @@ export class EmailChanges {
         if (await tx.em.count(User, { email: claim.email, id: { $ne: claim.userId } })) throw emailTaken(claim.email);
         const now = new Date();
         await tx.em.nativeUpdate(User, { id: claim.userId }, { email: claim.email, emailConfirmedAt: now, updatedAt: now });
+        await storage.changes.note(tx.em, [claim.userId]);
         await emailTokens.cancelAllOf(tx, claim.userId);
         await resetTokens.cancelAllOf(tx, claim.userId);
         return claim.userId;

@@ -76,6 +76,7 @@ export class Registrations {
       const claim = await emailTokens.consume(tx, token, 'confirm');
       const confirmed = claim && (await tx.em.nativeUpdate(User, { id: claim.userId, email: claim.email }, { emailConfirmedAt: new Date(), updatedAt: new Date() }));
       if (!claim || !confirmed) throw invalidConfirmationToken();
+      await storage.changes.note(tx.em, [claim.userId]);
       return claim.userId;
     });
     cache.forget([userId]);

@@ -55,6 +55,7 @@ export class RoleService {
       const ids = links.map((link) => link.user.id);
       await tx.em.nativeDelete(UserRole, { role: role.id });
       await tx.em.nativeDelete(Role, { id: role.id });
+      await this.storage.changes.note(tx.em, ids);
       tx.afterCommit(() => this.users.forget(ids));
       return ids.length;
     });

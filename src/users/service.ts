@@ -114,8 +114,10 @@ export class UserService {
   async setAdmin(ref: UserRef, isAdmin: boolean): Promise<AuthUser> {
     const em = await this.deps.storage.em();
     const user = await this.deps.lookup.require(em, ref);
-    user.isAdmin = isAdmin;
-    await em.flush();
+    await this.deps.storage.transaction(em, async ({ em: tx }) => {
+      user.isAdmin = isAdmin;
+      await this.deps.storage.changes.note(tx, [user.id]);
+    });
     this.forget([user.id]);
     return toAuthUser(user);
   }
@@ -131,6 +133,7 @@ export class UserService {
         await storage.transaction(em, async ({ em: tx }) => {
           const [role] = await ensureRoles(tx, [name]);
           user.roles.add(role!);
+          await storage.changes.note(tx, [user.id]);
         });
         break;
       } catch (error) {
@@ -148,8 +151,10 @@ export class UserService {
     const user = await this.deps.lookup.require(em, ref);
     const role = user.roles.getItems().find((r) => r.name === roleName);
     if (!role) throw new AuthError('not_found', `${user.email} does not have the role ${JSON.stringify(roleName)}`);
-    user.roles.remove(role);
-    await em.flush();
+    await this.deps.storage.transaction(em, async ({ em: tx }) => {
+      user.roles.remove(role);
+      await this.deps.storage.changes.note(tx, [user.id]);
+    });
     this.forget([user.id]);
     return toAuthUser(user);
   }

@@ -1,8 +1,9 @@
 /**
- * The users behind live credentials, kept for at most REVALIDATE_MS: a role granted or taken away,
- * an account disabled elsewhere (another instance, the CLI) shows within a second, without a query
- * per request. Every change made through this instance drops the user's copy at once.
+ * The users behind live credentials, held until the change feed names them: a role granted or
+ * taken away, an account disabled elsewhere (another instance, the CLI) shows within a second,
+ * without a query per request. Every change made through this instance drops the user's copy at once.
  */
+import type { ChangeFeed } from '../storage/change-feed.js';
 import { RowCache } from '../storage/row-cache.js';
 import type { AuthUser } from './auth-user.js';
 import type { UserLookup } from './lookup.js';
@@ -10,8 +11,9 @@ import type { UserLookup } from './lookup.js';
 export class UserCache {
   private readonly rows: RowCache<number, AuthUser>;
 
-  constructor(lookup: UserLookup) {
-    this.rows = new RowCache(async (id) => (await lookup.find(id)) ?? undefined);
+  constructor(lookup: UserLookup, changes: ChangeFeed) {
+    this.rows = new RowCache(changes, async (id) => (await lookup.find(id)) ?? undefined);
+    changes.onChange((userId) => (userId === null ? this.rows.deleteWhere(() => true) : this.rows.delete(userId)));
   }
 
   /** The user if held and fresh, without waiting (the guards' fast path). */

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { REVALIDATE_MS } from '../../src/storage/storage.js';
+import { FEED_INTERVAL_MS } from '../../src/storage/change-feed.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 import { formPost } from '../helpers/forms.js';
 import { createPostgresDatabase, postgresUrl, whenService } from '../helpers/services.js';
@@ -44,8 +44,9 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
 
     it('answers 503 unavailable with Retry-After where a row is needed, and keeps serving the rest', async () => {
       await proxy.cut();
-      // Rows read lately may still be served from memory; past REVALIDATE_MS they are re-read.
-      await new Promise((resolve) => setTimeout(resolve, REVALIDATE_MS + 100));
+      // Rows held may still be used while the change feed is fresh; past FEED_INTERVAL_MS the feed
+      // must be read again, and cannot be.
+      await new Promise((resolve) => setTimeout(resolve, FEED_INTERVAL_MS + 100));
 
       for (const response of [
         await request(t.app).get('/service-auth/me').set('Cookie', cookie),

@@ -29,7 +29,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { ormOptions } from '../../src/storage/orm.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { loadRelease, RELEASE, RELEASE_MIGRATIONS, UPGRADE_MIGRATION, type Backend, type ReleaseUser } from './upgrade-fixture.js';
+import { loadRelease, RELEASE, RELEASE_MIGRATIONS, UPGRADE_MIGRATIONS, type Backend, type ReleaseUser } from './upgrade-fixture.js';
 
 export interface UpgradeTarget {
   backend: Backend;
@@ -85,11 +85,11 @@ export function upgradeContract(target: UpgradeTarget): void {
     await database?.drop();
   });
 
-  it('finds the release’s migrations run and only the account lifecycle pending, and runs it', async () => {
+  it('finds the release’s migrations run and only the account lifecycle and the change feed pending, and runs them', async () => {
     expect(released.migrations.map((m) => m.name)).to.deep.equal(RELEASE_MIGRATIONS);
-    expect(released.pending).to.deep.equal([UPGRADE_MIGRATION]);
+    expect(released.pending).to.deep.equal(UPGRADE_MIGRATIONS);
     const upgraded = await stateOf(database.url);
-    expect(upgraded.migrations.map((m) => m.name)).to.deep.equal([...RELEASE_MIGRATIONS, UPGRADE_MIGRATION]);
+    expect(upgraded.migrations.map((m) => m.name)).to.deep.equal([...RELEASE_MIGRATIONS, ...UPGRADE_MIGRATIONS]);
     expect(upgraded.migrations.slice(0, 2)).to.deep.equal(released.migrations);
     expect(upgraded.pending).to.deep.equal([]);
   });
@@ -160,13 +160,13 @@ export function upgradeContract(target: UpgradeTarget): void {
     await t.auth.close();
     const orm = await MikroORM.init(await ormOptions(database.url));
     try {
-      await orm.getMigrator().down();
+      await orm.getMigrator().down({ to: UPGRADE_MIGRATIONS[0]! }); // inclusive: the release's state
     } finally {
       await orm.close();
     }
     const down = await stateOf(database.url);
     expect(down.tables).to.deep.equal(released.tables);
-    expect(down.pending).to.deep.equal([UPGRADE_MIGRATION]);
+    expect(down.pending).to.deep.equal(UPGRADE_MIGRATIONS);
 
     t = await createTestApp({ ...SETTINGS, SERVICE_AUTH_DATABASE_URL: database.url });
     const me = await request(t.app).get('/service-auth/me').set('Cookie', made.session_cookie).expect(200);

@@ -46,7 +46,8 @@ export const RELEASE: Credentials = JSON.parse(readFileSync(new URL('part1.crede
 
 /** The migrations the release had run, and the one it did not have. */
 export const RELEASE_MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash'];
-export const UPGRADE_MIGRATION = 'Migration20261123000000_account_lifecycle';
+/** What the release lacks, in order: the account lifecycle, then the change feed. */
+export const UPGRADE_MIGRATIONS = ['Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed'];
 
 /**
  * Loads the release's dump into the empty database at `url`; returns how far its times were moved

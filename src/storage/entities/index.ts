@@ -1,4 +1,5 @@
 import { ApiToken } from './api-token.js';
+import { CredentialChange } from './credential-change.js';
 import { EmailToken } from './email-token.js';
 import { PasswordReset } from './password-reset.js';
 import { Role } from './role.js';
@@ -6,6 +7,6 @@ import { Session } from './session.js';
 import { User } from './user.js';
 import { UserRole } from './user-role.js';
 
-export { ApiToken, EmailToken, PasswordReset, Role, Session, User, UserRole };
+export { ApiToken, CredentialChange, EmailToken, PasswordReset, Role, Session, User, UserRole };
 
-export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken];
+export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange];

@@ -1,0 +1,124 @@
+/**
+ * The change feed: how a change to what a user's credentials grant, made on one instance or by the
+ * CLI, reaches every other instance (docs/scaling.md, "What is shared").
+ *
+ * Whatever ends or alters a credential (a logout, a revocation, sessions ended, a password change,
+ * an account disabled, enabled or deleted, a role granted or taken) writes a row naming the user,
+ * or everyone, in the change's own transaction (`note`). Rows read for credentials are then held
+ * until their user changes rather than re-read on a timer: before a held row is used, the feed
+ * must have been read within FEED_INTERVAL_MS (`isFresh`, else `catchUp`), with one indexed query
+ * whatever the number of credentials held. The owners of the held rows (sessions, tokens, users)
+ * drop a user's rows when the feed names them (`onChange`). A database that cannot be read makes
+ * every held row unusable after FEED_INTERVAL_MS, as before: a credential is never served from
+ * memory longer than a revocation may take to arrive.
+ *
+ * Ids are drawn when a row is inserted, not when it commits: a transaction can commit after a later
+ * one, leaving a gap below ids already read. The feed keeps reading from the first gap, skipping
+ * the ids it applied, until the gap fills or GAP_WAIT_MS pass (a rolled-back change leaves its
+ * gap for ever).
+ */
+import type { EntityManager } from './orm.js';
+import { CredentialChange } from './entities/index.js';
+
+/** How long held rows may be used without reading the feed: revocation holds within a second. */
+export const FEED_INTERVAL_MS = 500;
+/** How long a gap in the ids is waited for: far longer than a credential change's transaction. */
+const GAP_WAIT_MS = 30_000;
+/** Rows read at once; a backlog longer than this drops everything held and starts afresh. */
+const MAX_ROWS = 5000;
+/** Rows older than this are deleted now and then: every instance has read them long ago. */
+const KEEP_MS = 60 * 60 * 1000;
+
+/** The user whose credentials changed, or null for everyone's. */
+export type ChangeListener = (userId: number | null) => void;
+
+export class ChangeFeed {
+  /** Every id up to this one was applied, or given up on. */
+  private watermark: number | undefined;
+  /** Ids above the watermark already applied. */
+  private readonly applied = new Set<number>();
+  /** Ids missing above the watermark, with when they were first missed. */
+  private readonly gaps = new Map<number, number>();
+  private lastRead = Number.NEGATIVE_INFINITY;
+  private lastPrune = Date.now();
+  private reading: Promise<void> | undefined;
+  private readonly listeners: ChangeListener[] = [];
+
+  constructor(private readonly em: () => Promise<EntityManager>) {}
+
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Whether rows held may be used as they are. */
+  get isFresh(): boolean {
+    return Date.now() - this.lastRead < FEED_INTERVAL_MS;
+  }
+
+  /** Reads the feed unless it is fresh; concurrent callers share one read. */
+  async catchUp(): Promise<void> {
+    if (this.isFresh) return;
+    this.reading ??= this.read().finally(() => (this.reading = undefined));
+    await this.reading;
+  }
+
+  /** Records, in the caller's transaction, that the credentials of these users changed (null: everyone's). */
+  async note(em: EntityManager, userIds: readonly number[] | null): Promise<void> {
+    const rows = userIds === null ? [{ userId: null }] : [...new Set(userIds)].map((userId) => ({ userId }));
+    if (rows.length === 0) return;
+    const at = new Date();
+    await em.insertMany(CredentialChange, rows.map((row) => ({ ...row, at })));
+  }
+
+  private async read(): Promise<void> {
+    const startedAt = Date.now();
+    const em = (await this.em()).fork();
+    if (this.watermark === undefined) {
+      // Nothing is held before the first read (every use of a held row waits for it): start from here.
+      const [newest] = await em.find(CredentialChange, {}, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
+      this.watermark = newest?.id ?? 0;
+    } else {
+      const rows = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, limit: MAX_ROWS, fields: ['id', 'userId'] });
+      if (rows.length === MAX_ROWS) this.startAfresh(rows[rows.length - 1]!.id);
+      else this.apply(rows, startedAt);
+    }
+    this.lastRead = startedAt;
+    if (startedAt - this.lastPrune > KEEP_MS) {
+      this.lastPrune = startedAt;
+      await em.nativeDelete(CredentialChange, { at: { $lt: new Date(startedAt - KEEP_MS) } });
+    }
+  }
+
+  private apply(rows: { id: number; userId?: number | null }[], now: number): void {
+    let highest = this.watermark!;
+    for (const { id, userId } of rows) {
+      highest = Math.max(highest, id);
+      this.gaps.delete(id);
+      if (this.applied.has(id)) continue;
+      this.applied.add(id);
+      this.emit(userId ?? null);
+    }
+    for (let id = this.watermark! + 1; id < highest; id++) if (!this.applied.has(id) && !this.gaps.has(id)) this.gaps.set(id, now);
+    // Move the watermark past what is applied, and past gaps waited for long enough.
+    for (;;) {
+      const next = this.watermark! + 1;
+      if (this.applied.delete(next)) this.watermark = next;
+      else if (this.gaps.has(next) && now - this.gaps.get(next)! >= GAP_WAIT_MS) {
+        this.gaps.delete(next);
+        this.watermark = next;
+      } else break;
+    }
+  }
+
+  /** Too far behind to apply change by change: drop everything held. */
+  private startAfresh(newest: number): void {
+    this.watermark = newest;
+    this.applied.clear();
+    this.gaps.clear();
+    this.emit(null);
+  }
+
+  private emit(userId: number | null): void {
+    for (const listener of this.listeners) listener(userId);
+  }
+}
