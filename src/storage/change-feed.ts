@@ -26,6 +26,8 @@ export const FEED_INTERVAL_MS = 500;
 const GAP_WAIT_MS = 30_000;
 /** Rows read at once; a backlog longer than this drops everything held and starts afresh. */
 const MAX_ROWS = 5000;
+/** The newest ids a starting instance looks at: those missing may be changes still in flight. */
+const STARTING_WINDOW = 100;
 /** Rows older than this are deleted now and then: every instance has read them long ago. */
 const KEEP_MS = 60 * 60 * 1000;
 
@@ -74,9 +76,13 @@ export class ChangeFeed {
     const startedAt = Date.now();
     const em = (await this.em()).fork();
     if (this.watermark === undefined) {
-      // Nothing is held before the first read (every use of a held row waits for it): start from here.
+      // Nothing is held before the first read (every use of a held row waits for it), so what is
+      // in the feed already needs no applying. But a change in flight now may have drawn an id
+      // below the newest: the ids missing among the newest are waited for like any gap.
       const [newest] = await em.find(CredentialChange, {}, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
-      this.watermark = newest?.id ?? 0;
+      this.watermark = Math.max(0, (newest?.id ?? 0) - STARTING_WINDOW);
+      const recent = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, fields: ['id'] });
+      this.apply(recent, startedAt, false);
     } else {
       const rows = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, limit: MAX_ROWS, fields: ['id', 'userId'] });
       if (rows.length === MAX_ROWS) this.startAfresh(rows[rows.length - 1]!.id);
@@ -89,14 +95,14 @@ export class ChangeFeed {
     }
   }
 
-  private apply(rows: { id: number; userId?: number | null }[], now: number): void {
+  private apply(rows: { id: number; userId?: number | null }[], now: number, emit = true): void {
     let highest = this.watermark!;
     for (const { id, userId } of rows) {
       highest = Math.max(highest, id);
       this.gaps.delete(id);
       if (this.applied.has(id)) continue;
       this.applied.add(id);
-      this.emit(userId ?? null);
+      if (emit) this.emit(userId ?? null);
     }
     for (let id = this.watermark! + 1; id < highest; id++) if (!this.applied.has(id) && !this.gaps.has(id)) this.gaps.set(id, now);
     // Move the watermark past what is applied, and past gaps waited for long enough.

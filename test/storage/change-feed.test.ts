@@ -96,6 +96,24 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     await pause(FEED_INTERVAL_MS + 50);
     await whoami(b, token!).expect(401);
   });
+
+  it('applies a change still in flight when an instance started, once it commits', async () => {
+    const [token] = await tokens(1);
+    const em = (await a.parts.storage.em()).fork();
+    const [newest] = await em.find(CredentialChange, {}, { orderBy: { id: 'desc' }, limit: 1 });
+    const late = (newest?.id ?? 0) + 1;
+    await em.insertMany(CredentialChange, [{ id: late + 1, userId: 999_999, at: new Date() }]);
+    const c = await instance(b.parts.storage.databaseUrl);
+    try {
+      await whoami(c, token!).expect(200); // c starts reading the feed, past the gap
+      await em.nativeUpdate(ApiToken, { publicId: token!.split('_')[1]! }, { revokedAt: new Date() });
+      await em.insertMany(CredentialChange, [{ id: late, userId: (await a.auth.users.get('user0@example.com')).id, at: new Date() }]);
+      await pause(FEED_INTERVAL_MS + 50);
+      await whoami(c, token!).expect(401);
+    } finally {
+      await c.auth.close();
+    }
+  });
 }
 
 describe('the change feed [SQLite]', () => {
