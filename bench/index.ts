@@ -17,6 +17,7 @@ import { NOTES, OWNERS, PAGE } from './notes.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, describeUrl } from './postgres.js';
 import { printTable, readResults, writeResults } from './report.js';
 import { coldVerification, latencyUnderAttack, timeRequest } from './verification.js';
+import { credentialScaleFigures } from './credential-scale.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -116,15 +117,15 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
   return figures;
 }
 
-/** The warm bearer-token figure again, on PostgreSQL, in a database of its own. */
-async function postgresFigure(): Promise<Figure> {
+/** The warm bearer-token figure again, on PostgreSQL, in a database of its own; then the credential-scale figures. */
+async function postgresFigures(): Promise<Figure[]> {
   const name = 'warm bearer token ÷ unguarded, PostgreSQL';
   let database;
   try {
     database = await createBenchDatabase(postgresUrl);
   } catch (error) {
     const why = error instanceof Error && error.message ? error.message : String(error);
-    return skipped(name, 'ratio', '≥ 0.85', `PostgreSQL at ${describeUrl(postgresUrl)} unreachable (${why}); set SERVICE_AUTH_BENCH_DATABASE_URL`);
+    return [skipped(name, 'ratio', '≥ 0.85', `PostgreSQL at ${describeUrl(postgresUrl)} unreachable (${why}); set SERVICE_AUTH_BENCH_DATABASE_URL`)];
   }
   try {
     const app = await AppProcess.start({ databaseUrl: database.url });
@@ -137,7 +138,7 @@ async function postgresFigure(): Promise<Figure> {
         await autocannon({ url: `${app.base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
       }
       const token = await ratio(settings, cpu, `${app.base}/plain`, `${app.base}/token`, bearer);
-      return atLeast(name, token.ratio, 0.85, versus(token));
+      return [atLeast(name, token.ratio, 0.85, versus(token)), ...(await credentialScaleFigures(app, settings))];
     } finally {
       await app.stop();
     }
@@ -160,7 +161,9 @@ const dir = await mkdtemp(join(tmpdir(), 'service-auth-bench-'));
 let figures: Figure[];
 try {
   figures = await sqliteFigures(dir);
-  figures.splice(1, 0, await postgresFigure()); // beside the same figure on SQLite
+  const [warmOnPostgres, ...scale] = await postgresFigures();
+  figures.splice(1, 0, warmOnPostgres!); // beside the same figure on SQLite
+  figures.push(...scale);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

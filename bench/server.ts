@@ -18,8 +18,12 @@ import { ServiceAuth } from '../dist/src/index.js';
 import { createLimiter } from '../dist/src/rate-limit/limiter.js';
 import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
 import { parseRate } from '../dist/src/config/rates.js';
-import { ApiToken } from '../dist/src/storage/entities/index.js';
+import { randomSecret, sha256Hex } from '../dist/src/secrets.js';
+import { partsOf } from '../dist/src/service-auth.js';
+import { ApiToken, Session as SessionRow } from '../dist/src/storage/entities/index.js';
 import { openOrm } from '../dist/src/storage/orm.js';
+import { makeToken, randomBase62 } from '../dist/src/tokens/format.js';
+import { derive, newSalt, PBKDF2_ALGORITHM } from '../dist/src/tokens/hashing.js';
 import { middlewareCosts } from './middleware-cost.js';
 import { benchNotes, NOTE_READER } from './notes.js';
 
@@ -91,6 +95,11 @@ const passportToken = randomBytes(32).toString('hex');
 await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(passportToken).digest('hex'), name: 'passport' });
 const { noteId, accessibleBy } = await notes.seed(user);
 
+// Every statement the package's own database connection runs (the change feed, rows read for
+// credentials, last_used_at writes), for the credential-scale figures (bench/credential-scale.ts).
+let statements = 0;
+(await partsOf(auth).storage.em()).getConnection().getKnex().on('query', () => void statements++);
+
 const server = app.listen(0, '127.0.0.1', async () => {
   const port = (server.address() as { port: number }).port;
   const login = await fetch(`http://127.0.0.1:${port}/service-auth/login`, {
@@ -109,6 +118,8 @@ type Command =
   | { id: number; cmd: 'bareDerivation' }
   | { id: number; cmd: 'fill'; total: number }
   | { id: number; cmd: 'cpuMicros' }
+  | { id: number; cmd: 'credentials'; count: number }
+  | { id: number; cmd: 'statements' }
   | { id: number; cmd: 'limiterCosts'; calls: number; rounds: number }
   | { id: number; cmd: 'startProfile'; intervalMicros?: number }
   | { id: number; cmd: 'stopProfile'; path: string }
@@ -156,6 +167,38 @@ process.on('message', async (message: Command) => {
         stored += batch;
       }
       reply(stored);
+      break;
+    }
+    case 'credentials': {
+      // `count` tokens and `count` sessions of the bench user, written directly: each token row
+      // records its own iteration count, here 1, so that making 10,000 takes seconds. The figures
+      // they serve count statements, not derivations.
+      const em = orm.em.fork();
+      const tokens: string[] = [];
+      const secrets: string[] = []; // the session cookies' values
+      for (let made = 0; made < message.count; ) {
+        const batch = Math.min(1000, message.count - made);
+        const tokenRows = [];
+        const sessionRows = [];
+        for (let i = 0; i < batch; i++) {
+          const { token, id } = makeToken('sat');
+          const salt = newSalt();
+          tokenRows.push({ publicId: id, user: user.id, name: 'scale', algorithm: PBKDF2_ALGORITHM, hash: await derive(token, salt, 1), salt, iterations: 1, scopes: [], createdAt: new Date() });
+          tokens.push(token);
+          const secret = randomSecret();
+          const now = new Date();
+          sessionRows.push({ idHash: sha256Hex(secret), publicId: randomBase62(16), user: user.id, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + 86_400_000), userAgent: null });
+          secrets.push(secret);
+        }
+        await em.insertMany(ApiToken, tokenRows);
+        await em.insertMany(SessionRow, sessionRows);
+        made += batch;
+      }
+      reply({ tokens, secrets });
+      break;
+    }
+    case 'statements': {
+      reply(statements);
       break;
     }
     case 'cpuMicros': {
