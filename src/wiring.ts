@@ -11,6 +11,7 @@ import { PolicyRegistry } from './authorization/policies.js';
 import { RoleRules } from './authorization/role-rules.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
+import type { EndpointLimiters } from './http/actions/checks.js';
 import { EventBus } from './events.js';
 import { defaultPageTexts, type PageTexts } from './http/pages/texts.js';
 import { consoleLogger, type Logger } from './logger.js';
@@ -58,15 +59,8 @@ export class Pluggable {
   }
 }
 
-export interface Limiters {
-  login: Limiter;
-  register: Limiter;
-  forgotPassword: Limiter;
-  resetPassword: Limiter;
-  /** Confirmation links used, at SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD. */
-  confirm: Limiter;
-  /** Confirmation mails asked for (a new link, an address change), at SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD. */
-  confirmationMail: Limiter;
+/** The endpoints' limiters, and the two that count failures. */
+export interface Limiters extends EndpointLimiters {
   /** Failed logins per (email, client) pair. */
   loginFailures: Limiter;
   /** Failed bearer-token attempts per client. */

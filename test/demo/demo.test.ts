@@ -3,7 +3,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
+import { HTML } from '../helpers/forms.js';
 import { startDemo, type RunningDemo } from '../helpers/processes.js';
+import { expectNoInternals, PROBLEM } from '../helpers/problems.js';
 
 describe('demo application (npm start)', () => {
   let dir: string;
@@ -98,6 +100,28 @@ describe('demo application (npm start)', () => {
       expect((await get('/reports/south', 'analyst')).status).to.equal(403);
       expect(await get('/reports/south', 'boss')).to.deep.equal({ status: 200, body: { team: 'south' } });
       expect((await get('/reports/north', 'plain')).status).to.equal(403);
+    });
+  });
+
+  describe('the error path', () => {
+    it('answers GET /users/%ZZ/profile with a 400 problem and no stack trace', async () => {
+      const response = await fetch(`${demo.url}/users/%ZZ/profile`);
+      expect(response.status).to.equal(400);
+      expect(response.headers.get('content-type')).to.match(PROBLEM);
+      const text = await response.text();
+      expect(JSON.parse(text)).to.include({ status: 400, code: 'bad_request' });
+      expectNoInternals(text);
+    });
+
+    it('never says X-Powered-By', async () => {
+      const paths = ['/', '/users/%ZZ/profile', '/admin', '/nowhere', '/service-auth/login', '/service-auth/me', '/service-auth/nope'];
+      for (const path of paths) {
+        for (const headers of [{}, { Accept: HTML }] as Record<string, string>[]) {
+          const response = await fetch(`${demo.url}${path}`, { headers, redirect: 'manual' });
+          await response.arrayBuffer();
+          expect(response.headers.get('x-powered-by'), `${path} ${response.status}`).to.equal(null);
+        }
+      }
     });
   });
 

@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { DriverException } from '@mikro-orm/core';
 import express from 'express';
@@ -9,17 +6,8 @@ import request from 'supertest';
 import { AuthError, ServiceAuth } from '../../src/index.js';
 import { captureLogger, createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 import { formPost, HTML, pageGet } from '../helpers/forms.js';
-import { ROOT, startDemo, type RunningDemo } from '../helpers/processes.js';
+import { expectNoInternals, PROBLEM } from '../helpers/problems.js';
 
-const PROBLEM = /^application\/problem\+json/;
-
-/** A problem body says what went wrong, never where in our code or on our disk. */
-function expectNoInternals(text: string): void {
-  expect(text).not.to.match(/\n\s+at /);
-  expect(text).not.to.contain(ROOT.replace(/\/$/, ''));
-  expect(text).not.to.contain(process.cwd());
-  expect(text).not.to.contain('node_modules');
-}
 
 describe('the error path', () => {
   it("answers a body the application's own express.json() refused, under the prefix, as a 400 problem, never Express's HTML page", async () => {
@@ -197,39 +185,6 @@ describe('the error path', () => {
       const response = await request(t.app).get('/token-only').set('Accept', HTML).expect(401);
       expect(response.headers['location']).to.equal(undefined);
       expect(response.headers['content-type']).to.match(/^text\/html/);
-    });
-  });
-
-  describe('the demo application', () => {
-    let dir: string;
-    let demo: RunningDemo;
-    before(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'service-auth-demo-'));
-      demo = await startDemo(dir);
-    });
-    after(async () => {
-      await demo?.stop();
-      await rm(dir, { recursive: true, force: true });
-    });
-
-    it('answers GET /users/%ZZ/profile with a 400 problem and no stack trace', async () => {
-      const response = await fetch(`${demo.url}/users/%ZZ/profile`);
-      expect(response.status).to.equal(400);
-      expect(response.headers.get('content-type')).to.match(PROBLEM);
-      const text = await response.text();
-      expect(JSON.parse(text)).to.include({ status: 400, code: 'bad_request' });
-      expectNoInternals(text);
-    });
-
-    it('never says X-Powered-By', async () => {
-      const paths = ['/', '/users/%ZZ/profile', '/admin', '/nowhere', '/service-auth/login', '/service-auth/me', '/service-auth/nope'];
-      for (const path of paths) {
-        for (const headers of [{}, { Accept: HTML }] as Record<string, string>[]) {
-          const response = await fetch(`${demo.url}${path}`, { headers, redirect: 'manual' });
-          await response.arrayBuffer();
-          expect(response.headers.get('x-powered-by'), `${path} ${response.status}`).to.equal(null);
-        }
-      }
     });
   });
 });
