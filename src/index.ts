@@ -10,6 +10,9 @@ export type { AbilityTypes, AppAbility, AppActions, AppRule, AppSubjectTypes, Ty
 export type { RouteContext } from './authorization/context.js';
 export type { AuthMethod } from './authentication/credentials.js';
 export type { RequireOptions } from './authorization/guards.js';
+export type { AuditApi, AuditHandler, AuditQuery } from './audit/audit-log.js';
+export type { ChainCheck } from './audit/chain.js';
+export type { AuditDetail, AuditOutcome, AuditRecord, AuditType, Actor } from './audit/records.js';
 export type { Policy, PolicyContext } from './authorization/policies.js';
 export type { Principal, PrincipalLike } from './authorization/principal.js';
 export type { RoleRule } from './authorization/role-rules.js';

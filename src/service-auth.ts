@@ -4,6 +4,7 @@
  * background (`ready`). Everything else here is the public API, handing over to the parts.
  */
 import type { Application, ErrorRequestHandler, Request } from 'express';
+import type { AuditApi, AuditHandler } from './audit/audit-log.js';
 import { AuthorizationApi, PARTS } from './authorization-api.js';
 import { readConfig, sourceFrom, type AuthConfig } from './config/config.js';
 import { unknownKeys } from './config/unknown-keys.js';
@@ -46,6 +47,8 @@ export class ServiceAuth extends AuthorizationApi {
   readonly roles: RoleService;
   /** Personal access tokens: create, list, revoke, import legacy hashes. */
   readonly tokens: TokenService;
+  /** The audit log: query it for admin screens, verify its chain (docs/audit.md). */
+  readonly audit: AuditApi;
   /**
    * The one error middleware: mount it after your own routes (`app.use(auth.errorHandler)`), so
    * that the guards' refusals and your own errors are answered as problem details, or as a page
@@ -62,7 +65,8 @@ export class ServiceAuth extends AuthorizationApi {
     this.users = parts.users;
     this.roles = parts.roles;
     this.tokens = parts.tokens;
-    this.errorHandler = createErrorHandler({ config: this.config, pluggable: parts.pluggable });
+    this.audit = parts.audit;
+    this.errorHandler = createErrorHandler({ config: this.config, pluggable: parts.pluggable, audit: parts.audit });
     // The error middleware right after the router also answers what the application's own body
     // parsers refused on a path under the prefix.
     app.use(this.config.urlPrefix, createAuthRouter(parts), unknownPath, this.errorHandler);
@@ -118,10 +122,21 @@ export class ServiceAuth extends AuthorizationApi {
    */
   on(name: EventName): <H extends EventHandler>(handler: H) => H;
   on(name: EventName, handler: EventHandler): () => void;
-  on(name: EventName, handler?: EventHandler): (<H extends EventHandler>(handler: H) => H) | (() => void) {
+  /** Each audit record, once it has committed (to ship to a log pipeline); not awaited. */
+  on(name: 'audit'): <H extends AuditHandler>(handler: H) => H;
+  on(name: 'audit', handler: AuditHandler): () => void;
+  on(name: EventName | 'audit', handler?: EventHandler | AuditHandler): (<H extends EventHandler & AuditHandler>(handler: H) => H) | (() => void) {
+    if (name === 'audit') {
+      const { audit } = this[PARTS];
+      if (handler) return audit.onRecord(handler as AuditHandler);
+      return <H extends AuditHandler>(decorated: H): H => {
+        audit.onRecord(decorated);
+        return decorated;
+      };
+    }
     const { events } = this[PARTS];
     events.listFor(name);
-    if (handler) return events.subscribe(name, handler);
+    if (handler) return events.subscribe(name, handler as EventHandler);
     return <H extends EventHandler>(decorated: H): H => {
       events.subscribe(name, decorated);
       return decorated;

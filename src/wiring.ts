@@ -3,6 +3,7 @@
  * ServiceAuth is these parts plus an Express application to mount the router on; the CLI uses
  * the parts alone, with no application.
  */
+import { AuditLog } from './audit/audit-log.js';
 import { CredentialResolver } from './authentication/credentials.js';
 import { SignIn } from './authentication/sign-in.js';
 import { AbilityFactory } from './authorization/abilities.js';
@@ -73,6 +74,8 @@ export class AuthParts {
   readonly configuredMail: MailTransport;
   readonly storage: Storage;
   readonly events: EventBus;
+  /** `auth.audit`: the record of security-relevant actions, chained against tampering. */
+  readonly audit: AuditLog;
   readonly hasher = new PasswordHasher();
   readonly derivations = new DerivationPool();
   readonly lookup: UserLookup;
@@ -110,32 +113,35 @@ export class AuthParts {
     this.configuredMail = pluggable.mail;
     this.storage = new Storage(config.databaseUrl, { migrate: config.autoMigrate, log: pluggable });
     this.events = new EventBus(pluggable);
+    this.audit = new AuditLog(this.storage, config.audit, pluggable);
+    const audit = this.audit;
 
     this.lookup = new UserLookup(this.storage);
     const cache = new UserCache(this.lookup, this.storage.changes);
-    this.sessions = new SessionStore(this.storage, config.sessions.ttlSeconds);
+    this.sessions = new SessionStore(this.storage, config.sessions.ttlSeconds, this.audit);
     this.cookie = new SessionCookie(config.sessions);
     // Redis carries the rate limits and, with a secret to key them, which tokens verified.
     const sharesRedis = config.redisUrl !== undefined && (config.rateLimit.enabled || config.secret !== undefined);
     this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, pluggable) : undefined;
     const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
     this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
-    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier);
+    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit);
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
     this.passwords = new PasswordChanges(this.hasher, config.passwords, { sessions: this.sessions, tokens: this.tokens, resetTokens: this.resetTokens });
     const revokeTokens = config.tokens.revokeOnPasswordReset;
     const { storage, lookup, sessions, tokens, resetTokens, emailTokens, passwords, events } = this;
-    const creation = new UserCreation(storage, passwords);
+    const creation = new UserCreation(storage, passwords, audit);
     this.users = new UserService({
       storage,
+      audit,
       hasher: this.hasher,
       lookup,
       passwords,
       creation,
       cache,
-      states: new AccountStates({ storage, lookup, cache, sessions, events }),
-      deletion: new AccountDeletion({ storage, lookup, cache, sessions, tokens, resetTokens, emailTokens, events }),
+      states: new AccountStates({ storage, audit, lookup, cache, sessions, events }),
+      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events }),
       events,
       revokeTokensOnReset: revokeTokens,
     });
@@ -148,6 +154,7 @@ export class AuthParts {
       settings: { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens },
       background: this.background,
       storage,
+      audit,
       users: this.users,
       lookup,
       tokens: resetTokens,
@@ -155,8 +162,8 @@ export class AuthParts {
       events,
     });
     const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
-    this.registrations = new Registrations({ ...mailing, storage, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
-    this.emailChanges = new EmailChanges({ ...mailing, storage, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
+    this.registrations = new Registrations({ ...mailing, storage, audit, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
+    this.emailChanges = new EmailChanges({ ...mailing, storage, audit, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
 
     this.limiters = this.createLimiters();
     this.credentials = new CredentialResolver({
@@ -170,6 +177,7 @@ export class AuthParts {
     });
     this.signIn = new SignIn({
       users: this.users,
+      audit: this.audit,
       sessions: this.sessions,
       cookie: this.cookie,
       credentials: this.credentials,
@@ -204,6 +212,8 @@ export class AuthParts {
   close(): Promise<void> {
     this.closing ??= (async () => {
       const steps = await Promise.allSettled([this.background.flush(), this.verifier.close(), this.sessions.close()]);
+      // After the work after answers, which may record; before the database closes.
+      steps.push(...(await Promise.allSettled([this.audit.close()])));
       steps.push(...(await Promise.allSettled([Promise.resolve(this.configuredMail.close?.()), this.redis?.close()])));
       steps.push(...(await Promise.allSettled([this.storage.close()])));
       const failed = steps.find((step) => step.status === 'rejected');

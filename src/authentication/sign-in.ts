@@ -3,6 +3,8 @@
  * logout endpoints share, whether a page or an API client sent them.
  */
 import type { Request, Response } from 'express';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditEntry } from '../audit/records.js';
 import { AuthError } from '../errors.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import type { Limiter } from '../rate-limit/limiter.js';
@@ -17,6 +19,7 @@ import type { CredentialResolver } from './credentials.js';
 
 export interface SignInDeps {
   users: UserService;
+  audit: AuditLog;
   sessions: SessionStore;
   cookie: SessionCookie;
   credentials: CredentialResolver;
@@ -42,8 +45,13 @@ export class SignIn {
    */
   async attempt(req: Request, email: string, password: string): Promise<AuthUser> {
     const user = await this.checkPassword(req, email, password);
-    if (user.disabled) throw new AuthError('account_disabled', 'This account is disabled');
+    const refuse = (reason: string) => this.deps.audit.fail({ type: 'login', userId: user.id, email, reason });
+    if (user.disabled) {
+      refuse('account_disabled');
+      throw new AuthError('account_disabled', 'This account is disabled');
+    }
     if (this.deps.requireConfirmedEmail && !user.email_confirmed) {
+      refuse('email_unconfirmed');
       throw new AuthError('email_unconfirmed', 'Confirm your email address first: open the link mailed to it, or ask for a new one');
     }
     return user;
@@ -65,17 +73,24 @@ export class SignIn {
       if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
     }
     const user = await users.authenticate(email, password);
-    if (!user) throw new AuthError('invalid_credentials', 'The email or password is not right');
+    if (!user) {
+      // Unknown addresses too: a run of them from one place is what an enumeration looks like.
+      this.deps.audit.fail({ type: 'login', email, reason: 'invalid_credentials' });
+      throw new AuthError('invalid_credentials', 'The email or password is not right');
+    }
     if (loginFailures) await loginFailures.reset(pair);
     return user;
   }
 
-  /** A new session for `user`, replacing any the request carried (no session fixation). */
-  async start(req: Request, res: Response, user: AuthUser): Promise<void> {
+  /**
+   * A new session for `user`, replacing any the request carried (no session fixation); `record`
+   * (a login) is written with it.
+   */
+  async start(req: Request, res: Response, user: AuthUser, record?: AuditEntry): Promise<void> {
     const { sessions, cookie, credentials } = this.deps;
     const previous = cookie.read(req);
     if (previous) await sessions.destroy(previous);
-    const session = await sessions.create(user.id, req.headers['user-agent']);
+    const session = await sessions.create(user.id, req.headers['user-agent'], record);
     cookie.set(res, session.id, session.expiresAt);
     credentials.forget(req);
   }
@@ -90,7 +105,7 @@ export class SignIn {
       // Logging out is a cookie-authenticated state change: another site may not force it.
       assertSameSite(req, publicOrigin);
       user = await users.findById(session.userId);
-      await sessions.destroy(sessionId);
+      await sessions.destroy(sessionId, { type: 'logout', email: user?.email });
     }
     cookie.clear(res);
     credentials.forget(req);

@@ -51,6 +51,12 @@ export interface AuthConfig {
   };
   /** Roles every user who registers over HTTP is given (SERVICE_AUTH_DEFAULT_ROLES). */
   readonly defaultRoles: readonly string[];
+  readonly audit: {
+    /** SERVICE_AUTH_AUDIT_ENABLED: security-relevant actions are appended to `auth_events`. */
+    readonly enabled: boolean;
+    /** SERVICE_AUTH_AUDIT_RETENTION_DAYS: rows older than this are pruned, the chain kept verifiable. */
+    readonly retentionDays: number;
+  };
   readonly mail: {
     readonly outbox: string | undefined;
     readonly smtpUrl: string | undefined;
@@ -172,6 +178,10 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
       tokenTtlSeconds: read('SERVICE_AUTH_CONFIRM_TOKEN_TTL', integerBetween(1, 30 * 86_400), 86_400),
     },
     defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
+    audit: {
+      enabled: read('SERVICE_AUTH_AUDIT_ENABLED', boolean, true),
+      retentionDays: read('SERVICE_AUTH_AUDIT_RETENTION_DAYS', integerBetween(1, TEN_YEARS_DAYS * 10), 365),
+    },
     mail: {
       outbox: optional('SERVICE_AUTH_MAIL_OUTBOX', nonEmptyString('a directory path')),
       smtpUrl: optional('SERVICE_AUTH_SMTP_URL', urlWithScheme(['smtp:', 'smtps:'])),

@@ -12,9 +12,11 @@
  * our database out of reach a 503, and anything else an opaque 500 whose details go to the log.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { Refusal } from '../audit/audit-log.js';
 import type { AuthConfig } from '../config/config.js';
 import { AuthError, LoginRequired } from '../errors.js';
 import { logLine, quote, type Logger } from '../logger.js';
+import { clientKey } from '../rate-limit/client-key.js';
 import { isDatabaseUnreachable } from '../storage/outages.js';
 import { isNavigation, safeNext, wantsPage } from './requests/negotiation.js';
 import { concernsForm, formRouteOf } from './pages/forms.js';
@@ -27,6 +29,8 @@ export interface ErrorHandlerDeps {
   config: AuthConfig;
   /** Read when an error is answered: the application may replace either at any time. */
   pluggable: { readonly logger: Logger; readonly texts: PageTexts };
+  /** Where refusals by a rate limit or the same-site rule are recorded (at most once per client and endpoint a minute). */
+  audit: { refused(refusal: Refusal): void };
 }
 
 export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler {
@@ -36,6 +40,11 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
       return;
     }
     const error = asAuthError(err, req, deps.pluggable.logger);
+    if (error.code === 'rate_limited' || error.code === 'csrf_rejected') {
+      // The route's pattern, not the path: a flood over many paths is still one endpoint.
+      const endpoint = `${req.method} ${req.baseUrl}${(req.route as { path?: unknown } | undefined)?.path ?? ''}`;
+      deps.audit.refused({ code: error.code, endpoint, ip: clientKey(req), userAgent: req.get('user-agent') });
+    }
     res.setHeader('X-Content-Type-Options', 'nosniff');
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     if (!wantsPage(req)) {

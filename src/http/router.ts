@@ -4,11 +4,13 @@
  * mounts `unknownPath` and the one error middleware right after it.
  */
 import { Router, type RequestHandler } from 'express';
+import { withAuditContext } from '../audit/context.js';
 import type { CredentialResolver } from '../authentication/credentials.js';
 import type { SignIn } from '../authentication/sign-in.js';
 import type { AbilityFactory } from '../authorization/abilities.js';
 import type { AuthConfig } from '../config/config.js';
 import { AuthError } from '../errors.js';
+import { clientKey } from '../rate-limit/client-key.js';
 import type { EventBus } from '../events.js';
 import type { TokenService } from '../tokens/service.js';
 import type { SessionStore } from '../sessions/store.js';
@@ -70,6 +72,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     next();
   });
   router.use(deps.storage.requestContext);
+  router.use(auditContext);
   router.use(readBody);
 
   const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
@@ -91,6 +94,11 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use(openApiApi(OPENAPI_PATH, () => openApiDocument(config)));
   return router;
 }
+
+/** Who acts in what the request records, and from where (src/audit/context.ts). */
+const auditContext: RequestHandler = (req, _res, next) => {
+  withAuditContext({ actor: 'http', ip: clientKey(req), userAgent: req.get('user-agent') }, next);
+};
 
 /**
  * Mounted after the router at the prefix: any path under it that no route took, including one

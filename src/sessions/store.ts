@@ -14,6 +14,8 @@
  * close), so the stored time is never more than a minute behind.
  */
 import { randomBytes } from 'node:crypto';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditEntry } from '../audit/records.js';
 import { randomSecret, sha256Hex } from '../secrets.js';
 import { Session } from '../storage/entities/index.js';
 import { RowCache } from '../storage/row-cache.js';
@@ -57,6 +59,7 @@ export class SessionStore {
   constructor(
     private readonly storage: Storage,
     private readonly ttlSeconds: number,
+    private readonly audit: AuditLog,
   ) {
     this.rows = new RowCache(storage.changes, (idHash) => this.load(idHash));
     storage.changes.onChange((userId) => this.rows.deleteWhere((session) => userId === null || session.userId === userId));
@@ -64,13 +67,19 @@ export class SessionStore {
     this.flushTimer.unref();
   }
 
-  /** Starts a session; returns the raw id for the cookie (the only place it exists). */
-  async create(userId: number, userAgent?: string): Promise<{ id: string; expiresAt: Date }> {
+  /**
+   * Starts a session; returns the raw id for the cookie (the only place it exists). `record` (a
+   * login) is written with it, naming the session.
+   */
+  async create(userId: number, userAgent?: string, record?: AuditEntry): Promise<{ id: string; expiresAt: Date }> {
     const id = randomSecret();
     const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
+    const publicId = newPublicId();
     const em = await this.storage.em();
-    em.create(Session, { idHash: sha256Hex(id), publicId: newPublicId(), user: userId, expiresAt, userAgent: cleanUserAgent(userAgent) });
-    await em.flush();
+    await this.storage.transaction(em, async (tx) => {
+      tx.em.create(Session, { idHash: sha256Hex(id), publicId, user: userId, expiresAt, userAgent: cleanUserAgent(userAgent) });
+      if (record) this.audit.record(tx, { ...record, userId, detail: { ...record.detail, session: publicId } });
+    });
     if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
       this.lastPurge = Date.now();
       await this.purgeExpired();
@@ -120,8 +129,8 @@ export class SessionStore {
     });
   }
 
-  /** Ends one session (logout, or the session a login replaces). */
-  async destroy(id: string): Promise<void> {
+  /** Ends one session (logout, or the session a login replaces); `record` (a logout) is written with it. */
+  async destroy(id: string, record?: AuditEntry): Promise<void> {
     const idHash = sha256Hex(id);
     const live = this.rows.peek(idHash) ?? (await this.rows.fetch(idHash));
     const em = await this.storage.em();
@@ -129,6 +138,7 @@ export class SessionStore {
       await tx.em.nativeDelete(Session, { idHash });
       // An expired or unknown session grants nothing: no other instance holds it to drop.
       if (live) await this.storage.changes.note(tx.em, [live.userId]);
+      if (live && record) this.audit.record(tx, { ...record, userId: live.userId, detail: { ...record.detail, session: live.publicId } });
     });
     // After the delete: a read that started before it must not be kept.
     this.rows.delete(idHash);
@@ -141,7 +151,10 @@ export class SessionStore {
     const em = await this.storage.em();
     const ended = await this.storage.transaction(em, async (tx) => {
       const count = await tx.em.nativeDelete(Session, { user: userId, publicId });
-      if (count > 0) await this.storage.changes.note(tx.em, [userId]);
+      if (count > 0) {
+        await this.storage.changes.note(tx.em, [userId]);
+        this.audit.record(tx, { type: 'session_revoked', userId, detail: { session: publicId } });
+      }
       return count;
     });
     this.rows.deleteWhere((session) => session.publicId === publicId);
@@ -152,8 +165,9 @@ export class SessionStore {
   async endAllBut(userId: number, keepPublicId: string | undefined): Promise<void> {
     const em = await this.storage.em();
     await this.storage.transaction(em, async (tx) => {
-      await tx.em.nativeDelete(Session, keepPublicId === undefined ? { user: userId } : { user: userId, publicId: { $ne: keepPublicId } });
+      const count = await tx.em.nativeDelete(Session, keepPublicId === undefined ? { user: userId } : { user: userId, publicId: { $ne: keepPublicId } });
       await this.storage.changes.note(tx.em, [userId]);
+      if (count > 0) this.audit.record(tx, { type: 'session_revoked', userId, detail: { sessions: count, kept: keepPublicId ?? null } });
     });
     this.rows.deleteWhere((session) => session.userId === userId && session.publicId !== keepPublicId);
   }

@@ -13,9 +13,14 @@ import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
 /** How often a transaction is tried when SQLite reports the database busy. */
 const BUSY_ATTEMPTS = 10;
 
-/** A unit of work in progress: its entity manager, and what to do once it has committed. */
+/** A unit of work in progress: its entity manager, and what to do last before and once it has committed. */
 export interface Transaction {
   readonly em: EntityManager;
+  /**
+   * Runs `action` inside the transaction after the work itself, in the order registered: the audit
+   * record of a change (src/audit/) goes last, so that the chain's lock is held only until commit.
+   */
+  beforeCommit(action: (em: EntityManager) => Promise<void>): void;
   afterCommit(action: () => void): void;
 }
 
@@ -55,7 +60,18 @@ export class Storage {
     for (let attempt = 1; ; attempt++) {
       const actions: (() => void)[] = [];
       try {
-        const result = await em.transactional((inner) => work({ em: inner as EntityManager, afterCommit: (action) => actions.push(action) }));
+        const result = await em.transactional(async (inner) => {
+          const last: ((em: EntityManager) => Promise<void>)[] = [];
+          const tx: Transaction = { em: inner as EntityManager, beforeCommit: (action) => last.push(action), afterCommit: (action) => actions.push(action) };
+          const result = await work(tx);
+          if (last.length > 0) {
+            // The work's own writes first: what runs last holds its locks only until the commit.
+            await tx.em.flush();
+            // Actions may register more (an audit record's handlers run after commit).
+            for (let i = 0; i < last.length; i++) await last[i]!(tx.em);
+          }
+          return result;
+        });
         for (const action of actions) action();
         return result;
       } catch (error) {

@@ -4,6 +4,7 @@
  * legacy tokens, the SHA-256 the application kept before).
  */
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { AuthConfig } from '../config/config.js';
 import { AuthError, ValidationError } from '../errors.js';
 import { ApiToken, User } from '../storage/entities/index.js';
@@ -68,6 +69,7 @@ export class TokenService {
     private readonly owners: TokenOwners,
     private readonly pool: DerivationPool,
     private readonly verifier: TokenVerifier,
+    private readonly audit: AuditLog,
   ) {
     this.newToken = z.object({ name: tokenName, expiresInDays: expiryDays(config.maxExpiryDays).optional(), scopes: tokenScopes.optional() });
   }
@@ -90,12 +92,13 @@ export class TokenService {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS);
 
-    await this.storage.transaction(em, async ({ em: tx }) => {
+    await this.storage.transaction(em, async (tx) => {
       // Locks the owner's row (SELECT … FOR UPDATE on PostgreSQL; SQLite serialises writers), so
       // two concurrent creations cannot both pass the cap.
-      await tx.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      await this.assertBelowCap(tx, user.id);
-      tx.create(ApiToken, {
+      await tx.em.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      await this.assertBelowCap(tx.em, user.id);
+      this.audit.record(tx, { type: 'token_created', userId: user.id, detail: { token: id, name, expires_at: expiresAt.toISOString() } });
+      tx.em.create(ApiToken, {
         publicId: id,
         user: user.id,
         name,
@@ -136,6 +139,7 @@ export class TokenService {
       if (!row) throw notFound();
       await tx.em.nativeUpdate(ApiToken, { publicId }, { revokedAt: new Date() });
       await this.storage.changes.note(tx.em, [row.user.id]);
+      this.audit.record(tx, { type: 'token_revoked', userId: row.user.id, detail: { token: publicId } });
     });
     this.verifier.evict(publicId);
   }
@@ -145,7 +149,8 @@ export class TokenService {
    * verifier forgets them once it commits.
    */
   async revokeAllOf(tx: Transaction, userId: number): Promise<void> {
-    await tx.em.nativeUpdate(ApiToken, { user: userId, revokedAt: null }, { revokedAt: new Date() });
+    const revoked = await tx.em.nativeUpdate(ApiToken, { user: userId, revokedAt: null }, { revokedAt: new Date() });
+    if (revoked > 0) this.audit.record(tx, { type: 'token_revoked', userId, detail: { tokens: revoked } });
     await this.storage.changes.note(tx.em, [userId]);
     tx.afterCommit(() => this.verifier.evictUser(userId));
   }
@@ -170,9 +175,11 @@ export class TokenService {
     const alreadyImported = () => new ValidationError([{ field: 'sha256', message: 'this token was already imported' }]);
     if (await em.count(ApiToken, { hash })) throw alreadyImported();
     try {
-      const row = await this.storage.transaction(em, async ({ em: tx }) =>
-        tx.create(ApiToken, { publicId: randomBase62(16), user: user.id, name, algorithm: LEGACY_ALGORITHM, hash, scopes: [] }),
-      );
+      const row = await this.storage.transaction(em, async (tx) => {
+        const publicId = randomBase62(16);
+        this.audit.record(tx, { type: 'token_created', userId: user.id, detail: { token: publicId, name, legacy: true } });
+        return tx.em.create(ApiToken, { publicId, user: user.id, name, algorithm: LEGACY_ALGORITHM, hash, scopes: [] });
+      });
       return toView(row);
     } catch (error) {
       // Two imports of one hash at once: the unique index lets one through.

@@ -4,6 +4,8 @@
  * while it lasts (they work again once enabled): at once on this instance, whose cached copy of the
  * user is dropped, and within a second elsewhere, where it is read again.
  */
+import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditType } from '../audit/records.js';
 import type { EventBus, EventName } from '../events.js';
 import type { SessionStore } from '../sessions/store.js';
 import { User } from '../storage/entities/index.js';
@@ -15,6 +17,7 @@ import type { UserCache } from './user-cache.js';
 
 export interface AccountStateDeps {
   storage: Storage;
+  audit: AuditLog;
   lookup: UserLookup;
   cache: UserCache;
   sessions: SessionStore;
@@ -46,7 +49,7 @@ export class AccountStates {
    */
   private async change(
     ref: UserRef,
-    event: EventName,
+    event: EventName & AuditType,
     applies: (user: User) => boolean,
     values: Partial<Pick<User, 'disabledAt' | 'emailConfirmedAt'>>,
     endSessions: boolean,
@@ -59,6 +62,7 @@ export class AccountStates {
       await tx.em.nativeUpdate(User, { id: row.id }, { ...values, updatedAt: new Date() });
       await storage.changes.note(tx.em, [row.id]);
       if (endSessions) await sessions.endAllOf(tx, row.id);
+      this.deps.audit.record(tx, { type: event, userId: row.id, email: row.email });
     });
     cache.forget([row.id]);
     const user = await lookup.get(row.id);

@@ -3,6 +3,7 @@
  * their roles. Two creations racing for one address are decided by the unique index.
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
 import { Role, User } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
@@ -23,6 +24,9 @@ export interface NewUser {
   emailConfirmed?: boolean;
 }
 
+/** How the audit log names a creation: by an operator or the application, or a person registering. */
+export type CreationRecord = 'user_created' | 'user_registered';
+
 /** A user whose address and password were checked, and the password hashed, already. */
 export interface CheckedUser {
   email: string;
@@ -36,13 +40,14 @@ export class UserCreation {
   constructor(
     private readonly storage: Storage,
     private readonly passwords: PasswordChanges,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Validates everything first (422 invalid_email, 422 password_rules), then writes in one transaction. */
-  async create(input: NewUser): Promise<AuthUser> {
+  async create(input: NewUser, recordAs: CreationRecord = 'user_created'): Promise<AuthUser> {
     const checked = await this.check(input);
     if (await this.isTaken(checked.email)) throw emailTaken(checked.email);
-    return this.insert({ ...checked, passwordHash: await this.passwords.hash(input.password) });
+    return this.insert({ ...checked, passwordHash: await this.passwords.hash(input.password) }, recordAs);
   }
 
   /** The address and role names in their stored form, after the rules (422 invalid_email, 422 password_rules). */
@@ -59,7 +64,7 @@ export class UserCreation {
   }
 
   /** Writes the user and their roles; an address taken meanwhile is `email_taken`. */
-  async insert(input: CheckedUser): Promise<AuthUser> {
+  async insert(input: CheckedUser, recordAs: CreationRecord): Promise<AuthUser> {
     const { email, passwordHash, roleNames } = input;
     const em = await this.storage.em();
     const emailConfirmedAt = input.emailConfirmed ? new Date() : null;
@@ -68,9 +73,11 @@ export class UserCreation {
     // role race is tried again, finding the role the other one created.
     for (let attempt = 1; ; attempt++) {
       try {
-        const user = await this.storage.transaction(em, async ({ em: tx }) => {
-          const created = tx.create(User, { email, passwordHash, isAdmin: input.isAdmin ?? false, emailConfirmedAt });
-          for (const role of await ensureRoles(tx, roleNames)) created.roles.add(role);
+        const user = await this.storage.transaction(em, async (tx) => {
+          const created = tx.em.create(User, { email, passwordHash, isAdmin: input.isAdmin ?? false, emailConfirmedAt });
+          for (const role of await ensureRoles(tx.em, roleNames)) created.roles.add(role);
+          await tx.em.flush(); // the id, for the record
+          this.audit.record(tx, { type: recordAs, userId: created.id, email, detail: { roles: roleNames.join(' ') || null } });
           return created;
         });
         return toAuthUser(user);

@@ -3,6 +3,7 @@
  * the user's row, in one transaction, each table by its owner (which drops what it cached once the
  * deletion commits). The address may register again at once.
  */
+import type { AuditLog } from '../audit/audit-log.js';
 import type { EventBus } from '../events.js';
 import type { SessionStore } from '../sessions/store.js';
 import { User, UserRole } from '../storage/entities/index.js';
@@ -17,6 +18,7 @@ import type { UserCache } from './user-cache.js';
 
 export interface AccountDeletionDeps {
   storage: Storage;
+  audit: AuditLog;
   lookup: UserLookup;
   cache: UserCache;
   sessions: SessionStore;
@@ -41,6 +43,7 @@ export class AccountDeletion {
       await emailTokens.deleteAllOf(tx, user.id);
       await tx.em.nativeDelete(UserRole, { user: user.id });
       await tx.em.nativeDelete(User, { id: user.id });
+      this.deps.audit.record(tx, { type: 'user_deleted', userId: user.id, email: user.email });
       tx.afterCommit(() => cache.forget([user.id]));
     });
     await events.emit('user_deleted', user);

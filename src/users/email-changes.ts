@@ -4,6 +4,7 @@
  * when confirmed (409 `email_taken`). The change confirms the address, and makes pending reset
  * and confirmation links useless: they went to the old one.
  */
+import type { AuditLog } from '../audit/audit-log.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EventBus } from '../events.js';
 import type { LoggerHolder } from '../logger.js';
@@ -24,6 +25,7 @@ import type { UserCache } from './user-cache.js';
 
 export interface EmailChangeDeps {
   storage: Storage;
+  audit: AuditLog;
   creation: UserCreation;
   lookup: UserLookup;
   cache: UserCache;
@@ -63,11 +65,16 @@ export class EmailChanges {
     try {
       const userId = await storage.transaction(em, async (tx) => {
         const claim = await emailTokens.consume(tx, token, 'change');
-        if (!claim) throw invalidConfirmationToken();
+        if (!claim) {
+          this.deps.audit.fail({ type: 'email_changed', reason: 'invalid_confirmation_token' });
+          throw invalidConfirmationToken();
+        }
         taken = claim.email;
         if (await tx.em.count(User, { email: claim.email, id: { $ne: claim.userId } })) throw emailTaken(claim.email);
         const now = new Date();
+        const before = await tx.em.findOneOrFail(User, { id: claim.userId }, { fields: ['email'], disableIdentityMap: true });
         await tx.em.nativeUpdate(User, { id: claim.userId }, { email: claim.email, emailConfirmedAt: now, updatedAt: now });
+        this.deps.audit.record(tx, { type: 'email_changed', userId: claim.userId, email: claim.email, detail: { previous_email: before.email } });
         await storage.changes.note(tx.em, [claim.userId]);
         await emailTokens.cancelAllOf(tx, claim.userId);
         await resetTokens.cancelAllOf(tx, claim.userId);

@@ -6,6 +6,7 @@
  * its content nor its timing tells whether the address has an account. A disabled account is
  * sent nothing. Completing a reset also confirms the address: the link was opened from its mailbox.
  */
+import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import type { LoggerHolder } from '../logger.js';
@@ -30,6 +31,7 @@ export interface PasswordResetDeps {
   settings: { ttlSeconds: number; revokeTokens: boolean };
   background: BackgroundWork;
   storage: Storage;
+  audit: AuditLog;
   users: UserService;
   lookup: UserLookup;
   tokens: ResetTokens;
@@ -65,13 +67,14 @@ export class PasswordResets {
   async complete(token: string, password: string): Promise<AuthUser> {
     const { storage, tokens, passwords, settings } = this.deps;
     const userId = await tokens.userOf(token);
-    if (userId === null) throw invalidResetToken();
+    if (userId === null) throw this.invalidToken();
     const passwordHash = await passwords.hash(password);
     const em = await storage.em();
     await storage.transaction(em, async (tx) => {
-      if (!(await tokens.consume(tx, token))) throw invalidResetToken();
+      if (!(await tokens.consume(tx, token))) throw this.invalidToken();
       await passwords.replace(tx, userId, passwordHash, { revokeTokens: settings.revokeTokens });
       await tx.em.nativeUpdate(User, { id: userId, emailConfirmedAt: null }, { emailConfirmedAt: new Date() });
+      this.deps.audit.record(tx, { type: 'password_reset_completed', userId, detail: { tokens_revoked: settings.revokeTokens } });
     });
     return this.completed(userId);
   }
@@ -90,8 +93,12 @@ export class PasswordResets {
   private async send(email: string): Promise<void> {
     const { lookup, tokens, links, settings, events, mail, log } = this.deps;
     const user = await lookup.find(email);
-    if (!user || user.disabled) return;
+    if (!user || user.disabled) {
+      this.deps.audit.fail({ type: 'password_reset_requested', userId: user?.id, email, reason: user ? 'account_disabled' : 'not_found' });
+      return;
+    }
     const token = await tokens.issue(user.id);
+    await this.deps.audit.recordAlone({ type: 'password_reset_requested', userId: user.id, email });
     await events.emit('password_reset_requested', user);
     await deliver(mail, log, passwordResetMail(user.email, links.to('/reset', token), settings.ttlSeconds));
   }
@@ -100,6 +107,12 @@ export class PasswordResets {
     const user = await this.deps.lookup.get(userId);
     await this.deps.events.emit('password_reset_completed', user);
     return user;
+  }
+
+  /** A reset link that does not work: recorded, then refused. */
+  private invalidToken(): AuthError {
+    this.deps.audit.fail({ type: 'password_reset_completed', reason: 'invalid_reset_token' });
+    return invalidResetToken();
   }
 }
 

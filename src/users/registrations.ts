@@ -4,6 +4,7 @@
  * hashed before the answer, the same for every address, and the rest happens after it. A new
  * address gets an unconfirmed user and a link; a taken one a notice, with no link that acts.
  */
+import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import type { LoggerHolder } from '../logger.js';
@@ -24,6 +25,7 @@ import type { UserCache } from './user-cache.js';
 
 export interface RegistrationDeps {
   storage: Storage;
+  audit: AuditLog;
   creation: UserCreation;
   passwords: PasswordChanges;
   lookup: UserLookup;
@@ -75,8 +77,12 @@ export class Registrations {
     const userId = await storage.transaction(em, async (tx) => {
       const claim = await emailTokens.consume(tx, token, 'confirm');
       const confirmed = claim && (await tx.em.nativeUpdate(User, { id: claim.userId, email: claim.email }, { emailConfirmedAt: new Date(), updatedAt: new Date() }));
-      if (!claim || !confirmed) throw invalidConfirmationToken();
+      if (!claim || !confirmed) {
+        this.deps.audit.fail({ type: 'email_confirmed', userId: claim?.userId, reason: 'invalid_confirmation_token' });
+        throw invalidConfirmationToken();
+      }
       await storage.changes.note(tx.em, [claim.userId]);
+      this.deps.audit.record(tx, { type: 'email_confirmed', userId: claim.userId, email: claim.email });
       return claim.userId;
     });
     cache.forget([userId]);
@@ -91,7 +97,7 @@ export class Registrations {
     if (await creation.isTaken(checked.email)) return notice();
     let user: AuthUser;
     try {
-      user = await creation.insert(checked);
+      user = await creation.insert(checked, 'user_registered');
     } catch (error) {
       if (error instanceof AuthError && error.code === 'email_taken') return notice();
       throw error;

@@ -4,6 +4,7 @@
  * in this room only (here, in account-states.ts, deletion.ts, email-changes.ts and by role
  * deletion), each change dropping the user's cached copy (user-cache.ts) at once.
  */
+import type { AuditLog } from '../audit/audit-log.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AuthError } from '../errors.js';
 import type { PasswordHasher } from '../passwords/hashing.js';
@@ -14,7 +15,7 @@ import type { EventBus } from '../events.js';
 import type { AccountStates } from './account-states.js';
 import type { AuthUser } from './auth-user.js';
 import type { AccountDeletion } from './deletion.js';
-import { ensureRoles, type NewUser, type UserCreation } from './creation.js';
+import { ensureRoles, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
 import { toAuthUser, type UserLookup } from './lookup.js';
 import type { PasswordChanges } from './password-changes.js';
 import { validRoleName } from './role-names.js';
@@ -22,6 +23,7 @@ import type { UserCache } from './user-cache.js';
 
 export interface UserServiceDeps {
   storage: Storage;
+  audit: AuditLog;
   hasher: PasswordHasher;
   lookup: UserLookup;
   passwords: PasswordChanges;
@@ -38,8 +40,8 @@ export class UserService {
   constructor(private readonly deps: UserServiceDeps) {}
 
   /** Validates everything first (422 invalid_email, 422 password_rules), then writes in one transaction. */
-  create(input: NewUser): Promise<AuthUser> {
-    return this.deps.creation.create(input);
+  create(input: NewUser, recordAs?: CreationRecord): Promise<AuthUser> {
+    return this.deps.creation.create(input, recordAs);
   }
 
   /** The user, or a 404 `not_found` naming what was looked for. */
@@ -72,7 +74,10 @@ export class UserService {
     const passwordHash = await passwords.hash(password);
     const user = await lookup.get(ref);
     const em = await storage.em();
-    await storage.transaction(em, (tx) => passwords.replace(tx, user.id, passwordHash, { revokeTokens: revokeTokensOnReset }));
+    await storage.transaction(em, async (tx) => {
+      await passwords.replace(tx, user.id, passwordHash, { revokeTokens: revokeTokensOnReset });
+      this.deps.audit.record(tx, { type: 'password_reset_completed', userId: user.id, email: user.email, detail: { tokens_revoked: revokeTokensOnReset } });
+    });
     return user;
   }
 
@@ -86,7 +91,10 @@ export class UserService {
     const passwordHash = await passwords.hash(password);
     const user = await lookup.get(ref);
     const em = await storage.em();
-    await storage.transaction(em, (tx) => passwords.replace(tx, user.id, passwordHash, { revokeTokens: false }));
+    await storage.transaction(em, async (tx) => {
+      await passwords.replace(tx, user.id, passwordHash, { revokeTokens: false });
+      this.deps.audit.record(tx, { type: 'password_changed', userId: user.id, email: user.email });
+    });
     await events.emit('password_changed', user);
     return user;
   }
@@ -114,9 +122,12 @@ export class UserService {
   async setAdmin(ref: UserRef, isAdmin: boolean): Promise<AuthUser> {
     const em = await this.deps.storage.em();
     const user = await this.deps.lookup.require(em, ref);
-    await this.deps.storage.transaction(em, async ({ em: tx }) => {
+    await this.deps.storage.transaction(em, async (tx) => {
+      if (user.isAdmin === isAdmin) return;
       user.isAdmin = isAdmin;
-      await this.deps.storage.changes.note(tx, [user.id]);
+      await this.deps.storage.changes.note(tx.em, [user.id]);
+      // The administrator flag is the role that passes every check: recorded as one.
+      this.deps.audit.record(tx, { type: isAdmin ? 'role_added' : 'role_removed', userId: user.id, email: user.email, detail: { role: 'admin' } });
     });
     this.forget([user.id]);
     return toAuthUser(user);
@@ -130,10 +141,12 @@ export class UserService {
     const user = await lookup.require(em, ref);
     for (let attempt = 1; ; attempt++) {
       try {
-        await storage.transaction(em, async ({ em: tx }) => {
-          const [role] = await ensureRoles(tx, [name]);
+        await storage.transaction(em, async (tx) => {
+          const [role] = await ensureRoles(tx.em, [name]);
+          if (user.roles.contains(role!)) return;
           user.roles.add(role!);
-          await storage.changes.note(tx, [user.id]);
+          await storage.changes.note(tx.em, [user.id]);
+          this.deps.audit.record(tx, { type: 'role_added', userId: user.id, email: user.email, detail: { role: name } });
         });
         break;
       } catch (error) {
@@ -151,9 +164,10 @@ export class UserService {
     const user = await this.deps.lookup.require(em, ref);
     const role = user.roles.getItems().find((r) => r.name === roleName);
     if (!role) throw new AuthError('not_found', `${user.email} does not have the role ${JSON.stringify(roleName)}`);
-    await this.deps.storage.transaction(em, async ({ em: tx }) => {
+    await this.deps.storage.transaction(em, async (tx) => {
       user.roles.remove(role);
-      await this.deps.storage.changes.note(tx, [user.id]);
+      await this.deps.storage.changes.note(tx.em, [user.id]);
+      this.deps.audit.record(tx, { type: 'role_removed', userId: user.id, email: user.email, detail: { role: roleName } });
     });
     this.forget([user.id]);
     return toAuthUser(user);

@@ -40,7 +40,7 @@ export class AccountActions {
       await registrations.register({ email, password, roles: config.defaultRoles });
       return null;
     }
-    const user = await this.deps.users.create({ email, password, roles: config.defaultRoles });
+    const user = await this.deps.users.create({ email, password, roles: config.defaultRoles }, 'user_registered');
     await this.deps.signIn.start(req, res, user);
     return this.announce('user_registered', user);
   }
@@ -61,7 +61,7 @@ export class AccountActions {
   async login(req: Request, res: Response): Promise<AuthUser> {
     const { email, password } = parseBody(this.deps.schemas.login, req);
     const user = await this.deps.signIn.attempt(req, email, password);
-    await this.deps.signIn.start(req, res, user);
+    await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email });
     return this.announce('user_login', user);
   }
 
