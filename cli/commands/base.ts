@@ -7,6 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, Option, UsageError } from 'clipanion';
+import { withAuditContext } from '../../src/audit/context.js';
 import { readConfig, sourceFrom, type AuthConfig } from '../../src/config/config.js';
 import { ConfigError } from '../../src/config/error.js';
 import { partsOf, type ServiceAuth } from '../../src/service-auth.js';
@@ -38,7 +39,8 @@ export abstract class ServiceAuthCommand extends Command {
   protected abstract run(): Promise<number | void>;
 
   async execute(): Promise<number> {
-    const status = await this.attempt(() => this.run());
+    // Whatever the command changes is recorded with the actor `cli` (src/audit/context.ts).
+    const status = await withAuditContext({ actor: 'cli' }, () => this.attempt(() => this.run()));
     const closed = await this.attempt(async () => this.opened?.close());
     return status || closed;
   }
