@@ -18,6 +18,7 @@ import { createBenchDatabase, DEFAULT_POSTGRES_URL, describeUrl } from './postgr
 import { printTable, readResults, writeResults } from './report.js';
 import { coldVerification, latencyUnderAttack, timeRequest } from './verification.js';
 import { credentialScaleFigures } from './credential-scale.js';
+import { auditFloodFigures } from './audit-flood.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -146,7 +147,7 @@ async function postgresFigures(): Promise<Figure[]> {
         await autocannon({ url: `${app.base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
       }
       const token = await ratio(settings, cpu, `${app.base}/plain`, `${app.base}/token`, bearer);
-      return [atLeast(name, token.ratio, 0.85, versus(token)), ...(await credentialScaleFigures(app, settings))];
+      return [atLeast(name, token.ratio, 0.85, versus(token)), ...(await credentialScaleFigures(app, settings)), ...(await auditFloodFigures(app))];
     } finally {
       await app.stop();
     }
