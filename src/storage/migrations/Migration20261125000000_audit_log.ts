@@ -13,7 +13,7 @@ export const AUDIT_CHAIN_LOCK = 0x5a_a0d1_7e;
 export class Migration20261125000000_audit_log extends PortableMigration {
   override up(): void {
     this.createTable('auth_events', (table) => {
-      table.integer('id').primary();
+      table.integer('id').notNullable().primary();
       table.datetime('at', { useTz: true }).notNullable().index('auth_events_at_index');
       table.string('type', 40).notNullable();
       table.string('outcome', 10).notNullable();
