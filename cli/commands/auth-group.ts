@@ -1,6 +1,9 @@
 import { Command, Option, type CommandClass } from 'clipanion';
 import { EXIT_USAGE } from './failures.js';
 import { AddRoleCommand } from './add-role.js';
+import { AuditCommand } from './audit.js';
+import { AuditPruneCommand } from './audit-prune.js';
+import { AuditVerifyCommand } from './audit-verify.js';
 import { CheckCommand } from './check.js';
 import { ConfirmEmailCommand } from './confirm-email.js';
 import { CreateRoleCommand } from './create-role.js';
@@ -40,10 +43,16 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   ListTokensCommand,
   RevokeTokenCommand,
   ImportLegacyTokenCommand,
+  AuditCommand,
+  AuditVerifyCommand,
+  AuditPruneCommand,
   MigrateCommand,
 ];
 
-const commandList = AUTH_GROUP_COMMANDS.map((command) => `- \`auth ${command.paths?.[0]?.[1]}\`: ${command.usage?.description}`).join('\n');
+/** A command's name within the group: `create-user`, `audit verify`. */
+const nameOf = (command: CommandClass) => command.paths?.[0]?.slice(1).join(' ');
+
+const commandList = AUTH_GROUP_COMMANDS.map((command) => `- \`auth ${nameOf(command)}\`: ${command.usage?.description}`).join('\n');
 
 /**
  * `service-auth auth` and `service-auth auth --help`: what the group does and which commands it
@@ -80,7 +89,7 @@ export class AuthGroupCommand extends Command {
   async execute(): Promise<number> {
     const [first] = this.rest;
     if (first !== undefined && first !== '--help' && first !== '-h') {
-      const names = AUTH_GROUP_COMMANDS.map((command) => command.paths?.[0]?.[1]).join(', ');
+      const names = AUTH_GROUP_COMMANDS.map(nameOf).join(', ');
       this.context.stderr.write(`Unknown command "auth ${first}"; the commands are ${names}; see ${this.cli.binaryName} auth --help\n`);
       return EXIT_USAGE;
     }

@@ -6,6 +6,9 @@
  */
 import type { CommandClass } from 'clipanion';
 import { AddRoleCommand } from './add-role.js';
+import { AuditCommand } from './audit.js';
+import { AuditPruneCommand } from './audit-prune.js';
+import { AuditVerifyCommand } from './audit-verify.js';
 import { CheckCommand } from './check.js';
 import { ConfirmEmailCommand } from './confirm-email.js';
 import { AUTH_GROUP_COMMANDS, AuthGroupCommand } from './auth-group.js';
@@ -29,6 +32,9 @@ import { TestPoliciesCommand } from './test-policies.js';
 export { ServiceAuthCommand } from './base.js';
 export {
   AddRoleCommand,
+  AuditCommand,
+  AuditPruneCommand,
+  AuditVerifyCommand,
   AuthGroupCommand,
   CheckCommand,
   ConfirmEmailCommand,

@@ -22,6 +22,9 @@ const COMMANDS = {
   'list-tokens': 'List the tokens, without secrets',
   'revoke-token': 'Revoke a token',
   'import-legacy-token': 'Import a legacy token by its SHA-256',
+  audit: 'Show the audit log, newest first',
+  'audit verify': "Check the audit log's hash chain",
+  'audit prune': 'Remove the audit records older than the retention now',
   migrate: 'Apply pending migrations',
 };
 
@@ -86,7 +89,7 @@ describe('CLI: help, version and usage errors', () => {
       stderr:
         'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, disable-user, enable-user, ' +
         'confirm-email, delete-user, create-role, ' +
-        'list-roles, delete-role, add-role, remove-role, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, migrate; ' +
+        'list-roles, delete-role, add-role, remove-role, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, audit, audit verify, audit prune, migrate; ' +
         'see service-auth auth --help\n',
     });
     const { code, stdout, stderr } = results['unknownOption']!;
@@ -98,7 +101,7 @@ describe('CLI: help, version and usage errors', () => {
     expect(results['exportedClasses']).to.deep.equal({
       code: 0,
       stdout:
-        'AddRoleCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteRoleCommand ' +
+        'AddRoleCommand AuditCommand AuditPruneCommand AuditVerifyCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteRoleCommand ' +
         'DeleteUserCommand DisableUserCommand EnableUserCommand ImportLegacyTokenCommand ' +
         'ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand RemoveRoleCommand ResetPasswordCommand ' +
         'RevokeTokenCommand ServiceAuthCommand TestPoliciesCommand authCommands\n',
@@ -112,7 +115,7 @@ describe('CLI: help, version and usage errors', () => {
 
     for (const [verb, description] of Object.entries(COMMANDS)) {
       it(`auth ${verb} has a description and examples under the application's name`, () => {
-        const command = authCommands.find((candidate) => candidate.paths?.[0]?.[1] === verb)!;
+        const command = authCommands.find((candidate) => candidate.paths?.[0]?.slice(1).join(' ') === verb)!;
         const help = cli.usage(command, { detailed: true });
         expect(help.split('\n')[0]).to.equal(description);
         expect(help).to.contain(`$ my-app auth ${verb}`);
