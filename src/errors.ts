@@ -11,6 +11,9 @@ const PROBLEMS = {
   unauthenticated: [401, 'Unauthenticated'],
   invalid_credentials: [401, 'Invalid credentials'],
   invalid_token: [401, 'Invalid token'],
+  mfa_required: [401, 'Second factor required'],
+  invalid_code: [401, 'Invalid code'],
+  invalid_ticket: [401, 'Invalid login ticket'],
   forbidden: [403, 'Forbidden'],
   insufficient_scope: [403, 'Insufficient scope'],
   csrf_rejected: [403, 'Cross-site request rejected'],
@@ -21,6 +24,7 @@ const PROBLEMS = {
   email_taken: [409, 'Email taken'],
   token_limit: [409, 'Token limit reached'],
   role_in_use: [409, 'Role in use'],
+  mfa_already_enabled: [409, 'Second factor already enabled'],
   invalid_email: [422, 'Invalid email'],
   password_rules: [422, 'Password rules not met'],
   rate_limited: [429, 'Too Many Requests'],
@@ -43,6 +47,8 @@ export interface ProblemDetails {
   detail: string;
   code: ErrorCode;
   errors?: ProblemItem[];
+  /** With `mfa_required`: the ticket the login's second step names. */
+  ticket?: string;
 }
 
 /** RFC 9110 asks every 401 to say how to authenticate; ours is a bearer token (or the session). */
@@ -90,6 +96,22 @@ export class LoginRequired extends AuthError {
 }
 
 /** A body field that is missing, mistyped or out of range. */
+/**
+ * The right password of a user with a second factor: no session yet, but a ticket (single use, five
+ * minutes) for `POST /login/mfa` with a code.
+ */
+export class MfaRequired extends AuthError {
+  override name = 'MfaRequired';
+
+  constructor(readonly ticket: string) {
+    super('mfa_required', 'Enter a code from your authenticator app, or a recovery code');
+  }
+
+  override toProblem(): ProblemDetails {
+    return { ...super.toProblem(), ticket: this.ticket };
+  }
+}
+
 export class ValidationError extends AuthError {
   override name = 'ValidationError';
 

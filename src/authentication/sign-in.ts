@@ -72,10 +72,10 @@ export class SignIn {
       const state = await loginFailures.consume(pair);
       if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
     }
-    const user = await users.authenticate(email, password);
+    const { user, triedOn } = await users.check(email, password);
     if (!user) {
       // Unknown addresses too: a run of them from one place is what an enumeration looks like.
-      this.deps.audit.fail({ type: 'login', email, reason: 'invalid_credentials' });
+      this.deps.audit.fail({ type: 'login', userId: triedOn, email, reason: 'invalid_credentials' });
       throw new AuthError('invalid_credentials', 'The email or password is not right');
     }
     if (loginFailures) await loginFailures.reset(pair);

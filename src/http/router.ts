@@ -4,6 +4,7 @@
  * mounts `unknownPath` and the one error middleware right after it.
  */
 import { Router, type RequestHandler } from 'express';
+import type { AuditApi } from '../audit/audit-log.js';
 import { withAuditContext } from '../audit/context.js';
 import type { CredentialResolver } from '../authentication/credentials.js';
 import type { SignIn } from '../authentication/sign-in.js';
@@ -23,6 +24,7 @@ import { ProfileActions } from './actions/profile.js';
 import { SessionActions } from './actions/sessions.js';
 import { accountApi } from './api/account.js';
 import { profileApi } from './api/profile.js';
+import { securityLogApi } from './api/security-log.js';
 import { sessionsApi } from './api/sessions.js';
 import { abilitiesApi } from './api/abilities.js';
 import { openApiApi } from './api/openapi.js';
@@ -33,6 +35,7 @@ import { readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
+import { securityLogPages } from './pages/security-log-routes.js';
 import { sessionPages } from './pages/session-routes.js';
 import type { PageTexts } from './pages/texts.js';
 import { tokenPages } from './pages/token-routes.js';
@@ -52,6 +55,8 @@ export interface AuthRouterDeps {
   passwords: { assertRules(password: string): void };
   events: EventBus;
   tokens: TokenService;
+  /** The caller's own records, for the security log. */
+  audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
   guards: { readonly loginRequired: RequestHandler };
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
@@ -85,10 +90,12 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, pluggable }));
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
   router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
+  router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials }));
   router.use(profileApi({ actions: profile, checks, loginRequired }));
   router.use('/api/sessions', sessionsApi(sessions, loginRequired));
+  router.use('/api/security-log', securityLogApi(deps.audit, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
   router.use(openApiApi(OPENAPI_PATH, () => openApiDocument(config)));

@@ -179,19 +179,24 @@ export class UserService {
    * with weaker parameters than today's is replaced after a successful check.
    */
   async authenticate(email: string, password: string): Promise<AuthUser | null> {
+    return (await this.check(email, password)).user;
+  }
+
+  /** @internal `authenticate`, also naming the account a wrong password was tried on (for its audit record). */
+  async check(email: string, password: string): Promise<{ user: AuthUser; triedOn: number } | { user: null; triedOn: number | null }> {
     const { storage, lookup, hasher } = this.deps;
     const em = await storage.em();
     const user = await lookup.load(em, email);
     if (!user) {
       await hasher.verifyNothing(password);
-      return null;
+      return { user: null, triedOn: null };
     }
-    if (!(await hasher.verify(user.passwordHash, password))) return null;
+    if (!(await hasher.verify(user.passwordHash, password))) return { user: null, triedOn: user.id };
     if (hasher.needsRehash(user.passwordHash)) {
       const passwordHash = await hasher.hash(password);
       await em.nativeUpdate(User, { id: user.id, passwordHash: user.passwordHash }, { passwordHash });
     }
-    return toAuthUser(user);
+    return { user: toAuthUser(user), triedOn: user.id };
   }
 
   /** A credential's user if held and fresh, without waiting (the guards' fast path). */

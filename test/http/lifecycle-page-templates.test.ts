@@ -22,6 +22,7 @@ const DOCUMENTED = {
   revoke: ['prefix', 'texts', 'token'],
   password: ['prefix', 'texts', 'email', 'notice', 'errors', 'passwordHint'],
   sessions: ['prefix', 'texts', 'email', 'sessions', 'notice'],
+  'security-log': ['prefix', 'texts', 'email', 'events', 'next'],
   email: ['prefix', 'texts', 'email', 'newEmail', 'notice', 'errors'],
   'delete-account': ['prefix', 'texts', 'email', 'errors'],
   confirm: ['prefix', 'texts', 'state', 'token', 'email', 'errors'],
@@ -84,6 +85,7 @@ describe('the account lifecycle pages, replaced or reworded', () => {
       await as(formPost(t.app, '/password', { current_password: 'Wrong-Password-1', password: 'Brand-New-Password-42' })).expect(401),
       await as(pageGet(t.app, '/sessions?ended=others')).expect(200),
       await as(formPost(t.app, '/sessions/AAAAAAAAAAAAAAAA/end', {})).expect(404),
+      await as(pageGet(t.app, '/security-log')).expect(200),
       await as(pageGet(t.app, '/email')).expect(200),
       await as(formPost(t.app, '/email', { email: 'bob@example.com', password: PASSWORD })).expect(409),
       await as(formPost(t.app, '/email', { email: 'ada.new@example.com', password: PASSWORD })).expect(202),
@@ -115,7 +117,7 @@ describe('the account lifecycle pages, replaced or reworded', () => {
 
     const seen = renders.map(({ page, locals }) => `${page}${typeof locals['state'] === 'string' ? `:${locals['state']}` : ''}`);
     expect(seen.join(' ')).to.equal(
-      'register login confirm:resend confirm:unusable confirm:ask confirm:confirmed confirm:sent confirm:resend password password sessions sessions email email email ' +
+      'register login confirm:resend confirm:unusable confirm:ask confirm:confirmed confirm:sent confirm:resend password password sessions sessions security-log email email email ' +
         'confirm-email:unusable confirm-email:ask confirm-email:changed delete-account delete-account problem email confirm-email:taken',
     );
     for (const { page, locals } of renders) {
@@ -127,6 +129,7 @@ describe('the account lifecycle pages, replaced or reworded', () => {
     expect(renders[1]!.locals).to.include({ confirmationPending: true, email: 'nova@example.com' });
     expect(renders[0]!.locals).to.include({ confirmationPending: false });
     expect(renders.find((r) => r.page === 'sessions')!.locals['sessions']).to.have.length(2);
+    expect(renders.find((r) => r.page === 'security-log')!.locals['events']).to.have.length.above(2);
   });
 
   it('has no words of its own outside the texts', async () => {

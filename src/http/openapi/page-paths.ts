@@ -93,6 +93,18 @@ export function pagePaths(context: DocumentContext): Paths {
         queryParameter('password', '`changed`: says the password was changed (and every other session ended)'),
       ]),
     },
+    '/security-log': {
+      get: operation(context, {
+        operationId: 'securityLogPage',
+        summary: 'The security log page: what happened to the caller’s account, newest first',
+        description: `The caller’s own audit records, 50 a page, as \`GET /api/security-log\` lists them: logins (refused ones too), password and address changes, tokens, sessions, roles; when, from which address, on which device. An “Older” link pages back.${failures}`,
+        tags: ['pages'],
+        security: SESSION_OR_TOKEN,
+        parameters: [queryParameter('before', 'A record id: the records older than it (the “Older” link’s)')],
+        responses: { 200: page('The page'), 303: toLoginPage(config) },
+        refusals: [...guardRefusals(config, false), 'bad_request'],
+      }),
+    },
     '/sessions/{id}/end': {
       post: formOnly({
         operationId: 'endSessionForm',

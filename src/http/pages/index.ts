@@ -4,6 +4,7 @@ import { confirmEmailPage, confirmPage, type ConfirmEmailPageLocals, type Confir
 import { problemPage, type ProblemPageLocals } from './problem-page.js';
 import { deleteAccountPage, emailPage, passwordPage, type DeleteAccountPageLocals, type EmailPageLocals, type PasswordPageLocals } from './profile-pages.js';
 import { revokePage, type RevokePageLocals } from './revoke-page.js';
+import { securityLogPage, type SecurityLogPageLocals } from './security-log-page.js';
 import { sessionsPage, type SessionsPageLocals } from './sessions-page.js';
 import { tokensPage, type TokensPageLocals } from './tokens-page.js';
 
@@ -16,6 +17,7 @@ export interface PageLocalsByName {
   revoke: RevokePageLocals;
   password: PasswordPageLocals;
   sessions: SessionsPageLocals;
+  'security-log': SecurityLogPageLocals;
   email: EmailPageLocals;
   'delete-account': DeleteAccountPageLocals;
   confirm: ConfirmPageLocals;
@@ -34,6 +36,7 @@ export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string }
   revoke: revokePage,
   password: passwordPage,
   sessions: sessionsPage,
+  'security-log': securityLogPage,
   email: emailPage,
   'delete-account': deleteAccountPage,
   confirm: confirmPage,

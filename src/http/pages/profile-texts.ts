@@ -4,9 +4,11 @@
  * (texts.ts), which freezes them with the rest; kept in a file of their own only for its size.
  */
 
+import type { AuditType } from '../../audit/records.js';
+
 export interface ProfileTexts {
   /** The links between the account's own pages, at the foot of each. */
-  account: { heading: string; sessions: string; password: string; email: string; tokens: string; deleteAccount: string };
+  account: { heading: string; sessions: string; password: string; email: string; tokens: string; securityLog: string; deleteAccount: string };
   changePassword: { title: string; intro: string; current: string; submit: string };
   sessions: {
     title: string;
@@ -58,6 +60,18 @@ export interface ProfileTexts {
     continue: string;
   };
   deleteAccount: { title: string; warning(email: string): string; consequence: string; submit: string; cancel: string };
+  securityLog: {
+    title: string;
+    caption(email: string): string;
+    columns: { when: string; what: string; outcome: string; from: string; device: string };
+    /** What each type of record says happened. */
+    events: Record<AuditType, string>;
+    succeeded: string;
+    /** A failure, with its problem code (e.g. `invalid_credentials`), when it has one. */
+    failed(reason: string | null): string;
+    empty: string;
+    older: string;
+  };
 }
 
 export const defaultProfileTexts: ProfileTexts = {
@@ -67,6 +81,7 @@ export const defaultProfileTexts: ProfileTexts = {
     password: 'Password',
     email: 'Email address',
     tokens: 'API tokens',
+    securityLog: 'Security log',
     deleteAccount: 'Delete account',
   },
   changePassword: {
@@ -129,5 +144,39 @@ export const defaultProfileTexts: ProfileTexts = {
     consequence: 'It cannot be undone. The address may register again later.',
     submit: 'Delete my account',
     cancel: 'Cancel',
+  },
+  securityLog: {
+    title: 'Your security log',
+    caption: (email) => `What happened to ${email}, newest first (times in UTC)`,
+    columns: { when: 'When', what: 'What', outcome: 'Outcome', from: 'From', device: 'Device' },
+    events: {
+      user_registered: 'Registered',
+      login: 'Logged in',
+      logout: 'Logged out',
+      password_reset_requested: 'Asked for a password reset link',
+      password_reset_completed: 'Reset the password',
+      password_changed: 'Changed the password',
+      token_created: 'Created an API token',
+      token_revoked: 'Revoked an API token',
+      session_revoked: 'Ended a session',
+      role_added: 'Was given a role',
+      role_removed: 'Lost a role',
+      user_created: 'Account created',
+      user_disabled: 'Account disabled',
+      user_enabled: 'Account enabled',
+      user_deleted: 'Account deleted',
+      email_confirmed: 'Confirmed the email address',
+      email_changed: 'Changed the email address',
+      mfa_enabled: 'Set up an authenticator app',
+      mfa_disabled: 'Removed the authenticator app',
+      recovery_code_used: 'Used a recovery code',
+      rate_limited: 'Refused: too many attempts',
+      csrf_rejected: 'Refused: came from another site',
+      audit_pruned: 'Older records removed',
+    },
+    succeeded: 'Done',
+    failed: (reason) => (reason ? `Refused (${reason})` : 'Refused'),
+    empty: 'Nothing yet.',
+    older: 'Older',
   },
 };

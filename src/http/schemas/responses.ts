@@ -4,6 +4,7 @@
  * the type the code answers with (`satisfies`), so that a field added to one and not the other
  * does not compile.
  */
+import { AUDIT_TYPES } from '../../audit/records.js';
 import { z } from 'zod';
 import type { ErrorCode, PasswordRuleFailure, ProblemDetails } from '../../errors.js';
 import { SCOPE } from '../../tokens/fields.js';
@@ -42,6 +43,26 @@ export const sessionViewSchema = z
 
 /** `GET /api/sessions`: the caller's live sessions, oldest first. */
 export const sessionListResponse = z.object({ sessions: z.array(sessionViewSchema) }).meta({ id: 'SessionList' });
+
+/** One of the caller's own audit records (`GET /api/security-log`): never its hash, nor anyone else's. */
+export const securityEventSchema = z
+  .object({
+    id: z.number().int().meta({ description: 'The record’s id; pass the last one as `before` for the next page' }),
+    at: timestamp,
+    type: z.enum(AUDIT_TYPES),
+    outcome: z.enum(['success', 'failure']),
+    email: z.string().nullable(),
+    ip: z.string().nullable().meta({ description: 'The client address (IPv6 per /64)' }),
+    user_agent: z.string().nullable(),
+    reason: z.string().nullable().meta({ description: 'The problem code of a failure' }),
+    detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).meta({ description: 'Ids and names (token, session, role) and the actor: http, cli or api' }),
+  })
+  .meta({ id: 'SecurityEvent' });
+
+/** `GET /api/security-log`: 50 a page, newest first. */
+export const securityLogResponse = z
+  .object({ events: z.array(securityEventSchema), next: z.number().int().nullable().meta({ description: 'The `before` of the next page, or null on the last' }) })
+  .meta({ id: 'SecurityLog' });
 
 /** `POST /forgot`, `POST /reset`, and the other answers that only say what happens next. */
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
@@ -128,6 +149,7 @@ const ruleProblem = z.object({ rule: z.enum(PASSWORD_RULES), message: z.string()
  */
 export function problemSchema(status: number, codes: readonly [ErrorCode, ...ErrorCode[]]) {
   const items = [...(codes.includes('bad_request') ? [fieldProblem] : []), ...(codes.includes('password_rules') ? [ruleProblem] : [])];
+  const ticket = z.string().meta({ description: 'With mfa_required: the ticket POST /login/mfa names (single use, 5 minutes)' });
   const base = {
     type: z.literal('about:blank'),
     title: z.string(),
@@ -136,7 +158,10 @@ export function problemSchema(status: number, codes: readonly [ErrorCode, ...Err
     code: z.enum(codes).meta({ description: 'Stable: what clients branch on' }),
   };
   const [first, ...more] = items;
-  if (!first) return z.object(base) satisfies z.ZodType<ProblemDetails>;
-  const item = more.length ? z.union([first, ...more]) : first;
-  return z.object({ ...base, errors: z.array(item).optional() }) satisfies z.ZodType<ProblemDetails>;
+  const item = first && (more.length ? z.union([first, ...more]) : first);
+  const full = z.object({ ...base, ticket: ticket.optional(), errors: z.array(item ?? fieldProblem).optional() });
+  // Only a problem of `mfa_required` carries a ticket, and only field or rule problems `errors`
+  // (additionalProperties is false).
+  const withTicket = codes.includes('mfa_required') ? full : full.omit({ ticket: true });
+  return (item ? withTicket : withTicket.omit({ errors: true })) satisfies z.ZodType<ProblemDetails>;
 }
