@@ -96,8 +96,7 @@ await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(pa
 const { noteId, accessibleBy } = await notes.seed(user);
 
 // Every statement the package's own database connection runs (the change feed, rows read for
-// credentials, last_used_at writes), for the credential-scale figures (bench/credential-scale.ts).
-// Those of the audit log apart, for its flood figures (bench/audit-flood.ts).
+// credentials, last_used_at writes; bench/credential-scale.ts), and the audit log's apart (bench/audit-flood.ts).
 let statements = 0;
 let auditStatements = 0;
 (await partsOf(auth).storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => {
@@ -207,10 +206,9 @@ process.on('message', async (message: Command) => {
       reply(statements);
       break;
     }
-    case 'auditStatements': {
+    case 'auditStatements':
       reply(auditStatements);
       break;
-    }
     case 'cpuMicros': {
       // The CPU this process has used (user and system): per request, a cost that, unlike
       // throughput, does not depend on how much of the machine the process was given.

@@ -1,5 +1,5 @@
 /**
- * `auth.audit`: the record of security-relevant actions (CONTRACT-2 §17; docs/audit.md).
+ * `auth.audit`: the record of security-relevant actions (docs/audit.md).
  *
  * - A change and its record commit together: `record(tx, entry)` appends in the change's own
  *   transaction, last (Transaction.beforeCommit), so the chain's lock is held only until commit.

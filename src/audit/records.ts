@@ -1,11 +1,11 @@
 /**
  * What an audit record holds, and the two functions the chain rests on: a record's canonical JSON
- * and the hash linking it to the one before (CONTRACT-2 §17). Everything that writes or checks the
+ * and the hash linking it to the one before (docs/audit.md). Everything that writes or checks the
  * chain (chain.ts, the PostgreSQL function of the audit migration) computes exactly these.
  */
 import { sha256Hex } from '../secrets.js';
 
-/** Every type of record: CONTRACT-2 §17's, and `audit_pruned`, the record retention leaves of what it removed. */
+/** Every type of record (docs/audit.md); `audit_pruned` is the one retention leaves of what it removed. */
 export const AUDIT_TYPES = [
   'user_registered',
   'login',

@@ -1,5 +1,5 @@
 /**
- * The caller's own security log (CONTRACT-2 §17): their audit records, 50 a page, newest first,
+ * The caller's own security log (docs/audit.md): their audit records, 50 a page, newest first,
  * for `GET /api/security-log` and the `/security-log` page alike. Only the records naming the
  * caller as their user; never a record's hash, nor another user's.
  */

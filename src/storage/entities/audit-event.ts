@@ -6,7 +6,7 @@ const p = defineEntity.properties;
  * One row of the audit log (src/audit/): a security-relevant action, who and where from. The ids
  * are given by the appender, one after the last, under the chain's lock: they are the chain's order.
  * `detail` is kept as the exact JSON text the hash covers. No foreign key: the record of a deleted
- * user stays. The table takes CONTRACT-2's name, `auth_events`, rather than our `service_auth_`
+ * user stays. The table takes the name the specification gives it, `auth_events`, rather than our `service_auth_`
  * prefix: it is the one table operators and compliance tools are told to query by name.
  */
 export const AuditEvent = defineEntity({
