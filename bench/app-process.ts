@@ -20,6 +20,10 @@ export interface AppProcessOptions {
   databaseUrl: string;
   /** Extra Node options for the child, e.g. `--cpu-prof`. */
   nodeOptions?: string[];
+  /** The application to run, beside this file; default `server.ts`. */
+  script?: string;
+  /** Extra configuration for the child's ServiceAuth, e.g. SERVICE_AUTH_REDIS_URL and SERVICE_AUTH_SECRET. */
+  env?: Record<string, string>;
 }
 
 export class AppProcess {
@@ -37,10 +41,10 @@ export class AppProcess {
     });
   }
 
-  static async start({ databaseUrl, nodeOptions = [] }: AppProcessOptions): Promise<AppProcess> {
-    const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
+  static async start({ databaseUrl, nodeOptions = [], script = 'server.ts', env = {} }: AppProcessOptions): Promise<AppProcess> {
+    const child = fork(new URL(`./${script}`, import.meta.url).pathname, [], {
       execArgv: [...nodeOptions, '--import', 'tsx'],
-      env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: 'http://127.0.0.1' },
+      env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: 'http://127.0.0.1', ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const ready = await new Promise<Ready>((resolve, reject) => {

@@ -19,6 +19,7 @@ import { printTable, readResults, writeResults } from './report.js';
 import { coldVerification, latencyUnderAttack, timeRequest } from './verification.js';
 import { credentialScaleFigures } from './credential-scale.js';
 import { auditFloodFigures } from './audit-flood.js';
+import { FRESH_INSTANCE_FIGURE, freshInstanceFigures } from './fresh-instance.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -173,6 +174,7 @@ try {
   const [warmOnPostgres, ...scale] = await postgresFigures();
   figures.splice(1, 0, warmOnPostgres!); // beside the same figure on SQLite
   figures.push(...scale);
+  figures.push(...(await freshInstanceFigures(postgresUrl).catch((error: unknown) => [skipped(FRESH_INSTANCE_FIGURE, 's', '≤ 2 s', error instanceof Error ? error.message : String(error))])));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
