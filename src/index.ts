@@ -32,6 +32,7 @@ export type { ProblemPageLocals } from './http/pages/problem-page.js';
 export type { DeleteAccountPageLocals, EmailPageLocals, PasswordPageLocals } from './http/pages/profile-pages.js';
 export type { ProfileTexts } from './http/pages/profile-texts.js';
 export type { RevokePageLocals } from './http/pages/revoke-page.js';
+export type { MfaPageLocals, SecondStepPageLocals, TotpSetupView } from './http/pages/mfa-pages.js';
 export type { SecurityLogPageLocals } from './http/pages/security-log-page.js';
 export type { SessionsPageLocals } from './http/pages/sessions-page.js';
 export type { PageTexts } from './http/pages/texts.js';

@@ -8,17 +8,19 @@ import { CredentialResolver } from './authentication/credentials.js';
 import { SignIn } from './authentication/sign-in.js';
 import { AbilityFactory } from './authorization/abilities.js';
 import { Guards } from './authorization/guards.js';
+import { LoginTickets } from './mfa/login-tickets.js';
+import { SecondFactors } from './mfa/second-factor.js';
+import { SecretBox } from './mfa/secret-box.js';
 import { PolicyRegistry } from './authorization/policies.js';
 import { RoleRules } from './authorization/role-rules.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
 import type { EndpointLimiters } from './http/actions/checks.js';
 import { EventBus } from './events.js';
-import { defaultPageTexts, type PageTexts } from './http/pages/texts.js';
-import { consoleLogger, type Logger } from './logger.js';
 import { createMailTransport } from './mail/index.js';
-import type { MailTransport } from './mail/transport.js';
 import { PasswordHasher } from './passwords/hashing.js';
+import { Pluggable } from './pluggable.js';
+import type { MailTransport } from './mail/transport.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
 import { SharedRedis } from './rate-limit/shared-redis.js';
 import type { Rate } from './config/rates.js';
@@ -44,21 +46,6 @@ import { ResetTokens } from './users/reset-tokens.js';
 import { RoleService } from './users/roles.js';
 import { UserService } from './users/service.js';
 import { UserCache } from './users/user-cache.js';
-
-/**
- * What an application may replace at any time (`auth.logger`, `auth.mail`, `auth.texts`). Every
- * part that logs, mails or shows words holds this object and reads the current one when it needs it.
- */
-export class Pluggable {
-  logger: Logger = consoleLogger;
-  texts: PageTexts = defaultPageTexts;
-  mail: MailTransport;
-
-  /** `mail` makes the configured transport, which logs through this object too. */
-  constructor(mail: (log: Pluggable) => MailTransport) {
-    this.mail = mail(this);
-  }
-}
 
 /** The endpoints' limiters, and the two that count failures. */
 export interface Limiters extends EndpointLimiters {
@@ -97,6 +84,8 @@ export class AuthParts {
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
   readonly limiters: Limiters | undefined;
   readonly credentials: CredentialResolver;
+  /** TOTP factors and recovery codes (src/mfa/). */
+  readonly secondFactors: SecondFactors;
   readonly signIn: SignIn;
   readonly roleRules = new RoleRules();
   readonly policies: PolicyRegistry;
@@ -175,7 +164,17 @@ export class AuthParts {
       publicOrigin,
       whenReady: () => this.whenReady(),
     });
+    this.secondFactors = new SecondFactors({
+      storage,
+      audit,
+      box: new SecretBox(config.secret),
+      issuer: new URL(config.publicUrl).host,
+      forget: (ids) => this.users.forget(ids),
+    });
     this.signIn = new SignIn({
+      storage,
+      secondFactors: this.secondFactors,
+      tickets: new LoginTickets(storage),
       users: this.users,
       audit: this.audit,
       sessions: this.sessions,

@@ -19,6 +19,7 @@ import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
 import { RemoveRoleCommand } from './remove-role.js';
+import { ResetMfaCommand } from './reset-mfa.js';
 import { ResetPasswordCommand } from './reset-password.js';
 import { RevokeTokenCommand } from './revoke-token.js';
 import { TestPoliciesCommand } from './test-policies.js';
@@ -28,6 +29,7 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   CreateUserCommand,
   ListUsersCommand,
   ResetPasswordCommand,
+  ResetMfaCommand,
   DisableUserCommand,
   EnableUserCommand,
   ConfirmEmailCommand,

@@ -25,6 +25,7 @@ import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
 import { RemoveRoleCommand } from './remove-role.js';
+import { ResetMfaCommand } from './reset-mfa.js';
 import { ResetPasswordCommand } from './reset-password.js';
 import { RevokeTokenCommand } from './revoke-token.js';
 import { TestPoliciesCommand } from './test-policies.js';
@@ -51,6 +52,7 @@ export {
   ListUsersCommand,
   MigrateCommand,
   RemoveRoleCommand,
+  ResetMfaCommand,
   ResetPasswordCommand,
   RevokeTokenCommand,
   TestPoliciesCommand,

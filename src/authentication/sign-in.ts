@@ -5,19 +5,23 @@
 import type { Request, Response } from 'express';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { AuditEntry } from '../audit/records.js';
-import { AuthError } from '../errors.js';
+import { AuthError, MfaRequired } from '../errors.js';
+import type { LoginTickets } from '../mfa/login-tickets.js';
+import { invalidCode, type SecondFactors } from '../mfa/second-factor.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import type { Limiter } from '../rate-limit/limiter.js';
 import { rateLimited } from '../rate-limit/middleware.js';
 import type { SessionCookie } from '../sessions/cookie.js';
 import { assertSameSite } from '../sessions/csrf.js';
 import type { SessionStore } from '../sessions/store.js';
+import type { Storage } from '../storage/storage.js';
 import type { AuthUser } from '../users/auth-user.js';
 import { normalizeEmail } from '../users/emails.js';
 import type { UserService } from '../users/service.js';
 import type { CredentialResolver } from './credentials.js';
 
 export interface SignInDeps {
+  storage: Storage;
   users: UserService;
   audit: AuditLog;
   sessions: SessionStore;
@@ -28,6 +32,14 @@ export interface SignInDeps {
   publicOrigin: string;
   /** SERVICE_AUTH_EMAIL_CONFIRMATION: an unconfirmed address may not log in. */
   requireConfirmedEmail: boolean;
+  secondFactors: SecondFactors;
+  tickets: LoginTickets;
+}
+
+/** What the login's second step brings: a code from the authenticator app, or a recovery code. */
+export interface SecondStepProof {
+  code?: string;
+  recoveryCode?: string;
 }
 
 export class SignIn {
@@ -45,6 +57,56 @@ export class SignIn {
    */
   async attempt(req: Request, email: string, password: string): Promise<AuthUser> {
     const user = await this.checkPassword(req, email, password);
+    this.assertMayLogIn(user, email);
+    // The right password of an account with a second factor earns a ticket, not a session; its
+    // failures are not cleared until a code completes the login (else each login would clear the
+    // wrong codes counted, and codes could be guessed without end).
+    if (user.mfa_enabled) throw new MfaRequired(await this.deps.tickets.issue(user.id));
+    await this.clearFailures(req, email);
+    return user;
+  }
+
+  /**
+   * The login's second step: the ticket the password earned, and a code. A wrong code is 401
+   * `invalid_code` and counts against the account's failure limit like a wrong password; the
+   * fifth ends the ticket (401 `invalid_ticket` from then on, as for an unknown or expired one).
+   * Returns the user and how they proved it, once the ticket and the code are used up.
+   */
+  async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' }> {
+    const { storage, users, tickets, secondFactors, loginFailures, audit } = this.deps;
+    const userId = await tickets.userOf(ticket);
+    const user = userId === null ? null : await users.findById(userId);
+    if (!user) {
+      audit.fail({ type: 'login', userId, reason: 'invalid_ticket', detail: { step: 'second_factor' } });
+      throw new AuthError('invalid_ticket', 'This login has expired or ended; log in again with your password');
+    }
+    const pair = `${normalizeEmail(user.email)}|${clientKey(req)}`;
+    if (loginFailures) {
+      const state = await loginFailures.consume(pair);
+      if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
+    }
+    const em = await storage.em();
+    const factor = await storage.transaction(em, async (tx) => {
+      const used = await secondFactors.use(tx, user.id, proof);
+      if (used && !(await tickets.consume(tx, ticket))) return null; // another request took the ticket
+      return used;
+    });
+    if (!factor) {
+      await tickets.fail(ticket);
+      audit.fail({ type: 'login', userId: user.id, email: user.email, reason: 'invalid_code', detail: { step: 'second_factor' } });
+      throw invalidCode();
+    }
+    if (loginFailures) await loginFailures.reset(pair);
+    this.assertMayLogIn(user, user.email);
+    return { user, factor };
+  }
+
+  private async clearFailures(req: Request, email: string): Promise<void> {
+    await this.deps.loginFailures?.reset(`${normalizeEmail(email)}|${clientKey(req)}`);
+  }
+
+  /** Only the right password learns that the account is disabled or its address unconfirmed. */
+  private assertMayLogIn(user: AuthUser, email: string): void {
     const refuse = (reason: string) => this.deps.audit.fail({ type: 'login', userId: user.id, email, reason });
     if (user.disabled) {
       refuse('account_disabled');
@@ -54,7 +116,6 @@ export class SignIn {
       refuse('email_unconfirmed');
       throw new AuthError('email_unconfirmed', 'Confirm your email address first: open the link mailed to it, or ask for a new one');
     }
-    return user;
   }
 
   /**
@@ -63,6 +124,7 @@ export class SignIn {
    */
   async confirmPassword(req: Request, user: AuthUser, password: string): Promise<void> {
     await this.checkPassword(req, user.email, password);
+    await this.clearFailures(req, user.email);
   }
 
   private async checkPassword(req: Request, email: string, password: string): Promise<AuthUser> {
@@ -78,7 +140,6 @@ export class SignIn {
       this.deps.audit.fail({ type: 'login', userId: triedOn, email, reason: 'invalid_credentials' });
       throw new AuthError('invalid_credentials', 'The email or password is not right');
     }
-    if (loginFailures) await loginFailures.reset(pair);
     return user;
   }
 

@@ -46,7 +46,6 @@ export function toAuthUser(user: User): AuthUser {
     user.isAdmin,
     user.roles.getItems().map((role) => role.name),
     user.createdAt,
-    // A second factor arrives with its own tables; until then nobody has one.
-    { disabled: user.disabledAt != null, email_confirmed: user.emailConfirmedAt != null, mfa_enabled: false },
+    { disabled: user.disabledAt != null, email_confirmed: user.emailConfirmedAt != null, mfa_enabled: user.mfaEnabledAt != null },
   );
 }

@@ -5,7 +5,7 @@ import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory } from '
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { runCli, type CliResult } from './cli-process.js';
 
-const MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash', 'Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log'];
+const MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash', 'Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor'];
 const APPLIED = MIGRATIONS.map((name) => `Applied ${name}\n`).join('');
 
 /** The role names stored in a database, read through a ServiceAuth of our own. */

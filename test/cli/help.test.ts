@@ -10,6 +10,7 @@ const COMMANDS = {
   'create-user': 'Create a user',
   'list-users': 'List the users',
   'reset-password': "Set a user's password",
+  'reset-mfa': "Remove a user's second factor",
   'disable-user': 'Disable a user',
   'enable-user': 'Enable a disabled user',
   'confirm-email': "Confirm a user's email address by hand",
@@ -87,7 +88,7 @@ describe('CLI: help, version and usage errors', () => {
       code: 2,
       stdout: '',
       stderr:
-        'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, disable-user, enable-user, ' +
+        'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, reset-mfa, disable-user, enable-user, ' +
         'confirm-email, delete-user, create-role, ' +
         'list-roles, delete-role, add-role, remove-role, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, audit, audit verify, audit prune, migrate; ' +
         'see service-auth auth --help\n',
@@ -103,7 +104,7 @@ describe('CLI: help, version and usage errors', () => {
       stdout:
         'AddRoleCommand AuditCommand AuditPruneCommand AuditVerifyCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteRoleCommand ' +
         'DeleteUserCommand DisableUserCommand EnableUserCommand ImportLegacyTokenCommand ' +
-        'ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand RemoveRoleCommand ResetPasswordCommand ' +
+        'ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand RemoveRoleCommand ResetMfaCommand ResetPasswordCommand ' +
         'RevokeTokenCommand ServiceAuthCommand TestPoliciesCommand authCommands\n',
       stderr: '',
     });

@@ -23,6 +23,8 @@ const DOCUMENTED = {
   password: ['prefix', 'texts', 'email', 'notice', 'errors', 'passwordHint'],
   sessions: ['prefix', 'texts', 'email', 'sessions', 'notice'],
   'security-log': ['prefix', 'texts', 'email', 'events', 'next'],
+  mfa: ['prefix', 'texts', 'email', 'state', 'setup', 'recoveryCodes', 'recoveryCodesLeft', 'errors', 'notice'],
+  'login-mfa': ['prefix', 'texts', 'ticket', 'next', 'errors', 'notice'],
   email: ['prefix', 'texts', 'email', 'newEmail', 'notice', 'errors'],
   'delete-account': ['prefix', 'texts', 'email', 'errors'],
   confirm: ['prefix', 'texts', 'state', 'token', 'email', 'errors'],

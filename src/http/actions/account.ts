@@ -65,6 +65,17 @@ export class AccountActions {
     return this.announce('user_login', user);
   }
 
+  /**
+   * The login's second step: the ticket and a code from the authenticator app, or a recovery
+   * code; then a session, as a login. Event `user_login`.
+   */
+  async loginSecondStep(req: Request, res: Response): Promise<AuthUser> {
+    const { ticket, code, recovery_code } = parseBody(this.deps.schemas.loginSecondStep, req);
+    const { user, factor } = await this.deps.signIn.secondStep(req, ticket, { code, recoveryCode: recovery_code });
+    await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email, detail: { second_factor: factor } });
+    return this.announce('user_login', user);
+  }
+
   /** Ends the request's session, if any. */
   async logout(req: Request, res: Response): Promise<void> {
     const user = await this.deps.signIn.end(req, res);

@@ -39,6 +39,10 @@ export function accountApi({ actions, checks, credentials }: AccountApiDeps): Ro
     res.json({ user: await actions.login(req, res) });
   });
 
+  router.post('/login/mfa', ...checks.login, async (req, res) => {
+    res.json({ user: await actions.loginSecondStep(req, res) });
+  });
+
   router.post('/logout', async (req, res) => {
     await actions.logout(req, res);
     res.status(204).end();

@@ -50,6 +50,7 @@ export function accountPaths(context: DocumentContext): Paths {
         summary: 'Log in with email and password',
         description: [
           `Starts a new session (replacing the one the request carried). ${sameSite}`,
+          'For an account with a second factor, the right password answers 401 `mfa_required` with a `ticket` instead, and no session: `POST /login/mfa` completes the login.',
           limitNote(config, rates.login, 'per client address', 'SERVICE_AUTH_RATE_LIMIT_LOGIN'),
           config.rateLimit.enabled ? `Failed logins: ${rates.loginFailures.text} per account and client address (SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES).` : '',
           `${FORM}a 303 to \`next\`, or the form again with the problem.`,
@@ -58,10 +59,29 @@ export function accountPaths(context: DocumentContext): Paths {
         security: PUBLIC,
         body: { json: bodies.login },
         responses: {
-          200: json(schemas, 'Logged in', userResponse, { ...counted, ...cookie }),
+          200: jsonOrPage(schemas, 'Logged in; for a browser’s form of an account with a second factor, the page of the second step (no session yet)', userResponse, { ...counted, ...sessionCookieHeader(context, 'The new session (none on the second step’s page)', false) }),
           303: redirect('A browser’s form: logged in, to `next` (a same-site path) or `/`', { ...counted, ...cookie }),
         },
-        refusals: [...whenLimited(config), 'csrf_rejected', 'invalid_credentials', 'account_disabled', ...(confirming ? (['email_unconfirmed'] as const) : [])],
+        refusals: [...whenLimited(config), 'csrf_rejected', 'invalid_credentials', 'mfa_required', 'account_disabled', ...(confirming ? (['email_unconfirmed'] as const) : [])],
+      }),
+    },
+    '/login/mfa': {
+      post: operation(context, {
+        operationId: 'loginSecondStep',
+        summary: 'Complete a login with a second factor',
+        description: [
+          'The `ticket` of the `mfa_required` answer (single use, 5 minutes) and either `code`, the 6 digits of the authenticator app (each accepted once), or `recovery_code`, one of the ten (each works once).',
+          `A wrong code is 401 \`invalid_code\`; the fifth ends the ticket (401 \`invalid_ticket\`, as for an unknown or expired one). ${sameSite}`,
+          config.rateLimit.enabled ? `Wrong codes count with wrong passwords: ${rates.loginFailures.text} per account and client address (SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES).` : '',
+        ].filter(Boolean).join(' '),
+        tags: ['account'],
+        security: PUBLIC,
+        body: { json: bodies.loginSecondStep },
+        responses: {
+          200: json(schemas, 'Logged in', userResponse, { ...counted, ...cookie }),
+          303: redirect('A browser’s form: logged in, to `next` (a same-site path) or `/`; or, the ticket no longer good, to `/login?mfa=expired`', { ...counted, ...sessionCookieHeader(context, 'The new session, when logged in', false) }),
+        },
+        refusals: [...whenLimited(config), 'csrf_rejected', 'bad_request', 'invalid_code', 'invalid_ticket', 'account_disabled', ...(confirming ? (['email_unconfirmed'] as const) : [])],
       }),
     },
     '/logout': {

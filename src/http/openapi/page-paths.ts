@@ -57,7 +57,13 @@ export function pagePaths(context: DocumentContext): Paths {
   const clearsCookie = (required: boolean) => sessionCookieHeader(context, 'Clears the cookie', required);
 
   return {
-    '/login': { get: publicPage('loginPage', 'The login page', [next, queryParameter('reset', '`done`: says the password was changed')]) },
+    '/login': {
+      get: publicPage('loginPage', 'The login page', [
+        next,
+        queryParameter('reset', '`done`: says the password was changed'),
+        queryParameter('mfa', '`expired`: says the second step took too long or had five wrong codes'),
+      ]),
+    },
     '/register': { get: publicPage('registerPage', 'The registration page', [next]) },
     '/forgot': { get: publicPage('forgotPage', 'The page to ask for a reset link') },
     '/reset': { get: publicPage('resetPage', 'The page to set a new password (from the mailed link)', [queryParameter('token', 'The reset link’s token')]) },
@@ -85,6 +91,44 @@ export function pagePaths(context: DocumentContext): Paths {
           refusals: [...unsafe, 'invalid_credentials'],
         },
         context.schemas.of(accountSchemas(config.passwords).deleteAccount, 'input'),
+      ),
+    },
+    '/mfa': {
+      get: ownPage('mfaPage', 'The two-step login page', 'Sets up an authenticator app (`POST /mfa/totp`, then `POST /mfa/totp/confirm` with a code) or removes it (`POST /mfa/totp/remove` with the password).', [
+        queryParameter('removed', '`1`: says the app was removed'),
+      ]),
+    },
+    '/mfa/totp': {
+      post: formOnly({
+        operationId: 'beginTotpForm',
+        summary: 'Start setting up an authenticator app (the page’s button)',
+        description: 'As `POST /api/mfa/totp`: the page again with the QR code, the key, and a field for the code.',
+        responses: { 200: page('The page with the QR code') },
+        refusals: [...unsafe, 'mfa_already_enabled'],
+      }),
+    },
+    '/mfa/totp/confirm': {
+      post: formOnly(
+        {
+          operationId: 'confirmTotpForm',
+          summary: 'Turn the authenticator app on with a code (the page’s form)',
+          description: 'As `POST /api/mfa/totp/confirm`: the page with the ten recovery codes, this once; a wrong code shows the QR code again with the problem.',
+          responses: { 200: page('The recovery codes, once') },
+          refusals: [...unsafe, 'invalid_code'],
+        },
+        context.schemas.of(accountSchemas(config.passwords).confirmTotp, 'input'),
+      ),
+    },
+    '/mfa/totp/remove': {
+      post: formOnly(
+        {
+          operationId: 'removeTotpForm',
+          summary: 'Remove the authenticator app (the page’s form)',
+          description: `As \`DELETE /api/mfa/totp\`, which a form cannot send: with the password. Answered with a 303 to \`${prefix}/mfa?removed=1\`.`,
+          responses: { 303: redirect('Removed: to the two-step login page') },
+          refusals: [...unsafe, 'invalid_credentials'],
+        },
+        context.schemas.of(accountSchemas(config.passwords).removeTotp, 'input'),
       ),
     },
     '/sessions': {

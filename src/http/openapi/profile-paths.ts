@@ -3,7 +3,7 @@
  * to the same paths): password, address, sessions, deletion. Each needs a session, not a token.
  */
 import { accountSchemas } from '../schemas/accounts.js';
-import { messageResponse, securityLogResponse, sessionListResponse, userResponse } from '../schemas/responses.js';
+import { messageResponse, recoveryCodesResponse, secondFactorStateResponse, securityLogResponse, sessionListResponse, totpSetupResponse, userResponse } from '../schemas/responses.js';
 import { guardRefusals, limitNote, noStore, operation, pathId, queryParameter, sessionCookieHeader, SESSION_OR_TOKEN, toLoginPage, whenLimited, type DocumentContext, type Paths } from './operations.js';
 import { json, jsonOrPage, noContent, redirect } from './responses.js';
 
@@ -99,6 +99,50 @@ export function profilePaths(context: DocumentContext): Paths {
         security: SESSION,
         responses: { 204: noContent('Ended', noStore()) },
         refusals: own,
+      }),
+    },
+    '/api/mfa': {
+      get: operation(context, {
+        operationId: 'secondFactorState',
+        summary: 'The caller’s second factor',
+        description: '`totp`: `none`, `pending` (set up but not confirmed) or `enabled`; `recovery_codes_left`: the unused recovery codes.',
+        tags: ['account'],
+        security: SESSION,
+        responses: { 200: json(schemas, 'The state', secondFactorStateResponse, noStore()) },
+        refusals: [...guardRefusals(config, false), 'session_required'],
+      }),
+    },
+    '/api/mfa/totp': {
+      post: operation(context, {
+        operationId: 'beginTotp',
+        summary: 'Set up an authenticator app',
+        description: 'A new secret, pending until `POST /api/mfa/totp/confirm` brings a code from the app: the secret (for typing in), its `otpauth://` link, and that link as a QR code (SVG). A pending one is replaced. RFC 6238: SHA-1, 6 digits, 30-second steps.',
+        tags: ['account'],
+        security: SESSION,
+        responses: { 200: json(schemas, 'The secret, pending', totpSetupResponse, noStore()) },
+        refusals: [...own, 'mfa_already_enabled'],
+      }),
+      delete: operation(context, {
+        operationId: 'removeTotp',
+        summary: 'Remove the authenticator app',
+        description: `With the password. The recovery codes go with it; logging in takes the password alone again. ${password}`,
+        tags: ['account'],
+        security: SESSION,
+        body: { json: bodies.removeTotp },
+        responses: { 204: noContent('Removed', noStore()) },
+        refusals: [...own, 'invalid_credentials'],
+      }),
+    },
+    '/api/mfa/totp/confirm': {
+      post: operation(context, {
+        operationId: 'confirmTotp',
+        summary: 'Confirm the authenticator app with a code',
+        description: 'Turns the second factor on, and answers the ten recovery codes: shown this once, stored hashed, each usable once in place of a code. A wrong code is 401 `invalid_code`; nothing pending is 404.',
+        tags: ['account'],
+        security: SESSION,
+        body: { json: bodies.confirmTotp },
+        responses: { 200: json(schemas, 'On; the recovery codes, once', recoveryCodesResponse, noStore()) },
+        refusals: [...own, 'invalid_code', 'not_found'],
       }),
     },
     '/api/security-log': {

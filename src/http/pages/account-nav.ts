@@ -5,7 +5,7 @@
 import { escapeHtml } from './html.js';
 import type { PageTexts } from './texts.js';
 
-export type AccountPage = 'sessions' | 'password' | 'email' | 'tokens' | 'security-log' | 'delete-account';
+export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'tokens' | 'security-log' | 'delete-account';
 
 export function accountNav(prefix: string, texts: PageTexts, current: AccountPage): string {
   const t = texts.account;
@@ -13,6 +13,7 @@ export function accountNav(prefix: string, texts: PageTexts, current: AccountPag
     ['sessions', t.sessions],
     ['password', t.password],
     ['email', t.email],
+    ['mfa', t.mfa],
     ['tokens', t.tokens],
     ['security-log', t.securityLog],
     ['delete-account', t.deleteAccount],

@@ -6,6 +6,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
+import { MfaRequired } from '../../errors.js';
 import type { PasswordResets } from '../../users/password-resets.js';
 import type { AccountActions } from '../actions/account.js';
 import type { AccountEndpoint, EndpointChecks } from '../actions/checks.js';
@@ -13,6 +14,7 @@ import { textField } from '../requests/input.js';
 import { browserFormsOnly, optionalNext, safeNext } from '../requests/negotiation.js';
 import type { AccountPageLocals } from './account-pages.js';
 import { formRoute, type FormRoute } from './forms.js';
+import { showSecondStep } from './mfa-routes.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
 
@@ -51,6 +53,11 @@ export function accountPages(deps: AccountPageDeps): Router {
     fields: name === 'forgot' ? ['email'] : name === 'reset' ? ['token', 'password'] : ['email', 'password'],
     page: (req) => formPage(prefix, name, req),
     async showAgain(req, res, error, refusal) {
+      // The right password of an account with a second factor: its second step, not an error.
+      if (name === 'login' && error instanceof MfaRequired) {
+        await showSecondStep(req, res, 200, prefix, pluggable.texts, error.ticket);
+        return true;
+      }
       const token = textField(req, 'token') || null;
       // A reset link found unusable shows the reset page's "ask for a new link".
       const unusableLink = name === 'reset' && (error.code === 'invalid_reset_token' || !token);
@@ -70,7 +77,12 @@ export function accountPages(deps: AccountPageDeps): Router {
   router.get('/login', (req, res) =>
     show(req, res, 200, 'login', {
       next: optionalNext(req.query['next']),
-      notice: req.query['reset'] === 'done' ? { kind: 'info', text: pluggable.texts.login.resetDone } : null,
+      notice:
+        req.query['reset'] === 'done'
+          ? { kind: 'info', text: pluggable.texts.login.resetDone }
+          : req.query['mfa'] === 'expired'
+            ? { kind: 'error', text: pluggable.texts.secondStep.expired }
+            : null,
     }),
   );
   router.get('/register', (req, res) => show(req, res, 200, 'register', { next: optionalNext(req.query['next']) }));

@@ -1,6 +1,7 @@
 /** The built-in pages by name: the names an application's own views use (`service-auth/<name>`). */
 import { forgotPage, loginPage, registerPage, resetPage, type AccountPageLocals } from './account-pages.js';
 import { confirmEmailPage, confirmPage, type ConfirmEmailPageLocals, type ConfirmPageLocals } from './confirm-pages.js';
+import { mfaPage, secondStepPage, type MfaPageLocals, type SecondStepPageLocals } from './mfa-pages.js';
 import { problemPage, type ProblemPageLocals } from './problem-page.js';
 import { deleteAccountPage, emailPage, passwordPage, type DeleteAccountPageLocals, type EmailPageLocals, type PasswordPageLocals } from './profile-pages.js';
 import { revokePage, type RevokePageLocals } from './revoke-page.js';
@@ -18,6 +19,8 @@ export interface PageLocalsByName {
   password: PasswordPageLocals;
   sessions: SessionsPageLocals;
   'security-log': SecurityLogPageLocals;
+  mfa: MfaPageLocals;
+  'login-mfa': SecondStepPageLocals;
   email: EmailPageLocals;
   'delete-account': DeleteAccountPageLocals;
   confirm: ConfirmPageLocals;
@@ -37,6 +40,8 @@ export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string }
   password: passwordPage,
   sessions: sessionsPage,
   'security-log': securityLogPage,
+  mfa: mfaPage,
+  'login-mfa': secondStepPage,
   email: emailPage,
   'delete-account': deleteAccountPage,
   confirm: confirmPage,

@@ -44,6 +44,8 @@ export function formRefusal(error: AuthError, texts: PageTexts, config: AuthConf
           },
         },
       };
+    case 'invalid_code':
+      return { errors: { code: { message: texts.mfa.invalidCode } }, notice: null };
     case 'account_disabled':
       return { errors: null, notice: { kind: 'error', text: texts.login.disabled } };
     case 'email_unconfirmed':

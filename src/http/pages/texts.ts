@@ -7,11 +7,12 @@
  */
 import type { PasswordPolicy } from '../../config/config.js';
 import type { PasswordRuleFailure } from '../../errors.js';
+import { defaultMfaTexts, type MfaTexts } from './mfa-texts.js';
 import { defaultProfileTexts, type ProfileTexts } from './profile-texts.js';
 
 export type PasswordRule = PasswordRuleFailure['rule'];
 
-export interface PageTexts extends ProfileTexts {
+export interface PageTexts extends ProfileTexts, MfaTexts {
   /** The pages' language, for `<html lang>`: screen readers pronounce the words by it. */
   lang: string;
   /** The link back to the application's home page, in every page's header. */
@@ -169,6 +170,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     revoked: 'The token was revoked. Programs using it are refused from now on.',
   },
   ...defaultProfileTexts,
+  ...defaultMfaTexts,
   revoke: {
     title: 'Revoke a token',
     question: (name) => `Revoke the token “${name}”?`,

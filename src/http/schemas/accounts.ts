@@ -42,6 +42,17 @@ export function accountSchemas(policy: PasswordPolicy) {
     confirm: z.object({ token: linkToken('to confirm the address') }).meta({ id: 'ConfirmRequest' }),
     confirmEmail: z.object({ token: linkToken('to the new address') }).meta({ id: 'ConfirmEmailRequest' }),
     resend: z.object({ email }).meta({ id: 'ResendConfirmationRequest' }),
+    loginSecondStep: z
+      .object({
+        ticket: requiredText.meta({ description: 'The `ticket` of the mfa_required answer to POST /login' }),
+        code: z.string().optional().meta({ description: 'The 6 digits the authenticator app shows' }),
+        recovery_code: z.string().optional().meta({ description: 'One of the ten recovery codes, instead of `code`: each works once' }),
+        next,
+      })
+      .refine((body) => (body.code === undefined) !== (body.recovery_code === undefined), { path: ['code'], message: 'give either code or recovery_code' })
+      .meta({ id: 'LoginSecondStepRequest' }),
+    confirmTotp: z.object({ code: requiredText.meta({ description: 'The 6 digits the app shows now' }) }).meta({ id: 'ConfirmTotpRequest' }),
+    removeTotp: z.object({ password: currentPassword }).meta({ id: 'RemoveTotpRequest' }),
   };
 }
 

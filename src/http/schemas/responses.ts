@@ -64,6 +64,23 @@ export const securityLogResponse = z
   .object({ events: z.array(securityEventSchema), next: z.number().int().nullable().meta({ description: 'The `before` of the next page, or null on the last' }) })
   .meta({ id: 'SecurityLog' });
 
+/** `GET /api/mfa`. */
+export const secondFactorStateResponse = z
+  .object({ totp: z.enum(['none', 'pending', 'enabled']), recovery_codes_left: z.number().int() })
+  .meta({ id: 'SecondFactorState' });
+
+/** `POST /api/mfa/totp`: the pending secret, three ways. */
+export const totpSetupResponse = z
+  .object({
+    secret: z.string().meta({ description: 'Base32, for typing into an app by hand' }),
+    otpauth_url: z.string().meta({ description: 'otpauth://totp/… (SHA-1, 6 digits, 30 s)' }),
+    qr_svg: z.string().meta({ description: 'The link as a QR code, an SVG document' }),
+  })
+  .meta({ id: 'TotpSetup' });
+
+/** `POST /api/mfa/totp/confirm`: the recovery codes, this once. */
+export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()).length(10) }).meta({ id: 'RecoveryCodes' });
+
 /** `POST /forgot`, `POST /reset`, and the other answers that only say what happens next. */
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
 

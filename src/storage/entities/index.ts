@@ -2,12 +2,15 @@ import { ApiToken } from './api-token.js';
 import { AuditEvent } from './audit-event.js';
 import { CredentialChange } from './credential-change.js';
 import { EmailToken } from './email-token.js';
+import { LoginTicket } from './login-ticket.js';
 import { PasswordReset } from './password-reset.js';
+import { RecoveryCode } from './recovery-code.js';
 import { Role } from './role.js';
 import { Session } from './session.js';
+import { TotpFactor } from './totp-factor.js';
 import { User } from './user.js';
 import { UserRole } from './user-role.js';
 
-export { ApiToken, AuditEvent, CredentialChange, EmailToken, PasswordReset, Role, Session, User, UserRole };
+export { ApiToken, AuditEvent, CredentialChange, EmailToken, LoginTicket, PasswordReset, RecoveryCode, Role, Session, TotpFactor, User, UserRole };
 
-export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange, AuditEvent];
+export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange, AuditEvent, TotpFactor, RecoveryCode, LoginTicket];

@@ -17,6 +17,8 @@ export const User = defineEntity({
     disabledAt: p.datetime().nullable(),
     /** When the address was confirmed; null until then (SERVICE_AUTH_EMAIL_CONFIRMATION). */
     emailConfirmedAt: p.datetime().nullable(),
+    /** When a second factor was confirmed; null without one (src/mfa/). Logging in then takes two steps. */
+    mfaEnabledAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
     roles: () => p.manyToMany(Role).pivotEntity(() => UserRole),

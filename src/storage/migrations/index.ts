@@ -4,6 +4,7 @@ import { Migration20261122000000_unique_token_hash } from './Migration2026112200
 import { Migration20261123000000_account_lifecycle } from './Migration20261123000000_account_lifecycle.js';
 import { Migration20261124000000_change_feed } from './Migration20261124000000_change_feed.js';
 import { Migration20261125000000_audit_log } from './Migration20261125000000_audit_log.js';
+import { Migration20261125100000_second_factor } from './Migration20261125100000_second_factor.js';
 
 /** Every migration, in order. Listed explicitly so that they run the same from src/ and dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123000000_account_lifecycle', class: Migration20261123000000_account_lifecycle },
   { name: 'Migration20261124000000_change_feed', class: Migration20261124000000_change_feed },
   { name: 'Migration20261125000000_audit_log', class: Migration20261125000000_audit_log },
+  { name: 'Migration20261125100000_second_factor', class: Migration20261125100000_second_factor },
 ];

@@ -1,0 +1,72 @@
+/**
+ * The words of the second factor's pages: `/mfa` (setting up an authenticator app, the recovery
+ * codes once, removing it) and the login's second step. Part of `PageTexts` (texts.ts).
+ */
+
+export interface MfaTexts {
+  mfa: {
+    title: string;
+    off: string;
+    setUp: string;
+    pendingNote: string;
+    scan: string;
+    orType: string;
+    code: string;
+    codeHint: string;
+    confirm: string;
+    on(codesLeft: number): string;
+    codesTitle: string;
+    codesIntro: string;
+    done: string;
+    removeIntro: string;
+    remove: string;
+    removed: string;
+    invalidCode: string;
+    alreadyOn: string;
+  };
+  secondStep: {
+    title: string;
+    intro: string;
+    code: string;
+    submit: string;
+    useRecovery: string;
+    recoveryCode: string;
+    recoveryHint: string;
+    recoverySubmit: string;
+    expired: string;
+  };
+}
+
+export const defaultMfaTexts: MfaTexts = {
+  mfa: {
+    title: 'Two-step login',
+    off: 'Logging in takes your password alone. With an authenticator app, it also takes a code from your phone.',
+    setUp: 'Set up an authenticator app',
+    pendingNote: 'A set-up was started and not finished; start it again to get a new code to scan.',
+    scan: 'Scan this code with your authenticator app (Google Authenticator, 1Password, Aegis, …):',
+    orType: 'Or type this key into the app:',
+    code: 'Code from the app',
+    codeHint: 'The 6 digits the app shows now.',
+    confirm: 'Turn on',
+    on: (codesLeft) => `Logging in takes your password and a code from your authenticator app. ${codesLeft} recovery ${codesLeft === 1 ? 'code' : 'codes'} left.`,
+    codesTitle: 'Your recovery codes',
+    codesIntro: 'Keep these somewhere safe: each logs you in once if you lose your phone. They are shown only now.',
+    done: 'I have saved them',
+    removeIntro: 'To log in with your password alone again, remove the app. Your recovery codes go with it.',
+    remove: 'Remove the authenticator app',
+    removed: 'The authenticator app was removed: logging in takes your password alone.',
+    invalidCode: 'That code is not right. Type the 6 digits the app shows now.',
+    alreadyOn: 'An authenticator app is already set up.',
+  },
+  secondStep: {
+    title: 'Enter your code',
+    intro: 'Open your authenticator app and type the 6 digits it shows for this account.',
+    code: 'Code',
+    submit: 'Log in',
+    useRecovery: 'Lost your phone? Use a recovery code',
+    recoveryCode: 'Recovery code',
+    recoveryHint: 'One of the codes you saved when you set up the app; each works once.',
+    recoverySubmit: 'Log in with the recovery code',
+    expired: 'That login took too long, or too many codes were wrong. Log in again.',
+  },
+};
