@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContextOptions, Page } from 'playwright-core';
+import { totpCode } from '../src/mfa/totp.js';
 import { PASSWORD } from '../test/helpers/app.js';
 import { launchChromium } from '../test/browser/chromium.js';
 import { startDemoServer } from '../test/browser/demo-server.js';
@@ -76,6 +77,26 @@ try {
   // Deleting the account: the warning and the password.
   await page.goto('/service-auth/delete-account');
   await shoot(page, 'delete-account');
+
+  // Two-step login: the set-up's QR code, the recovery codes once, the login's second step.
+  await page.goto('/service-auth/mfa');
+  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await page.locator('figure.qr svg').waitFor();
+  await shoot(page, 'mfa-setup');
+  const key = (await page.locator('code.secret').textContent())!;
+  await page.getByLabel('Code from the app').fill(totpCode(key, Date.now()));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+  await shoot(page, 'mfa-codes');
+  const second = await (await chromium.browser.newContext({ ...PHONE, baseURL: demo.url })).newPage();
+  await second.goto('/service-auth/login');
+  await logIn(second, 'ada@example.com', PASSWORD);
+  await second.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  await shoot(second, 'login-mfa');
+
+  // The security log: what happened to the account, newest first.
+  await page.goto('/service-auth/security-log');
+  await shoot(page, 'security-log');
 
   // A new account, not yet confirmed: the login says so; the mailed link's page has the button.
   const newcomer = await (await chromium.browser.newContext({ ...PHONE, baseURL: demo.url })).newPage();
