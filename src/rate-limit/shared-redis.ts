@@ -1,6 +1,7 @@
 /**
- * The one Redis connection an instance's limiters share, and how it behaves when Redis fails:
- * the limiters never wait long on it, the outage and the recovery are logged once each.
+ * The one Redis connection an instance's limiters (and, with SERVICE_AUTH_SECRET, its shared
+ * verifications) use, and how it behaves when Redis fails: nothing waits long on it, the outage
+ * and the recovery are logged once each, saying what stops being shared.
  */
 import { Redis } from 'ioredis';
 import { redactUrl } from '../config/redact.js';
@@ -9,6 +10,12 @@ import type { LoggerHolder } from '../logger.js';
 /** How long one rate-limit command may wait on Redis before the count is made in memory. */
 const COMMAND_TIMEOUT_MS = 1000;
 
+/** What an instance shares through Redis, for the outage's log lines. */
+export interface SharedThings {
+  rateLimits: boolean;
+  verifiedTokens: boolean;
+}
+
 export class SharedRedis {
   readonly client: Redis;
   private down = false;
@@ -16,6 +23,7 @@ export class SharedRedis {
   constructor(
     private readonly url: string,
     private readonly log: LoggerHolder,
+    private readonly shares: SharedThings = { rateLimits: true, verifiedTokens: false },
   ) {
     // Commands are not queued while disconnected: they fail at once and the limiters count in
     // memory (rate-limiter-flexible's insurance limiter) rather than hold the request.
@@ -26,7 +34,8 @@ export class SharedRedis {
     this.client.on('ready', () => {
       if (!this.down) return;
       this.down = false;
-      this.log.logger.info(`Redis at ${redactUrl(this.url)} is reachable again; rate limits are shared again`);
+      const what = [this.shares.rateLimits && 'rate limits', this.shares.verifiedTokens && 'verified tokens'].filter(Boolean).join(' and ');
+      this.log.logger.info(`Redis at ${redactUrl(this.url)} is reachable again; ${what} are shared again`);
     });
   }
 
@@ -58,6 +67,10 @@ export class SharedRedis {
   private markDown(what: string): void {
     if (this.down) return;
     this.down = true;
-    this.log.logger.error(`Redis at ${redactUrl(this.url)} ${what}; rate limits are counted per instance until it is back`);
+    const meanwhile = [
+      this.shares.rateLimits && 'rate limits are counted per instance',
+      this.shares.verifiedTokens && 'each instance derives the tokens it has not verified itself',
+    ].filter(Boolean);
+    this.log.logger.error(`Redis at ${redactUrl(this.url)} ${what}; ${meanwhile.join(', and ')} until it is back`);
   }
 }

@@ -115,5 +115,11 @@ describeRedis('tokens verified once per deployment', () => {
     const a = await instance({ SERVICE_AUTH_REDIS_URL: 'redis://127.0.0.1:1' });
     const { token } = await tokenOf(a);
     expect(await derivationsDuring(a, () => whoami(a, token).expect(200))).to.equal(1);
+    // The log says what stops being shared: here, with rate limits off, only verified tokens.
+    await a.auth.close();
+    const b = await instance({ SERVICE_AUTH_REDIS_URL: 'redis://127.0.0.1:1', SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    await whoami(b, token).expect(200);
+    expect(b.log.text()).to.match(/Redis at redis:\/\/127\.0\.0\.1:1 is unreachable \(.*\); each instance derives the tokens it has not verified itself until it is back/);
+    expect(b.log.text()).not.to.contain('rate limits');
   });
 });
