@@ -94,6 +94,18 @@ try {
   await second.getByRole('heading', { name: 'Enter your code' }).waitFor();
   await shoot(second, 'login-mfa');
 
+  // Passkeys: one added with a virtual authenticator (as the browser suite does).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await page.goto('/service-auth/passkeys');
+  await page.getByLabel('Name of the new passkey').fill('Phone');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.waitForURL('**/service-auth/passkeys?added=1');
+  await shoot(page, 'passkeys');
+
   // The security log: what happened to the account, newest first.
   await page.goto('/service-auth/security-log');
   await shoot(page, 'security-log');

@@ -8,6 +8,7 @@ const PROBLEMS = {
   bad_request: [400, 'Bad Request'],
   invalid_reset_token: [400, 'Invalid reset token'],
   invalid_confirmation_token: [400, 'Invalid confirmation token'],
+  invalid_passkey: [400, 'Invalid passkey'],
   unauthenticated: [401, 'Unauthenticated'],
   invalid_credentials: [401, 'Invalid credentials'],
   invalid_token: [401, 'Invalid token'],

@@ -9,6 +9,7 @@ import { SignIn } from './authentication/sign-in.js';
 import { AbilityFactory } from './authorization/abilities.js';
 import { Guards } from './authorization/guards.js';
 import { LoginTickets } from './mfa/login-tickets.js';
+import { Passkeys } from './mfa/passkeys.js';
 import { SecondFactors } from './mfa/second-factor.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { PolicyRegistry } from './authorization/policies.js';
@@ -86,6 +87,7 @@ export class AuthParts {
   readonly credentials: CredentialResolver;
   /** TOTP factors and recovery codes (src/mfa/). */
   readonly secondFactors: SecondFactors;
+  readonly passkeys: Passkeys;
   readonly signIn: SignIn;
   readonly roleRules = new RoleRules();
   readonly policies: PolicyRegistry;
@@ -171,6 +173,7 @@ export class AuthParts {
       issuer: new URL(config.publicUrl).host,
       forget: (ids) => this.users.forget(ids),
     });
+    this.passkeys = new Passkeys({ storage, audit, publicUrl: config.publicUrl });
     this.signIn = new SignIn({
       storage,
       secondFactors: this.secondFactors,

@@ -101,6 +101,17 @@ export class SignIn {
     return { user, factor };
   }
 
+  /**
+   * The user a passkey signed in (a passkey is both factors: the device and what unlocks it), if
+   * they may log in: disabled or unconfirmed accounts are refused as after a right password.
+   */
+  async passkeyUser(userId: number): Promise<AuthUser> {
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new AuthError('invalid_passkey', 'The passkey could not be verified; try again');
+    this.assertMayLogIn(user, user.email);
+    return user;
+  }
+
   private async clearFailures(req: Request, email: string): Promise<void> {
     await this.deps.loginFailures?.reset(`${normalizeEmail(email)}|${clientKey(req)}`);
   }

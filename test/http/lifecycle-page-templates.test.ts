@@ -25,6 +25,7 @@ const DOCUMENTED = {
   'security-log': ['prefix', 'texts', 'email', 'events', 'next'],
   mfa: ['prefix', 'texts', 'email', 'state', 'setup', 'recoveryCodes', 'recoveryCodesLeft', 'errors', 'notice'],
   'login-mfa': ['prefix', 'texts', 'ticket', 'next', 'errors', 'notice'],
+  passkeys: ['prefix', 'texts', 'email', 'passkeys', 'notice'],
   email: ['prefix', 'texts', 'email', 'newEmail', 'notice', 'errors'],
   'delete-account': ['prefix', 'texts', 'email', 'errors'],
   confirm: ['prefix', 'texts', 'state', 'token', 'email', 'errors'],

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { safeNext } from '../../src/http/requests/negotiation.js';
-import { COPY_SCRIPT, STYLESHEET } from '../../src/http/pages/assets.js';
+import { COPY_SCRIPT, PASSKEY_SCRIPT, STYLESHEET, WEBAUTHN_BROWSER } from '../../src/http/pages/assets.js';
 import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, type AppWithOutbox, type TestApp } from '../helpers/app.js';
 import { cspHash, formPost, tagWithId } from '../helpers/forms.js';
 
@@ -42,7 +42,8 @@ describe('browser pages', () => {
       [
         "default-src 'none'",
         `style-src ${cspHash(STYLESHEET)}`,
-        `script-src ${cspHash(COPY_SCRIPT)}`,
+        `script-src ${cspHash(COPY_SCRIPT)} ${cspHash(WEBAUTHN_BROWSER)} ${cspHash(PASSKEY_SCRIPT)}`,
+        "connect-src 'self'",
         "form-action 'self'",
         "base-uri 'none'",
         "frame-ancestors 'none'",

@@ -6,6 +6,7 @@
 import type { Request, Response } from 'express';
 import type { SignIn } from '../../authentication/sign-in.js';
 import type { EventBus, EventName } from '../../events.js';
+import type { Passkeys } from '../../mfa/passkeys.js';
 import type { AuthUser } from '../../users/auth-user.js';
 import type { PasswordResets } from '../../users/password-resets.js';
 import type { Registrations } from '../../users/registrations.js';
@@ -23,6 +24,7 @@ export interface AccountActionDeps {
   resets: PasswordResets;
   registrations: Registrations;
   events: EventBus;
+  passkeys: Passkeys;
 }
 
 export class AccountActions {
@@ -73,6 +75,15 @@ export class AccountActions {
     const { ticket, code, recovery_code } = parseBody(this.deps.schemas.loginSecondStep, req);
     const { user, factor } = await this.deps.signIn.secondStep(req, ticket, { code, recoveryCode: recovery_code });
     await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email, detail: { second_factor: factor } });
+    return this.announce('user_login', user);
+  }
+
+  /** Signs in with a passkey, without a password: the answer to `passkeyOptions`. Event `user_login`. */
+  async loginWithPasskey(req: Request, res: Response): Promise<AuthUser> {
+    const { response } = parseBody(this.deps.schemas.passkeyLogin, req);
+    const { userId, passkey } = await this.deps.passkeys.authenticate(response);
+    const user = await this.deps.signIn.passkeyUser(userId);
+    await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email, detail: { passkey } });
     return this.announce('user_login', user);
   }
 

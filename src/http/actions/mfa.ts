@@ -5,6 +5,8 @@
  */
 import type { Request } from 'express';
 import type { SignIn } from '../../authentication/sign-in.js';
+import { AuthError } from '../../errors.js';
+import type { PasskeyView, Passkeys } from '../../mfa/passkeys.js';
 import type { SecondFactors, SecondFactorState, TotpSetup } from '../../mfa/second-factor.js';
 import type { AccountSchemas } from '../schemas/accounts.js';
 import { parseBody } from '../schemas/parse.js';
@@ -14,6 +16,7 @@ export interface MfaActionDeps {
   schemas: AccountSchemas;
   signIn: SignIn;
   secondFactors: SecondFactors;
+  passkeys: Passkeys;
 }
 
 export class MfaActions {
@@ -41,6 +44,28 @@ export class MfaActions {
     assertSession(req);
     const { code } = parseBody(this.deps.schemas.confirmTotp, req);
     return this.deps.secondFactors.confirmTotp(req.user!.id, code);
+  }
+
+  passkeys(req: Request): Promise<PasskeyView[]> {
+    assertSession(req);
+    return this.deps.passkeys.list(req.user!.id);
+  }
+
+  passkeyOptions(req: Request): Promise<unknown> {
+    assertSession(req);
+    return this.deps.passkeys.registrationOptions(req.user!);
+  }
+
+  addPasskey(req: Request): Promise<PasskeyView> {
+    assertSession(req);
+    const { response, name } = parseBody(this.deps.schemas.addPasskey, req);
+    return this.deps.passkeys.register(req.user!.id, response, name);
+  }
+
+  /** 404 `not_found` for a passkey the caller does not have, like an unknown one. */
+  async removePasskey(req: Request, id: string): Promise<void> {
+    assertSession(req);
+    if (!(await this.deps.passkeys.remove(req.user!.id, id))) throw new AuthError('not_found', 'You have no passkey with this id');
   }
 
   /** With the password (401 `invalid_credentials`, counted as a failed login). */

@@ -5,6 +5,7 @@
 import { Router } from 'express';
 import type { CredentialResolver } from '../../authentication/credentials.js';
 import { AuthError } from '../../errors.js';
+import type { Passkeys } from '../../mfa/passkeys.js';
 import type { AccountActions } from '../actions/account.js';
 import type { EndpointChecks } from '../actions/checks.js';
 
@@ -12,6 +13,7 @@ export interface AccountApiDeps {
   actions: AccountActions;
   checks: EndpointChecks;
   credentials: CredentialResolver;
+  passkeys: Pick<Passkeys, 'authenticationOptions'>;
 }
 
 const FORGOT_MESSAGE = 'If an account exists for that email, a link to reset its password is on its way.';
@@ -19,7 +21,7 @@ const RESET_MESSAGE = 'Your password has been changed. Log in with the new one.'
 export const REGISTER_MESSAGE = 'Check your mail: a link to confirm the address is on its way.';
 const RESEND_MESSAGE = 'If that address has an account awaiting confirmation, a new link is on its way.';
 
-export function accountApi({ actions, checks, credentials }: AccountApiDeps): Router {
+export function accountApi({ actions, checks, credentials, passkeys }: AccountApiDeps): Router {
   const router = Router();
 
   router.get('/me', async (req, res) => {
@@ -41,6 +43,14 @@ export function accountApi({ actions, checks, credentials }: AccountApiDeps): Ro
 
   router.post('/login/mfa', ...checks.login, async (req, res) => {
     res.json({ user: await actions.loginSecondStep(req, res) });
+  });
+
+  router.post('/login/passkey/options', ...checks.login, async (_req, res) => {
+    res.json(await passkeys.authenticationOptions());
+  });
+
+  router.post('/login/passkey', ...checks.login, async (req, res) => {
+    res.json({ user: await actions.loginWithPasskey(req, res) });
   });
 
   router.post('/logout', async (req, res) => {

@@ -4,7 +4,7 @@
  * address.
  */
 import { accountSchemas } from '../schemas/accounts.js';
-import { messageResponse, userResponse } from '../schemas/responses.js';
+import { messageResponse, userResponse, webauthnOptionsResponse } from '../schemas/responses.js';
 import { countedHeaders, guardRefusals, limitNote, noStore, operation, PUBLIC, sessionCookieHeader, SESSION_OR_TOKEN, tokenFailuresNote, whenLimited, type DocumentContext, type Paths } from './operations.js';
 import { json, jsonOrPage, noContent, redirect } from './responses.js';
 
@@ -82,6 +82,29 @@ export function accountPaths(context: DocumentContext): Paths {
           303: redirect('A browser’s form: logged in, to `next` (a same-site path) or `/`; or, the ticket no longer good, to `/login?mfa=expired`', { ...counted, ...sessionCookieHeader(context, 'The new session, when logged in', false) }),
         },
         refusals: [...whenLimited(config), 'csrf_rejected', 'bad_request', 'invalid_code', 'invalid_ticket', 'account_disabled', ...(confirming ? (['email_unconfirmed'] as const) : [])],
+      }),
+    },
+    '/login/passkey/options': {
+      post: operation(context, {
+        operationId: 'passkeyLoginOptions',
+        summary: 'Options to sign in with a passkey',
+        description: `The challenge (single use, 5 minutes) for \`startAuthentication\` of @simplewebauthn/browser; any passkey of this site may answer it. ${sameSite}`,
+        tags: ['account'],
+        security: PUBLIC,
+        responses: { 200: json(schemas, 'The options', webauthnOptionsResponse, counted) },
+        refusals: [...whenLimited(config), 'csrf_rejected'],
+      }),
+    },
+    '/login/passkey': {
+      post: operation(context, {
+        operationId: 'passkeyLogin',
+        summary: 'Sign in with a passkey, without a password',
+        description: `The browser's answer to the options; a new session, as a login (event \`user_login\`). A passkey is both factors: no second step follows. ${sameSite}`,
+        tags: ['account'],
+        security: PUBLIC,
+        body: { json: bodies.passkeyLogin },
+        responses: { 200: json(schemas, 'Signed in', userResponse, { ...counted, ...cookie }) },
+        refusals: [...whenLimited(config), 'csrf_rejected', 'bad_request', 'invalid_passkey', 'account_disabled', ...(confirming ? (['email_unconfirmed'] as const) : [])],
       }),
     },
     '/logout': {

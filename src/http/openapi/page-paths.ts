@@ -131,6 +131,22 @@ export function pagePaths(context: DocumentContext): Paths {
         context.schemas.of(accountSchemas(config.passwords).removeTotp, 'input'),
       ),
     },
+    '/passkeys': {
+      get: ownPage('passkeysPage', 'The passkeys page: the caller’s passkeys, a button to remove each and one to add another (with JavaScript)', 'Adding goes through `POST /api/passkeys/options` and `POST /api/passkeys`; the remove buttons post to `POST /passkeys/{id}/remove`.', [
+        queryParameter('added', '`1`: says a passkey was added'),
+        queryParameter('removed', '`1`: says a passkey was removed'),
+      ]),
+    },
+    '/passkeys/{id}/remove': {
+      post: formOnly({
+        operationId: 'removePasskeyForm',
+        summary: 'Remove a passkey (the passkeys page’s button)',
+        description: `As \`DELETE /api/passkeys/{id}\`, which a form cannot send; another user’s passkey is a 404, like an unknown id. Answered with a 303 to \`${prefix}/passkeys?removed=1\`.`,
+        parameters: [pathId('The credential id (`id` in the list)')],
+        responses: { 303: redirect('Removed: to the passkeys page') },
+        refusals: unsafe,
+      }),
+    },
     '/sessions': {
       get: ownPage('sessionsPage', 'The sessions page: where the caller is logged in, with a button to end each session and one to end every other', 'Its buttons post to `POST /sessions/{id}/end` and `POST /sessions/end-others`.', [
         queryParameter('ended', '`one` or `others`: says which sessions were ended'),

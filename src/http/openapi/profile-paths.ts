@@ -3,7 +3,7 @@
  * to the same paths): password, address, sessions, deletion. Each needs a session, not a token.
  */
 import { accountSchemas } from '../schemas/accounts.js';
-import { messageResponse, recoveryCodesResponse, secondFactorStateResponse, securityLogResponse, sessionListResponse, totpSetupResponse, userResponse } from '../schemas/responses.js';
+import { messageResponse, passkeyCreatedResponse, passkeyListResponse, recoveryCodesResponse, webauthnOptionsResponse, secondFactorStateResponse, securityLogResponse, sessionListResponse, totpSetupResponse, userResponse } from '../schemas/responses.js';
 import { guardRefusals, limitNote, noStore, operation, pathId, queryParameter, sessionCookieHeader, SESSION_OR_TOKEN, toLoginPage, whenLimited, type DocumentContext, type Paths } from './operations.js';
 import { json, jsonOrPage, noContent, redirect } from './responses.js';
 
@@ -143,6 +143,50 @@ export function profilePaths(context: DocumentContext): Paths {
         body: { json: bodies.confirmTotp },
         responses: { 200: json(schemas, 'On; the recovery codes, once', recoveryCodesResponse, noStore()) },
         refusals: [...own, 'invalid_code', 'not_found'],
+      }),
+    },
+    '/api/passkeys': {
+      get: operation(context, {
+        operationId: 'listPasskeys',
+        summary: 'The caller’s passkeys',
+        description: 'Oldest first: the credential id, the name, when it was made and last used.',
+        tags: ['account'],
+        security: SESSION,
+        responses: { 200: json(schemas, 'The passkeys', passkeyListResponse, noStore()) },
+        refusals: [...guardRefusals(config, false), 'session_required'],
+      }),
+      post: operation(context, {
+        operationId: 'addPasskey',
+        summary: 'Keep a passkey the browser made',
+        description: 'The answer of `startRegistration` of @simplewebauthn/browser to `POST /api/passkeys/options`: verified against that challenge (single use, 5 minutes), this site’s origin and RP id (SERVICE_AUTH_PUBLIC_URL).',
+        tags: ['account'],
+        security: SESSION,
+        body: { json: bodies.addPasskey },
+        responses: { 201: json(schemas, 'Kept', passkeyCreatedResponse, noStore()) },
+        refusals: [...own, 'bad_request', 'invalid_passkey'],
+      }),
+    },
+    '/api/passkeys/options': {
+      post: operation(context, {
+        operationId: 'passkeyRegistrationOptions',
+        summary: 'Options to make a passkey',
+        description: 'For `startRegistration` of @simplewebauthn/browser: a challenge (single use, 5 minutes), this site as the relying party, the caller as the user, their passkeys excluded.',
+        tags: ['account'],
+        security: SESSION,
+        responses: { 200: json(schemas, 'The options', webauthnOptionsResponse, noStore()) },
+        refusals: own,
+      }),
+    },
+    '/api/passkeys/{id}': {
+      delete: operation(context, {
+        operationId: 'removePasskey',
+        summary: 'Remove a passkey',
+        description: 'One of the caller’s; another user’s is a 404, like an unknown id.',
+        tags: ['account'],
+        security: SESSION,
+        parameters: [pathId('The credential id (`id` in the list)')],
+        responses: { 204: noContent('Removed', noStore()) },
+        refusals: [...own, 'not_found'],
       }),
     },
     '/api/security-log': {

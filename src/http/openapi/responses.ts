@@ -62,6 +62,7 @@ export function jsonOrPage(schemas: SchemaComponents, description: string, body:
 const MEANINGS: Record<ErrorCode, string> = {
   bad_request: 'a body that cannot be read (malformed, over 16 KiB, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode',
   invalid_reset_token: 'the reset link is unknown, expired or used',
+  invalid_passkey: 'the passkey’s answer could not be verified: an unknown passkey, a challenge used, expired or of another user, another origin',
   invalid_confirmation_token: 'the confirmation link is unknown, expired or used, or the account’s address changed since',
   unauthenticated: 'no session cookie and no bearer token',
   invalid_credentials: 'the email or the password is not right (the same for an unknown email)',

@@ -5,7 +5,7 @@
 import { escapeHtml } from './html.js';
 import type { PageTexts } from './texts.js';
 
-export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'tokens' | 'security-log' | 'delete-account';
+export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'passkeys' | 'tokens' | 'security-log' | 'delete-account';
 
 export function accountNav(prefix: string, texts: PageTexts, current: AccountPage): string {
   const t = texts.account;
@@ -14,6 +14,7 @@ export function accountNav(prefix: string, texts: PageTexts, current: AccountPag
     ['password', t.password],
     ['email', t.email],
     ['mfa', t.mfa],
+    ['passkeys', t.passkeys],
     ['tokens', t.tokens],
     ['security-log', t.securityLog],
     ['delete-account', t.deleteAccount],

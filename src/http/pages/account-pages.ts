@@ -3,6 +3,7 @@
  * name under the prefix, same-site; an application replaces one by providing a view
  * `service-auth/<page>` to its view engine (see render.ts), which gets the same locals.
  */
+import { safeNext } from '../requests/negotiation.js';
 import { renderFields, type FieldErrors, type FieldSpec } from './fields.js';
 import { escapeHtml } from './html.js';
 import { layout, type Notice } from './layout.js';
@@ -59,7 +60,10 @@ export function loginPage({ prefix, texts, notice, errors, email, next, confirma
     body: `${summary}${confirmationPending ? resendForm(prefix, texts, email) : ''}    <form method="post" action="${escapeHtml(prefix)}/login" novalidate>${fields}${hidden('next', next)}
       <button type="submit">${escapeHtml(t.submit)}</button>
     </form>
-    <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.forgot)}</a> · <a href="${escapeHtml(register)}">${escapeHtml(t.register)}</a></p>`,
+    <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.forgot)}</a> · <a href="${escapeHtml(register)}">${escapeHtml(t.register)}</a></p>
+    <p><button type="button" class="secondary" hidden data-passkey="login" data-options="${escapeHtml(prefix)}/login/passkey/options" data-verify="${escapeHtml(prefix)}/login/passkey" data-done="${escapeHtml(safeNext(next ?? ''))}" data-status="passkey-status" data-failed="${escapeHtml(texts.passkeys.signInFailed)}">${escapeHtml(texts.passkeys.signIn)}</button></p>
+    <p id="passkey-status" role="status" class="field-error"></p>`,
+    passkeys: true,
   });
 }
 

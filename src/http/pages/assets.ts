@@ -1,9 +1,12 @@
 /**
- * The built-in pages' only style sheet and only script, both inline, and the Content-Security-Policy
- * that allows exactly these two by hash. Nothing else may load or run on a page that can show a
- * freshly created token, and the forms may only post to this site.
+ * The built-in pages' only style sheet and scripts, all inline, and the Content-Security-Policy
+ * that allows exactly these by hash. Nothing else may load or run on a page that can show a
+ * freshly created token, the forms may only post to this site, and scripts may only call it.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /** Small, readable on a phone (one column, large touch targets), no web fonts. */
 export const STYLESHEET = `
@@ -79,13 +82,59 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
 }
 `;
 
+/**
+ * @simplewebauthn/browser, as its own build ships it (the global `SimpleWebAuthnBrowser`), inlined
+ * into the pages that use passkeys: served by the package, never from a CDN.
+ */
+export const WEBAUTHN_BROWSER = readFileSync(
+  join(dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'),
+  'utf8',
+);
+
+/**
+ * The passkey buttons (progressive enhancement: hidden without JavaScript, or without WebAuthn).
+ * `data-passkey` is `register` (the passkeys page) or `login` (the login page); the options and
+ * the browser's answer go to this site's JSON endpoints named by `data-options` and `data-verify`.
+ */
+export const PASSKEY_SCRIPT = `
+const post = async (path, body) => {
+  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+  const json = await response.json();
+  if (!response.ok) throw new Error(json.detail);
+  return json;
+};
+for (const button of document.querySelectorAll('button[data-passkey]')) {
+  if (!window.PublicKeyCredential) continue;
+  const status = document.getElementById(button.dataset.status);
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    status.textContent = '';
+    try {
+      const optionsJSON = await post(button.dataset.options, {});
+      if (button.dataset.passkey === 'register') {
+        const response = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON });
+        await post(button.dataset.verify, { response, name: document.getElementById(button.dataset.name).value || undefined });
+        location.assign(button.dataset.done);
+      } else {
+        const response = await SimpleWebAuthnBrowser.startAuthentication({ optionsJSON });
+        await post(button.dataset.verify, { response });
+        location.assign(button.dataset.done);
+      }
+    } catch {
+      status.textContent = button.dataset.failed;
+    }
+  });
+}
+`;
+
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** For the built-in pages: only their own style and script, forms to this site only, no framing. */
 export const BUILT_IN_CSP = [
   "default-src 'none'",
   `style-src ${hash(STYLESHEET)}`,
-  `script-src ${hash(COPY_SCRIPT)}`,
+  `script-src ${hash(COPY_SCRIPT)} ${hash(WEBAUTHN_BROWSER)} ${hash(PASSKEY_SCRIPT)}`,
+  "connect-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

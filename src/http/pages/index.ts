@@ -2,6 +2,7 @@
 import { forgotPage, loginPage, registerPage, resetPage, type AccountPageLocals } from './account-pages.js';
 import { confirmEmailPage, confirmPage, type ConfirmEmailPageLocals, type ConfirmPageLocals } from './confirm-pages.js';
 import { mfaPage, secondStepPage, type MfaPageLocals, type SecondStepPageLocals } from './mfa-pages.js';
+import { passkeysPage, type PasskeysPageLocals } from './passkeys-page.js';
 import { problemPage, type ProblemPageLocals } from './problem-page.js';
 import { deleteAccountPage, emailPage, passwordPage, type DeleteAccountPageLocals, type EmailPageLocals, type PasswordPageLocals } from './profile-pages.js';
 import { revokePage, type RevokePageLocals } from './revoke-page.js';
@@ -20,6 +21,7 @@ export interface PageLocalsByName {
   sessions: SessionsPageLocals;
   'security-log': SecurityLogPageLocals;
   mfa: MfaPageLocals;
+  passkeys: PasskeysPageLocals;
   'login-mfa': SecondStepPageLocals;
   email: EmailPageLocals;
   'delete-account': DeleteAccountPageLocals;
@@ -41,6 +43,7 @@ export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string }
   sessions: sessionsPage,
   'security-log': securityLogPage,
   mfa: mfaPage,
+  passkeys: passkeysPage,
   'login-mfa': secondStepPage,
   email: emailPage,
   'delete-account': deleteAccountPage,

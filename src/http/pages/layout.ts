@@ -1,5 +1,5 @@
 /** The shell of the built-in pages: plain, accessible HTML that works without scripts. */
-import { COPY_SCRIPT, STYLESHEET } from './assets.js';
+import { COPY_SCRIPT, PASSKEY_SCRIPT, STYLESHEET, WEBAUTHN_BROWSER } from './assets.js';
 import { escapeHtml } from './html.js';
 import type { PageTexts } from './texts.js';
 
@@ -19,9 +19,11 @@ export interface LayoutOptions {
   wide?: boolean;
   /** Include the copy-button script (only the tokens page needs it). */
   script?: boolean;
+  /** Include the passkey buttons' scripts (the login and passkeys pages). */
+  passkeys?: boolean;
 }
 
-export function layout({ title, body, texts, notice, wide = false, script = false }: LayoutOptions): string {
+export function layout({ title, body, texts, notice, wide = false, script = false, passkeys = false }: LayoutOptions): string {
   return `<!doctype html>
 <html lang="${escapeHtml(texts.lang)}">
 <head>
@@ -36,7 +38,7 @@ export function layout({ title, body, texts, notice, wide = false, script = fals
   <main${wide ? ' class="wide"' : ''}>
     <h1>${escapeHtml(title)}</h1>
 ${notice ? noticeHtml(notice) : ''}${body}
-  </main>${script ? `\n  <script>${COPY_SCRIPT}</script>` : ''}
+  </main>${script ? `\n  <script>${COPY_SCRIPT}</script>` : ''}${passkeys ? `\n  <script>${WEBAUTHN_BROWSER}</script>\n  <script>${PASSKEY_SCRIPT}</script>` : ''}
 </body>
 </html>
 `;

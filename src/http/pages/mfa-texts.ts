@@ -24,6 +24,27 @@ export interface MfaTexts {
     invalidCode: string;
     alreadyOn: string;
   };
+  passkeys: {
+    title: string;
+    intro: string;
+    caption(email: string): string;
+    none: string;
+    columns: { name: string; created: string; lastUsed: string; actions: string };
+    never: string;
+    nameLabel: string;
+    nameHint: string;
+    add: string;
+    remove: string;
+    removeLabel(name: string): string;
+    removed: string;
+    added: string;
+    failed: string;
+    /** Without JavaScript (or WebAuthn), passkeys cannot be made here. */
+    needsScript: string;
+    /** The login page's button, and what it says when the browser or the passkey refused. */
+    signIn: string;
+    signInFailed: string;
+  };
   secondStep: {
     title: string;
     intro: string;
@@ -57,6 +78,25 @@ export const defaultMfaTexts: MfaTexts = {
     removed: 'The authenticator app was removed: logging in takes your password alone.',
     invalidCode: 'That code is not right. Type the 6 digits the app shows now.',
     alreadyOn: 'An authenticator app is already set up.',
+  },
+  passkeys: {
+    title: 'Passkeys',
+    intro: 'A passkey signs you in without a password: your phone or computer unlocks it with your face, fingerprint or screen lock.',
+    caption: (email) => `The passkeys of ${email} (times in UTC)`,
+    none: 'No passkeys yet.',
+    columns: { name: 'Name', created: 'Added', lastUsed: 'Last used', actions: 'Actions' },
+    never: 'never',
+    nameLabel: 'Name of the new passkey',
+    nameHint: 'To tell your passkeys apart, like “Laptop”.',
+    add: 'Add a passkey',
+    remove: 'Remove',
+    removeLabel: (name) => `Remove the passkey ${name}`,
+    removed: 'The passkey was removed.',
+    added: 'The passkey was added: you can sign in with it.',
+    failed: 'That did not work: the browser or the passkey refused. Try again.',
+    needsScript: 'Adding a passkey needs JavaScript and a browser that supports passkeys.',
+    signIn: 'Sign in with a passkey',
+    signInFailed: 'Signing in with a passkey did not work. Try again, or use your password.',
   },
   secondStep: {
     title: 'Enter your code',

@@ -51,6 +51,15 @@ export function accountSchemas(policy: PasswordPolicy) {
       })
       .refine((body) => (body.code === undefined) !== (body.recovery_code === undefined), { path: ['code'], message: 'give either code or recovery_code' })
       .meta({ id: 'LoginSecondStepRequest' }),
+    addPasskey: z
+      .object({
+        response: z.looseObject({ id: z.string() }).meta({ description: 'What `startRegistration` of @simplewebauthn/browser answered' }),
+        name: z.string().max(100).optional().meta({ description: 'What the user calls it (“Laptop”); default “Passkey”' }),
+      })
+      .meta({ id: 'AddPasskeyRequest' }),
+    passkeyLogin: z
+      .object({ response: z.looseObject({ id: z.string() }).meta({ description: 'What `startAuthentication` of @simplewebauthn/browser answered' }), next })
+      .meta({ id: 'PasskeyLoginRequest' }),
     confirmTotp: z.object({ code: requiredText.meta({ description: 'The 6 digits the app shows now' }) }).meta({ id: 'ConfirmTotpRequest' }),
     removeTotp: z.object({ password: currentPassword }).meta({ id: 'RemoveTotpRequest' }),
   };

@@ -78,6 +78,18 @@ export const totpSetupResponse = z
   })
   .meta({ id: 'TotpSetup' });
 
+/** WebAuthn options for the browser (`startRegistration` / `startAuthentication` of @simplewebauthn/browser). */
+export const webauthnOptionsResponse = z
+  .looseObject({ challenge: z.string(), rpId: z.string().optional(), rp: z.looseObject({ id: z.string().optional(), name: z.string() }).optional() })
+  .meta({ id: 'WebAuthnOptions', description: 'PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON' });
+
+const passkeyViewSchema = z
+  .object({ id: z.string().meta({ description: 'The credential id (base64url): DELETE /api/passkeys/{id}' }), name: z.string(), created_at: timestamp, last_used_at: timestamp.nullable() })
+  .meta({ id: 'Passkey' });
+
+export const passkeyListResponse = z.object({ passkeys: z.array(passkeyViewSchema) }).meta({ id: 'PasskeyList' });
+export const passkeyCreatedResponse = z.object({ passkey: passkeyViewSchema }).meta({ id: 'PasskeyCreated' });
+
 /** `POST /api/mfa/totp/confirm`: the recovery codes, this once. */
 export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()).length(10) }).meta({ id: 'RecoveryCodes' });
 

@@ -3,6 +3,7 @@ import { AuditEvent } from './audit-event.js';
 import { CredentialChange } from './credential-change.js';
 import { EmailToken } from './email-token.js';
 import { LoginTicket } from './login-ticket.js';
+import { Passkey } from './passkey.js';
 import { PasswordReset } from './password-reset.js';
 import { RecoveryCode } from './recovery-code.js';
 import { Role } from './role.js';
@@ -10,7 +11,8 @@ import { Session } from './session.js';
 import { TotpFactor } from './totp-factor.js';
 import { User } from './user.js';
 import { UserRole } from './user-role.js';
+import { WebauthnChallenge } from './webauthn-challenge.js';
 
-export { ApiToken, AuditEvent, CredentialChange, EmailToken, LoginTicket, PasswordReset, RecoveryCode, Role, Session, TotpFactor, User, UserRole };
+export { ApiToken, AuditEvent, CredentialChange, EmailToken, LoginTicket, Passkey, PasswordReset, RecoveryCode, Role, Session, TotpFactor, User, UserRole, WebauthnChallenge };
 
-export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange, AuditEvent, TotpFactor, RecoveryCode, LoginTicket];
+export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange, AuditEvent, TotpFactor, RecoveryCode, LoginTicket, Passkey, WebauthnChallenge];

@@ -1,0 +1,56 @@
+/**
+ * Passkeys over HTTP (CONTRACT-2 §15.2): the options name this site (SERVICE_AUTH_PUBLIC_URL) as
+ * the relying party and carry a fresh challenge; what cannot be verified is 400 `invalid_passkey`
+ * and changes nothing; only a session manages passkeys. Registration and sign-in with a real
+ * authenticator are tested in Chromium (test/browser/passkeys.test.ts).
+ */
+import { expect } from 'chai';
+import request from 'supertest';
+import { Passkey, WebauthnChallenge } from '../../src/storage/entities/index.js';
+import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+
+describe('§15.2 passkeys over HTTP', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeEach(async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_PUBLIC_URL: 'https://auth.example.com' });
+    const ada = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+    cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
+    expect(ada.id).to.be.a('number');
+  });
+  afterEach(() => t.auth.close());
+  const as = (test: request.Test) => test.set('Cookie', cookie);
+  const rows = async () => {
+    const em = (await t.parts.storage.em()).fork();
+    return { passkeys: await em.count(Passkey, {}), challenges: await em.count(WebauthnChallenge, {}) };
+  };
+
+  it('hands out options for this site, each with a challenge of its own', async () => {
+    const register = (await as(request(t.app).post('/service-auth/api/passkeys/options')).expect(200)).body;
+    expect(register.rp).to.deep.equal({ name: 'auth.example.com', id: 'auth.example.com' });
+    expect(register.user.name).to.equal('ada@example.com');
+    expect(register.authenticatorSelection).to.include({ residentKey: 'required' });
+    const login = (await request(t.app).post('/service-auth/login/passkey/options').expect(200)).body;
+    expect(login.rpId).to.equal('auth.example.com');
+    expect(login.challenge).to.be.a('string').and.not.equal(register.challenge);
+    expect((await rows()).challenges).to.equal(2);
+  });
+
+  it('refuses what cannot be verified with 400 invalid_passkey, storing nothing', async () => {
+    await as(request(t.app).post('/service-auth/api/passkeys/options')).expect(200);
+    const forged = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' }, clientExtensionResults: {} };
+    expect((await as(request(t.app).post('/service-auth/api/passkeys')).send({ response: forged, name: 'Mine' }).expect(400)).body.code).to.equal('invalid_passkey');
+    expect((await request(t.app).post('/service-auth/login/passkey').send({ response: forged }).expect(400)).body.code).to.equal('invalid_passkey');
+    expect((await request(t.app).post('/service-auth/login/passkey').send({}).expect(400)).body.code).to.equal('bad_request');
+    expect((await rows()).passkeys).to.equal(0);
+  });
+
+  it('lists and removes only the caller’s passkeys, with a session', async () => {
+    expect((await as(request(t.app).get('/service-auth/api/passkeys')).expect(200)).body).to.deep.equal({ passkeys: [] });
+    expect((await as(request(t.app).delete('/service-auth/api/passkeys/nope')).expect(404)).body.code).to.equal('not_found');
+    const { token } = await t.auth.tokens.create('ada@example.com', { name: 'ci' });
+    const withToken = await request(t.app).post('/service-auth/api/passkeys/options').set('Authorization', `Bearer ${token}`).expect(403);
+    expect(withToken.body.code).to.equal('session_required');
+    await request(t.app).get('/service-auth/api/passkeys').expect(401);
+  });
+});
