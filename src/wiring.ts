@@ -177,6 +177,7 @@ export class AuthParts {
     this.signIn = new SignIn({
       storage,
       secondFactors: this.secondFactors,
+      passkeys: this.passkeys,
       tickets: new LoginTickets(storage),
       users: this.users,
       audit: this.audit,

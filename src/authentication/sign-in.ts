@@ -7,6 +7,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { AuditEntry } from '../audit/records.js';
 import { AuthError, MfaRequired } from '../errors.js';
 import type { LoginTickets } from '../mfa/login-tickets.js';
+import type { Passkeys } from '../mfa/passkeys.js';
 import { invalidCode, type SecondFactors } from '../mfa/second-factor.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import type { Limiter } from '../rate-limit/limiter.js';
@@ -33,13 +34,15 @@ export interface SignInDeps {
   /** SERVICE_AUTH_EMAIL_CONFIRMATION: an unconfirmed address may not log in. */
   requireConfirmedEmail: boolean;
   secondFactors: SecondFactors;
+  passkeys: Passkeys;
   tickets: LoginTickets;
 }
 
-/** What the login's second step brings: a code from the authenticator app, or a recovery code. */
+/** What the login's second step brings: a code from the authenticator app, a recovery code, or a passkey's answer. */
 export interface SecondStepProof {
   code?: string;
   recoveryCode?: string;
+  passkey?: unknown;
 }
 
 export class SignIn {
@@ -72,22 +75,19 @@ export class SignIn {
    * fifth ends the ticket (401 `invalid_ticket` from then on, as for an unknown or expired one).
    * Returns the user and how they proved it, once the ticket and the code are used up.
    */
-  async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' }> {
-    const { storage, users, tickets, secondFactors, loginFailures, audit } = this.deps;
-    const userId = await tickets.userOf(ticket);
-    const user = userId === null ? null : await users.findById(userId);
-    if (!user) {
-      audit.fail({ type: 'login', userId, reason: 'invalid_ticket', detail: { step: 'second_factor' } });
-      throw new AuthError('invalid_ticket', 'This login has expired or ended; log in again with your password');
-    }
+  async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' | 'passkey' }> {
+    const { storage, tickets, secondFactors, passkeys, loginFailures, audit } = this.deps;
+    const user = await this.ticketUser(ticket);
     const pair = `${normalizeEmail(user.email)}|${clientKey(req)}`;
     if (loginFailures) {
       const state = await loginFailures.consume(pair);
       if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
     }
+    // A passkey's answer is checked first (against a challenge of this user's second step).
+    const passkeyOk = proof.passkey !== undefined && (await passkeys.authenticate(proof.passkey, user.id).then(() => true, () => false));
     const em = await storage.em();
     const factor = await storage.transaction(em, async (tx) => {
-      const used = await secondFactors.use(tx, user.id, proof);
+      const used = proof.passkey !== undefined ? (passkeyOk ? ('passkey' as const) : null) : await secondFactors.use(tx, user.id, proof);
       if (used && !(await tickets.consume(tx, ticket))) return null; // another request took the ticket
       return used;
     });
@@ -99,6 +99,17 @@ export class SignIn {
     if (loginFailures) await loginFailures.reset(pair);
     this.assertMayLogIn(user, user.email);
     return { user, factor };
+  }
+
+  /** The user a live login ticket was issued to; 401 `invalid_ticket` if none. */
+  async ticketUser(ticket: string): Promise<AuthUser> {
+    const userId = await this.deps.tickets.userOf(ticket);
+    const user = userId === null ? null : await this.deps.users.findById(userId);
+    if (!user) {
+      this.deps.audit.fail({ type: 'login', userId, reason: 'invalid_ticket', detail: { step: 'second_factor' } });
+      throw new AuthError('invalid_ticket', 'This login has expired or ended; log in again with your password');
+    }
+    return user;
   }
 
   /**

@@ -21,6 +21,9 @@ import { Passkey, WebauthnChallenge } from '../storage/entities/index.js';
 import type { Storage } from '../storage/storage.js';
 
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+/** A challenge's use: making a passkey, signing in with one, or the second step of a password login. */
+type ChallengePurpose = 'register' | 'login' | 'second';
 const MAX_NAME = 100;
 
 export interface PasskeyView {
@@ -48,15 +51,13 @@ export class Passkeys {
   }
 
   async list(userId: number): Promise<PasskeyView[]> {
-    const em = (await this.deps.storage.em()).fork();
-    const rows = await em.find(Passkey, { user: userId }, { orderBy: { createdAt: 'asc' } });
+    const rows = await this.rowsOf(userId);
     return rows.map((row) => ({ id: row.credentialId, name: row.name, created_at: row.createdAt.toISOString(), last_used_at: row.lastUsedAt?.toISOString() ?? null }));
   }
 
   /** What the browser needs to make a passkey for the user (none it already has). */
   async registrationOptions(user: { id: number; email: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    const em = (await this.deps.storage.em()).fork();
-    const existing = await em.find(Passkey, { user: user.id });
+    const existing = await this.rowsOf(user.id);
     const options = await generateRegistrationOptions({
       rpName: this.rpID,
       rpID: this.rpID,
@@ -101,22 +102,29 @@ export class Passkeys {
     return { id: credential.id, name: label, created_at: now.toISOString(), last_used_at: null };
   }
 
-  /** What the browser needs to sign in with any passkey of this site. */
-  async authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'preferred' });
-    await this.remember(options.challenge, 'login', null);
+  /**
+   * What the browser needs to sign in with any passkey of this site; or, for the second step of a
+   * password login (`forUser`), with one of that user's.
+   */
+  async authenticationOptions(forUser?: { id: number }): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const allowCredentials = forUser ? (await this.rowsOf(forUser.id)).map((row) => ({ id: row.credentialId, transports: transportsOf(row) })) : undefined;
+    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'preferred', allowCredentials });
+    await this.remember(options.challenge, forUser ? 'second' : 'login', forUser?.id ?? null);
     return options;
   }
 
-  /** The user whose passkey signed this site's challenge; 400 `invalid_passkey` if none did. */
-  async authenticate(response: unknown): Promise<{ userId: number; passkey: string }> {
+  /**
+   * The user whose passkey signed this site's challenge; 400 `invalid_passkey` if none did. With
+   * `forUserId`, the challenge must be that user's second step, and the passkey theirs.
+   */
+  async authenticate(response: unknown, forUserId?: number): Promise<{ userId: number; passkey: string }> {
     const id = (response as { id?: unknown } | null)?.id;
     const em = (await this.deps.storage.em()).fork();
     const row = typeof id === 'string' ? await em.findOne(Passkey, { credentialId: id }) : null;
-    if (!row) throw invalidPasskey();
+    if (!row || (forUserId !== undefined && row.user.id !== forUserId)) throw invalidPasskey();
     const verification = await verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
-      expectedChallenge: (challenge) => this.useChallenge(challenge, 'login', null),
+      expectedChallenge: (challenge) => (forUserId === undefined ? this.useChallenge(challenge, 'login', null) : this.useChallenge(challenge, 'second', forUserId)),
       expectedOrigin: this.origin,
       expectedRPID: this.rpID,
       credential: { id: row.credentialId, publicKey: Buffer.from(row.publicKey, 'base64url'), counter: row.counter, transports: transportsOf(row) },
@@ -138,14 +146,19 @@ export class Passkeys {
     });
   }
 
-  private async remember(challenge: string, purpose: 'register' | 'login', userId: number | null): Promise<void> {
+  private async rowsOf(userId: number): Promise<Passkey[]> {
+    const em = (await this.deps.storage.em()).fork();
+    return em.find(Passkey, { user: userId }, { orderBy: { createdAt: 'asc' } });
+  }
+
+  private async remember(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<void> {
     const em = (await this.deps.storage.em()).fork();
     await em.nativeDelete(WebauthnChallenge, { expiresAt: { $lte: new Date() } });
     await em.insert(WebauthnChallenge, { challenge, purpose, userId, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) });
   }
 
   /** True once for a live challenge of this purpose (and user): the answer that uses it deletes it. */
-  private async useChallenge(challenge: string, purpose: 'register' | 'login', userId: number | null): Promise<boolean> {
+  private async useChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<boolean> {
     const em = (await this.deps.storage.em()).fork();
     return (await em.nativeDelete(WebauthnChallenge, { challenge, purpose, userId, expiresAt: { $gt: new Date() } })) > 0;
   }

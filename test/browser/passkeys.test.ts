@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { totpCode } from '../../src/mfa/totp.js';
 import { PASSWORD } from '../helpers/app.js';
 import { describeInChromium, useChromium } from './chromium.js';
 import { useDemoServer } from './demo-server.js';
@@ -56,5 +57,33 @@ describeInChromium('passkeys in a browser', () => {
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByText('Signing in with a passkey did not work. Try again, or use your password.').waitFor();
     expect(page.url()).to.match(/\/service-auth\/login$/);
+  });
+
+  it('serves as the second step of a password login, in place of an authenticator code', async () => {
+    const bob = await demo.operator.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
+    const setup = await demo.operator.parts.secondFactors.beginTotp(bob);
+    await demo.operator.parts.secondFactors.confirmTotp(bob.id, totpCode(setup.secret, Date.now()));
+    const page = await chromium.open();
+    await addAuthenticator(page);
+    // The password, then a code, once, to register a passkey.
+    await page.goto('/service-auth/login?next=%2Fservice-auth%2Fpasskeys');
+    await page.getByLabel('Email').fill('bob@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByLabel('Code', { exact: true }).fill(totpCode(setup.secret, Date.now() + 30_000));
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL('**/service-auth/passkeys');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.waitForURL('**/service-auth/passkeys?added=1');
+
+    await page.context().clearCookies();
+    await page.goto('/service-auth/login?next=%2Fservice-auth%2Fsessions');
+    await page.getByLabel('Email').fill('bob@example.com');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await page.waitForURL('**/service-auth/sessions');
+    const [record] = await demo.operator.auth.audit.query({ email: 'bob@example.com', type: 'login', limit: 1 });
+    expect(record!.detail['second_factor']).to.equal('passkey');
   });
 });

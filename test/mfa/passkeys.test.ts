@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
+import { totpCode } from '../../src/mfa/totp.js';
 import { Passkey, WebauthnChallenge } from '../../src/storage/entities/index.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 
@@ -52,5 +53,17 @@ describe('§15.2 passkeys over HTTP', () => {
     const withToken = await request(t.app).post('/service-auth/api/passkeys/options').set('Authorization', `Bearer ${token}`).expect(403);
     expect(withToken.body.code).to.equal('session_required');
     await request(t.app).get('/service-auth/api/passkeys').expect(401);
+  });
+
+  it('gives the second step of a password login a challenge of that user’s, and counts a forged answer as a wrong code', async () => {
+    const ada = await t.auth.users.get('ada@example.com');
+    const setup = await t.parts.secondFactors.beginTotp(ada);
+    await t.parts.secondFactors.confirmTotp(ada.id, totpCode(setup.secret, Date.now()));
+    const ticket = (await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401)).body.ticket;
+    const options = (await request(t.app).post('/service-auth/login/mfa/passkey/options').send({ ticket }).expect(200)).body;
+    expect(options.allowCredentials ?? []).to.deep.equal([]);
+    expect((await request(t.app).post('/service-auth/login/mfa/passkey/options').send({ ticket: 'nope' }).expect(401)).body.code).to.equal('invalid_ticket');
+    const forged = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' }, clientExtensionResults: {} };
+    expect((await request(t.app).post('/service-auth/login/mfa').send({ ticket, passkey: forged }).expect(401)).body.code).to.equal('invalid_code');
   });
 });

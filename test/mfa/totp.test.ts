@@ -100,7 +100,7 @@ describe('§15.1 TOTP and recovery codes over HTTP', () => {
     expect((await secondStep({ ticket: first.body.ticket, code }).expect(401)).body.code).to.equal('invalid_ticket');
     const again = (await login().expect(401)).body.ticket;
     expect((await secondStep({ ticket: again, code }).expect(401)).body.code).to.equal('invalid_code');
-    expect((await secondStep({ ticket: again }).expect(400)).body.errors).to.deep.equal([{ field: 'code', message: 'give either code or recovery_code' }]);
+    expect((await secondStep({ ticket: again }).expect(400)).body.errors).to.deep.equal([{ field: 'code', message: 'give one of code, recovery_code or passkey' }]);
   });
 
   it('accepts each recovery code once, and ends a ticket at its fifth wrong code', async () => {

@@ -72,10 +72,16 @@ export class AccountActions {
    * code; then a session, as a login. Event `user_login`.
    */
   async loginSecondStep(req: Request, res: Response): Promise<AuthUser> {
-    const { ticket, code, recovery_code } = parseBody(this.deps.schemas.loginSecondStep, req);
-    const { user, factor } = await this.deps.signIn.secondStep(req, ticket, { code, recoveryCode: recovery_code });
+    const { ticket, code, recovery_code, passkey } = parseBody(this.deps.schemas.loginSecondStep, req);
+    const { user, factor } = await this.deps.signIn.secondStep(req, ticket, { code, recoveryCode: recovery_code, passkey });
     await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email, detail: { second_factor: factor } });
     return this.announce('user_login', user);
+  }
+
+  /** Options for one of the ticket's user's passkeys to answer, as the login's second step. */
+  async secondStepPasskeyOptions(req: Request): Promise<unknown> {
+    const { ticket } = parseBody(this.deps.schemas.secondStepOptions, req);
+    return this.deps.passkeys.authenticationOptions(await this.deps.signIn.ticketUser(ticket));
   }
 
   /** Signs in with a passkey, without a password: the answer to `passkeyOptions`. Event `user_login`. */

@@ -45,6 +45,10 @@ export function accountApi({ actions, checks, credentials, passkeys }: AccountAp
     res.json({ user: await actions.loginSecondStep(req, res) });
   });
 
+  router.post('/login/mfa/passkey/options', ...checks.login, async (req, res) => {
+    res.json(await actions.secondStepPasskeyOptions(req));
+  });
+
   router.post('/login/passkey/options', ...checks.login, async (_req, res) => {
     res.json(await passkeys.authenticationOptions());
   });

@@ -70,7 +70,7 @@ export function accountPaths(context: DocumentContext): Paths {
         operationId: 'loginSecondStep',
         summary: 'Complete a login with a second factor',
         description: [
-          'The `ticket` of the `mfa_required` answer (single use, 5 minutes) and either `code`, the 6 digits of the authenticator app (each accepted once), or `recovery_code`, one of the ten (each works once).',
+          'The `ticket` of the `mfa_required` answer (single use, 5 minutes) and one of: `code`, the 6 digits of the authenticator app (each accepted once); `recovery_code`, one of the ten (each works once); `passkey`, the answer of one of the user’s passkeys to `POST /login/mfa/passkey/options`.',
           `A wrong code is 401 \`invalid_code\`; the fifth ends the ticket (401 \`invalid_ticket\`, as for an unknown or expired one). ${sameSite}`,
           config.rateLimit.enabled ? `Wrong codes count with wrong passwords: ${rates.loginFailures.text} per account and client address (SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES).` : '',
         ].filter(Boolean).join(' '),
@@ -82,6 +82,18 @@ export function accountPaths(context: DocumentContext): Paths {
           303: redirect('A browser’s form: logged in, to `next` (a same-site path) or `/`; or, the ticket no longer good, to `/login?mfa=expired`', { ...counted, ...sessionCookieHeader(context, 'The new session, when logged in', false) }),
         },
         refusals: [...whenLimited(config), 'csrf_rejected', 'bad_request', 'invalid_code', 'invalid_ticket', 'account_disabled', ...(confirming ? (['email_unconfirmed'] as const) : [])],
+      }),
+    },
+    '/login/mfa/passkey/options': {
+      post: operation(context, {
+        operationId: 'secondStepPasskeyOptions',
+        summary: 'Options for a passkey as the login’s second step',
+        description: `For the \`ticket\` of the mfa_required answer: a challenge (single use, 5 minutes) that only the ticket's user's passkeys may answer, for \`startAuthentication\`; the answer goes to \`POST /login/mfa\` as \`passkey\`. ${sameSite}`,
+        tags: ['account'],
+        security: PUBLIC,
+        body: { json: bodies.secondStepOptions },
+        responses: { 200: json(schemas, 'The options', webauthnOptionsResponse, counted) },
+        refusals: [...whenLimited(config), 'csrf_rejected', 'bad_request', 'invalid_ticket'],
       }),
     },
     '/login/passkey/options': {

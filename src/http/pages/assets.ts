@@ -93,8 +93,9 @@ export const WEBAUTHN_BROWSER = readFileSync(
 
 /**
  * The passkey buttons (progressive enhancement: hidden without JavaScript, or without WebAuthn).
- * `data-passkey` is `register` (the passkeys page) or `login` (the login page); the options and
- * the browser's answer go to this site's JSON endpoints named by `data-options` and `data-verify`.
+ * `data-passkey` is `register` (the passkeys page) or `login` (the login page, and its second
+ * step, which sends its `data-ticket` along); the options and the browser's answer go to this
+ * site's JSON endpoints named by `data-options` and `data-verify`.
  */
 export const PASSKEY_SCRIPT = `
 const post = async (path, body) => {
@@ -107,17 +108,18 @@ for (const button of document.querySelectorAll('button[data-passkey]')) {
   if (!window.PublicKeyCredential) continue;
   const status = document.getElementById(button.dataset.status);
   button.hidden = false;
+  const ticket = button.dataset.ticket;
   button.addEventListener('click', async () => {
     status.textContent = '';
     try {
-      const optionsJSON = await post(button.dataset.options, {});
+      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : {});
       if (button.dataset.passkey === 'register') {
         const response = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON });
         await post(button.dataset.verify, { response, name: document.getElementById(button.dataset.name).value || undefined });
         location.assign(button.dataset.done);
       } else {
         const response = await SimpleWebAuthnBrowser.startAuthentication({ optionsJSON });
-        await post(button.dataset.verify, { response });
+        await post(button.dataset.verify, ticket ? { ticket, passkey: response } : { response });
         location.assign(button.dataset.done);
       }
     } catch {

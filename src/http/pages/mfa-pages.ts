@@ -3,6 +3,7 @@
  * code to turn it on), the ten recovery codes once, and removing it with the password. The login's
  * second step: a code from the app, or a recovery code, for the ticket the password earned.
  */
+import { safeNext } from '../requests/negotiation.js';
 import { accountNav } from './account-nav.js';
 import { renderFields, type FieldErrors } from './fields.js';
 import { escapeHtml } from './html.js';
@@ -106,11 +107,14 @@ export function secondStepPage(locals: SecondStepPageLocals): string {
     <form method="post" action="${escapeHtml(prefix)}/login/mfa" novalidate>${hidden}${code.fields}
       <button type="submit">${escapeHtml(t.submit)}</button>
     </form>
+    <p><button type="button" class="secondary" hidden data-passkey="login" data-ticket="${escapeHtml(locals.ticket)}" data-options="${escapeHtml(prefix)}/login/mfa/passkey/options" data-verify="${escapeHtml(prefix)}/login/mfa" data-done="${escapeHtml(safeNext(locals.next ?? ''))}" data-status="passkey-status" data-failed="${escapeHtml(t.passkeyFailed)}">${escapeHtml(t.usePasskey)}</button></p>
+    <p id="passkey-status" role="status" class="field-error"></p>
     <details${recoveryRefused ? ' open' : ''}>
       <summary>${escapeHtml(t.useRecovery)}</summary>
       <form method="post" action="${escapeHtml(prefix)}/login/mfa" novalidate>${hidden}${recovery.fields}
         <button type="submit" class="secondary">${escapeHtml(t.recoverySubmit)}</button>
       </form>
     </details>`,
+    passkeys: true,
   });
 }

@@ -51,6 +51,8 @@ export interface MfaTexts {
     code: string;
     submit: string;
     useRecovery: string;
+    usePasskey: string;
+    passkeyFailed: string;
     recoveryCode: string;
     recoveryHint: string;
     recoverySubmit: string;
@@ -104,6 +106,8 @@ export const defaultMfaTexts: MfaTexts = {
     code: 'Code',
     submit: 'Log in',
     useRecovery: 'Lost your phone? Use a recovery code',
+    usePasskey: 'Use a passkey instead',
+    passkeyFailed: 'That passkey did not work. Try again, or type a code.',
     recoveryCode: 'Recovery code',
     recoveryHint: 'One of the codes you saved when you set up the app; each works once.',
     recoverySubmit: 'Log in with the recovery code',

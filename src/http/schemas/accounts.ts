@@ -47,9 +47,13 @@ export function accountSchemas(policy: PasswordPolicy) {
         ticket: requiredText.meta({ description: 'The `ticket` of the mfa_required answer to POST /login' }),
         code: z.string().optional().meta({ description: 'The 6 digits the authenticator app shows' }),
         recovery_code: z.string().optional().meta({ description: 'One of the ten recovery codes, instead of `code`: each works once' }),
+        passkey: z.looseObject({ id: z.string() }).optional().meta({ description: 'Instead of `code`: what `startAuthentication` answered to POST /login/mfa/passkey/options' }),
         next,
       })
-      .refine((body) => (body.code === undefined) !== (body.recovery_code === undefined), { path: ['code'], message: 'give either code or recovery_code' })
+      .refine((body) => [body.code, body.recovery_code, body.passkey].filter((proof) => proof !== undefined).length === 1, {
+        path: ['code'],
+        message: 'give one of code, recovery_code or passkey',
+      })
       .meta({ id: 'LoginSecondStepRequest' }),
     addPasskey: z
       .object({
@@ -60,6 +64,7 @@ export function accountSchemas(policy: PasswordPolicy) {
     passkeyLogin: z
       .object({ response: z.looseObject({ id: z.string() }).meta({ description: 'What `startAuthentication` of @simplewebauthn/browser answered' }), next })
       .meta({ id: 'PasskeyLoginRequest' }),
+    secondStepOptions: z.object({ ticket: requiredText.meta({ description: 'The `ticket` of the mfa_required answer' }) }).meta({ id: 'SecondStepPasskeyOptionsRequest' }),
     confirmTotp: z.object({ code: requiredText.meta({ description: 'The 6 digits the app shows now' }) }).meta({ id: 'ConfirmTotpRequest' }),
     removeTotp: z.object({ password: currentPassword }).meta({ id: 'RemoveTotpRequest' }),
   };
