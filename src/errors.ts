@@ -50,7 +50,12 @@ export interface ProblemDetails {
   errors?: ProblemItem[];
   /** With `mfa_required`: the ticket the login's second step names. */
   ticket?: string;
+  /** With `mfa_required`: what the second step may bring for this account. */
+  methods?: SecondStepMethod[];
 }
+
+/** What a login's second step may bring: a code from the app, a recovery code, or a passkey's answer. */
+export type SecondStepMethod = 'totp' | 'recovery_code' | 'passkey';
 
 /** RFC 9110 asks every 401 to say how to authenticate; ours is a bearer token (or the session). */
 export const BEARER_CHALLENGE = 'Bearer realm="service-auth"';
@@ -104,12 +109,15 @@ export class LoginRequired extends AuthError {
 export class MfaRequired extends AuthError {
   override name = 'MfaRequired';
 
-  constructor(readonly ticket: string) {
+  constructor(
+    readonly ticket: string,
+    readonly methods: SecondStepMethod[],
+  ) {
     super('mfa_required', 'Enter a code from your authenticator app, or a recovery code');
   }
 
   override toProblem(): ProblemDetails {
-    return { ...super.toProblem(), ticket: this.ticket };
+    return { ...super.toProblem(), ticket: this.ticket, methods: this.methods };
   }
 }
 

@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { AuditEntry } from '../audit/records.js';
-import { AuthError, MfaRequired } from '../errors.js';
+import { AuthError, MfaRequired, type SecondStepMethod } from '../errors.js';
 import type { LoginTickets } from '../mfa/login-tickets.js';
 import type { Passkeys } from '../mfa/passkeys.js';
 import { invalidCode, type SecondFactors } from '../mfa/second-factor.js';
@@ -64,7 +64,7 @@ export class SignIn {
     // The right password of an account with a second factor earns a ticket, not a session; its
     // failures are not cleared until a code completes the login (else each login would clear the
     // wrong codes counted, and codes could be guessed without end).
-    if (user.mfa_enabled) throw new MfaRequired(await this.deps.tickets.issue(user.id));
+    if (user.mfa_enabled) throw new MfaRequired(await this.deps.tickets.issue(user.id), await this.secondStepMethods(user.id));
     await this.clearFailures(req, email);
     return user;
   }
@@ -99,6 +99,17 @@ export class SignIn {
     if (loginFailures) await loginFailures.reset(pair);
     this.assertMayLogIn(user, user.email);
     return { user, factor };
+  }
+
+  /** What the second step may bring for this user: always a code or a recovery code; a passkey if they have one. */
+  async secondStepMethods(userId: number): Promise<SecondStepMethod[]> {
+    return ['totp', 'recovery_code', ...((await this.deps.passkeys.has(userId)) ? (['passkey'] as const) : [])];
+  }
+
+  /** The same for a live ticket's user, to show its step again (a code only, if the ticket is no longer good). */
+  async ticketMethods(ticket: unknown): Promise<SecondStepMethod[]> {
+    const userId = await this.deps.tickets.userOf(ticket);
+    return userId === null ? ['totp', 'recovery_code'] : this.secondStepMethods(userId);
   }
 
   /** The user a live login ticket was issued to; 401 `invalid_ticket` if none. */

@@ -55,6 +55,11 @@ export class Passkeys {
     return rows.map((row) => ({ id: row.credentialId, name: row.name, created_at: row.createdAt.toISOString(), last_used_at: row.lastUsedAt?.toISOString() ?? null }));
   }
 
+  async has(userId: number): Promise<boolean> {
+    const em = (await this.deps.storage.em()).fork();
+    return (await em.count(Passkey, { user: userId })) > 0;
+  }
+
   /** What the browser needs to make a passkey for the user (none it already has). */
   async registrationOptions(user: { id: number; email: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = await this.rowsOf(user.id);

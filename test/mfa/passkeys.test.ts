@@ -9,6 +9,7 @@ import request from 'supertest';
 import { totpCode } from '../../src/mfa/totp.js';
 import { Passkey, WebauthnChallenge } from '../../src/storage/entities/index.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+import { formPost } from '../helpers/forms.js';
 
 describe('§15.2 passkeys over HTTP', () => {
   let t: TestApp;
@@ -59,11 +60,31 @@ describe('§15.2 passkeys over HTTP', () => {
     const ada = await t.auth.users.get('ada@example.com');
     const setup = await t.parts.secondFactors.beginTotp(ada);
     await t.parts.secondFactors.confirmTotp(ada.id, totpCode(setup.secret, Date.now()));
-    const ticket = (await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401)).body.ticket;
+    const refusal = (await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401)).body;
+    expect(refusal.methods, 'no passkey yet: a code only').to.deep.equal(['totp', 'recovery_code']);
+    const ticket = refusal.ticket;
     const options = (await request(t.app).post('/service-auth/login/mfa/passkey/options').send({ ticket }).expect(200)).body;
     expect(options.allowCredentials ?? []).to.deep.equal([]);
     expect((await request(t.app).post('/service-auth/login/mfa/passkey/options').send({ ticket: 'nope' }).expect(401)).body.code).to.equal('invalid_ticket');
     const forged = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' }, clientExtensionResults: {} };
     expect((await request(t.app).post('/service-auth/login/mfa').send({ ticket, passkey: forged }).expect(401)).body.code).to.equal('invalid_code');
+  });
+
+  it('offers a passkey at the second step only to an account that has one, in the problem and on the page', async () => {
+    const ada = await t.auth.users.get('ada@example.com');
+    const setup = await t.parts.secondFactors.beginTotp(ada);
+    await t.parts.secondFactors.confirmTotp(ada.id, totpCode(setup.secret, Date.now()));
+    const loginPage = () => formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD });
+    expect((await loginPage().expect(200)).text).not.to.contain('Use a passkey instead');
+    // A passkey as the browser test registers one (only its row matters here).
+    const em = (await t.parts.storage.em()).fork();
+    await em.insert(Passkey, { credentialId: 'cred-1', user: ada.id, name: 'Phone', publicKey: 'AA', counter: 0, transports: 'internal', createdAt: new Date(), lastUsedAt: null });
+    const refusal = (await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401)).body;
+    expect(refusal.methods).to.deep.equal(['totp', 'recovery_code', 'passkey']);
+    const step = await loginPage().expect(200);
+    expect(step.text).to.contain('Use a passkey instead');
+    const ticket = /name="ticket" value="([^"]+)"/.exec(step.text)![1]!;
+    const wrong = await formPost(t.app, '/login/mfa', { ticket, code: '000000' }).expect(401);
+    expect(wrong.text, 'still offered after a wrong code').to.contain('Use a passkey instead');
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import type { SignIn } from '../../authentication/sign-in.js';
+import type { SecondStepMethod } from '../../errors.js';
 import type { EventBus, EventName } from '../../events.js';
 import type { Passkeys } from '../../mfa/passkeys.js';
 import type { AuthUser } from '../../users/auth-user.js';
@@ -76,6 +77,11 @@ export class AccountActions {
     const { user, factor } = await this.deps.signIn.secondStep(req, ticket, { code, recoveryCode: recovery_code, passkey });
     await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email, detail: { second_factor: factor } });
     return this.announce('user_login', user);
+  }
+
+  /** What the second step of the ticket in the body may bring, to show the step again after a wrong code. */
+  secondStepMethods(req: Request): Promise<SecondStepMethod[]> {
+    return this.deps.signIn.ticketMethods(req.body?.ticket);
   }
 
   /** Options for one of the ticket's user's passkeys to answer, as the login's second step. */

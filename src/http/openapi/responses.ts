@@ -67,7 +67,7 @@ const MEANINGS: Record<ErrorCode, string> = {
   unauthenticated: 'no session cookie and no bearer token',
   invalid_credentials: 'the email or the password is not right (the same for an unknown email)',
   invalid_token: 'the bearer token is malformed, unknown, expired or revoked',
-  mfa_required: 'the password is right and the account has a second factor: no session yet; `ticket` names the login for POST /login/mfa',
+  mfa_required: 'the password is right and the account has a second factor: no session yet; `ticket` names the login for POST /login/mfa, `methods` what it may bring',
   invalid_code: 'the authenticator code or recovery code is not right, or was used already',
   invalid_ticket: 'the login ticket is unknown, used, expired or ended by five wrong codes: log in again',
   forbidden: 'the credentials do not allow this',

@@ -55,7 +55,7 @@ export function accountPages(deps: AccountPageDeps): Router {
     async showAgain(req, res, error, refusal) {
       // The right password of an account with a second factor: its second step, not an error.
       if (name === 'login' && error instanceof MfaRequired) {
-        await showSecondStep(req, res, 200, prefix, pluggable.texts, error.ticket);
+        await showSecondStep(req, res, 200, prefix, pluggable.texts, error);
         return true;
       }
       const token = textField(req, 'token') || null;

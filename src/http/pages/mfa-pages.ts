@@ -39,6 +39,8 @@ export interface SecondStepPageLocals {
   texts: PageTexts;
   /** The ticket the password earned, sent back with the code as a hidden field. */
   ticket: string;
+  /** Whether the account has a passkey to offer instead of a code. */
+  passkey: boolean;
   next: string | null;
   /** Problems by field name (`code`, `recovery_code`). */
   errors: FieldErrors | null;
@@ -99,6 +101,10 @@ export function secondStepPage(locals: SecondStepPageLocals): string {
     recoveryRefused ? locals.errors : null,
     texts,
   );
+  // Shown by the script where the browser can use passkeys.
+  const passkeyButton = `
+    <p><button type="button" class="secondary" hidden data-passkey="login" data-ticket="${escapeHtml(locals.ticket)}" data-options="${escapeHtml(prefix)}/login/mfa/passkey/options" data-verify="${escapeHtml(prefix)}/login/mfa" data-done="${escapeHtml(safeNext(locals.next ?? ''))}" data-status="passkey-status" data-failed="${escapeHtml(t.passkeyFailed)}">${escapeHtml(t.usePasskey)}</button></p>
+    <p id="passkey-status" role="status" class="field-error"></p>`;
   return layout({
     title: t.title,
     texts,
@@ -106,15 +112,13 @@ export function secondStepPage(locals: SecondStepPageLocals): string {
     body: `${code.summary}${recovery.summary}    <p>${escapeHtml(t.intro)}</p>
     <form method="post" action="${escapeHtml(prefix)}/login/mfa" novalidate>${hidden}${code.fields}
       <button type="submit">${escapeHtml(t.submit)}</button>
-    </form>
-    <p><button type="button" class="secondary" hidden data-passkey="login" data-ticket="${escapeHtml(locals.ticket)}" data-options="${escapeHtml(prefix)}/login/mfa/passkey/options" data-verify="${escapeHtml(prefix)}/login/mfa" data-done="${escapeHtml(safeNext(locals.next ?? ''))}" data-status="passkey-status" data-failed="${escapeHtml(t.passkeyFailed)}">${escapeHtml(t.usePasskey)}</button></p>
-    <p id="passkey-status" role="status" class="field-error"></p>
+    </form>${locals.passkey ? passkeyButton : ''}
     <details${recoveryRefused ? ' open' : ''}>
       <summary>${escapeHtml(t.useRecovery)}</summary>
       <form method="post" action="${escapeHtml(prefix)}/login/mfa" novalidate>${hidden}${recovery.fields}
         <button type="submit" class="secondary">${escapeHtml(t.recoverySubmit)}</button>
       </form>
     </details>`,
-    passkeys: true,
+    passkeys: locals.passkey,
   });
 }

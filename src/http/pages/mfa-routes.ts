@@ -5,6 +5,7 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
+import type { SecondStepMethod } from '../../errors.js';
 import type { TotpSetup } from '../../mfa/second-factor.js';
 import type { AccountActions } from '../actions/account.js';
 import type { EndpointChecks } from '../actions/checks.js';
@@ -91,7 +92,7 @@ export function mfaPages({ config, mfa, account, checks, loginRequired, pluggabl
     res.redirect(303, `${prefix}/mfa?removed=1`);
   });
 
-  router.post('/login/mfa', browserFormsOnly, formRoute(secondStepForm(prefix, pluggable)), ...checks.login, async (req, res) => {
+  router.post('/login/mfa', browserFormsOnly, formRoute(secondStepForm(prefix, account, pluggable)), ...checks.login, async (req, res) => {
     // Each of the page's two forms sends one of the fields.
     await account.loginSecondStep(req, res);
     res.redirect(303, safeNext(textField(req, 'next')));
@@ -101,7 +102,7 @@ export function mfaPages({ config, mfa, account, checks, loginRequired, pluggabl
 }
 
 /** A wrong code shows the step again, with the same ticket; a ticket no longer good, the login page. */
-function secondStepForm(prefix: string, pluggable: { readonly texts: PageTexts }): FormRoute {
+function secondStepForm(prefix: string, account: AccountActions, pluggable: { readonly texts: PageTexts }): FormRoute {
   return {
     fields: ['code', 'recovery_code'],
     page: () => `${prefix}/login`,
@@ -113,13 +114,23 @@ function secondStepForm(prefix: string, pluggable: { readonly texts: PageTexts }
       if (error.code !== 'invalid_code') return false;
       const field = textField(req, 'recovery_code') ? 'recovery_code' : 'code';
       const message = refusal?.errors?.['code']?.message ?? pluggable.texts.mfa.invalidCode;
-      await showSecondStep(req, res, error.status, prefix, pluggable.texts, textField(req, 'ticket') ?? '', { [field]: { message } });
+      const step = { ticket: textField(req, 'ticket') ?? '', methods: await account.secondStepMethods(req) };
+      await showSecondStep(req, res, error.status, prefix, pluggable.texts, step, { [field]: { message } });
       return true;
     },
   };
 }
 
-/** The login's second step, for the ticket the password earned. */
-export function showSecondStep(req: Request, res: Response, status: number, prefix: string, texts: PageTexts, ticket: string, errors: MfaPageLocals['errors'] = null): Promise<void> {
-  return sendPage(req, res, status, 'login-mfa', { prefix, texts, ticket, next: optionalNext(textField(req, 'next')), errors, notice: null });
+/** The login's second step, for the ticket the password earned, offering what this account may bring. */
+export function showSecondStep(
+  req: Request,
+  res: Response,
+  status: number,
+  prefix: string,
+  texts: PageTexts,
+  step: { ticket: string; methods: readonly SecondStepMethod[] },
+  errors: MfaPageLocals['errors'] = null,
+): Promise<void> {
+  const next = optionalNext(textField(req, 'next'));
+  return sendPage(req, res, status, 'login-mfa', { prefix, texts, ticket: step.ticket, passkey: step.methods.includes('passkey'), next, errors, notice: null });
 }

@@ -188,9 +188,10 @@ export function problemSchema(status: number, codes: readonly [ErrorCode, ...Err
   };
   const [first, ...more] = items;
   const item = first && (more.length ? z.union([first, ...more]) : first);
-  const full = z.object({ ...base, ticket: ticket.optional(), errors: z.array(item ?? fieldProblem).optional() });
-  // Only a problem of `mfa_required` carries a ticket, and only field or rule problems `errors`
-  // (additionalProperties is false).
-  const withTicket = codes.includes('mfa_required') ? full : full.omit({ ticket: true });
+  const methods = z.array(z.enum(['totp', 'recovery_code', 'passkey'])).meta({ description: 'With mfa_required: what the second step may bring for this account (`passkey` only if it has one)' });
+  const full = z.object({ ...base, ticket: ticket.optional(), methods: methods.optional(), errors: z.array(item ?? fieldProblem).optional() });
+  // Only a problem of `mfa_required` carries a ticket and methods, and only field or rule problems
+  // `errors` (additionalProperties is false).
+  const withTicket = codes.includes('mfa_required') ? full : full.omit({ ticket: true, methods: true });
   return (item ? withTicket : withTicket.omit({ errors: true })) satisfies z.ZodType<ProblemDetails>;
 }
