@@ -9,6 +9,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { withAuditContext } from '../../src/audit/context.js';
 import { canonicalJson, chainHash } from '../../src/audit/records.js';
 import { AuditEvent } from '../../src/storage/entities/index.js';
+import { rechain } from '../helpers/audit.js';
 import { createTestApp, openDatabase, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 
@@ -151,17 +152,6 @@ function chainSuite(database: Database) {
     expect(written).to.have.length(25);
     expect(written.every((row) => row.outcome === 'failure')).to.equal(true);
   });
-}
-
-/** Recomputes every hash in id order, from the first row: a history written with these contents. */
-async function rechain(orm: MikroORM): Promise<void> {
-  const em = orm.em.fork();
-  let previous = '';
-  for (const row of await em.find(AuditEvent, {}, { orderBy: { id: 'asc' } })) {
-    previous = chainHash(previous, canonicalJson(row as never));
-    row.hash = previous;
-  }
-  await em.flush();
 }
 
 describe('the audit chain [SQLite]', () => {

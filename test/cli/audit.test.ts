@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
-import { canonicalJson, chainHash } from '../../src/audit/records.js';
 import { AuditEvent } from '../../src/storage/entities/index.js';
+import { rechain } from '../helpers/audit.js';
 import { openDatabase, PASSWORD, temporaryDatabase } from '../helpers/app.js';
 import { runCli, type CliOptions, type CliResult } from './cli-process.js';
 
@@ -196,14 +196,3 @@ describe('CLI: audit, audit verify and audit prune', () => {
     });
   });
 });
-
-/** Recomputes every hash in id order, from the first row: a history written with these contents. */
-async function rechain(orm: MikroORM): Promise<void> {
-  const em = orm.em.fork();
-  let previous = '';
-  for (const row of await em.find(AuditEvent, {}, { orderBy: { id: 'asc' } })) {
-    previous = chainHash(previous, canonicalJson(row as never));
-    row.hash = previous;
-  }
-  await em.flush();
-}
