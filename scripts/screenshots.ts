@@ -102,6 +102,7 @@ try {
   });
   await page.goto('/service-auth/passkeys');
   await page.getByLabel('Name of the new passkey').fill('Phone');
+  await page.getByLabel('Your password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Add a passkey' }).click();
   await page.waitForURL('**/service-auth/passkeys?added=1');
   await shoot(page, 'passkeys');

@@ -6,9 +6,9 @@ export class ResetMfaCommand extends ServiceAuthCommand {
 
   static override usage = Command.Usage({
     category: 'Users',
-    description: "Remove a user's second factor",
+    description: "Remove a user's second factors: the authenticator app, recovery codes and passkeys",
     details: `
-      Removes the authenticator app and the recovery codes of the account with this email, for someone who lost both: logging in takes the password alone again, and they can set up a new app from the \`/mfa\` page. Recorded in the audit log as \`mfa_disabled\` with the actor \`cli\`.
+      Removes the authenticator app, the recovery codes and the passkeys of the account with this email, for someone who lost them, or whose device someone else now holds: logging in takes the password alone again, and they can set up a new app from the \`/mfa\` page and new passkeys from \`/passkeys\`. Recorded in the audit log as \`mfa_disabled\` (one record for the app, one for the passkeys) with the actor \`cli\`.
 
       A user without a second factor is left as they are, and the command still succeeds (exit 0), saying so.
     `,
@@ -20,10 +20,12 @@ export class ResetMfaCommand extends ServiceAuthCommand {
   protected override async run(): Promise<void> {
     const auth = await this.auth();
     const user = await this.existingUser(auth, this.email);
-    if (!(await auth.secondFactors.remove(user.id))) {
+    const removed = await auth.secondFactors.reset(user.id);
+    if (!removed.totp && removed.passkeys === 0) {
       this.print(`${user.email} has no second factor; nothing changed`);
       return;
     }
-    this.print(`Removed the second factor of ${user.email}: they log in with their password alone, and may set up a new app`);
+    const what = [removed.totp ? 'the authenticator app and recovery codes' : null, removed.passkeys > 0 ? `${removed.passkeys} passkey${removed.passkeys === 1 ? '' : 's'}` : null].filter(Boolean).join(' and ');
+    this.print(`Removed ${what} of ${user.email}: they log in with their password alone, and may set up new ones`);
   }
 }

@@ -77,14 +77,15 @@ export class SignIn {
    */
   async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' | 'passkey' }> {
     const { storage, tickets, secondFactors, passkeys, loginFailures, audit } = this.deps;
-    const user = await this.ticketUser(ticket);
+    // One of the ticket's five tries is taken before the code is checked (see LoginTickets.claim).
+    const user = await this.ticketHolder(await tickets.claim(ticket));
     const pair = `${normalizeEmail(user.email)}|${clientKey(req)}`;
     if (loginFailures) {
       const state = await loginFailures.consume(pair);
       if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
     }
     // A passkey's answer is checked first (against a challenge of this user's second step).
-    const passkeyOk = proof.passkey !== undefined && (await passkeys.authenticate(proof.passkey, user.id).then(() => true, () => false));
+    const passkeyOk = proof.passkey !== undefined && (await passkeys.authenticate(proof.passkey, user.id).catch(unlessUnverified)) !== null;
     const em = await storage.em();
     const factor = await storage.transaction(em, async (tx) => {
       const used = proof.passkey !== undefined ? (passkeyOk ? ('passkey' as const) : null) : await secondFactors.use(tx, user.id, proof);
@@ -114,7 +115,10 @@ export class SignIn {
 
   /** The user a live login ticket was issued to; 401 `invalid_ticket` if none. */
   async ticketUser(ticket: string): Promise<AuthUser> {
-    const userId = await this.deps.tickets.userOf(ticket);
+    return this.ticketHolder(await this.deps.tickets.userOf(ticket));
+  }
+
+  private async ticketHolder(userId: number | null): Promise<AuthUser> {
     const user = userId === null ? null : await this.deps.users.findById(userId);
     if (!user) {
       this.deps.audit.fail({ type: 'login', userId, reason: 'invalid_ticket', detail: { step: 'second_factor' } });
@@ -124,14 +128,20 @@ export class SignIn {
   }
 
   /**
-   * The user a passkey signed in (a passkey is both factors: the device and what unlocks it), if
-   * they may log in: disabled or unconfirmed accounts are refused as after a right password.
+   * The user whose passkey answered a sign-in challenge (a passkey is both factors: the device,
+   * and the PIN or fingerprint that unlocks it), if they may log in: disabled or unconfirmed
+   * accounts are refused as after a right password. 400 `invalid_passkey`, recorded as a failed
+   * login, if the answer does not verify.
    */
-  async passkeyUser(userId: number): Promise<AuthUser> {
-    const user = await this.deps.users.findById(userId);
-    if (!user) throw new AuthError('invalid_passkey', 'The passkey could not be verified; try again');
+  async passkeyUser(response: unknown): Promise<{ user: AuthUser; passkey: string }> {
+    const signed = await this.deps.passkeys.authenticate(response).catch(unlessUnverified);
+    const user = signed && (await this.deps.users.findById(signed.userId));
+    if (!signed || !user) {
+      this.deps.audit.fail({ type: 'login', userId: signed?.userId ?? null, reason: 'invalid_passkey', detail: { step: 'passkey' } });
+      throw new AuthError('invalid_passkey', 'The passkey could not be verified; try again');
+    }
     this.assertMayLogIn(user, user.email);
-    return user;
+    return { user, passkey: signed.passkey };
   }
 
   private async clearFailures(req: Request, email: string): Promise<void> {
@@ -205,4 +215,10 @@ export class SignIn {
     credentials.forget(req);
     return user;
   }
+}
+
+/** A passkey's answer that did not verify is null; anything else (the database gone, say) goes on up. */
+function unlessUnverified(error: unknown): null {
+  if (error instanceof AuthError && error.code === 'invalid_passkey') return null;
+  throw error;
 }

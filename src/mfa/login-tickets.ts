@@ -1,9 +1,10 @@
 /**
  * The tickets between a login's two steps: the right password of a user with a second factor
  * earns one, and `POST /login/mfa` names it with a code. Kept in the database (any instance may
- * take the second step), as the SHA-256 of 32 random bytes; single use, five minutes, and ended by
- * its fifth wrong code.
+ * take the second step), as the SHA-256 of 32 random bytes; single use, five minutes, and five
+ * tries (`failures` counts the codes tried: a right one ends the ticket anyway).
  */
+import { raw } from '@mikro-orm/core';
 import { randomSecret, sha256Hex } from '../secrets.js';
 import { LoginTicket } from '../storage/entities/index.js';
 import type { Storage, Transaction } from '../storage/storage.js';
@@ -30,16 +31,29 @@ export class LoginTickets {
     return row ? row.user.id : null;
   }
 
-  /** Counts a wrong code; the fifth ends the ticket. */
-  async fail(ticket: string): Promise<void> {
+  /**
+   * Takes one of the ticket's five tries before its code is checked, and returns the user it was
+   * issued to; null if none is left (or the ticket is unknown or expired). Taken first, in one
+   * conditional statement, so that codes sent at once cannot all be checked: the sixth finds none.
+   */
+  async claim(ticket: unknown): Promise<number | null> {
+    if (typeof ticket !== 'string' || ticket.length > 100) return null;
     const em = (await this.storage.em()).fork();
     const ticketHash = sha256Hex(ticket);
-    await em.getConnection().execute('update service_auth_login_tickets set failures = failures + 1 where ticket_hash = ?', [ticketHash], 'run');
-    await em.nativeDelete(LoginTicket, { ticketHash, failures: { $gte: WRONG_CODES_PER_TICKET } });
+    const live = { ticketHash, failures: { $lt: WRONG_CODES_PER_TICKET }, expiresAt: { $gt: new Date() } };
+    if ((await em.nativeUpdate(LoginTicket, live, { failures: raw('failures + 1') })) === 0) return null;
+    const row = await em.findOne(LoginTicket, { ticketHash });
+    return row ? row.user.id : null;
   }
 
-  /** Uses the ticket up, in the caller's transaction; false if another request used it first. */
+  /** A wrong code: its try is spent; the ticket whose tries are all spent goes. */
+  async fail(ticket: string): Promise<void> {
+    const em = (await this.storage.em()).fork();
+    await em.nativeDelete(LoginTicket, { ticketHash: sha256Hex(ticket), failures: { $gte: WRONG_CODES_PER_TICKET } });
+  }
+
+  /** Uses the (claimed) ticket up, in the caller's transaction; false if another request used it first. */
   async consume(tx: Transaction, ticket: string): Promise<boolean> {
-    return (await tx.em.nativeDelete(LoginTicket, { ticketHash: sha256Hex(ticket), expiresAt: { $gt: new Date() }, failures: { $lt: WRONG_CODES_PER_TICKET } })) > 0;
+    return (await tx.em.nativeDelete(LoginTicket, { ticketHash: sha256Hex(ticket), expiresAt: { $gt: new Date() } })) > 0;
   }
 }

@@ -70,7 +70,9 @@ export class Passkeys {
       userID: new TextEncoder().encode(`service-auth:${user.id}`),
       attestationType: 'none',
       excludeCredentials: existing.map((row) => ({ id: row.credentialId, transports: transportsOf(row) })),
-      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      // A passkey signs in alone, so it must be two factors alone: the device, and the PIN or
+      // fingerprint that unlocks it (a key that only senses a touch cannot be registered).
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     });
     await this.remember(options.challenge, 'register', user.id);
     return options;
@@ -83,7 +85,7 @@ export class Passkeys {
       expectedChallenge: (challenge) => this.useChallenge(challenge, 'register', userId),
       expectedOrigin: this.origin,
       expectedRPID: this.rpID,
-      requireUserVerification: false,
+      requireUserVerification: true,
     }).catch(() => null);
     if (!verification?.verified || !verification.registrationInfo) throw invalidPasskey();
     const { credential } = verification.registrationInfo;
@@ -113,7 +115,9 @@ export class Passkeys {
    */
   async authenticationOptions(forUser?: { id: number }): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const allowCredentials = forUser ? (await this.rowsOf(forUser.id)).map((row) => ({ id: row.credentialId, transports: transportsOf(row) })) : undefined;
-    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'preferred', allowCredentials });
+    // Alone, the passkey stands for the password too: the user must be verified. After the
+    // password, it is the second factor, and the device's presence is enough.
+    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: forUser ? 'preferred' : 'required', allowCredentials });
     await this.remember(options.challenge, forUser ? 'second' : 'login', forUser?.id ?? null);
     return options;
   }
@@ -133,7 +137,7 @@ export class Passkeys {
       expectedOrigin: this.origin,
       expectedRPID: this.rpID,
       credential: { id: row.credentialId, publicKey: Buffer.from(row.publicKey, 'base64url'), counter: row.counter, transports: transportsOf(row) },
-      requireUserVerification: false,
+      requireUserVerification: forUserId === undefined,
     }).catch(() => null);
     if (!verification?.verified) throw invalidPasskey();
     await em.nativeUpdate(Passkey, { credentialId: row.credentialId }, { counter: verification.authenticationInfo.newCounter, lastUsedAt: new Date() });

@@ -6,7 +6,7 @@
  */
 import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
-import { RecoveryCode, TotpFactor, User } from '../storage/entities/index.js';
+import { Passkey, RecoveryCode, TotpFactor, User, WebauthnChallenge } from '../storage/entities/index.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import type { SecretBox } from './secret-box.js';
@@ -84,11 +84,14 @@ export class SecondFactors {
     const em = await storage.em();
     return storage.transaction(em, async (tx) => {
       const factor = await tx.em.findOne(TotpFactor, { user: userId, confirmedAt: null });
-      if (!factor) throw new AuthError('not_found', 'No authenticator app is waiting to be confirmed; start the set-up again');
+      if (!factor) throw nothingPending();
       const secret = box.open(factor.secret);
       const step = secret === undefined ? null : matchingStep(secret, String(code));
       if (step === null) throw invalidCode();
-      await tx.em.nativeUpdate(TotpFactor, { user: userId }, { confirmedAt: new Date(), lastStep: step });
+      // Conditional: of two confirmations at once, one confirms and the other finds nothing pending
+      // (else the second would replace the recovery codes the first just showed).
+      const confirmed = await tx.em.nativeUpdate(TotpFactor, { user: userId, confirmedAt: null }, { confirmedAt: new Date(), lastStep: step });
+      if (confirmed === 0) throw nothingPending();
       await this.markUser(tx, userId, new Date());
       const codes = newRecoveryCodes();
       await tx.em.nativeDelete(RecoveryCode, { user: userId });
@@ -98,19 +101,35 @@ export class SecondFactors {
     });
   }
 
-  /** Removes the user's second factor and recovery codes (the caller checked the password, or is an operator). */
+  /** Removes the user's authenticator app and recovery codes (the caller checked the password). */
   async remove(userId: number): Promise<boolean> {
+    const em = await this.deps.storage.em();
+    return this.deps.storage.transaction(em, (tx) => this.removeTotp(tx, userId));
+  }
+
+  /**
+   * Removes all that stands beside the password: the app, the recovery codes and the passkeys, for
+   * an operator (`auth reset-mfa`) helping someone who lost them, or whose device another holds.
+   */
+  async reset(userId: number): Promise<{ totp: boolean; passkeys: number }> {
     const { storage, audit } = this.deps;
     const em = await storage.em();
     return storage.transaction(em, async (tx) => {
-      const removed = await tx.em.nativeDelete(TotpFactor, { user: userId });
-      await tx.em.nativeDelete(RecoveryCode, { user: userId });
-      if (removed > 0) {
-        await this.markUser(tx, userId, null);
-        audit.record(tx, { type: 'mfa_disabled', userId, detail: { factor: 'totp' } });
-      }
-      return removed > 0;
+      const totp = await this.removeTotp(tx, userId);
+      const passkeys = await tx.em.nativeDelete(Passkey, { user: userId });
+      await tx.em.nativeDelete(WebauthnChallenge, { userId });
+      if (passkeys > 0) audit.record(tx, { type: 'mfa_disabled', userId, detail: { factor: 'passkey', count: passkeys } });
+      return { totp, passkeys };
     });
+  }
+
+  private async removeTotp(tx: Transaction, userId: number): Promise<boolean> {
+    const removed = await tx.em.nativeDelete(TotpFactor, { user: userId });
+    await tx.em.nativeDelete(RecoveryCode, { user: userId });
+    if (removed === 0) return false;
+    await this.markUser(tx, userId, null);
+    this.deps.audit.record(tx, { type: 'mfa_disabled', userId, detail: { factor: 'totp' } });
+    return true;
   }
 
   /**
@@ -140,6 +159,10 @@ export class SecondFactors {
     await this.deps.storage.changes.note(tx.em, [userId]);
     tx.afterCommit(() => this.deps.forget([userId]));
   }
+}
+
+function nothingPending(): AuthError {
+  return new AuthError('not_found', 'No authenticator app is waiting to be confirmed; start the set-up again');
 }
 
 export function invalidCode(): AuthError {

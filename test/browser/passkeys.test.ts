@@ -35,6 +35,11 @@ describeInChromium('passkeys in a browser', () => {
     await page.getByText('No passkeys yet.').waitFor();
 
     await page.getByLabel('Name of the new passkey').fill('Laptop');
+    // The session alone is not enough: the password, as it is now.
+    await page.getByLabel('Your password').fill('Wrong-Guess-Battery-6');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByText('That password is not right. Enter your password as it is now.').waitFor();
+    await page.getByLabel('Your password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.waitForURL('**/service-auth/passkeys?added=1');
     await page.getByRole('cell', { name: 'Laptop', exact: true }).waitFor();
@@ -74,6 +79,7 @@ describeInChromium('passkeys in a browser', () => {
     await page.getByLabel('Code', { exact: true }).fill(totpCode(setup.secret, Date.now() + 30_000));
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.waitForURL('**/service-auth/passkeys');
+    await page.getByLabel('Your password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.waitForURL('**/service-auth/passkeys?added=1');
 

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { totpCode } from '../../src/mfa/totp.js';
+import { Passkey } from '../../src/storage/entities/index.js';
 import { runCli } from '../cli/cli-process.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { formPost, pageGet } from '../helpers/forms.js';
@@ -79,20 +80,27 @@ describe('§15.1 the second factor’s pages', () => {
 });
 
 describe('CLI: reset-mfa', () => {
-  it('removes the second factor of a user who lost it, recorded with the actor cli; a user without one is left as is', async () => {
+  it('removes the app, the recovery codes and the passkeys of a user who lost them, recorded with the actor cli; a user without any is left as is', async () => {
     const database = await temporaryDatabase();
     const t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     try {
       const ada = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
       const setup = await t.parts.secondFactors.beginTotp(ada);
       await t.parts.secondFactors.confirmTotp(ada.id, totpCode(setup.secret, Date.now()));
+      // A passkey as the browser test registers one (only its row matters here).
+      const passkeys = () => t.parts.storage.em().then((em) => em.fork().count(Passkey, { user: ada.id }));
+      await (await t.parts.storage.em()).fork().insert(Passkey, { credentialId: 'cred-1', user: ada.id, name: 'Phone', publicKey: 'AA', counter: 0, transports: '', createdAt: new Date(), lastUsedAt: null });
       await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401);
       const reset = await runCli(['auth', 'reset-mfa', 'ada@example.com', '--database', database.url]);
       expect(reset).to.include({ code: 0, stderr: '' });
-      expect(reset.stdout).to.contain('Removed the second factor of ada@example.com');
+      expect(reset.stdout).to.contain('Removed the authenticator app and recovery codes and 1 passkey of ada@example.com');
       await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
-      const [record] = await t.auth.audit.query({ type: 'mfa_disabled' });
-      expect(record!.detail['actor']).to.equal('cli');
+      expect(await passkeys()).to.equal(0);
+      const records = await t.auth.audit.query({ type: 'mfa_disabled' });
+      expect(records.map((record) => [record.detail['factor'], record.detail['actor']])).to.have.deep.members([
+        ['totp', 'cli'],
+        ['passkey', 'cli'],
+      ]);
       const again = await runCli(['auth', 'reset-mfa', 'ada@example.com', '--database', database.url]);
       expect(again).to.include({ code: 0 });
       expect(again.stdout).to.contain('has no second factor; nothing changed');

@@ -118,6 +118,16 @@ describe('§15.1 TOTP and recovery codes over HTTP', () => {
     expect(types).to.include.members(['mfa_enabled success', 'recovery_code_used success', 'login failure']);
   });
 
+  it('checks at most five codes of a ticket, even sent at once', async () => {
+    await start();
+    await enrol();
+    const ticket = (await login().expect(401)).body.ticket;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => secondStep({ ticket, code: '000000' })));
+    const codes = answers.map((answer) => answer.body.code as string);
+    expect(codes.filter((code) => code === 'invalid_code'), 'codes checked').to.have.length(5);
+    expect(codes.filter((code) => code === 'invalid_ticket')).to.have.length(15);
+  });
+
   it('counts wrong codes against the login-failure limit', async () => {
     await start({ SERVICE_AUTH_RATE_LIMIT_ENABLED: true, SERVICE_AUTH_RATE_LIMIT_LOGIN: '100 per minute' });
     await enrol();

@@ -93,8 +93,7 @@ export class AccountActions {
   /** Signs in with a passkey, without a password: the answer to `passkeyOptions`. Event `user_login`. */
   async loginWithPasskey(req: Request, res: Response): Promise<AuthUser> {
     const { response } = parseBody(this.deps.schemas.passkeyLogin, req);
-    const { userId, passkey } = await this.deps.passkeys.authenticate(response);
-    const user = await this.deps.signIn.passkeyUser(userId);
+    const { user, passkey } = await this.deps.signIn.passkeyUser(response);
     await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email, detail: { passkey } });
     return this.announce('user_login', user);
   }

@@ -51,8 +51,14 @@ export class MfaActions {
     return this.deps.passkeys.list(req.user!.id);
   }
 
-  passkeyOptions(req: Request): Promise<unknown> {
+  /**
+   * With the password (401 `invalid_credentials`, counted as a failed login): a passkey signs in
+   * alone, so a session left open must not be enough to add one.
+   */
+  async passkeyOptions(req: Request): Promise<unknown> {
     assertSession(req);
+    const { password } = parseBody(this.deps.schemas.passkeyOptions, req);
+    await this.deps.signIn.confirmPassword(req, req.user!, password);
     return this.deps.passkeys.registrationOptions(req.user!);
   }
 

@@ -170,11 +170,12 @@ export function profilePaths(context: DocumentContext): Paths {
       post: operation(context, {
         operationId: 'passkeyRegistrationOptions',
         summary: 'Options to make a passkey',
-        description: 'For `startRegistration` of @simplewebauthn/browser: a challenge (single use, 5 minutes), this site as the relying party, the caller as the user, their passkeys excluded.',
+        description: `With the password, as a passkey signs in without one (a session alone, perhaps left open or stolen, cannot add one). For \`startRegistration\` of @simplewebauthn/browser: a challenge (single use, 5 minutes), this site as the relying party, the caller as the user, their passkeys excluded; the user must be verified (a PIN or fingerprint, not only a touch). ${password}`,
         tags: ['account'],
         security: SESSION,
+        body: { json: bodies.passkeyOptions },
         responses: { 200: json(schemas, 'The options', webauthnOptionsResponse, noStore()) },
-        refusals: own,
+        refusals: [...own, 'bad_request', 'invalid_credentials'],
       }),
     },
     '/api/passkeys/{id}': {

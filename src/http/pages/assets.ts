@@ -95,13 +95,14 @@ export const WEBAUTHN_BROWSER = readFileSync(
  * The passkey buttons (progressive enhancement: hidden without JavaScript, or without WebAuthn).
  * `data-passkey` is `register` (the passkeys page) or `login` (the login page, and its second
  * step, which sends its `data-ticket` along); the options and the browser's answer go to this
- * site's JSON endpoints named by `data-options` and `data-verify`.
+ * site's JSON endpoints named by `data-options` and `data-verify`. Registering sends the password
+ * typed in the field `data-password` names.
  */
 export const PASSKEY_SCRIPT = `
 const post = async (path, body) => {
   const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
   const json = await response.json();
-  if (!response.ok) throw new Error(json.detail);
+  if (!response.ok) throw Object.assign(new Error(json.detail), { code: json.code });
   return json;
 };
 for (const button of document.querySelectorAll('button[data-passkey]')) {
@@ -112,7 +113,8 @@ for (const button of document.querySelectorAll('button[data-passkey]')) {
   button.addEventListener('click', async () => {
     status.textContent = '';
     try {
-      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : {});
+      const password = button.dataset.password && document.getElementById(button.dataset.password).value;
+      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : button.dataset.password ? { password } : {});
       if (button.dataset.passkey === 'register') {
         const response = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON });
         await post(button.dataset.verify, { response, name: document.getElementById(button.dataset.name).value || undefined });
@@ -122,8 +124,9 @@ for (const button of document.querySelectorAll('button[data-passkey]')) {
         await post(button.dataset.verify, ticket ? { ticket, passkey: response } : { response });
         location.assign(button.dataset.done);
       }
-    } catch {
-      status.textContent = button.dataset.failed;
+    } catch (error) {
+      const passwordRefused = error.code === 'invalid_credentials' || error.code === 'bad_request';
+      status.textContent = passwordRefused && button.dataset.passwordRefused ? button.dataset.passwordRefused : button.dataset.failed;
     }
   });
 }

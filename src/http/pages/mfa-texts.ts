@@ -33,6 +33,10 @@ export interface MfaTexts {
     never: string;
     nameLabel: string;
     nameHint: string;
+    /** Adding a passkey takes the password (a passkey signs in without one). */
+    passwordLabel: string;
+    passwordHint: string;
+    passwordRefused: string;
     add: string;
     remove: string;
     removeLabel(name: string): string;
@@ -90,6 +94,9 @@ export const defaultMfaTexts: MfaTexts = {
     never: 'never',
     nameLabel: 'Name of the new passkey',
     nameHint: 'To tell your passkeys apart, like “Laptop”.',
+    passwordLabel: 'Your password',
+    passwordHint: 'A passkey signs you in without it, so adding one takes it.',
+    passwordRefused: 'That password is not right. Enter your password as it is now.',
     add: 'Add a passkey',
     remove: 'Remove',
     removeLabel: (name) => `Remove the passkey ${name}`,

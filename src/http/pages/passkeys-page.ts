@@ -40,8 +40,13 @@ ${list}
       <p class="hint" id="passkey-name-hint">${escapeHtml(t.nameHint)}</p>
       <input id="passkey-name" maxlength="100" autocomplete="off" aria-describedby="passkey-name-hint">
     </div>
+    <div class="field">
+      <label for="passkey-password">${escapeHtml(t.passwordLabel)}</label>
+      <p class="hint" id="passkey-password-hint">${escapeHtml(t.passwordHint)}</p>
+      <input id="passkey-password" type="password" autocomplete="current-password" aria-describedby="passkey-password-hint">
+    </div>
     <noscript><p>${escapeHtml(t.needsScript)}</p></noscript>
-    <button type="button" hidden data-passkey="register" data-options="${prefix}/api/passkeys/options" data-verify="${prefix}/api/passkeys" data-name="passkey-name" data-done="${prefix}/passkeys?added=1" data-status="passkey-status" data-failed="${escapeHtml(t.failed)}">${escapeHtml(t.add)}</button>
+    <button type="button" hidden data-passkey="register" data-options="${prefix}/api/passkeys/options" data-password="passkey-password" data-verify="${prefix}/api/passkeys" data-name="passkey-name" data-done="${prefix}/passkeys?added=1" data-status="passkey-status" data-failed="${escapeHtml(t.failed)}" data-password-refused="${escapeHtml(t.passwordRefused)}">${escapeHtml(t.add)}</button>
     <p id="passkey-status" role="status" class="field-error"></p>${accountNav(locals.prefix, texts, 'passkeys')}`,
   });
 }

@@ -67,6 +67,7 @@ export function accountSchemas(policy: PasswordPolicy) {
     secondStepOptions: z.object({ ticket: requiredText.meta({ description: 'The `ticket` of the mfa_required answer' }) }).meta({ id: 'SecondStepPasskeyOptionsRequest' }),
     confirmTotp: z.object({ code: requiredText.meta({ description: 'The 6 digits the app shows now' }) }).meta({ id: 'ConfirmTotpRequest' }),
     removeTotp: z.object({ password: currentPassword }).meta({ id: 'RemoveTotpRequest' }),
+    passkeyOptions: z.object({ password: currentPassword }).meta({ id: 'PasskeyRegistrationOptionsRequest' }),
   };
 }
 
