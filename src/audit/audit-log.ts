@@ -96,12 +96,6 @@ export class AuditLog implements AuditApi {
     });
   }
 
-  /** Appends the record in a transaction of its own (an action that changes nothing, a reset asked for). */
-  async recordAlone(entry: AuditEntry): Promise<void> {
-    if (!this.settings.enabled) return;
-    this.emit(await appendAlone(this.storage, [draftOf(entry, auditContext())]));
-  }
-
   /** Queues a failure for the next batch. */
   fail(entry: AuditEntry): void {
     if (!this.settings.enabled) return;

@@ -97,8 +97,7 @@ export class PasswordResets {
       this.deps.audit.fail({ type: 'password_reset_requested', userId: user?.id, email, reason: user ? 'account_disabled' : 'not_found' });
       return;
     }
-    const token = await tokens.issue(user.id);
-    await this.deps.audit.recordAlone({ type: 'password_reset_requested', userId: user.id, email });
+    const token = await tokens.issue(user.id, (tx) => this.deps.audit.record(tx, { type: 'password_reset_requested', userId: user.id, email }));
     await events.emit('password_reset_requested', user);
     await deliver(mail, log, passwordResetMail(user.email, links.to('/reset', token), settings.ttlSeconds));
   }

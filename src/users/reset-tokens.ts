@@ -14,16 +14,21 @@ export class ResetTokens {
     private readonly ttlSeconds: number,
   ) {}
 
-  /** A new token for the user, replacing any unused one; returns the raw token (the only copy). */
-  async issue(userId: number): Promise<string> {
+  /**
+   * A new token for the user, replacing any unused one; returns the raw token (the only copy).
+   * `alongside` writes in the same transaction (the audit record of the request).
+   */
+  async issue(userId: number, alongside?: (tx: Transaction) => void): Promise<string> {
     const token = randomSecret();
     const em = await this.storage.em();
-    await this.storage.transaction(em, async ({ em: tx }) => {
+    await this.storage.transaction(em, async (transaction) => {
+      const tx = transaction.em;
       // Locks the user's row, so that of two requests at once the later one's delete sees the
       // earlier one's token (PostgreSQL would otherwise let both tokens live).
       await tx.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       await tx.nativeDelete(PasswordReset, { user: userId, usedAt: null });
       tx.create(PasswordReset, { tokenHash: sha256Hex(token), user: userId, expiresAt: new Date(Date.now() + this.ttlSeconds * 1000) });
+      alongside?.(transaction);
     });
     return token;
   }
