@@ -119,7 +119,8 @@ export class AuthParts {
     this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit);
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
-    this.passwords = new PasswordChanges(this.hasher, config.passwords, { sessions: this.sessions, tokens: this.tokens, resetTokens: this.resetTokens });
+    const loginTickets = new LoginTickets(this.storage);
+    this.passwords = new PasswordChanges(this.hasher, config.passwords, { sessions: this.sessions, tokens: this.tokens, resetTokens: this.resetTokens, loginTickets });
     const revokeTokens = config.tokens.revokeOnPasswordReset;
     const { storage, lookup, sessions, tokens, resetTokens, emailTokens, passwords, events } = this;
     const creation = new UserCreation(storage, passwords, audit);
@@ -178,7 +179,7 @@ export class AuthParts {
       storage,
       secondFactors: this.secondFactors,
       passkeys: this.passkeys,
-      tickets: new LoginTickets(storage),
+      tickets: loginTickets,
       users: this.users,
       audit: this.audit,
       sessions: this.sessions,

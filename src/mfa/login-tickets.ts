@@ -56,4 +56,9 @@ export class LoginTickets {
   async consume(tx: Transaction, ticket: string): Promise<boolean> {
     return (await tx.em.nativeDelete(LoginTicket, { ticketHash: sha256Hex(ticket), expiresAt: { $gt: new Date() } })) > 0;
   }
+
+  /** Ends the user's tickets, in the caller's transaction: a password change ends what the old one earned. */
+  async endAllOf(tx: Transaction, userId: number): Promise<void> {
+    await tx.em.nativeDelete(LoginTicket, { user: userId });
+  }
 }

@@ -1,10 +1,12 @@
 /**
  * What every password change does, whichever way it comes (a reset link, an operator, the CLI,
  * `auth.users.setPassword`): the rules, the hash, and in one transaction the new hash, pending
- * reset links made useless, the user's sessions ended and, when asked, their tokens revoked. Each
+ * reset links and login tickets (the old password's) made useless, the user's sessions ended and,
+ * when asked, their tokens revoked. Each
  * of those tables is written by its owner, which also drops what it cached once the change commits.
  */
 import type { PasswordPolicy } from '../config/config.js';
+import type { LoginTickets } from '../mfa/login-tickets.js';
 import type { PasswordHasher } from '../passwords/hashing.js';
 import { assertPasswordRules } from '../passwords/rules.js';
 import type { SessionStore } from '../sessions/store.js';
@@ -17,6 +19,7 @@ export interface CredentialOwners {
   sessions: SessionStore;
   tokens: TokenService;
   resetTokens: ResetTokens;
+  loginTickets: LoginTickets;
 }
 
 export interface ReplaceOptions {
@@ -46,9 +49,10 @@ export class PasswordChanges {
 
   /** Inside the caller's transaction: the new hash and everything a password change ends. */
   async replace(tx: Transaction, userId: number, passwordHash: string, options: ReplaceOptions): Promise<void> {
-    const { sessions, tokens, resetTokens } = this.owners;
+    const { sessions, tokens, resetTokens, loginTickets } = this.owners;
     await tx.em.nativeUpdate(User, { id: userId }, { passwordHash, updatedAt: new Date() });
     await resetTokens.cancelAllOf(tx, userId);
+    await loginTickets.endAllOf(tx, userId);
     await sessions.endAllOf(tx, userId, options.keepSession === undefined ? {} : { except: options.keepSession });
     if (options.revokeTokens) await tokens.revokeAllOf(tx, userId);
   }

@@ -128,6 +128,15 @@ describe('§15.1 TOTP and recovery codes over HTTP', () => {
     expect(codes.filter((code) => code === 'invalid_ticket')).to.have.length(15);
   });
 
+  it('ends the tickets of a password that was changed since', async () => {
+    await start();
+    const { secret } = await enrol();
+    const ticket = (await login().expect(401)).body.ticket;
+    await t.auth.users.setPassword('ada@example.com', 'Another-Long-Passphrase-9');
+    const answer = await secondStep({ ticket, code: totpCode(secret, Date.now() + 30_000) }).expect(401);
+    expect(answer.body.code).to.equal('invalid_ticket');
+  });
+
   it('counts wrong codes against the login-failure limit', async () => {
     await start({ SERVICE_AUTH_RATE_LIMIT_ENABLED: true, SERVICE_AUTH_RATE_LIMIT_LOGIN: '100 per minute' });
     await enrol();
