@@ -177,6 +177,9 @@ export class UserService {
    * The user with this email and password, or null. An unknown email costs the same hashing work
    * as a wrong password, so response times do not tell which emails have accounts. A hash made
    * with weaker parameters than today's is replaced after a successful check.
+   *
+   * The password only: a disabled, unconfirmed or second-factor user is answered too. A login
+   * built on this must check `disabled`, `email_confirmed` and `mfa_enabled` itself.
    */
   async authenticate(email: string, password: string): Promise<AuthUser | null> {
     return (await this.check(email, password)).user;
