@@ -14,8 +14,9 @@ export function clientKey(req: Request): string {
   if (!ipaddr.isValid(ip)) return ip;
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
-  return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
+  // The block in CIDR notation, compressed as RFC 5952 writes it (`2001:db8::/64`, `::/64`).
+  const block = new ipaddr.IPv6([...(parsed as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]);
+  return `${block.toString()}/64`;
 }
 
 /**

@@ -99,6 +99,11 @@ describe('rate limiting', () => {
       await register(t, 3, '2001:db8:aaaa:1:1234:5678:9abc:def0').expect(201);
       await register(t, 4, '2001:db8:aaaa:1::99').expect(429);
       await register(t, 5, '2001:db8:aaaa:2::1').expect(201);
+      await register(t, 6, '::1').expect(201);
+      // The audit log names the client as the limiter does: the block, in CIDR notation.
+      await t.auth.audit.flush();
+      const records = await t.auth.audit.query({ type: 'user_registered', limit: 2 });
+      expect(records.map((record) => record.ip)).to.deep.equal(['::/64', '2001:db8:aaaa:2::/64']);
     });
   });
 
