@@ -6,7 +6,7 @@ export class ResetMfaCommand extends ServiceAuthCommand {
 
   static override usage = Command.Usage({
     category: 'Users',
-    description: "Remove a user's second factors: the authenticator app, recovery codes and passkeys",
+    description: "Remove a user's app, recovery codes and passkeys",
     details: `
       Removes the authenticator app, the recovery codes and the passkeys of the account with this email, for someone who lost them, or whose device someone else now holds: logging in takes the password alone again, and they can set up a new app from the \`/mfa\` page and new passkeys from \`/passkeys\`. Recorded in the audit log as \`mfa_disabled\` (one record for the app, one for the passkeys) with the actor \`cli\`.
 

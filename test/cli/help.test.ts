@@ -10,7 +10,7 @@ const COMMANDS = {
   'create-user': 'Create a user',
   'list-users': 'List the users',
   'reset-password': "Set a user's password",
-  'reset-mfa': "Remove a user's second factor",
+  'reset-mfa': "Remove a user's app, recovery codes and passkeys",
   'disable-user': 'Disable a user',
   'enable-user': 'Enable a disabled user',
   'confirm-email': "Confirm a user's email address by hand",
