@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import type { AuditRecord } from '../../src/audit/records.js';
-import { AUDIT_QUERY_RULES, DEFAULT_LIMIT, isAuditType, limitCount, MAX_LIMIT, sinceTime } from './audit-options.js';
+import { AUDIT_QUERY_RULES, DEFAULT_LIMIT, isAuditType, limitCount, MAX_LIMIT, recordId, sinceTime } from './audit-options.js';
 import { formatTable, tableTime } from './table.js';
 import { ServiceAuthCommand } from './base.js';
 
@@ -13,13 +13,14 @@ export class AuditCommand extends ServiceAuthCommand {
     details: `
       Prints a table of the audit log's records, newest first: ID, At (UTC), Type, Outcome, User (the user's id), Email, IP, Reason (the problem code of a failure), Actor (\`http\`, \`cli\` or \`api\`).
 
-      \`--email\` and \`--type\` keep the records of one address or of one type; an email need not belong to a user (a failed login for an unknown address, a deleted user). \`--since\` takes a date, \`2026-11-01\` (from midnight UTC), or a time back from now, \`7d\` or \`12h\`. \`--limit\` shows at most that many records, from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).
+      \`--email\` and \`--type\` keep the records of one address or of one type; an email need not belong to a user (a failed login for an unknown address, a deleted user). \`--since\` takes a date, \`2026-11-01\` (from midnight UTC), or a time back from now, \`7d\` or \`12h\`. \`--limit\` shows at most that many records, from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); \`--before\` an id shows the records older than that one, the next page after a page that ended with it.
 
       With \`--json\`, prints a JSON array of the records as \`auth.audit.query\` returns them: \`{ id, at, type, outcome, userId, email, ip, userAgent, reason, detail, hash }\`.
     `,
     examples: [
       ['The latest records', '$0 auth audit'],
       ["A week of one user's records", '$0 auth audit --email ada@example.com --since 7d'],
+      ['The page of records after the one that ended with record 5120', '$0 auth audit --before 5120'],
       ['Failed logins since the first of November, as JSON', "$0 auth audit --type login --since 2026-11-01 --limit 1000 --json | jq '.[] | select(.outcome == \"failure\")'"],
     ],
   });
@@ -30,6 +31,7 @@ export class AuditCommand extends ServiceAuthCommand {
   type = Option.String('--type', { description: 'Only records of this type, e.g. login, role_added' });
   since = Option.String('--since', { description: 'Only records from this date (YYYY-MM-DD, UTC) or this long ago (7d, 12h) on' });
   limit = Option.String('--limit', { description: `At most this many records, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` });
+  before = Option.String('--before', { description: 'Only records older than the one with this id (the next page)' });
   json = Option.Boolean('--json', false, { description: 'Print a JSON array instead of a table' });
 
   protected override async run(): Promise<void> {
@@ -40,6 +42,7 @@ export class AuditCommand extends ServiceAuthCommand {
       type: this.type !== undefined && isAuditType(this.type) ? this.type : undefined,
       since: this.since === undefined ? undefined : sinceTime(this.since),
       limit: (this.limit === undefined ? undefined : limitCount(this.limit)) ?? DEFAULT_LIMIT,
+      before: this.before === undefined ? undefined : recordId(this.before),
     });
     if (this.json) {
       // The id first, as a reader looks for it; otherwise the records exactly as the API returns them.

@@ -93,7 +93,7 @@ describe('CLI: audit, audit verify and audit prune', () => {
       expect(lines[4]).to.match(new RegExp(`^1 +${time(1)} +user_created +success +1 +ada@example\\.com +- +- +cli$`));
     });
 
-    it('filters by --email, --type, --since (a date or a time back) and --limit', async () => {
+    it('filters by --email, --type, --since (a date or a time back), --limit and --before', async () => {
       // The UTC day 5 days ago: its midnight is after #2 (10 days ago) and before #3 (3 days ago).
       const fiveDaysAgo = new Date(Date.now() - 5 * DAY_MS).toISOString().slice(0, 10);
       const results = await Promise.all([
@@ -107,12 +107,13 @@ describe('CLI: audit, audit verify and audit prune', () => {
         ids('--limit', '2'),
         ids('--since', '30d', '--limit', '1'),
         ids('--type', 'login'),
+        ids('--limit', '2', '--before', '3'),
       ]);
-      expect(results).to.deep.equal([[4, 2], [2, 1], [1], [4, 3], [4], [4, 3], [4, 3, 2, 1], [4, 3], [4], []]);
+      expect(results).to.deep.equal([[4, 2], [2, 1], [1], [4, 3], [4], [4, 3], [4, 3, 2, 1], [4, 3], [4], [], [2, 1]]);
       expect(await cli(['audit', '--type', 'login'])).to.deep.equal({ code: 0, stdout: 'No records.\n', stderr: '' });
     });
 
-    it('refuses a bad --type, --since or --limit with a message and exit 2, changing nothing', async () => {
+    it('refuses a bad --type, --since, --limit or --before with a message and exit 2, changing nothing', async () => {
       const before = await rows();
       const bad = [
         ['--type', 'signin'],
@@ -122,6 +123,7 @@ describe('CLI: audit, audit verify and audit prune', () => {
         ['--limit', '0'],
         ['--limit', '1001'],
         ['--limit', 'ten'],
+        ['--before', '0'],
       ];
       const results = await Promise.all(bad.map((args) => cli(['audit', ...args])));
       const messages = results.map(({ code, stdout, stderr }) => {
@@ -131,7 +133,8 @@ describe('CLI: audit, audit verify and audit prune', () => {
       });
       const since = (value: string) => `Usage Error: --since "${value}" is neither a date (YYYY-MM-DD, midnight UTC) nor a time back from now (7d, 12h)`;
       const limit = (value: string) => `Usage Error: --limit "${value}" is not an integer from 1 to 1000`;
-      expect(messages.slice(1)).to.deep.equal([since('yesterday'), since('2026-02-30'), since('7w'), limit('0'), limit('1001'), limit('ten')]);
+      const notAnId = `Usage Error: --before "0" is not a record's id (a positive integer)`;
+      expect(messages.slice(1)).to.deep.equal([since('yesterday'), since('2026-02-30'), since('7w'), limit('0'), limit('1001'), limit('ten'), notAnId]);
       expect(messages[0]).to.match(/^Usage Error: --type "signin" is not a type of record; the types are user_registered, login, logout, .*, csrf_rejected, audit_pruned$/);
       expect(await rows()).to.deep.equal(before);
     });
