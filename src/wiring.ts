@@ -239,6 +239,7 @@ export class AuthParts {
       confirmationMail: limiter('confirmation-mail', rateLimit.forgotPassword),
       loginFailures: limiter('login-failures', rateLimit.loginFailures),
       tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
+      tokenCreation: limiter('token-creation', rateLimit.tokenCreation),
     };
   }
 

@@ -27,6 +27,8 @@ export interface AuthConfig {
     readonly resetPassword: Rate;
     readonly loginFailures: Rate;
     readonly tokenFailures: Rate;
+    /** Tokens created per user (POST /api/tokens, from the API or the tokens page). */
+    readonly tokenCreation: Rate;
   };
   readonly passwords: PasswordPolicy;
   readonly tokens: {
@@ -99,6 +101,7 @@ const DEFAULT_RATES = {
   SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD: '3 per minute',
   SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '5 per minute',
   SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '30 per minute',
+  SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION: '10 per minute',
 } as const;
 
 /**
@@ -149,6 +152,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
       resetPassword: endpointRate('SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD'),
       loginFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES'),
       tokenFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES'),
+      tokenCreation: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
     },
     passwords: {
       minLength,

@@ -97,7 +97,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
   const newToken = tokenSchemas(config.tokens.maxExpiryDays);
   router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable }));
-  router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, pluggable }));
+  router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable }));
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
   router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
@@ -110,7 +110,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/security-log', securityLogApi(deps.audit, loginRequired));
   router.use('/api/mfa', mfaApi(mfa, loginRequired));
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
-  router.use('/api/tokens', tokensApi({ tokens, loginRequired, newToken: newToken.json }));
+  router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
   router.use(openApiApi(OPENAPI_PATH, () => openApiDocument(config)));
   return router;

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { AuthError } from '../errors.js';
 import { clientKey } from './client-key.js';
 import type { Limiter, LimitState } from './limiter.js';
@@ -26,18 +26,26 @@ export function rateLimited(state: LimitState, what: string): AuthError {
   });
 }
 
+/** Counts the request against its client; a refused request goes no further than here. */
+export function limitPerClient(limiter: Limiter, what: string): RequestHandler {
+  return limitBy((req) => clientKey(req), limiter, what);
+}
+
+/** Counts the request against its signed-in user (after the guard), wherever they send it from. */
+export function limitPerUser(limiter: Limiter, what: string): RequestHandler {
+  return limitBy((req) => `user:${req.user!.id}`, limiter, what);
+}
+
 /**
- * Counts the request against its client; a refused request goes no further than here.
- *
  * Not an async function, and the promise is not returned: once an AsyncLocalStorage is in use
  * (MikroORM's request context is), every promise created costs async-hook bookkeeping, and an
  * async middleware creates two more than this (its own result, and the one Express's router
  * chains on a returned promise to catch its rejection). On a route whose limit is never reached
  * the limiter is pure overhead; `npm run bench` measures it.
  */
-export function limitPerClient(limiter: Limiter, what: string): RequestHandler {
+function limitBy(keyOf: (req: Request) => string, limiter: Limiter, what: string): RequestHandler {
   return (req, res, next) => {
-    limiter.consume(clientKey(req)).then((state) => {
+    limiter.consume(keyOf(req)).then((state) => {
       try {
         setRateLimitHeaders(res, state);
       } catch (error) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
-import { createTestApp, outboxMails, PASSWORD, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import { createTestApp, outboxMails, PASSWORD, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
 
 const register = (t: TestApp, n: number, ip?: string) => {
   const call = request(t.app).post('/service-auth/register');
@@ -76,6 +76,28 @@ describe('rate limiting', () => {
     await register(t, 3).expect(429);
     const loginResponse = await login(t, 'user1@example.com', PASSWORD).expect(200);
     expect(loginResponse.headers['ratelimit-limit']).to.equal('5');
+  });
+
+  it('limits the tokens each user creates (each costs a key derivation), from the API and the page alike, not from code', async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION: '3 per minute', 'trust proxy': true });
+    for (const email of ['ada@example.com', 'bob@example.com']) await t.auth.users.create({ email, password: PASSWORD });
+    const session = async (email: string) => sessionCookieFrom(await login(t, email, PASSWORD).expect(200))!;
+    const ada = await session('ada@example.com');
+    const create = (cookie: string, ip: string) =>
+      request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).set('X-Forwarded-For', ip).send({ name: 'ci' });
+    const first = await create(ada, '203.0.113.1').expect(201);
+    expect([first.headers['ratelimit-limit'], first.headers['ratelimit-remaining']]).to.deep.equal(['3', '2']);
+    await create(ada, '203.0.113.2').expect(201);
+    // From the tokens page's form, the same account's count.
+    await request(t.app).post('/service-auth/api/tokens').set('Cookie', ada).set('Accept', 'text/html').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: 'page' }).expect(201);
+    const refused = await create(ada, '203.0.113.3').expect(429);
+    expect(refused.body.code).to.equal('rate_limited');
+    expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
+    const page = await request(t.app).post('/service-auth/api/tokens').set('Cookie', ada).set('Accept', 'text/html').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: 'page' }).expect(429);
+    expect(page.headers['content-type']).to.match(/^text\/html/);
+    expect((await t.auth.tokens.list({ user: 'ada@example.com' })).length, 'nothing made past the limit').to.equal(3);
+    await create(await session('bob@example.com'), '203.0.113.3').expect(201);
+    await t.auth.tokens.create('ada@example.com', { name: 'from code' });
   });
 
   describe('who counts as a client', () => {

@@ -3,11 +3,11 @@
  * the request: its rate limit, counted once per request, and the same-site rule. Login and
  * register need it without a cookie (login CSRF); forgot, reset and the confirmation links so
  * that another site cannot send mail or use a link in a visitor's name. The endpoints that need a
- * session get the same-site rule from their guard.
+ * session get the same-site rule from their guard; of those, creating a token is limited per user.
  */
 import type { RequestHandler } from 'express';
 import type { Limiter } from '../../rate-limit/limiter.js';
-import { limitPerClient } from '../../rate-limit/middleware.js';
+import { limitPerClient, limitPerUser } from '../../rate-limit/middleware.js';
 import { assertSameSite } from '../../sessions/csrf.js';
 
 export interface EndpointLimiters {
@@ -19,11 +19,13 @@ export interface EndpointLimiters {
   confirm: Limiter;
   /** Mails asked for (`/confirm/resend`, `/email`): at the rate of reset requests. */
   confirmationMail: Limiter;
+  /** Tokens created, per user: each costs a key derivation. */
+  tokenCreation: Limiter;
 }
 
 export type AccountEndpoint = 'login' | 'register' | 'forgot' | 'reset';
 
-export type CheckedEndpoint = AccountEndpoint | 'confirm' | 'resend' | 'email';
+export type CheckedEndpoint = AccountEndpoint | 'confirm' | 'resend' | 'email' | 'createToken';
 
 export type EndpointChecks = Record<CheckedEndpoint, RequestHandler[]>;
 
@@ -34,6 +36,8 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     next();
   };
   const limit = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [limitPerClient(limiters[limiter], what)] : []);
+  // After the guard: per account, wherever it is used from (the guard checked the site).
+  const perUser = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [limitPerUser(limiters[limiter], what)] : []);
   return {
     login: [...limit('login', 'login attempts from this address'), sameSite],
     register: [...limit('register', 'registrations from this address'), sameSite],
@@ -42,5 +46,6 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     confirm: [...limit('confirm', 'confirmations from this address'), sameSite],
     resend: [...limit('confirmationMail', 'confirmation mails asked for from this address'), sameSite],
     email: limit('confirmationMail', 'confirmation mails asked for from this address'),
+    createToken: perUser('tokenCreation', 'tokens created by this account'),
   };
 }

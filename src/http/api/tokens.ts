@@ -14,15 +14,17 @@ import { parseBody } from '../schemas/parse.js';
 export interface TokensApiDeps {
   tokens: TokenService;
   loginRequired: RequestHandler;
+  /** Creating a token's rate limit, per user (none when limits are off). */
+  limit: RequestHandler[];
   /** `POST /api/tokens`'s body as JSON. */
   newToken: z.ZodType<NewToken>;
 }
 
-export function tokensApi({ tokens, loginRequired, newToken }: TokensApiDeps): Router {
+export function tokensApi({ tokens, loginRequired, limit, newToken }: TokensApiDeps): Router {
   const api = Router();
   api.param('id', checkParam);
 
-  api.post('/', loginRequired, async (req, res) => {
+  api.post('/', loginRequired, ...limit, async (req, res) => {
     assertSession(req);
     const created = await tokens.create(req.user!.id, parseBody(newToken, req));
     res.status(201).json(created);

@@ -4,7 +4,7 @@
  */
 import { createdTokenSchema, rulesResponse, tokenListResponse } from '../schemas/responses.js';
 import { tokenSchemas } from '../schemas/tokens.js';
-import { guardRefusals, noStore, operation, pathId, queryParameter, SESSION_OR_TOKEN, toLoginPage, tokenFailuresNote, type DocumentContext, type Paths } from './operations.js';
+import { countedHeaders, guardRefusals, limitNote, noStore, operation, pathId, queryParameter, SESSION_OR_TOKEN, toLoginPage, tokenFailuresNote, type DocumentContext, type Paths } from './operations.js';
 import { json, jsonOrPage, noContent, redirect } from './responses.js';
 
 export function tokenPaths(context: DocumentContext): Paths {
@@ -44,11 +44,12 @@ export function tokenPaths(context: DocumentContext): Paths {
           `\`expires_in_days\` from 1 to ${tokens.maxExpiryDays} (SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS), ${tokens.defaultExpiryDays} when left out.`,
           'The tokens page’s form sends the same fields as text: the days as digits, the scopes separated by spaces or commas;',
           'it is answered with the page, showing the new token once, or the form again with the problem.',
+          limitNote(config, config.rateLimit.tokenCreation, 'tokens created per user, wherever from', 'SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
         ].filter(Boolean).join(' '),
         tags: ['tokens'],
         security: [{ session: [] }],
         body: { json: newToken.json, form: newToken.form },
-        responses: { 201: jsonOrPage(schemas, 'Created: the raw token is in this answer only', createdTokenSchema(tokens.prefix), noStore()) },
+        responses: { 201: jsonOrPage(schemas, 'Created: the raw token is in this answer only', createdTokenSchema(tokens.prefix), { ...noStore(), ...countedHeaders(config) }) },
         refusals: [...guardRefusals(config, true), 'session_required', 'token_limit'],
       }),
       get: operation(context, {

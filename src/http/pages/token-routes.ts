@@ -23,12 +23,14 @@ export interface TokenPageDeps {
   /** The creation form's fields, all text. */
   tokenForm: z.ZodType<NewToken>;
   loginRequired: RequestHandler;
+  /** Creating a token's rate limit, per user (none when limits are off). */
+  limit: RequestHandler[];
   pluggable: { readonly texts: PageTexts };
 }
 
 type PageExtras = Partial<Pick<TokensPageLocals, 'created' | 'notice' | 'errors' | 'values'>>;
 
-export function tokenPages({ config, tokens, tokenForm, loginRequired, pluggable }: TokenPageDeps): Router {
+export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pluggable }: TokenPageDeps): Router {
   const prefix = config.urlPrefix;
   const router = Router();
   router.param('id', checkParam);
@@ -73,7 +75,7 @@ export function tokenPages({ config, tokens, tokenForm, loginRequired, pluggable
     await sendPage(req, res, 200, 'revoke', { prefix, texts: pluggable.texts, token });
   });
 
-  router.post('/api/tokens', browserFormsOnly, formRoute(tokensForm), loginRequired, async (req, res) => {
+  router.post('/api/tokens', browserFormsOnly, formRoute(tokensForm), loginRequired, ...limit, async (req, res) => {
     assertSession(req);
     const created = await tokens.create(req.user!.id, parseBody(tokenForm, req));
     await show(req, res, 201, { created });
