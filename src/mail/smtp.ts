@@ -1,4 +1,5 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
 import type { Mail, MailTransport } from './transport.js';
 
 /** Sends over SMTP with nodemailer; the URL carries host, port, credentials and TLS (`smtps://`). */
@@ -6,6 +7,8 @@ export class SmtpTransport implements MailTransport {
   private readonly transporter: Transporter;
 
   constructor(url: string, private readonly from: string) {
+    // Required here, not imported above: only an application that sends over SMTP pays its load.
+    const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
     this.transporter = nodemailer.createTransport(url);
   }
 

@@ -4,16 +4,12 @@
  * its host is the RP id, its origin the one expected. Challenges are single use (the answer that
  * uses one deletes it) and expire after five minutes.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
@@ -21,6 +17,13 @@ import { Passkey, WebauthnChallenge } from '../storage/entities/index.js';
 import type { Storage } from '../storage/storage.js';
 
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * Loaded on the first passkey operation, not with the package: it and its ASN.1 and COSE parsers
+ * are a quarter of the package's import time, which every CLI command and cold start would pay.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 /** A challenge's use: making a passkey, signing in with one, or the second step of a password login. */
 type ChallengePurpose = 'register' | 'login' | 'second';
@@ -63,7 +66,7 @@ export class Passkeys {
   /** What the browser needs to make a passkey for the user (none it already has). */
   async registrationOptions(user: { id: number; email: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = await this.rowsOf(user.id);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: this.rpID,
       rpID: this.rpID,
       userName: user.email,
@@ -80,7 +83,7 @@ export class Passkeys {
 
   /** Keeps the passkey the browser made, if its answer is to this user's challenge; 400 `invalid_passkey` if not. */
   async register(userId: number, response: unknown, name: unknown): Promise<PasskeyView> {
-    const verification = await verifyRegistrationResponse({
+    const verification = await (await webauthn()).verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
       expectedChallenge: (challenge) => this.useChallenge(challenge, 'register', userId),
       expectedOrigin: this.origin,
@@ -117,7 +120,7 @@ export class Passkeys {
     const allowCredentials = forUser ? (await this.rowsOf(forUser.id)).map((row) => ({ id: row.credentialId, transports: transportsOf(row) })) : undefined;
     // Alone, the passkey stands for the password too: the user must be verified. After the
     // password, it is the second factor, and the device's presence is enough.
-    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: forUser ? 'preferred' : 'required', allowCredentials });
+    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.rpID, userVerification: forUser ? 'preferred' : 'required', allowCredentials });
     await this.remember(options.challenge, forUser ? 'second' : 'login', forUser?.id ?? null);
     return options;
   }
@@ -131,7 +134,7 @@ export class Passkeys {
     const em = (await this.deps.storage.em()).fork();
     const row = typeof id === 'string' ? await em.findOne(Passkey, { credentialId: id }) : null;
     if (!row || (forUserId !== undefined && row.user.id !== forUserId)) throw invalidPasskey();
-    const verification = await verifyAuthenticationResponse({
+    const verification = await (await webauthn()).verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
       expectedChallenge: (challenge) => (forUserId === undefined ? this.useChallenge(challenge, 'login', null) : this.useChallenge(challenge, 'second', forUserId)),
       expectedOrigin: this.origin,

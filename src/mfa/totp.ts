@@ -3,7 +3,6 @@
  * either way. The codes come from `otpauth`; the QR code of the set-up link from `qrcode`, as SVG.
  */
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 
 export const TOTP_PERIOD_SECONDS = 30;
 const DIGITS = 6;
@@ -23,7 +22,9 @@ export function otpauthUrl(secret: string, label: string, issuer: string): strin
   return totp(secret, label, issuer).toString();
 }
 
-export function qrSvg(url: string): Promise<string> {
+export async function qrSvg(url: string): Promise<string> {
+  // Loaded when a set-up first needs one, not with the package (every CLI command would pay for it).
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
 }
 
