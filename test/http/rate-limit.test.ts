@@ -85,6 +85,12 @@ describe('rate limiting', () => {
     const ada = await session('ada@example.com');
     const create = (cookie: string, ip: string) =>
       request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).set('X-Forwarded-For', ip).send({ name: 'ci' });
+    // A token's requests are refused before they count: a leaked token cannot use up ada's creations.
+    const { token } = await t.auth.tokens.create('ada@example.com', { name: 'from code' });
+    for (let i = 0; i < 4; i++) {
+      const refused = await request(t.app).post('/service-auth/api/tokens').set('Authorization', `Bearer ${token}`).send({ name: 'minted' }).expect(403);
+      expect([refused.body.code, refused.headers['ratelimit-remaining']]).to.deep.equal(['session_required', undefined]);
+    }
     const first = await create(ada, '203.0.113.1').expect(201);
     expect([first.headers['ratelimit-limit'], first.headers['ratelimit-remaining']]).to.deep.equal(['3', '2']);
     await create(ada, '203.0.113.2').expect(201);
@@ -95,9 +101,9 @@ describe('rate limiting', () => {
     expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
     const page = await request(t.app).post('/service-auth/api/tokens').set('Cookie', ada).set('Accept', 'text/html').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: 'page' }).expect(429);
     expect(page.headers['content-type']).to.match(/^text\/html/);
-    expect((await t.auth.tokens.list({ user: 'ada@example.com' })).length, 'nothing made past the limit').to.equal(3);
+    expect((await t.auth.tokens.list({ user: 'ada@example.com' })).length, 'nothing made past the limit').to.equal(4);
     await create(await session('bob@example.com'), '203.0.113.3').expect(201);
-    await t.auth.tokens.create('ada@example.com', { name: 'from code' });
+    await t.auth.tokens.create('ada@example.com', { name: 'from code, past the limit' });
   });
 
   describe('who counts as a client', () => {

@@ -9,6 +9,7 @@ import type { RequestHandler } from 'express';
 import type { Limiter } from '../../rate-limit/limiter.js';
 import { limitPerClient, limitPerUser } from '../../rate-limit/middleware.js';
 import { assertSameSite } from '../../sessions/csrf.js';
+import { assertSession } from './tokens.js';
 
 export interface EndpointLimiters {
   login: Limiter;
@@ -36,8 +37,14 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     next();
   };
   const limit = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [limitPerClient(limiters[limiter], what)] : []);
-  // After the guard: per account, wherever it is used from (the guard checked the site).
-  const perUser = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [limitPerUser(limiters[limiter], what)] : []);
+  // After the guard: per account, wherever it is used from (the guard checked the site). Only a
+  // session may create tokens: a token's request is refused before it counts, so that a leaked
+  // token cannot use up its user's creations.
+  const sessionOnly: RequestHandler = (req, _res, next) => {
+    assertSession(req);
+    next();
+  };
+  const perUser = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [sessionOnly, limitPerUser(limiters[limiter], what)] : []);
   return {
     login: [...limit('login', 'login attempts from this address'), sameSite],
     register: [...limit('register', 'registrations from this address'), sameSite],

@@ -44,7 +44,7 @@ export function tokenPaths(context: DocumentContext): Paths {
           `\`expires_in_days\` from 1 to ${tokens.maxExpiryDays} (SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS), ${tokens.defaultExpiryDays} when left out.`,
           'The tokens page’s form sends the same fields as text: the days as digits, the scopes separated by spaces or commas;',
           'it is answered with the page, showing the new token once, or the form again with the problem.',
-          limitNote(config, config.rateLimit.tokenCreation, 'tokens created per user, wherever from', 'SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
+          limitNote(config, config.rateLimit.tokenCreation, 'requests from a session to create a token, per user, wherever from', 'SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
         ].filter(Boolean).join(' '),
         tags: ['tokens'],
         security: [{ session: [] }],
