@@ -104,8 +104,7 @@ export class AuthParts {
     this.configuredMail = pluggable.mail;
     this.storage = new Storage(config.databaseUrl, { migrate: config.autoMigrate, log: pluggable });
     this.events = new EventBus(pluggable);
-    this.audit = new AuditLog(this.storage, config.audit, pluggable);
-    const audit = this.audit;
+    const audit = (this.audit = new AuditLog(this.storage, config.audit, pluggable));
 
     this.lookup = new UserLookup(this.storage);
     const cache = new UserCache(this.lookup, this.storage.changes);
@@ -173,6 +172,7 @@ export class AuthParts {
       box: new SecretBox(config.secret),
       issuer: new URL(config.publicUrl).host,
       forget: (ids) => this.users.forget(ids),
+      endSessions: (tx, userId) => this.sessions.endAllOf(tx, userId),
     });
     this.passkeys = new Passkeys({ storage, audit, publicUrl: config.publicUrl });
     this.signIn = new SignIn({

@@ -29,6 +29,8 @@ export interface SecondFactorDeps {
   storage: Storage;
   /** Drops this instance's cached copies of users whose `mfa_enabled` changed (the feed tells the others). */
   forget(userIds: number[]): void;
+  /** Ends the user's sessions, in the caller's transaction (an operator's reset). */
+  endSessions(tx: Transaction, userId: number): Promise<void>;
   audit: AuditLog;
   box: SecretBox;
   /** The name the authenticator app shows beside the account: the public URL's host. */
@@ -109,7 +111,8 @@ export class SecondFactors {
 
   /**
    * Removes all that stands beside the password: the app, the recovery codes and the passkeys, for
-   * an operator (`auth reset-mfa`) helping someone who lost them, or whose device another holds.
+   * an operator (`auth reset-mfa`) helping someone who lost them, or whose device another holds;
+   * and, if any was removed, ends the user's sessions, which a stolen device may have opened.
    */
   async reset(userId: number): Promise<{ totp: boolean; passkeys: number }> {
     const { storage, audit } = this.deps;
@@ -119,6 +122,7 @@ export class SecondFactors {
       const passkeys = await tx.em.nativeDelete(Passkey, { user: userId });
       await tx.em.nativeDelete(WebauthnChallenge, { userId });
       if (passkeys > 0) audit.record(tx, { type: 'mfa_disabled', userId, detail: { factor: 'passkey', count: passkeys } });
+      if (totp || passkeys > 0) await this.deps.endSessions(tx, userId);
       return { totp, passkeys };
     });
   }

@@ -9,6 +9,7 @@ import { Passkey } from '../../src/storage/entities/index.js';
 import { runCli } from '../cli/cli-process.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { formPost, pageGet } from '../helpers/forms.js';
+import { meWithCookie, untilStatus } from '../cli/running-app.js';
 
 /** The key the page shows beside the QR code. */
 const keyOf = (html: string) => /<code class="secret">([A-Z2-7]+)<\/code>/.exec(html)![1]!;
@@ -80,11 +81,13 @@ describe('§15.1 the second factor’s pages', () => {
 });
 
 describe('CLI: reset-mfa', () => {
-  it('removes the app, the recovery codes and the passkeys of a user who lost them, recorded with the actor cli; a user without any is left as is', async () => {
+  it('removes the app, the recovery codes and the passkeys of a user who lost them, and ends their sessions, recorded with the actor cli; a user without any is left as is', async () => {
     const database = await temporaryDatabase();
     const t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     try {
       const ada = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+      // A session opened before: by a stolen device, say.
+      const earlier = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
       const setup = await t.parts.secondFactors.beginTotp(ada);
       await t.parts.secondFactors.confirmTotp(ada.id, totpCode(setup.secret, Date.now()));
       // A passkey as the browser test registers one (only its row matters here).
@@ -93,7 +96,8 @@ describe('CLI: reset-mfa', () => {
       await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401);
       const reset = await runCli(['auth', 'reset-mfa', 'ada@example.com', '--database', database.url]);
       expect(reset).to.include({ code: 0, stderr: '' });
-      expect(reset.stdout).to.contain('Removed the authenticator app and recovery codes and 1 passkey of ada@example.com');
+      expect(reset.stdout).to.contain('Removed the authenticator app and recovery codes and 1 passkey of ada@example.com, and ended their sessions');
+      await untilStatus(() => meWithCookie(t, earlier), 401);
       await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
       expect(await passkeys()).to.equal(0);
       const records = await t.auth.audit.query({ type: 'mfa_disabled' });
