@@ -77,13 +77,15 @@ export class SignIn {
    */
   async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' | 'passkey' }> {
     const { storage, tickets, secondFactors, passkeys, loginFailures, audit } = this.deps;
-    // One of the ticket's five tries is taken before the code is checked (see LoginTickets.claim).
-    const user = await this.ticketHolder(await tickets.claim(ticket));
+    const user = await this.ticketUser(ticket);
     const pair = `${normalizeEmail(user.email)}|${clientKey(req)}`;
     if (loginFailures) {
       const state = await loginFailures.consume(pair);
       if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
     }
+    // One of the ticket's five tries is taken before the code is checked (see LoginTickets.claim);
+    // a request the limit refused took none.
+    if ((await tickets.claim(ticket)) !== user.id) throw this.invalidTicket(user.id);
     // A passkey's answer is checked first (against a challenge of this user's second step).
     const passkeyOk = proof.passkey !== undefined && (await passkeys.authenticate(proof.passkey, user.id).catch(unlessUnverified)) !== null;
     const em = await storage.em();
@@ -115,16 +117,15 @@ export class SignIn {
 
   /** The user a live login ticket was issued to; 401 `invalid_ticket` if none. */
   async ticketUser(ticket: string): Promise<AuthUser> {
-    return this.ticketHolder(await this.deps.tickets.userOf(ticket));
+    const userId = await this.deps.tickets.userOf(ticket);
+    const user = userId === null ? null : await this.deps.users.findById(userId);
+    if (!user) throw this.invalidTicket(userId);
+    return user;
   }
 
-  private async ticketHolder(userId: number | null): Promise<AuthUser> {
-    const user = userId === null ? null : await this.deps.users.findById(userId);
-    if (!user) {
-      this.deps.audit.fail({ type: 'login', userId, reason: 'invalid_ticket', detail: { step: 'second_factor' } });
-      throw new AuthError('invalid_ticket', 'This login has expired or ended; log in again with your password');
-    }
-    return user;
+  private invalidTicket(userId: number | null): AuthError {
+    this.deps.audit.fail({ type: 'login', userId, reason: 'invalid_ticket', detail: { step: 'second_factor' } });
+    return new AuthError('invalid_ticket', 'This login has expired or ended; log in again with your password');
   }
 
   /**
