@@ -72,9 +72,9 @@ const PAGE = 1000;
 /** Recomputes the chain from the first row left; names the first row that does not match. */
 export async function verifyChain(storage: Storage): Promise<ChainCheck> {
   const em = (await storage.em()).fork();
-  if (onSqlite(em)) return walkChain(em);
-  // One snapshot on PostgreSQL: rows an hourly prune removes while the walk is under way would
-  // otherwise look like rows gone missing from the middle of the chain.
+  // One snapshot: rows an hourly prune removes while the walk is under way would otherwise look
+  // like rows gone missing from the middle of the chain. A read transaction is one on SQLite.
+  if (onSqlite(em)) return em.transactional((tx) => walkChain(tx));
   return em.transactional((tx) => walkChain(tx), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
 }
 
