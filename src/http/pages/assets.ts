@@ -114,7 +114,9 @@ for (const button of document.querySelectorAll('button[data-passkey]')) {
     status.textContent = '';
     try {
       const password = button.dataset.password && document.getElementById(button.dataset.password).value;
-      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : button.dataset.password ? { password } : {});
+      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : button.dataset.password ? { password } : {}).catch((error) => {
+        throw Object.assign(error, { atOptions: true });
+      });
       if (button.dataset.passkey === 'register') {
         const response = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON });
         await post(button.dataset.verify, { response, name: document.getElementById(button.dataset.name).value || undefined });
@@ -125,7 +127,8 @@ for (const button of document.querySelectorAll('button[data-passkey]')) {
         location.assign(button.dataset.done);
       }
     } catch (error) {
-      const passwordRefused = error.code === 'invalid_credentials' || error.code === 'bad_request';
+      // Only the options call takes the password: a refusal of the browser's answer is not about it.
+      const passwordRefused = error.atOptions && (error.code === 'invalid_credentials' || error.code === 'bad_request');
       status.textContent = passwordRefused && button.dataset.passwordRefused ? button.dataset.passwordRefused : button.dataset.failed;
     }
   });
