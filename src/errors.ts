@@ -55,7 +55,8 @@ export interface ProblemDetails {
 }
 
 /** What a login's second step may bring: a code from the app, a recovery code, or a passkey's answer. */
-export type SecondStepMethod = 'totp' | 'recovery_code' | 'passkey';
+export const SECOND_STEP_METHODS = ['totp', 'recovery_code', 'passkey'] as const;
+export type SecondStepMethod = (typeof SECOND_STEP_METHODS)[number];
 
 /** RFC 9110 asks every 401 to say how to authenticate; ours is a bearer token (or the session). */
 export const BEARER_CHALLENGE = 'Bearer realm="service-auth"';

@@ -85,7 +85,7 @@ export class SignIn {
     }
     // One of the ticket's five tries is taken before the code is checked (see LoginTickets.claim);
     // a request the limit refused took none.
-    if ((await tickets.claim(ticket)) !== user.id) throw this.invalidTicket(user.id);
+    if (!(await tickets.claim(ticket))) throw this.invalidTicket(user.id);
     // A passkey's answer is checked first (against a challenge of this user's second step).
     const passkeyOk = proof.passkey !== undefined && (await passkeys.authenticate(proof.passkey, user.id).catch(unlessUnverified)) !== null;
     const em = await storage.em();

@@ -32,18 +32,14 @@ export class LoginTickets {
   }
 
   /**
-   * Takes one of the ticket's five tries before its code is checked, and returns the user it was
-   * issued to; null if none is left (or the ticket is unknown or expired). Taken first, in one
-   * conditional statement, so that codes sent at once cannot all be checked: the sixth finds none.
+   * Takes one of the ticket's five tries before its code is checked; false if none is left (or the
+   * ticket is gone or expired). Taken first, in one conditional statement, so that codes sent at
+   * once cannot all be checked: the sixth finds none.
    */
-  async claim(ticket: unknown): Promise<number | null> {
-    if (typeof ticket !== 'string' || ticket.length > 100) return null;
+  async claim(ticket: string): Promise<boolean> {
     const em = (await this.storage.em()).fork();
-    const ticketHash = sha256Hex(ticket);
-    const live = { ticketHash, failures: { $lt: WRONG_CODES_PER_TICKET }, expiresAt: { $gt: new Date() } };
-    if ((await em.nativeUpdate(LoginTicket, live, { failures: raw('failures + 1') })) === 0) return null;
-    const row = await em.findOne(LoginTicket, { ticketHash });
-    return row ? row.user.id : null;
+    const live = { ticketHash: sha256Hex(ticket), failures: { $lt: WRONG_CODES_PER_TICKET }, expiresAt: { $gt: new Date() } };
+    return (await em.nativeUpdate(LoginTicket, live, { failures: raw('failures + 1') })) > 0;
   }
 
   /** A wrong code: its try is spent; the ticket whose tries are all spent goes. */

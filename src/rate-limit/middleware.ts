@@ -28,7 +28,7 @@ export function rateLimited(state: LimitState, what: string): AuthError {
 
 /** Counts the request against its client; a refused request goes no further than here. */
 export function limitPerClient(limiter: Limiter, what: string): RequestHandler {
-  return limitBy((req) => clientKey(req), limiter, what);
+  return limitBy(clientKey, limiter, what);
 }
 
 /** Counts the request against its signed-in user (after the guard), wherever they send it from. */

@@ -37,14 +37,12 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     next();
   };
   const limit = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [limitPerClient(limiters[limiter], what)] : []);
-  // After the guard: per account, wherever it is used from (the guard checked the site). Only a
-  // session may create tokens: a token's request is refused before it counts, so that a leaked
-  // token cannot use up its user's creations.
+  // After the guard, per account wherever it is used from. Only a session may create tokens: a
+  // token's request is refused before it counts, so that a leaked token cannot use up its user's.
   const sessionOnly: RequestHandler = (req, _res, next) => {
     assertSession(req);
     next();
   };
-  const perUser = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [sessionOnly, limitPerUser(limiters[limiter], what)] : []);
   return {
     login: [...limit('login', 'login attempts from this address'), sameSite],
     register: [...limit('register', 'registrations from this address'), sameSite],
@@ -53,6 +51,6 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     confirm: [...limit('confirm', 'confirmations from this address'), sameSite],
     resend: [...limit('confirmationMail', 'confirmation mails asked for from this address'), sameSite],
     email: limit('confirmationMail', 'confirmation mails asked for from this address'),
-    createToken: perUser('tokenCreation', 'tokens created by this account'),
+    createToken: limiters ? [sessionOnly, limitPerUser(limiters.tokenCreation, 'tokens created by this account')] : [],
   };
 }

@@ -113,8 +113,8 @@ for (const button of document.querySelectorAll('button[data-passkey]')) {
   button.addEventListener('click', async () => {
     status.textContent = '';
     try {
-      const password = button.dataset.password && document.getElementById(button.dataset.password).value;
-      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : button.dataset.password ? { password } : {}).catch((error) => {
+      const password = button.dataset.password && document.getElementById(button.dataset.password);
+      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : password ? { password: password.value } : {}).catch((error) => {
         throw Object.assign(error, { atOptions: true });
       });
       if (button.dataset.passkey === 'register') {

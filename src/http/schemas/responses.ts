@@ -6,7 +6,7 @@
  */
 import { AUDIT_TYPES } from '../../audit/records.js';
 import { z } from 'zod';
-import type { ErrorCode, PasswordRuleFailure, ProblemDetails } from '../../errors.js';
+import { SECOND_STEP_METHODS, type ErrorCode, type PasswordRuleFailure, type ProblemDetails } from '../../errors.js';
 import { SCOPE } from '../../tokens/fields.js';
 import type { SessionView } from '../../sessions/store.js';
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
@@ -188,7 +188,7 @@ export function problemSchema(status: number, codes: readonly [ErrorCode, ...Err
   };
   const [first, ...more] = items;
   const item = first && (more.length ? z.union([first, ...more]) : first);
-  const methods = z.array(z.enum(['totp', 'recovery_code', 'passkey'])).meta({ description: 'With mfa_required: what the second step may bring for this account (`passkey` only if it has one)' });
+  const methods = z.array(z.enum(SECOND_STEP_METHODS)).meta({ description: 'With mfa_required: what the second step may bring for this account (`passkey` only if it has one)' });
   const full = z.object({ ...base, ticket: ticket.optional(), methods: methods.optional(), errors: z.array(item ?? fieldProblem).optional() });
   // Only a problem of `mfa_required` carries a ticket and methods, and only field or rule problems
   // `errors` (additionalProperties is false).
