@@ -46,6 +46,7 @@ describe('configuration', () => {
       expect(config.rateLimit.resetPassword.text).to.equal('3 per minute');
       expect(config.rateLimit.loginFailures.text).to.equal('5 per minute');
       expect(config.rateLimit.tokenFailures.text).to.equal('30 per minute');
+      expect(config.bodyTimeoutMs).to.equal(10_000);
       expect(config.passwords).to.deep.equal({ minLength: 12, maxLength: 256, complexity: true, blocklist: false });
       expect(config.tokens).to.deep.equal({ prefix: 'sat', defaultExpiryDays: 90, maxExpiryDays: 365, maxPerUser: 100, revokeOnPasswordReset: true });
       expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false });
@@ -103,6 +104,7 @@ describe('configuration', () => {
       ['SERVICE_AUTH_MAX_TOKENS_PER_USER', (c) => c.tokens.maxPerUser, [1, '5'], [0, 'lots', 100_001]],
       ['SERVICE_AUTH_SESSION_TTL', (c) => c.sessions.ttlSeconds, [60, '3600'], [0, '1h', '-60', '99999999999999']],
       ['SERVICE_AUTH_RESET_TOKEN_TTL', (c) => c.resetTokenTtlSeconds, [300, '900'], [0, '15 minutes', 30 * 86_400 + 1]],
+      ['SERVICE_AUTH_BODY_TIMEOUT_MS', (c) => c.bodyTimeoutMs, [1, '250', 300_000], [0, '10s', '1.5', 300_001]],
     ];
     for (const [key, read, good, bad] of cases) {
       it(`${key} accepts numbers and decimal strings in range, and rejects others`, () => {

@@ -19,6 +19,8 @@ export interface AuthConfig {
   readonly secret: string | undefined;
   readonly publicUrl: string;
   readonly production: boolean;
+  /** SERVICE_AUTH_BODY_TIMEOUT_MS: how long a request's whole body may take to arrive. */
+  readonly bodyTimeoutMs: number;
   readonly rateLimit: {
     readonly enabled: boolean;
     readonly login: Rate;
@@ -144,6 +146,8 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
     secret: optional('SERVICE_AUTH_SECRET', secret(32)),
     publicUrl: publicUrl ?? `http://localhost:${process.env['PORT'] || 3000}`,
     production,
+    // Node's own server.requestTimeout (300 s by default) bounds it from above.
+    bodyTimeoutMs: read('SERVICE_AUTH_BODY_TIMEOUT_MS', integerBetween(1, 300_000), 10_000),
     rateLimit: {
       enabled: read('SERVICE_AUTH_RATE_LIMIT_ENABLED', boolean, true),
       login: endpointRate('SERVICE_AUTH_RATE_LIMIT_LOGIN'),

@@ -10,7 +10,7 @@ import type { AuthConfig } from '../config/config.js';
 import { openApiResponse } from './schemas/responses.js';
 import { accountPaths } from './openapi/account-paths.js';
 import { SchemaComponents } from './openapi/json-schema.js';
-import { limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
+import { ANY_ENDPOINT, limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
 import { pagePaths } from './openapi/page-paths.js';
 import { profilePaths } from './openapi/profile-paths.js';
 import { refusals } from './openapi/responses.js';
@@ -70,7 +70,7 @@ export function openApiDocument(config: AuthConfig): OpenApiDocument {
     },
     [UNKNOWN_PATHS]: {
       description: 'Any other path or method under the prefix',
-      responses: refusals(schemas, ['not_found', 'bad_request', 'internal_error', 'unavailable']),
+      responses: refusals(schemas, ['not_found', ...ANY_ENDPOINT]),
     },
   };
 }

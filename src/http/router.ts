@@ -36,7 +36,8 @@ import { openApiApi } from './api/openapi.js';
 import { tokensApi } from './api/tokens.js';
 import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
 import { OPENAPI_PATH, openApiDocument } from './openapi.js';
-import { readBody } from './requests/input.js';
+import { boundedBody } from './requests/body-limits.js';
+import { BODY_LIMIT_BYTES, readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
@@ -87,7 +88,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   });
   router.use(deps.storage.requestContext);
   router.use(auditContext);
-  router.use(readBody);
+  router.use(boundedBody(readBody, { bytes: BODY_LIMIT_BYTES, timeoutMs: config.bodyTimeoutMs }));
 
   const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
   const schemas = accountSchemas(config.passwords);

@@ -10,24 +10,45 @@ import { expectNoInternals, PROBLEM } from '../helpers/problems.js';
 
 
 describe('the error path', () => {
-  it("answers a body the application's own express.json() refused, under the prefix, as a 400 problem, never Express's HTML page", async () => {
-    const app = express();
-    app.use(express.json());
-    app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
-    const auth = new ServiceAuth(app);
-    auth.logger = captureLogger();
-    try {
-      await auth.ready;
-      for (const body of ['{"email":', `{"email":"${'x'.repeat(200_000)}"}`]) {
-        const response = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').send(body).expect(400);
-        expect(response.headers['content-type']).to.match(PROBLEM);
-        expect(response.body).to.include({ status: 400, code: 'bad_request' });
-        expect(response.text).not.to.contain('<!DOCTYPE');
-        expectNoInternals(response.text);
+  describe("a body the application's own express.json() read first", () => {
+    async function appWithParser(parser: express.RequestHandler, use: (app: express.Express) => Promise<void>): Promise<void> {
+      const app = express();
+      app.use(parser);
+      app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
+      app.set('SERVICE_AUTH_RATE_LIMIT_ENABLED', false);
+      const auth = new ServiceAuth(app);
+      auth.logger = captureLogger();
+      try {
+        await auth.ready;
+        await use(app);
+      } finally {
+        await auth.close();
       }
-    } finally {
-      await auth.close();
     }
+    const post = (app: express.Express, body: string) => request(app).post('/service-auth/login').set('Content-Type', 'application/json').send(body);
+
+    it('answers its refusal under the prefix as a problem with its own status and limit, never Express’s HTML page', async () => {
+      await appWithParser(express.json(), async (app) => {
+        const malformed = await post(app, '{"email":').expect(400);
+        // Its own limit (100 KiB, express.json's default), not ours.
+        const large = await post(app, `{"email":"${'x'.repeat(200 * 1024)}"}`).expect(413);
+        expect(large.body).to.include({ status: 413, code: 'payload_too_large', detail: 'The request body is larger than 100 KiB' });
+        expect(malformed.body).to.include({ status: 400, code: 'bad_request' });
+        for (const response of [malformed, large]) {
+          expect(response.headers['content-type']).to.match(PROBLEM);
+          expect(response.text).not.to.contain('<!DOCTYPE');
+          expectNoInternals(response.text);
+        }
+      });
+    });
+
+    it("does not refuse for its size a body the application's parser accepted", async () => {
+      await appWithParser(express.json({ limit: '1mb' }), async (app) => {
+        // Read and checked as a login: a wrong password, not a body too large.
+        const response = await post(app, JSON.stringify({ email: 'ada@example.com', password: 'x'.repeat(200 * 1024) })).expect(401);
+        expect(response.body.code).to.equal('invalid_credentials');
+      });
+    });
   });
 
   describe('requests an API client sends', () => {

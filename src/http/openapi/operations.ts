@@ -40,10 +40,10 @@ export const PUBLIC: Security = [];
 export const SESSION_OR_TOKEN: Security = [{ session: [] }, { bearer: [] }];
 
 /**
- * Answered by any endpoint: a body or path that cannot be read (before any route), a failure, and
- * storage out of reach (every request waits for it first).
+ * Answered by any endpoint: a body or path that cannot be read, a body too large or too slow
+ * (before any route), a failure, and storage out of reach (every request waits for it first).
  */
-export const ANY_ENDPOINT: readonly ErrorCode[] = ['bad_request', 'internal_error', 'unavailable'];
+export const ANY_ENDPOINT: readonly ErrorCode[] = ['bad_request', 'request_timeout', 'payload_too_large', 'internal_error', 'unavailable'];
 
 export interface OperationSpec {
   operationId: string;

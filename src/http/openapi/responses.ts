@@ -60,7 +60,7 @@ export function jsonOrPage(schemas: SchemaComponents, description: string, body:
 
 /** What each code means, whichever endpoint answers it. */
 const MEANINGS: Record<ErrorCode, string> = {
-  bad_request: 'a body that cannot be read (malformed, over 16 KiB, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode',
+  bad_request: 'a body that cannot be read (malformed, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode',
   invalid_reset_token: 'the reset link is unknown, expired or used',
   invalid_passkey: 'the passkey’s answer could not be verified: an unknown passkey, a challenge used, expired or of another user, another origin',
   invalid_confirmation_token: 'the confirmation link is unknown, expired or used, or the account’s address changed since',
@@ -77,10 +77,12 @@ const MEANINGS: Record<ErrorCode, string> = {
   account_disabled: 'the password is right, but an operator disabled the account',
   email_unconfirmed: 'the password is right, but the address awaits confirmation (SERVICE_AUTH_EMAIL_CONFIRMATION)',
   not_found: 'no such thing here (for tokens: none of the caller’s)',
+  request_timeout: 'the body did not arrive whole within SERVICE_AUTH_BODY_TIMEOUT_MS; the connection is closed',
   email_taken: 'a user with this email exists',
   token_limit: 'the user has SERVICE_AUTH_MAX_TOKENS_PER_USER active tokens',
   role_in_use: 'the role is held by users',
   mfa_already_enabled: 'the account has a confirmed authenticator app; remove it first',
+  payload_too_large: 'the body is over 16 KiB (declared or as sent; or over the limit of the application’s own body parser); the connection is closed',
   invalid_email: 'not an email address',
   password_rules: 'the password fails rules; `errors` lists every one',
   rate_limited: 'over a rate limit; retry after Retry-After seconds',

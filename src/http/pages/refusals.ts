@@ -89,6 +89,8 @@ export function problemFor(error: AuthError, texts: PageTexts): { title: string;
     case 'not_found':
       return p.notFound;
     case 'bad_request':
+    case 'payload_too_large':
+    case 'request_timeout':
       return p.badRequest;
     case 'unavailable':
       return p.unavailable;

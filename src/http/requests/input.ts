@@ -1,12 +1,16 @@
 /**
- * What a request may bring in. Bodies are JSON or urlencoded, at most 16 KiB; a body that cannot be
- * read (malformed, too large, a compression that does not decompress, an unknown charset) is a 400
- * `bad_request`. Text that no field of ours can hold (a NUL, which SQLite and C libraries read as
+ * What a request may bring in. Bodies are JSON or urlencoded, at most 16 KiB (a larger one is 413
+ * `payload_too_large`, bounded at the door: body-limits.ts); a body that cannot be read (malformed,
+ * a compression that does not decompress, an unknown charset) is a 400 `bad_request`. Text that no field of ours can hold (a NUL, which SQLite and C libraries read as
  * the end of a string, or ill-formed Unicode, which decoding or encoding turns into U+FFFD so that
  * two different inputs become one) is refused before it reaches a query, a hash or a log line.
  */
 import express, { type Request, type RequestHandler } from 'express';
 import { AuthError, ValidationError } from '../../errors.js';
+import { payloadTooLarge } from './body-limits.js';
+
+/** The most a body may carry: 16 KiB, as sent and as decompressed. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /** Raised while reading a body whose bytes are not well-formed UTF-8, naming the fields where known. */
 class IllFormedBody extends Error {
@@ -52,8 +56,8 @@ const formIsUtf8 = (_req: unknown, _res: unknown, body: Buffer): void => {
   if (fields.length) throw new IllFormedBody(fields);
 };
 
-const parseJson = express.json({ limit: '16kb', verify: jsonIsUtf8 });
-const parseForm = express.urlencoded({ extended: false, limit: '16kb', verify: formIsUtf8 });
+const parseJson = express.json({ limit: BODY_LIMIT_BYTES, verify: jsonIsUtf8 });
+const parseForm = express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, verify: formIsUtf8 });
 
 /** Parses the body (unless the application already did), then refuses text we cannot hold. */
 export const readBody: RequestHandler = (req, res, next) => {
@@ -114,7 +118,8 @@ function containsUnholdable(value: unknown): boolean {
 
 /**
  * body-parser's refusals carry a 4xx status and a `type`; a compression that does not decompress
- * arrives as zlib's own error. Every one of them is the client's body: a 400.
+ * arrives as zlib's own error. A body over the parser's limit is 413 `payload_too_large` naming
+ * that limit (the application's own, when its parser refused it); every other one is a 400.
  */
 export function unreadableBody(error: unknown): AuthError {
   if (error instanceof IllFormedBody) {
@@ -122,12 +127,8 @@ export function unreadableBody(error: unknown): AuthError {
       ? new ValidationError(error.fields.map((field) => ({ field, message: 'must be text: its %-escapes do not decode to well-formed UTF-8' })))
       : new AuthError('bad_request', 'The request body is not well-formed UTF-8');
   }
-  const type = (error as { type?: unknown } | null)?.type;
-  const detail =
-    type === 'entity.parse.failed'
-      ? 'The request body is not valid JSON'
-      : type === 'entity.too.large'
-        ? 'The request body is larger than 16 KiB'
-        : `The request body could not be read${typeof type === 'string' ? ` (${type})` : ''}`;
+  const { type, limit } = (error ?? {}) as { type?: unknown; limit?: unknown };
+  if (type === 'entity.too.large') return payloadTooLarge(typeof limit === 'number' ? limit : BODY_LIMIT_BYTES, false);
+  const detail = type === 'entity.parse.failed' ? 'The request body is not valid JSON' : `The request body could not be read${typeof type === 'string' ? ` (${type})` : ''}`;
   return new AuthError('bad_request', detail);
 }
