@@ -48,11 +48,10 @@ import { RoleService } from './users/roles.js';
 import { UserService } from './users/service.js';
 import { UserCache } from './users/user-cache.js';
 
-/** The endpoints' limiters, and the two that count failures. */
+/** The endpoints' limiters, and those that count failures: logins per (email, client) pair, wrong authenticator codes per account, bearer tokens per client. */
 export interface Limiters extends EndpointLimiters {
-  /** Failed logins per (email, client) pair. */
   loginFailures: Limiter;
-  /** Failed bearer-token attempts per client. */
+  secondFactorFailures: Limiter;
   tokenFailures: Limiter;
 }
 
@@ -185,7 +184,7 @@ export class AuthParts {
       sessions: this.sessions,
       cookie: this.cookie,
       credentials: this.credentials,
-      loginFailures: this.limiters?.loginFailures,
+      limits: this.limiters,
       publicOrigin,
       requireConfirmedEmail: config.emailConfirmation.enabled,
     });
@@ -238,6 +237,7 @@ export class AuthParts {
       confirm: limiter('confirm', rateLimit.resetPassword),
       confirmationMail: limiter('confirmation-mail', rateLimit.forgotPassword),
       loginFailures: limiter('login-failures', rateLimit.loginFailures),
+      secondFactorFailures: limiter('second-factor-failures', rateLimit.secondFactorFailures),
       tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
       tokenCreation: limiter('token-creation', rateLimit.tokenCreation),
     };

@@ -46,6 +46,7 @@ describe('configuration', () => {
       expect(config.rateLimit.resetPassword.text).to.equal('3 per minute');
       expect(config.rateLimit.loginFailures.text).to.equal('5 per minute');
       expect(config.rateLimit.tokenFailures.text).to.equal('30 per minute');
+      expect(config.rateLimit.secondFactorFailures.text).to.equal('10 per day');
       expect(config.bodyTimeoutMs).to.equal(10_000);
       expect(config.passwords).to.deep.equal({ minLength: 12, maxLength: 256, complexity: true, blocklist: false });
       expect(config.tokens).to.deep.equal({ prefix: 'sat', defaultExpiryDays: 90, maxExpiryDays: 365, maxPerUser: 100, revokeOnPasswordReset: true });
@@ -140,6 +141,7 @@ describe('configuration', () => {
       'SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD',
       'SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES',
       'SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES',
+      'SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES',
     ];
     it('parses "<count> per <unit>" and "<count>/<unit>" for every unit', () => {
       const login = (value: string) => configWith({ SERVICE_AUTH_RATE_LIMIT_LOGIN: value }).rateLimit.login;
@@ -186,6 +188,7 @@ describe('configuration', () => {
       const config = configWith({ SERVICE_AUTH_RATE_LIMIT: '50 per hour' }).rateLimit;
       expect(config.loginFailures.text).to.equal('5 per minute');
       expect(config.tokenFailures.text).to.equal('30 per minute');
+      expect(config.secondFactorFailures.text).to.equal('10 per day');
       expect(configWith({ SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '2/second' }).rateLimit.tokenFailures.points).to.equal(2);
     });
   });

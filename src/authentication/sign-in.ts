@@ -28,8 +28,11 @@ export interface SignInDeps {
   sessions: SessionStore;
   cookie: SessionCookie;
   credentials: CredentialResolver;
-  /** Failed logins per (email, client) pair; absent when rate limiting is off. */
-  loginFailures: Limiter | undefined;
+  /**
+   * Failed logins per (email, client) pair, and wrong authenticator codes per account; absent when
+   * rate limiting is off.
+   */
+  limits: { loginFailures: Limiter; secondFactorFailures: Limiter } | undefined;
   publicOrigin: string;
   /** SERVICE_AUTH_EMAIL_CONFIRMATION: an unconfirmed address may not log in. */
   requireConfirmedEmail: boolean;
@@ -74,18 +77,39 @@ export class SignIn {
    * `invalid_code` and counts against the account's failure limit like a wrong password; the
    * fifth ends the ticket (401 `invalid_ticket` from then on, as for an unknown or expired one).
    * Returns the user and how they proved it, once the ticket and the code are used up.
+   *
+   * An authenticator code is the one proof that can be guessed (three in a million are right at
+   * any moment), and new addresses bring new tickets: so wrong codes also count per account, from
+   * every address (NIST SP 800-63B §5.2.2); past the limit a code is 429 unchecked, while a
+   * recovery code (80 random bits) or a passkey still logs in. Counts are taken before the check
+   * (codes sent at once cannot all be checked), and given back if the code was not checked.
    */
   async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' | 'passkey' }> {
-    const { storage, tickets, secondFactors, passkeys, loginFailures, audit } = this.deps;
+    const { storage, tickets, secondFactors, passkeys, limits, audit } = this.deps;
     const user = await this.ticketUser(ticket);
     const pair = `${normalizeEmail(user.email)}|${clientKey(req)}`;
-    if (loginFailures) {
-      const state = await loginFailures.consume(pair);
-      if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
+    const account = `user:${user.id}`;
+    const countsPerAccount = limits !== undefined && proof.passkey === undefined && proof.recoveryCode === undefined;
+    const giveBack = async () => {
+      if (countsPerAccount) await limits.secondFactorFailures.refund(account);
+    };
+    if (countsPerAccount) {
+      const state = await limits.secondFactorFailures.consume(account);
+      if (!state.allowed) throw rateLimited(state, 'wrong authenticator codes for this account (a recovery code or a passkey still works)');
+    }
+    if (limits) {
+      const state = await limits.loginFailures.consume(pair);
+      if (!state.allowed) {
+        await giveBack();
+        throw rateLimited(state, 'failed logins for this account from this address');
+      }
     }
     // One of the ticket's five tries is taken before the code is checked (see LoginTickets.claim);
-    // a request the limit refused took none.
-    if (!(await tickets.claim(ticket))) throw this.invalidTicket(user.id);
+    // a request a limit refused took none.
+    if (!(await tickets.claim(ticket))) {
+      await giveBack();
+      throw this.invalidTicket(user.id);
+    }
     // A passkey's answer is checked first (against a challenge of this user's second step).
     const passkeyOk = proof.passkey !== undefined && (await passkeys.authenticate(proof.passkey, user.id).catch(unlessUnverified)) !== null;
     const em = await storage.em();
@@ -99,7 +123,8 @@ export class SignIn {
       audit.fail({ type: 'login', userId: user.id, email: user.email, reason: 'invalid_code', detail: { step: 'second_factor' } });
       throw invalidCode();
     }
-    if (loginFailures) await loginFailures.reset(pair);
+    // Whatever the factor, a login clears the failures before it (NIST: previous failed attempts are disregarded).
+    if (limits) await Promise.all([limits.loginFailures.reset(pair), limits.secondFactorFailures.reset(account)]);
     this.assertMayLogIn(user, user.email);
     return { user, factor };
   }
@@ -146,7 +171,7 @@ export class SignIn {
   }
 
   private async clearFailures(req: Request, email: string): Promise<void> {
-    await this.deps.loginFailures?.reset(`${normalizeEmail(email)}|${clientKey(req)}`);
+    await this.deps.limits?.loginFailures.reset(`${normalizeEmail(email)}|${clientKey(req)}`);
   }
 
   /** Only the right password learns that the account is disabled or its address unconfirmed. */
@@ -172,10 +197,10 @@ export class SignIn {
   }
 
   private async checkPassword(req: Request, email: string, password: string): Promise<AuthUser> {
-    const { users, loginFailures } = this.deps;
+    const { users, limits } = this.deps;
     const pair = `${normalizeEmail(email)}|${clientKey(req)}`;
-    if (loginFailures) {
-      const state = await loginFailures.consume(pair);
+    if (limits) {
+      const state = await limits.loginFailures.consume(pair);
       if (!state.allowed) throw rateLimited(state, 'failed logins for this account from this address');
     }
     const { user, triedOn } = await users.check(email, password);

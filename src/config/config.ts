@@ -28,6 +28,8 @@ export interface AuthConfig {
     readonly forgotPassword: Rate;
     readonly resetPassword: Rate;
     readonly loginFailures: Rate;
+    /** Wrong authenticator codes per account, from every client (NIST SP 800-63B §5.2.2). */
+    readonly secondFactorFailures: Rate;
     readonly tokenFailures: Rate;
     /** Tokens created per user (POST /api/tokens, from the API or the tokens page). */
     readonly tokenCreation: Rate;
@@ -102,6 +104,7 @@ const DEFAULT_RATES = {
   SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '3 per minute',
   SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD: '3 per minute',
   SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '5 per minute',
+  SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES: '10 per day',
   SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '30 per minute',
   SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION: '10 per minute',
 } as const;
@@ -155,6 +158,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
       forgotPassword: endpointRate('SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD'),
       resetPassword: endpointRate('SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD'),
       loginFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES'),
+      secondFactorFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES'),
       tokenFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES'),
       tokenCreation: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
     },

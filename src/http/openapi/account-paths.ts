@@ -73,6 +73,9 @@ export function accountPaths(context: DocumentContext): Paths {
           'The `ticket` of the `mfa_required` answer (single use, 5 minutes) and one of: `code`, the 6 digits of the authenticator app (each accepted once); `recovery_code`, one of the ten (each works once); `passkey`, the answer of one of the user’s passkeys to `POST /login/mfa/passkey/options`.',
           `A wrong code is 401 \`invalid_code\`; the fifth ends the ticket (401 \`invalid_ticket\`, as for an unknown or expired one). ${sameSite}`,
           config.rateLimit.enabled ? `Wrong codes count with wrong passwords: ${rates.loginFailures.text} per account and client address (SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES).` : '',
+          config.rateLimit.enabled
+            ? `Wrong authenticator codes also count per account from every address: past ${rates.secondFactorFailures.text} (SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES) a code is 429 without being checked; a recovery code or a passkey still logs in.`
+            : '',
         ].filter(Boolean).join(' '),
         tags: ['account'],
         security: PUBLIC,
