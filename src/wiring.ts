@@ -107,7 +107,7 @@ export class AuthParts {
 
     this.lookup = new UserLookup(this.storage);
     const cache = new UserCache(this.lookup, this.storage.changes);
-    this.sessions = new SessionStore(this.storage, config.sessions.ttlSeconds, this.audit);
+    this.sessions = new SessionStore(this.storage, config.sessions, this.audit);
     this.cookie = new SessionCookie(config.sessions);
     // Redis carries the rate limits and, with a secret to key them, which tokens verified.
     const sharesRedis = config.redisUrl !== undefined && (config.rateLimit.enabled || config.secret !== undefined);

@@ -50,7 +50,7 @@ describe('configuration', () => {
       expect(config.bodyTimeoutMs).to.equal(10_000);
       expect(config.passwords).to.deep.equal({ minLength: 12, maxLength: 256, complexity: true, blocklist: false });
       expect(config.tokens).to.deep.equal({ prefix: 'sat', defaultExpiryDays: 90, maxExpiryDays: 365, maxPerUser: 100, revokeOnPasswordReset: true });
-      expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false });
+      expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false, maxPerUser: 50 });
       expect(config.resetTokenTtlSeconds).to.equal(3600);
       expect(config.mail).to.deep.equal({ outbox: undefined, smtpUrl: undefined, from: 'no-reply@localhost' });
     });
@@ -104,6 +104,7 @@ describe('configuration', () => {
       ['SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', (c) => c.tokens.maxExpiryDays, [90, '730', 3650], [0, '-5', 'forever', 3651]],
       ['SERVICE_AUTH_MAX_TOKENS_PER_USER', (c) => c.tokens.maxPerUser, [1, '5'], [0, 'lots', 100_001]],
       ['SERVICE_AUTH_SESSION_TTL', (c) => c.sessions.ttlSeconds, [60, '3600'], [0, '1h', '-60', '99999999999999']],
+      ['SERVICE_AUTH_MAX_SESSIONS_PER_USER', (c) => c.sessions.maxPerUser, [1, '50', 10_000], [0, 'many', 10_001, '2.5']],
       ['SERVICE_AUTH_RESET_TOKEN_TTL', (c) => c.resetTokenTtlSeconds, [300, '900'], [0, '15 minutes', 30 * 86_400 + 1]],
       ['SERVICE_AUTH_BODY_TIMEOUT_MS', (c) => c.bodyTimeoutMs, [1, '250', 300_000], [0, '10s', '1.5', 300_001]],
     ];

@@ -34,7 +34,7 @@ export function limitCount(text: string): number | undefined {
   return count >= 1 && count <= MAX_LIMIT ? count : undefined;
 }
 
-/** `--before`: a record's id, a positive integer, else undefined. */
+/** `--before` and `--user-id`: a record's or a user's id, a positive integer, else undefined. */
 export function recordId(text: string): number | undefined {
   const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
   return id >= 1 ? id : undefined;
@@ -45,6 +45,7 @@ export const AUDIT_QUERY_RULES = [
   rule('since', (since) => sinceTime(since) !== undefined || `--since ${JSON.stringify(since)} is neither a date (YYYY-MM-DD, midnight UTC) nor a time back from now (7d, 12h)`),
   rule('limit', (limit) => limitCount(limit) !== undefined || `--limit ${JSON.stringify(limit)} is not an integer from 1 to ${MAX_LIMIT}`),
   rule('before', (before) => recordId(before) !== undefined || `--before ${JSON.stringify(before)} is not a record's id (a positive integer)`),
+  rule('userId', (userId) => recordId(userId) !== undefined || `--user-id ${JSON.stringify(userId)} is not a user's id (a positive integer)`),
 ];
 
 function validDate(date: Date): Date | undefined {

@@ -10,7 +10,7 @@
  * - `auth.on('audit', handler)` gets each record once it has committed.
  */
 import { logLine, type LoggerHolder } from '../logger.js';
-import { AuditEvent } from '../storage/entities/index.js';
+import { AuditEvent, User } from '../storage/entities/index.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import { appendAlone, appendInTransaction, pruneChain, toRecord, verifyChain, type ChainCheck } from './chain.js';
 import { auditContext } from './context.js';
@@ -32,6 +32,10 @@ export interface AuditSettings {
 
 /** `auth.audit.query(…)`: every field optional; newest first. */
 export interface AuditQuery {
+  /**
+   * The records of a person: those carrying this address, and those carrying the id of the user
+   * it names now (a token's, a session's, a second factor's records carry the id, not the address).
+   */
   email?: string;
   userId?: number;
   type?: AuditType;
@@ -127,14 +131,19 @@ export class AuditLog implements AuditApi {
 
   /** Records newest first, for an application's admin screens. */
   async query(filter: AuditQuery = {}): Promise<AuditRecord[]> {
+    const em = (await this.storage.em()).fork();
     const where: Record<string, unknown> = {};
-    if (filter.email !== undefined) where['email'] = String(filter.email).trim().toLowerCase();
+    if (filter.email !== undefined) {
+      // Normalised as users/emails stores addresses.
+      const email = String(filter.email).trim().toLowerCase();
+      const user = await em.findOne(User, { email }, { fields: ['id'], disableIdentityMap: true });
+      where['$or'] = user ? [{ email }, { userId: user.id }] : [{ email }];
+    }
     if (filter.userId !== undefined) where['userId'] = filter.userId;
     if (filter.type !== undefined) where['type'] = filter.type;
     if (filter.since !== undefined) where['at'] = { $gte: filter.since };
     if (filter.before !== undefined) where['id'] = { $lt: filter.before };
     const limit = Math.min(Math.max(1, Math.trunc(filter.limit ?? 50)), 1000);
-    const em = (await this.storage.em()).fork();
     const rows = await em.find(AuditEvent, where, { orderBy: { id: 'desc' }, limit, disableIdentityMap: true });
     return rows.map((row) => toRecord(row as AuditDraft & { id: number; hash: string }));
   }

@@ -47,6 +47,8 @@ export interface AuthConfig {
     readonly cookieName: string;
     readonly ttlSeconds: number;
     readonly secure: boolean;
+    /** SERVICE_AUTH_MAX_SESSIONS_PER_USER: a login past it ends the user's oldest sessions. */
+    readonly maxPerUser: number;
   };
   readonly resetTokenTtlSeconds: number;
   readonly emailConfirmation: {
@@ -183,6 +185,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
       cookieName: read('SERVICE_AUTH_SESSION_COOKIE', matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/, 'a cookie name (1 to 64 token characters)'), 'service_auth_session'),
       ttlSeconds: read('SERVICE_AUTH_SESSION_TTL', integerBetween(1, TEN_YEARS_DAYS * 86_400), 1_209_600),
       secure: read('SERVICE_AUTH_SESSION_COOKIE_SECURE', boolean, production),
+      maxPerUser: read('SERVICE_AUTH_MAX_SESSIONS_PER_USER', integerBetween(1, 10_000), 50),
     },
     resetTokenTtlSeconds: read('SERVICE_AUTH_RESET_TOKEN_TTL', integerBetween(1, 30 * 86_400), 3600),
     emailConfirmation: {

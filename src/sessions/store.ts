@@ -12,6 +12,10 @@
  * `last_seen_at` is not written per request: a use is noted in memory when the stored time is
  * SEEN_RESOLUTION_MS old or more, and the notes are written every SEEN_RESOLUTION_MS (and at
  * close), so the stored time is never more than a minute behind.
+ *
+ * A user has at most SERVICE_AUTH_MAX_SESSIONS_PER_USER sessions: a login past it ends the oldest,
+ * in its own transaction, so that logins in a loop (a script that never logs out) cannot grow the
+ * table without bound, and what a person sees on the sessions page stays readable.
  */
 import { randomBytes } from 'node:crypto';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -58,7 +62,7 @@ export class SessionStore {
 
   constructor(
     private readonly storage: Storage,
-    private readonly ttlSeconds: number,
+    private readonly limits: { readonly ttlSeconds: number; readonly maxPerUser: number },
     private readonly audit: AuditLog,
   ) {
     this.rows = new RowCache(storage.changes, (idHash) => this.load(idHash));
@@ -69,14 +73,16 @@ export class SessionStore {
 
   /**
    * Starts a session; returns the raw id for the cookie (the only place it exists). `record` (a
-   * login) is written with it, naming the session.
+   * login) is written with it, naming the session. Past the cap, the user's oldest sessions end
+   * in the same transaction.
    */
   async create(userId: number, userAgent?: string, record?: AuditEntry): Promise<{ id: string; expiresAt: Date }> {
     const id = randomSecret();
-    const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
+    const expiresAt = new Date(Date.now() + this.limits.ttlSeconds * 1000);
     const publicId = newPublicId();
     const em = await this.storage.em();
     await this.storage.transaction(em, async (tx) => {
+      await this.endOldest(tx, userId);
       tx.em.create(Session, { idHash: sha256Hex(id), publicId, user: userId, expiresAt, userAgent: cleanUserAgent(userAgent) });
       if (record) this.audit.record(tx, { ...record, userId, detail: { ...record.detail, session: publicId } });
     });
@@ -182,6 +188,22 @@ export class SessionStore {
     await this.storage.changes.note(tx.em, [userId]);
     const keep = options.except === undefined ? undefined : sha256Hex(options.except);
     tx.afterCommit(() => this.rows.deleteWhere((session) => session.userId === userId && session.idHash !== keep));
+  }
+
+  /**
+   * Makes room for one more session: ends the user's oldest (expired ones first, as they are
+   * older still) so that at most `maxPerUser - 1` remain. One statement when under the cap.
+   */
+  private async endOldest(tx: Transaction, userId: number): Promise<void> {
+    const keep = this.limits.maxPerUser - 1;
+    const surplus = await tx.em.find(Session, { user: userId }, { fields: ['publicId'], orderBy: { createdAt: 'desc', publicId: 'desc' }, offset: keep, limit: 10_000 });
+    if (surplus.length === 0) return;
+    const publicIds = surplus.map((session) => session.publicId);
+    await tx.em.nativeDelete(Session, { publicId: { $in: publicIds } });
+    await this.storage.changes.note(tx.em, [userId]);
+    this.audit.record(tx, { type: 'session_revoked', userId, detail: { sessions: publicIds.length, limit: this.limits.maxPerUser } });
+    const ended = new Set(publicIds);
+    tx.afterCommit(() => this.rows.deleteWhere((session) => ended.has(session.publicId)));
   }
 
   /** Deletes sessions past their expiry; run now and then, they are refused anyway. */

@@ -4,6 +4,8 @@ import request from 'supertest';
 import { sha256Hex } from '../../src/secrets.js';
 import { Session } from '../../src/storage/entities/index.js';
 import { createTestApp, temporaryDatabase, type TestApp } from '../helpers/app.js';
+import { pageGet } from '../helpers/forms.js';
+import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { instanceOn, login, member, meWithCookie, within } from './accounts.js';
 
 const listSessions = (t: TestApp, cookie: string) => request(t.app).get('/service-auth/api/sessions').set('Cookie', cookie);
@@ -114,6 +116,43 @@ describe('§14.4 sessions', () => {
     expect(session.user_agent).to.match(/^Evil Agent x+$/).and.have.length(512);
   });
 });
+
+/** The cap's suite on a database `open` makes (and its `drop` removes). */
+const sessionCap = (open: () => Promise<{ url: string; drop(): Promise<void> }>) => () => {
+  let t: TestApp;
+  let database: { url: string; drop(): Promise<void> };
+  beforeEach(async () => {
+    database = await open();
+    t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_SESSIONS_PER_USER: 3 });
+  });
+  afterEach(async () => {
+    await t.auth.close();
+    await database.drop();
+  });
+
+  it('a login past SERVICE_AUTH_MAX_SESSIONS_PER_USER ends the oldest sessions, and the sessions page says the cap', async () => {
+    const ada = await member(t, 'ada@example.com');
+    const bob = await member(t, 'bob@example.com');
+    const cookies = [ada.cookie];
+    for (let i = 0; i < 4; i++) cookies.push(await login(t, ada.email));
+    const em = (await t.parts.storage.em()).fork();
+    expect(await em.count(Session, { user: ada.id })).to.equal(3);
+    expect(await em.count(Session, { user: bob.id })).to.equal(1);
+    for (const [i, cookie] of cookies.entries()) await meWithCookie(t, cookie).expect(i < 2 ? 401 : 200);
+    await meWithCookie(t, bob.cookie).expect(200);
+    await t.auth.audit.flush();
+    const ended = await t.auth.audit.query({ userId: ada.id, type: 'session_revoked' });
+    expect(ended.map((record) => record.detail)).to.deep.equal([
+      { actor: 'http', sessions: 1, limit: 3 },
+      { actor: 'http', sessions: 1, limit: 3 },
+    ]);
+    const page = await pageGet(t.app, '/sessions').set('Cookie', cookies[4]!).expect(200);
+    expect(page.text).to.contain('You can be logged in 3 times at most: logging in once more ends the oldest session.');
+  });
+};
+
+describe('§14.4 sessions per user are capped', sessionCap(async () => ({ url: 'sqlite::memory:', drop: async () => undefined })));
+describePostgres('§14.4 sessions per user are capped', sessionCap(createPostgresDatabase));
 
 describe('§14.4 a session ended here, seen by another instance', () => {
   it('is refused at once on this instance and within 1 second on another', async () => {

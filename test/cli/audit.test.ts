@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import { AuditEvent } from '../../src/storage/entities/index.js';
 import { rechain } from '../helpers/audit.js';
-import { openDatabase, PASSWORD, temporaryDatabase } from '../helpers/app.js';
+import { createTestApp, openDatabase, PASSWORD, temporaryDatabase } from '../helpers/app.js';
 import { runCli, type CliOptions, type CliResult } from './cli-process.js';
 
 /** A record as `auth audit --json` prints it. */
@@ -74,8 +74,9 @@ describe('CLI: audit, audit verify and audit prune', () => {
         { id: 2, type: 'user_created', email: 'bob@example.com', detail: { actor: 'cli', roles: null } },
         { id: 1, type: 'user_created', email: 'ada@example.com', detail: { actor: 'cli', roles: 'editor' } },
       ]);
-      expect(all[1]).to.have.all.keys('id', 'at', 'type', 'outcome', 'userId', 'email', 'ip', 'userAgent', 'reason', 'detail', 'hash');
-      expect(all[1]).to.include({ outcome: 'success', userId: 1, ip: null, userAgent: null, reason: null });
+      // The contract's field names, as the security log answers them.
+      expect(all[1]).to.have.all.keys('id', 'at', 'type', 'outcome', 'user_id', 'email', 'ip', 'user_agent', 'reason', 'detail', 'hash');
+      expect(all[1]).to.include({ outcome: 'success', user_id: 1, ip: null, user_agent: null, reason: null });
       const stored = await rows();
       expect(all.map((record) => record.at)).to.deep.equal([4, 3, 2, 1].map((id) => written.get(id)!.toISOString()));
       expect(all.map((record) => record.hash)).to.deep.equal([4, 3, 2, 1].map((id) => stored[id - 1]!.hash));
@@ -93,7 +94,7 @@ describe('CLI: audit, audit verify and audit prune', () => {
       expect(lines[4]).to.match(new RegExp(`^1 +${time(1)} +user_created +success +1 +ada@example\\.com +- +- +cli$`));
     });
 
-    it('filters by --email, --type, --since (a date or a time back), --limit and --before', async () => {
+    it('filters by --email, --user-id, --type, --since (a date or a time back), --limit and --before', async () => {
       // The UTC day 5 days ago: its midnight is after #2 (10 days ago) and before #3 (3 days ago).
       const fiveDaysAgo = new Date(Date.now() - 5 * DAY_MS).toISOString().slice(0, 10);
       const results = await Promise.all([
@@ -108,12 +109,13 @@ describe('CLI: audit, audit verify and audit prune', () => {
         ids('--since', '30d', '--limit', '1'),
         ids('--type', 'login'),
         ids('--limit', '2', '--before', '3'),
+        ids('--user-id', '2'),
       ]);
-      expect(results).to.deep.equal([[4, 2], [2, 1], [1], [4, 3], [4], [4, 3], [4, 3, 2, 1], [4, 3], [4], [], [2, 1]]);
+      expect(results).to.deep.equal([[4, 2], [2, 1], [1], [4, 3], [4], [4, 3], [4, 3, 2, 1], [4, 3], [4], [], [2, 1], [4, 2]]);
       expect(await cli(['audit', '--type', 'login'])).to.deep.equal({ code: 0, stdout: 'No records.\n', stderr: '' });
     });
 
-    it('refuses a bad --type, --since, --limit or --before with a message and exit 2, changing nothing', async () => {
+    it('refuses a bad --type, --since, --limit, --before or --user-id with a message and exit 2, changing nothing', async () => {
       const before = await rows();
       const bad = [
         ['--type', 'signin'],
@@ -124,6 +126,7 @@ describe('CLI: audit, audit verify and audit prune', () => {
         ['--limit', '1001'],
         ['--limit', 'ten'],
         ['--before', '0'],
+        ['--user-id', 'ada'],
       ];
       const results = await Promise.all(bad.map((args) => cli(['audit', ...args])));
       const messages = results.map(({ code, stdout, stderr }) => {
@@ -134,7 +137,8 @@ describe('CLI: audit, audit verify and audit prune', () => {
       const since = (value: string) => `Usage Error: --since "${value}" is neither a date (YYYY-MM-DD, midnight UTC) nor a time back from now (7d, 12h)`;
       const limit = (value: string) => `Usage Error: --limit "${value}" is not an integer from 1 to 1000`;
       const notAnId = `Usage Error: --before "0" is not a record's id (a positive integer)`;
-      expect(messages.slice(1)).to.deep.equal([since('yesterday'), since('2026-02-30'), since('7w'), limit('0'), limit('1001'), limit('ten'), notAnId]);
+      const notAUser = `Usage Error: --user-id "ada" is not a user's id (a positive integer)`;
+      expect(messages.slice(1)).to.deep.equal([since('yesterday'), since('2026-02-30'), since('7w'), limit('0'), limit('1001'), limit('ten'), notAnId, notAUser]);
       expect(messages[0]).to.match(/^Usage Error: --type "signin" is not a type of record; the types are user_registered, login, logout, .*, csrf_rejected, audit_pruned$/);
       expect(await rows()).to.deep.equal(before);
     });
@@ -197,5 +201,38 @@ describe('CLI: audit, audit verify and audit prune', () => {
       expect(await cli(['audit', 'prune'], off)).to.deep.equal({ code: 0, stdout: 'The audit log is off (SERVICE_AUTH_AUDIT_ENABLED is false): nothing was removed\n', stderr: '' });
       expect(await rows()).to.deep.equal(before);
     });
+  });
+});
+
+describe('CLI: auth audit, by person', () => {
+  it('--email also finds the records that carry only the id of the user it names, as auth.audit.query({ email }) does', async () => {
+    const database = await temporaryDatabase();
+    try {
+      // Written in this process (quicker than a CLI process each): a token's record carries the user's id, not the address.
+      const t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
+      try {
+        const bob = await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
+        await t.auth.users.create({ email: 'carol@example.com', password: PASSWORD });
+        await t.auth.tokens.create('bob@example.com', { name: 'deploy' });
+        await t.auth.tokens.create('carol@example.com', { name: 'deploy' });
+        const bobs = (await t.auth.audit.query({ email: ' Bob@Example.com' })).map(({ type, userId, email }) => ({ type, userId, email }));
+        expect(bobs).to.deep.equal([
+          { type: 'token_created', userId: bob.id, email: null },
+          { type: 'user_created', userId: bob.id, email: 'bob@example.com' },
+        ]);
+        expect(await t.auth.audit.query({ email: 'nobody@example.com' })).to.deep.equal([]);
+      } finally {
+        await t.auth.close();
+      }
+      const result = await runCli(['auth', 'audit', '--email', 'bob@example.com', '--json', '--database', database.url]);
+      expect({ code: result.code, stderr: result.stderr }).to.deep.equal({ code: 0, stderr: '' });
+      const byEmail = (JSON.parse(result.stdout) as (RecordJson & { user_id: number | null })[]).map(({ id, type, user_id, email }) => ({ id, type, user_id, email }));
+      expect(byEmail).to.deep.equal([
+        { id: 3, type: 'token_created', user_id: 1, email: null },
+        { id: 1, type: 'user_created', user_id: 1, email: 'bob@example.com' },
+      ]);
+    } finally {
+      await database.remove();
+    }
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The caller's own security log (docs/audit.md): their audit records, 50 a page, newest first,
  * for `GET /api/security-log` and the `/security-log` page alike. Only the records naming the
- * caller as their user; never a record's hash, nor another user's.
+ * caller as their user; never a record's hash, nor another user's. A session or a token that
+ * carries every scope reads it: it tells what every credential of the account did.
  */
 import type { Request } from 'express';
 import type { AuditApi } from '../../audit/audit-log.js';
 import type { AuditRecord } from '../../audit/records.js';
 import { ValidationError } from '../../errors.js';
+import { assertEveryScope } from './tokens.js';
 
 export const SECURITY_LOG_PAGE = 50;
 
@@ -30,6 +32,7 @@ export interface SecurityLogPage {
 }
 
 export async function securityLogOf(audit: Pick<AuditApi, 'query'>, req: Request): Promise<SecurityLogPage> {
+  assertEveryScope(req, 'The security log needs a session or a token made without scopes (one that carries every scope)');
   const before = beforeOf(req.query['before']);
   const records = await audit.query({ userId: req.user!.id, before, limit: SECURITY_LOG_PAGE + 1 });
   const events = records.slice(0, SECURITY_LOG_PAGE).map(toEvent);

@@ -1,4 +1,4 @@
-/** `GET /api/security-log?before=<id>`: the caller's own audit records, with a session or a token. */
+/** `GET /api/security-log?before=<id>`: the caller's own audit records, with a session or a token without scopes. */
 import { Router, type RequestHandler } from 'express';
 import type { AuditApi } from '../../audit/audit-log.js';
 import { securityLogOf } from '../actions/security-log.js';

@@ -1,13 +1,11 @@
 /**
  * `/api/tokens` for API clients: create (a session only), list and revoke the caller's own
- * tokens. With a bearer token, scopes bind here too: listing needs a token that carries every
- * scope, and a scoped token may revoke only itself.
+ * tokens. With a bearer token, scopes bind here too, as on the pages (actions/tokens.ts).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { AuthError, BEARER_CHALLENGE } from '../../errors.js';
 import type { z } from 'zod';
 import type { NewToken, TokenService } from '../../tokens/service.js';
-import { assertSession, ownTokens } from '../actions/tokens.js';
+import { assertMayRevoke, assertSession, ownTokens } from '../actions/tokens.js';
 import { checkParam } from '../requests/input.js';
 import { parseBody } from '../schemas/parse.js';
 
@@ -31,13 +29,12 @@ export function tokensApi({ tokens, loginRequired, limit, newToken }: TokensApiD
   });
 
   api.get('/', loginRequired, async (req, res) => {
-    if (isScopedToken(req)) throw insufficientScope('Listing tokens needs a token made without scopes (one that carries every scope)');
     res.json({ tokens: await ownTokens(tokens, req) });
   });
 
   const revoke = async (req: Request, res: Response): Promise<void> => {
     const id = String(req.params['id']);
-    if (isScopedToken(req) && req.token!.id !== id) throw insufficientScope('A token with scopes may revoke only itself');
+    assertMayRevoke(req, id);
     await tokens.revoke(id, req.user!.id);
     res.status(204).end();
   };
@@ -46,12 +43,4 @@ export function tokensApi({ tokens, loginRequired, limit, newToken }: TokensApiD
   api.post('/:id/revoke', loginRequired, revoke);
 
   return api;
-}
-
-function isScopedToken(req: Request): boolean {
-  return req.authMethod === 'token' && (req.token?.scopes.length ?? 0) > 0;
-}
-
-function insufficientScope(detail: string): AuthError {
-  return new AuthError('insufficient_scope', detail, undefined, { 'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope"` });
 }

@@ -157,12 +157,12 @@ export function pagePaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'securityLogPage',
         summary: 'The security log page: what happened to the caller’s account, newest first',
-        description: `The caller’s own audit records, 50 a page, as \`GET /api/security-log\` lists them: logins (refused ones too), password and address changes, tokens, sessions, roles; when, from which address, on which device. An “Older” link pages back.${failures}`,
+        description: `The caller’s own audit records, 50 a page, as \`GET /api/security-log\` lists them: logins (refused ones too), password and address changes, tokens, sessions, roles; when, from which address, on which device. An “Older” link pages back. With a bearer token, one made without scopes (it carries every scope): a token with scopes is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
         tags: ['pages'],
         security: SESSION_OR_TOKEN,
         parameters: [queryParameter('before', 'A record id: the records older than it (the “Older” link’s)')],
         responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: [...guardRefusals(config, false), 'bad_request'],
+        refusals: [...guardRefusals(config, false), 'insufficient_scope', 'bad_request'],
       }),
     },
     '/sessions/{id}/end': {
@@ -188,24 +188,24 @@ export function pagePaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'tokensPage',
         summary: 'The tokens page: the caller’s tokens and a form to create one',
-        description: `Its form posts to \`POST /api/tokens\`.${failures}`,
+        description: `Its form posts to \`POST /api/tokens\`. With a bearer token, one made without scopes (it carries every scope): a token with scopes is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
         tags: ['pages'],
         security: SESSION_OR_TOKEN,
         parameters: [queryParameter('revoked', '`1`: says a token was revoked')],
         responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: guardRefusals(config, false),
+        refusals: [...guardRefusals(config, false), 'insufficient_scope'],
       }),
     },
     '/tokens/{id}/revoke': {
       get: operation(context, {
         operationId: 'revokeTokenPage',
         summary: 'The page confirming a token’s revocation',
-        description: `Its form posts to \`POST /api/tokens/{id}/revoke\`. An unknown token shows the tokens page, saying so, with status 404.${failures}`,
+        description: `Its form posts to \`POST /api/tokens/{id}/revoke\`. An unknown token shows the tokens page, saying so, with status 404. A bearer token with scopes is shown only its own (403 \`insufficient_scope\` for another), as the API lets it revoke only itself.${failures}`,
         tags: ['pages'],
         security: SESSION_OR_TOKEN,
         parameters: [pathId('The token’s public id')],
         responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: [...guardRefusals(config, false), 'not_found'],
+        refusals: [...guardRefusals(config, false), 'insufficient_scope', 'not_found'],
       }),
     },
   };

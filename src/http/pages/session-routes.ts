@@ -29,7 +29,7 @@ export function sessionPages({ config, sessions, loginRequired, pluggable }: Ses
 
   const show = async (req: Request, res: Response, status: number, notice: Notice | null): Promise<void> => {
     const list = await sessions.list(req);
-    await sendPage(req, res, status, 'sessions', { prefix, texts: pluggable.texts, email: req.user!.email, sessions: list, notice });
+    await sendPage(req, res, status, 'sessions', { prefix, texts: pluggable.texts, email: req.user!.email, sessions: list, maxSessions: config.sessions.maxPerUser, notice });
   };
 
   // A session that ended meanwhile (on another device, or by its expiry) shows the list, saying so.

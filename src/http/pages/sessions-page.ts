@@ -17,6 +17,8 @@ export interface SessionsPageLocals {
   email: string;
   /** The user's live sessions, oldest first, as `GET /api/sessions` lists them (`current`: this one). */
   sessions: SessionView[];
+  /** How many sessions a user may have (SERVICE_AUTH_MAX_SESSIONS_PER_USER): a login past it ends the oldest. */
+  maxSessions: number;
   /** What was just done: a session ended, the others ended, the password changed. */
   notice: Notice | null;
 }
@@ -37,7 +39,8 @@ export function sessionsPage(locals: SessionsPageLocals): string {
     texts,
     notice: locals.notice,
     wide: true,
-    body: `${sessionTable(locals)}${others}${accountNav(locals.prefix, texts, 'sessions')}`,
+    body: `${sessionTable(locals)}
+    <p class="hint">${escapeHtml(t.limit(locals.maxSessions))}</p>${others}${accountNav(locals.prefix, texts, 'sessions')}`,
   });
 }
 

@@ -8,7 +8,7 @@ import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { z } from 'zod';
 import type { NewToken, TokenService } from '../../tokens/service.js';
-import { assertSession, ownTokens } from '../actions/tokens.js';
+import { assertSession, ownToken, ownTokens } from '../actions/tokens.js';
 import { checkParam, textField } from '../requests/input.js';
 import { browserFormsOnly } from '../requests/negotiation.js';
 import { parseBody } from '../schemas/parse.js';
@@ -70,7 +70,7 @@ export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pl
 
   // An unknown token's confirmation shows the list, saying so (a program gets a 404 problem).
   router.get('/tokens/:id/revoke', formRoute(tokensForm), loginRequired, async (req, res) => {
-    const token = (await ownTokens(tokens, req)).find((t) => t.id === req.params['id']);
+    const token = await ownToken(tokens, req, String(req.params['id']));
     if (!token) throw new AuthError('not_found', `No token with id ${JSON.stringify(req.params['id'])}`);
     await sendPage(req, res, 200, 'revoke', { prefix, texts: pluggable.texts, token });
   });
@@ -81,6 +81,7 @@ export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pl
     await show(req, res, 201, { created });
   });
 
+  // A browser's form never carries a bearer token (browserFormsOnly): a token's post goes on to the API's check.
   router.post('/api/tokens/:id/revoke', browserFormsOnly, formRoute(tokensForm), loginRequired, async (req, res) => {
     await tokens.revoke(String(req.params['id']), req.user!.id);
     res.redirect(303, `${prefix}/tokens?revoked=1`);

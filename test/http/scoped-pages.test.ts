@@ -1,0 +1,78 @@
+/**
+ * Scopes on every surface (CONTRACT-2 §19.4): a token with scopes sees no more through the pages
+ * than through the JSON API. The walk takes every page route from the router itself, so that a
+ * page added later without the check fails here.
+ */
+import { expect } from 'chai';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { pageGet } from '../helpers/forms.js';
+
+/** What shows nothing of an account, whoever asks. */
+const PUBLIC_PAGES = ['/login', '/register', '/forgot', '/reset', '/confirm', '/confirm-email', '/openapi.json'];
+/** Who the credentials belong to: a token of any scope may ask (as `auth.currentUser`). */
+const WHO_AM_I = ['/me'];
+
+interface Layer {
+  slash?: boolean;
+  route?: { path: string; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+}
+
+/** The GET paths of the routers mounted at the prefix itself: the pages (and `/me`). */
+function pageRoutes(app: Express): string[] {
+  const top = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+  const authRouter = top.find((layer) => (layer.handle.stack?.length ?? 0) > 10)!;
+  return authRouter.handle.stack!.filter((layer) => layer.slash && layer.handle.stack).flatMap((layer) =>
+    layer.handle.stack!.filter((inner) => inner.route?.methods['get']).map((inner) => inner.route!.path),
+  );
+}
+
+describe('scopes on the pages', () => {
+  let t: TestApp;
+  let scoped: { id: string; token: string };
+  let other: { id: string; token: string };
+
+  beforeEach(async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    await t.auth.users.create({ email: 'ada@example.com', password: 'Correct-Horse-Battery-9' });
+    scoped = await t.auth.tokens.create('ada@example.com', { name: 'reports only', scopes: ['reports:read'] });
+    other = await t.auth.tokens.create('ada@example.com', { name: 'nightly backup' });
+  });
+  afterEach(() => t.auth.close());
+
+  const page = (path: string, token: string) => pageGet(t.app, path).set('Authorization', `Bearer ${token}`);
+
+  it('refuses a token with scopes every page of the account, as the JSON API does', async () => {
+    const routes = pageRoutes(t.app);
+    expect(routes).to.include.members(['/tokens', '/tokens/:id/revoke', '/security-log', '/sessions', '/mfa', '/passkeys', '/password']);
+    for (const route of routes) {
+      const response = await page(route.replace(':id', other.id), scoped.token);
+      expect(response.text, route).not.to.contain('nightly backup');
+      if (PUBLIC_PAGES.includes(route) || WHO_AM_I.includes(route)) continue;
+      expect(response.status, route).to.equal(403);
+      expect(response.headers['content-type'], route).to.match(/^text\/html/);
+      // Seeing tokens or the log needs every scope; the account's own settings, a session.
+      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log'].includes(route) ? 'Bearer realm="service-auth", error="insufficient_scope"' : undefined;
+      expect(response.headers['www-authenticate'], route).to.equal(needs);
+    }
+  });
+
+  it('lets a token with scopes confirm revoking itself, and a token with every scope see the list', async () => {
+    const own = await page(`/tokens/${scoped.id}/revoke`, scoped.token).expect(200);
+    expect(own.text).to.contain('Revoke the token “reports only”?').and.not.contain('nightly backup');
+    const list = await page('/tokens', other.token).expect(200);
+    expect(list.text).to.contain('reports only').and.contain('nightly backup');
+    await page(`/tokens/${scoped.id}/revoke`, other.token).expect(200);
+    await page('/security-log', other.token).expect(200);
+  });
+
+  it('answers the JSON security log only to a session or a token with every scope', async () => {
+    const refused = await request(t.app).get('/service-auth/api/security-log').set('Authorization', `Bearer ${scoped.token}`).expect(403);
+    expect(refused.body.code).to.equal('insufficient_scope');
+    expect(refused.headers['www-authenticate']).to.equal('Bearer realm="service-auth", error="insufficient_scope"');
+    const allowed = await request(t.app).get('/service-auth/api/security-log').set('Authorization', `Bearer ${other.token}`).expect(200);
+    expect(allowed.body.events.map((event: { type: string }) => event.type)).to.include('token_created');
+  });
+});
