@@ -36,7 +36,7 @@ import { openApiApi } from './api/openapi.js';
 import { tokensApi } from './api/tokens.js';
 import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
 import { OPENAPI_PATH, openApiDocument } from './openapi.js';
-import { readBody } from './requests/input.js';
+import { checkPath, readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
@@ -80,7 +80,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { config, pluggable, tokens } = deps;
   const { loginRequired } = deps.guards;
   const router = Router();
-  router.use(securityHeaders, noOptions);
+  router.use(securityHeaders, noOptions, checkPath);
   router.use(async (_req, _res, next) => {
     await deps.whenReady();
     next();

@@ -8,7 +8,6 @@ import { AuthError, BEARER_CHALLENGE } from '../../errors.js';
 import type { z } from 'zod';
 import type { NewToken, TokenService } from '../../tokens/service.js';
 import { assertSession, ownTokens } from '../actions/tokens.js';
-import { checkParam } from '../requests/input.js';
 import { parseBody } from '../schemas/parse.js';
 
 export interface TokensApiDeps {
@@ -22,7 +21,6 @@ export interface TokensApiDeps {
 
 export function tokensApi({ tokens, loginRequired, limit, newToken }: TokensApiDeps): Router {
   const api = Router();
-  api.param('id', checkParam);
 
   api.post('/', loginRequired, ...limit, async (req, res) => {
     assertSession(req);

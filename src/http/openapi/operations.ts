@@ -8,6 +8,7 @@ import type { AuthConfig } from '../../config/config.js';
 import type { Rate } from '../../config/rates.js';
 import type { ErrorCode } from '../../errors.js';
 import { SessionCookie } from '../../sessions/cookie.js';
+import { MAX_PATH_SEGMENT } from '../requests/input.js';
 import type { SchemaComponents } from './json-schema.js';
 import { HEADERS, rateLimitHeaders, redirect, refusals, type Headers, type Response } from './responses.js';
 
@@ -120,7 +121,7 @@ export function toLoginPage(config: AuthConfig): Response {
 }
 
 export function pathId(description: string): OpenAPIV3_1.ParameterObject {
-  return { name: 'id', in: 'path', required: true, description, schema: { type: 'string' } };
+  return { name: 'id', in: 'path', required: true, description, schema: { type: 'string', minLength: 1, maxLength: MAX_PATH_SEGMENT } };
 }
 
 export function queryParameter(name: string, description: string): OpenAPIV3_1.ParameterObject {

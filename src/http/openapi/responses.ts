@@ -5,6 +5,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
 import { AuthError, type ErrorCode } from '../../errors.js';
+import { MAX_PATH_SEGMENT } from '../requests/input.js';
 import { problemSchema } from '../schemas/responses.js';
 import type { SchemaComponents } from './json-schema.js';
 
@@ -60,7 +61,7 @@ export function jsonOrPage(schemas: SchemaComponents, description: string, body:
 
 /** What each code means, whichever endpoint answers it. */
 const MEANINGS: Record<ErrorCode, string> = {
-  bad_request: 'a body that cannot be read (malformed, over 16 KiB, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode',
+  bad_request: `a body that cannot be read (malformed, over 16 KiB, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode, holds a NUL or has a segment over ${MAX_PATH_SEGMENT} characters`,
   invalid_reset_token: 'the reset link is unknown, expired or used',
   invalid_passkey: 'the passkey’s answer could not be verified: an unknown passkey, a challenge used, expired or of another user, another origin',
   invalid_confirmation_token: 'the confirmation link is unknown, expired or used, or the account’s address changed since',
