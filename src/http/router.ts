@@ -124,8 +124,9 @@ const auditContext: RequestHandler = (req, _res, next) => {
 /**
  * Mounted after the router at the prefix: any path under it that no route took, including one
  * the router could not read as a path at all (`//host@x`, which reads as an authority), is a 404.
+ * The application mounts the same after its own routes (`auth.notFound`).
  */
-export const unknownPath: RequestHandler = (_req, _res, next) => next(new AuthError('not_found', 'There is no such endpoint here'));
+export const unknownPath: RequestHandler = (_req, _res, next) => next(new AuthError('not_found', 'There is nothing at this path'));
 
 /**
  * No response of ours is to be sniffed into another type; none carrying account data (`/me`, the
@@ -143,4 +144,4 @@ const securityHeaders: RequestHandler = (req, res, next) => {
  * No route here answers OPTIONS: rather than Express's automatic 200 listing the methods, the
  * 404 every other unserved method gets (an application that serves CORS answers preflights itself).
  */
-const noOptions: RequestHandler = (req, _res, next) => next(req.method === 'OPTIONS' ? new AuthError('not_found', 'There is no such endpoint here') : undefined);
+const noOptions: RequestHandler = (req, _res, next) => next(req.method === 'OPTIONS' ? new AuthError('not_found', 'There is nothing at this path') : undefined);
