@@ -6,7 +6,8 @@
 import express from 'express';
 import { routeContext, ServiceAuth } from '../src/index.js';
 import { isSelfOrAdmin } from '../policies/is-self-or-admin.js';
-import { homePage } from './home-page.js';
+import { setPageHeaders } from '../src/http/pages/render.js';
+import { HOME_PAGE_CSP, homePage } from './home-page.js';
 import { DemoDatabase } from './orm.js';
 import { resourceRoutes } from './resources.js';
 
@@ -29,7 +30,10 @@ auth.definePolicy('is_self_or_admin', isSelfOrAdmin);
  */
 export const database = new DemoDatabase(() => auth.ready.then(() => auth.config.databaseUrl));
 
+// With the headers of the package's own pages (no caching, no framing, no Referer, its own CSP).
 app.get('/', async (req, res) => {
+  setPageHeaders(res, HOME_PAGE_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.type('html').send(homePage({ prefix: auth.config.urlPrefix, user: await auth.currentUser(req) }));
 });
 
@@ -59,7 +63,9 @@ app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (
 // GET /reports, POST /notes, GET and PATCH /notes/:id, on the demo's own entities.
 app.use(resourceRoutes(auth, database));
 
-// After every route: the guards' refusals, and any error, as problem details or a page.
+// After every route: any other path is a 404; the guards' refusals, and any error, as problem
+// details or a page.
+app.use(auth.notFound);
 app.use(auth.errorHandler);
 
 export default app;

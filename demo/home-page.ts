@@ -1,7 +1,28 @@
+import { createHash } from 'node:crypto';
 import { escapeHtml } from '../src/http/pages/html.js';
 import type { AuthUser } from '../src/index.js';
 
 type Link = { href: string; text: string; note: string };
+
+const STYLE = `
+    body { font: 1.0625rem/1.5 system-ui, sans-serif; color: #1b1f24; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
+    a { color: #0b57b8; }
+    li { margin: .35rem 0; }
+    small { display: block; color: #505a66; }
+    button { font: inherit; font-weight: 600; padding: .5rem 1.2rem; border: 0; border-radius: .3rem; background: #1f3a5f; color: #fff; cursor: pointer; }
+  `;
+
+/**
+ * The home page's Content-Security-Policy, as strict as the package's own pages': nothing loaded,
+ * only this inline style, forms to this site only, never framed.
+ */
+export const HOME_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`,
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * The demo's home page: who is logged in (with a logout button), every page of service-auth, and
@@ -41,13 +62,7 @@ export function homePage({ prefix, user }: { prefix: string; user: AuthUser | nu
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>service-auth demo</title>
-  <style>
-    body { font: 1.0625rem/1.5 system-ui, sans-serif; color: #1b1f24; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
-    a { color: #0b57b8; }
-    li { margin: .35rem 0; }
-    small { display: block; color: #505a66; }
-    button { font: inherit; font-weight: 600; padding: .5rem 1.2rem; border: 0; border-radius: .3rem; background: #1f3a5f; color: #fff; cursor: pointer; }
-  </style>
+  <style>${STYLE}</style>
 </head>
 <body>
   <main>

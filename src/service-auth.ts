@@ -3,7 +3,7 @@
  * auth router at the prefix with the error middleware after it, and opens storage in the
  * background (`ready`). Everything else here is the public API, handing over to the parts.
  */
-import type { Application, ErrorRequestHandler, Request } from 'express';
+import type { Application, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { AuditApi, AuditHandler } from './audit/audit-log.js';
 import { AuthorizationApi, PARTS } from './authorization-api.js';
 import { readConfig, sourceFrom, type AuthConfig } from './config/config.js';
@@ -55,6 +55,12 @@ export class ServiceAuth extends AuthorizationApi {
    * for a browser. The auth router has it already.
    */
   readonly errorHandler: ErrorRequestHandler;
+  /**
+   * A 404 for any request no route took, answered by `errorHandler` (problem details, or a page
+   * for a browser): mount it after your own routes and before `errorHandler`. The auth router's
+   * own unknown paths get the same.
+   */
+  readonly notFound: RequestHandler = unknownPath;
 
   constructor(app: Application) {
     const config = readConfig(sourceFrom(app), app.get('env'));

@@ -40,7 +40,7 @@ export function openApiDocument(config: AuthConfig): OpenApiDocument {
       summary: 'Accounts, sessions, personal access tokens and authorization rules',
       description: [
         'Programs send JSON and get JSON, or RFC 9457 problem details (`application/problem+json`) with a stable `code`.',
-        'A browser’s navigation, or a form sent from one of the built-in pages (urlencoded, preferring HTML), gets pages instead: the same URLs, the same statuses.',
+        'A browser’s navigation, or a form sent from one of the built-in pages (urlencoded, preferring HTML), gets pages instead: the same URLs, the same statuses. Those pages are described under each response’s `x-browser-content`, not its `content`, so that a client generated from this document sees JSON.',
         'Every answer carries `X-Content-Type-Options: nosniff`.',
         limited(config) ? '' : 'Rate limits are off (SERVICE_AUTH_RATE_LIMIT_ENABLED is false).',
       ].filter(Boolean).join(' '),

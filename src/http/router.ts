@@ -37,7 +37,7 @@ import { tokensApi } from './api/tokens.js';
 import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
 import { OPENAPI_PATH, openApiDocument } from './openapi.js';
 import { boundedBody } from './requests/body-limits.js';
-import { BODY_LIMIT_BYTES, readBody } from './requests/input.js';
+import { BODY_LIMIT_BYTES, checkPath, readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
@@ -81,7 +81,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { config, pluggable, tokens } = deps;
   const { loginRequired } = deps.guards;
   const router = Router();
-  router.use(securityHeaders, noOptions);
+  router.use(securityHeaders, noOptions, checkPath);
   router.use(async (_req, _res, next) => {
     await deps.whenReady();
     next();
@@ -125,8 +125,9 @@ const auditContext: RequestHandler = (req, _res, next) => {
 /**
  * Mounted after the router at the prefix: any path under it that no route took, including one
  * the router could not read as a path at all (`//host@x`, which reads as an authority), is a 404.
+ * The application mounts the same after its own routes (`auth.notFound`).
  */
-export const unknownPath: RequestHandler = (_req, _res, next) => next(new AuthError('not_found', 'There is no such endpoint here'));
+export const unknownPath: RequestHandler = (_req, _res, next) => next(new AuthError('not_found', 'There is nothing at this path'));
 
 /**
  * No response of ours is to be sniffed into another type; none carrying account data (`/me`, the
@@ -144,4 +145,4 @@ const securityHeaders: RequestHandler = (req, res, next) => {
  * No route here answers OPTIONS: rather than Express's automatic 200 listing the methods, the
  * 404 every other unserved method gets (an application that serves CORS answers preflights itself).
  */
-const noOptions: RequestHandler = (req, _res, next) => next(req.method === 'OPTIONS' ? new AuthError('not_found', 'There is no such endpoint here') : undefined);
+const noOptions: RequestHandler = (req, _res, next) => next(req.method === 'OPTIONS' ? new AuthError('not_found', 'There is nothing at this path') : undefined);

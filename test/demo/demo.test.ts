@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
-import { HTML } from '../helpers/forms.js';
+import { cspHash, HTML } from '../helpers/forms.js';
 import { startDemo, type RunningDemo } from '../helpers/processes.js';
 import { expectNoInternals, PROBLEM } from '../helpers/problems.js';
 
@@ -26,6 +26,32 @@ describe('demo application (npm start)', () => {
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.contain('text/html');
     expect(await response.text()).to.contain('service-auth demo');
+  });
+
+  it("sends the home page with the package's page headers: no caching, no framing, no Referer, a CSP that allows only its own style", async () => {
+    const home = await fetch(`${demo.url}/`);
+    const login = await fetch(`${demo.url}/service-auth/login`);
+    for (const name of ['cache-control', 'x-frame-options', 'referrer-policy', 'x-content-type-options']) {
+      expect(home.headers.get(name), name).to.equal(login.headers.get(name)).and.not.equal(null);
+    }
+    const policy = home.headers.get('content-security-policy') ?? '';
+    expect(policy).to.contain("default-src 'none'").and.contain("frame-ancestors 'none'").and.contain("form-action 'self'");
+    const style = /<style>([^]*?)<\/style>/.exec(await home.text())?.[1] ?? '';
+    expect(policy).to.contain(`style-src ${cspHash(style)}`);
+  });
+
+  it("answers an unknown path with a 404: problem details for a program, a page for a browser, never Express's 'Cannot GET'", async () => {
+    for (const [method, path] of [['GET', '/nowhere'], ['POST', '/reports/north/x'], ['DELETE', '/']]) {
+      const response = await fetch(`${demo.url}${path}`, { method, headers: { Accept: 'application/json' } });
+      expect(response.status, `${method} ${path}`).to.equal(404);
+      expect(response.headers.get('content-type'), `${method} ${path}`).to.match(PROBLEM);
+      expect(await response.json()).to.include({ code: 'not_found', status: 404 });
+    }
+    const page = await fetch(`${demo.url}/nowhere`, { headers: { Accept: HTML } });
+    expect(page.status).to.equal(404);
+    expect(page.headers.get('content-type')).to.contain('text/html');
+    expect(page.headers.get('x-frame-options')).to.equal('DENY');
+    expect(await page.text()).to.contain('<html lang="en">').and.not.contain('Cannot GET');
   });
 
   it('creates and migrates ./service-auth.sqlite on first run', async () => {

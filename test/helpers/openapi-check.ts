@@ -2,7 +2,8 @@
  * Every response a test receives through supertest from a path under a ServiceAuth's prefix is
  * checked against that ServiceAuth's OpenAPI document (src/http/openapi.ts): the status must be
  * one the document lists for the path and method (or, for any other path or method, one of its
- * `x-unknown-paths` answers), the content type one it lists for that status, the body valid
+ * `x-unknown-paths` answers), the content type one it lists for that status (`content`, or a page's
+ * `x-browser-content`), the body valid
  * against that content's schema (Ajv, JSON Schema 2020-12, with formats), and the headers it marks
  * required present and of the documented form. A mismatch fails the test, naming method, path,
  * status and what did not match, so that the document cannot drift from the code.
@@ -17,6 +18,7 @@ import formats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import request from 'supertest';
 import { openApiDocument, UNKNOWN_PATHS, type OpenApiDocument } from '../../src/http/openapi.js';
+import { BROWSER_CONTENT, type Response } from '../../src/http/openapi/responses.js';
 import { ServiceAuth } from '../../src/index.js';
 import type { AuthConfig } from '../../src/config/config.js';
 
@@ -131,8 +133,8 @@ export class OpenApiCheck {
     const header = response.headers['content-type'];
     const type = typeof header === 'string' ? header.split(';')[0]!.trim().toLowerCase() : undefined;
     const text = response.text ?? '';
-    const content = documented.content ?? {};
-    const types = Object.keys(content);
+    const browser = (documented as Response)[BROWSER_CONTENT] ?? {};
+    const types = [...Object.keys(documented.content ?? {}), ...Object.keys(browser)];
     if (types.length === 0) {
       if (type !== undefined || text !== '') return [`the document says there is no body, but there is one (${type ?? 'no Content-Type'}: ${excerpt(text)})`];
       return [];
@@ -147,7 +149,7 @@ export class OpenApiCheck {
         return [`the body is not JSON: ${excerpt(text)}`];
       }
     }
-    const validate = this.validator(`${at}/content/${escape(type)}/schema`);
+    const validate = this.validator(`${at}/${type in browser ? BROWSER_CONTENT : 'content'}/${escape(type)}/schema`);
     if (validate(body)) return [];
     return [`the ${type} body does not match its schema: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; the body: ${excerpt(text)}`];
   }

@@ -87,14 +87,13 @@ describe('input hygiene', () => {
       }
     });
 
-    it('refuses a NUL in a path parameter with 400 naming it, before any query', async () => {
-      const call = request(t.app).delete('/service-auth/api/tokens/a%00b').set('Cookie', cookie);
-      await expectRefusedBeforeAnyQuery(call, 'id', 'DELETE /api/tokens/a%00b');
+    it('refuses a NUL in a path parameter with 400 naming the path, before any query', async () => {
+      for (const path of ['/api/tokens/a%00b', '/api/passkeys/a%00b', '/api/sessions/a%00b']) {
+        await expectRefusedBeforeAnyQuery(request(t.app).delete(`/service-auth${path}`).set('Cookie', cookie), 'path', `DELETE ${path}`);
+      }
     });
 
     it('refuses an encoded lone surrogate in a path parameter with 400, before any query', async () => {
-      // Express's router cannot decode it, before any route sees the parameter: the refusal says
-      // the path is not valid rather than naming the parameter.
       statements.length = 0;
       const response = await request(t.app).delete('/service-auth/api/tokens/a%ED%A0%80b').set('Cookie', cookie).expect(400);
       expect(response.body).to.include({ code: 'bad_request', detail: 'The path is not valid: a %-escape in it does not decode' });

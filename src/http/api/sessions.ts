@@ -1,11 +1,9 @@
 /** `/api/sessions`: the caller's own sessions (a session, not a token, manages them). */
 import { Router, type RequestHandler } from 'express';
 import type { SessionActions } from '../actions/sessions.js';
-import { checkParam } from '../requests/input.js';
 
 export function sessionsApi(actions: SessionActions, loginRequired: RequestHandler): Router {
   const api = Router();
-  api.param('id', checkParam);
   api.get('/', loginRequired, async (req, res) => {
     res.json({ sessions: await actions.list(req) });
   });

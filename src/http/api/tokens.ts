@@ -6,7 +6,6 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { z } from 'zod';
 import type { NewToken, TokenService } from '../../tokens/service.js';
 import { assertMayRevoke, assertSession, ownTokens } from '../actions/tokens.js';
-import { checkParam } from '../requests/input.js';
 import { parseBody } from '../schemas/parse.js';
 
 export interface TokensApiDeps {
@@ -20,7 +19,6 @@ export interface TokensApiDeps {
 
 export function tokensApi({ tokens, loginRequired, limit, newToken }: TokensApiDeps): Router {
   const api = Router();
-  api.param('id', checkParam);
 
   api.post('/', loginRequired, ...limit, async (req, res) => {
     assertSession(req);

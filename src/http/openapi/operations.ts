@@ -8,6 +8,7 @@ import type { AuthConfig } from '../../config/config.js';
 import type { Rate } from '../../config/rates.js';
 import type { ErrorCode } from '../../errors.js';
 import { SessionCookie } from '../../sessions/cookie.js';
+import { MAX_PATH_SEGMENT } from '../requests/input.js';
 import type { SchemaComponents } from './json-schema.js';
 import { HEADERS, rateLimitHeaders, redirect, refusals, type Headers, type Response } from './responses.js';
 
@@ -88,9 +89,9 @@ export function whenLimited(config: AuthConfig): ErrorCode[] {
   return limited(config) ? ['rate_limited'] : [];
 }
 
-/** The RateLimit fields on every answer of an endpoint with its own limit. */
+/** The RateLimit fields on the answers of an endpoint with its own limit. */
 export function countedHeaders(config: AuthConfig): Headers {
-  return limited(config) ? rateLimitHeaders(true) : {};
+  return limited(config) ? rateLimitHeaders() : {};
 }
 
 /** A limit's sentence for an endpoint's description. */
@@ -120,11 +121,16 @@ export function toLoginPage(config: AuthConfig): Response {
 }
 
 export function pathId(description: string): OpenAPIV3_1.ParameterObject {
-  return { name: 'id', in: 'path', required: true, description, schema: { type: 'string' } };
+  return { name: 'id', in: 'path', required: true, description, schema: { type: 'string', minLength: 1, maxLength: MAX_PATH_SEGMENT } };
 }
 
-export function queryParameter(name: string, description: string): OpenAPIV3_1.ParameterObject {
-  return { name, in: 'query', required: false, description, schema: { type: 'string' } };
+export function queryParameter(name: string, description: string, schema: OpenAPIV3_1.ParameterObject['schema'] = { type: 'string' }): OpenAPIV3_1.ParameterObject {
+  return { name, in: 'query', required: false, description, schema };
+}
+
+/** `before` of the security log: a record id, as actions/security-log.ts reads it (1 to 15 digits). */
+export function beforeParameter(description: string): OpenAPIV3_1.ParameterObject {
+  return queryParameter('before', description, { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 });
 }
 
 /** `Cache-Control: no-store`, which `/me` and everything under `/api/` answer with. */

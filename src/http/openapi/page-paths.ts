@@ -7,6 +7,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { accountSchemas } from '../schemas/accounts.js';
 import {
+  beforeParameter,
   guardRefusals,
   operation,
   pathId,
@@ -160,7 +161,7 @@ export function pagePaths(context: DocumentContext): Paths {
         description: `The caller’s own audit records, 50 a page, as \`GET /api/security-log\` lists them: logins (refused ones too), password and address changes, tokens, sessions, roles; when, from which address, on which device. An “Older” link pages back. With a bearer token, one made without scopes (it carries every scope): a token with scopes is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
         tags: ['pages'],
         security: SESSION_OR_TOKEN,
-        parameters: [queryParameter('before', 'A record id: the records older than it (the “Older” link’s)')],
+        parameters: [beforeParameter('A record id: the records older than it (the “Older” link’s)')],
         responses: { 200: page('The page'), 303: toLoginPage(config) },
         refusals: [...guardRefusals(config, false), 'insufficient_scope', 'bad_request'],
       }),

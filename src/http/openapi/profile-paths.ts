@@ -4,7 +4,7 @@
  */
 import { accountSchemas } from '../schemas/accounts.js';
 import { messageResponse, passkeyCreatedResponse, passkeyListResponse, recoveryCodesResponse, webauthnOptionsResponse, secondFactorStateResponse, securityLogResponse, sessionListResponse, totpSetupResponse, userResponse } from '../schemas/responses.js';
-import { guardRefusals, limitNote, noStore, operation, pathId, queryParameter, sessionCookieHeader, SESSION_OR_TOKEN, toLoginPage, whenLimited, type DocumentContext, type Paths } from './operations.js';
+import { beforeParameter, guardRefusals, limitNote, noStore, operation, pathId, sessionCookieHeader, SESSION_OR_TOKEN, toLoginPage, whenLimited, type DocumentContext, type Paths } from './operations.js';
 import { json, jsonOrPage, noContent, redirect } from './responses.js';
 
 const SESSION = [{ session: [] }];
@@ -197,7 +197,7 @@ export function profilePaths(context: DocumentContext): Paths {
         description: 'The caller’s own audit records (docs/audit.md), 50 a page, newest first: logins (refused ones too), logouts, password and address changes, tokens, sessions, roles, each with the client address and user agent. `next` is the `before` of the next page, null on the last. Never a record’s hash, nor another user’s records. With a bearer token, one made without scopes (it carries every scope): a token with scopes is 403 `insufficient_scope`.',
         tags: ['account'],
         security: SESSION_OR_TOKEN,
-        parameters: [queryParameter('before', 'A record id: only records older than it (the previous page’s `next`)')],
+        parameters: [beforeParameter('A record id: only records older than it (the previous page’s `next`)')],
         responses: { 200: json(schemas, 'A page of records', securityLogResponse, noStore()) },
         refusals: [...guardRefusals(config, false), 'insufficient_scope', 'bad_request'],
       }),

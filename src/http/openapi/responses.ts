@@ -5,10 +5,19 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
 import { AuthError, type ErrorCode } from '../../errors.js';
+import { MAX_PATH_SEGMENT } from '../requests/input.js';
 import { problemSchema } from '../schemas/responses.js';
 import type { SchemaComponents } from './json-schema.js';
 
-export type Response = OpenAPIV3_1.ResponseObject;
+/**
+ * An extension of a response object: what a browser's navigation, or a form sent from one of the
+ * pages, gets with this status in place of `content`, with `content`'s shape (a page). Kept out of
+ * `content` so that a client generated from the document (openapi-typescript with openapi-fetch)
+ * types the answers of the JSON API as JSON, not as JSON or a string.
+ */
+export const BROWSER_CONTENT = 'x-browser-content';
+
+export type Response = OpenAPIV3_1.ResponseObject & { [BROWSER_CONTENT]?: Record<string, OpenAPIV3_1.MediaTypeObject> };
 export type Headers = Record<string, OpenAPIV3_1.HeaderObject>;
 
 /** Every page, and the short note Express puts in a redirect for a browser: text. */
@@ -23,12 +32,17 @@ export const HEADERS = {
   retryAfter: { description: 'Seconds to wait before trying again', schema: counter },
 } satisfies Record<string, OpenAPIV3_1.HeaderObject>;
 
-/** The IETF RateLimit fields, on every response a limit counted, refusals included. */
-export function rateLimitHeaders(required: boolean): Headers {
+/**
+ * The IETF RateLimit fields, on every response a limit counted, refusals included. Never marked
+ * required: an answer given before the count (a body the application's own parser refused, a path
+ * that cannot be read) or a 429 of the application's own carries none.
+ */
+export function rateLimitHeaders(): Headers {
+  const when = 'when the endpoint’s limit counted the request';
   return {
-    'RateLimit-Limit': { description: 'Requests allowed in the window', required, schema: counter },
-    'RateLimit-Remaining': { description: 'Requests left in the window', required, schema: counter },
-    'RateLimit-Reset': { description: 'Seconds until the window resets', required, schema: counter },
+    'RateLimit-Limit': { description: `Requests allowed in the window, ${when}`, schema: counter },
+    'RateLimit-Remaining': { description: `Requests left in the window, ${when}`, schema: counter },
+    'RateLimit-Reset': { description: `Seconds until the window resets, ${when}`, schema: counter },
   };
 }
 
@@ -54,13 +68,12 @@ export function noContent(description: string, headers: Headers = {}): Response 
 
 /** One answer with two forms: JSON for programs, a page for a browser's form. */
 export function jsonOrPage(schemas: SchemaComponents, description: string, body: z.ZodType, headers: Headers = {}): Response {
-  const answer = json(schemas, description, body, headers);
-  return { ...answer, content: { ...answer.content, 'text/html': HTML } };
+  return { ...json(schemas, description, body, headers), [BROWSER_CONTENT]: { 'text/html': HTML } };
 }
 
 /** What each code means, whichever endpoint answers it. */
 const MEANINGS: Record<ErrorCode, string> = {
-  bad_request: 'a body that cannot be read (malformed, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode',
+  bad_request: `a body that cannot be read (malformed, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode, holds a NUL or has a segment over ${MAX_PATH_SEGMENT} characters`,
   invalid_reset_token: 'the reset link is unknown, expired or used',
   invalid_passkey: 'the passkey’s answer could not be verified: an unknown passkey, a challenge used, expired or of another user, another origin',
   invalid_confirmation_token: 'the confirmation link is unknown, expired or used, or the account’s address changed since',
@@ -107,7 +120,8 @@ export function refusals(schemas: SchemaComponents, codes: readonly ErrorCode[])
     responses[String(status)] = {
       description: list.map((code) => `\`${code}\`: ${MEANINGS[code]}`).join('; '),
       headers: refusalHeaders(status, list),
-      content: { 'application/problem+json': { schema: schemas.of(problemSchema(status, list), 'output') }, 'text/html': HTML },
+      content: { 'application/problem+json': { schema: schemas.of(problemSchema(status, list), 'output') } },
+      [BROWSER_CONTENT]: { 'text/html': HTML },
     };
   }
   return responses;
@@ -117,7 +131,7 @@ function refusalHeaders(status: number, codes: readonly ErrorCode[]): Headers {
   const headers: Headers = { 'Cache-Control': HEADERS.noStore };
   if (status === 401) headers['WWW-Authenticate'] = { ...HEADERS.wwwAuthenticate, required: true };
   if (codes.includes('insufficient_scope')) headers['WWW-Authenticate'] = HEADERS.wwwAuthenticate;
-  if (status === 429) Object.assign(headers, { 'Retry-After': { ...HEADERS.retryAfter, required: true } }, rateLimitHeaders(true));
+  if (status === 429) Object.assign(headers, { 'Retry-After': { ...HEADERS.retryAfter, required: true } }, rateLimitHeaders());
   if (status === 503) headers['Retry-After'] = HEADERS.retryAfter;
   return headers;
 }

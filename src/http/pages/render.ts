@@ -21,7 +21,7 @@ export async function sendPage<N extends PageName>(req: Request, res: Response, 
  * also allow only their own inline style and script (see assets.ts); an application's own
  * templates keep only the framing rule, and may add their own policy.
  */
-function setPageHeaders(res: Response, contentSecurityPolicy: string): void {
+export function setPageHeaders(res: Response, contentSecurityPolicy: string): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Content-Security-Policy', contentSecurityPolicy);

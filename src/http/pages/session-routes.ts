@@ -8,7 +8,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
 import type { SessionActions } from '../actions/sessions.js';
-import { checkParam } from '../requests/input.js';
 import { browserFormsOnly } from '../requests/negotiation.js';
 import { formRoute, type FormRoute } from './forms.js';
 import type { Notice } from './layout.js';
@@ -25,7 +24,6 @@ export interface SessionPageDeps {
 export function sessionPages({ config, sessions, loginRequired, pluggable }: SessionPageDeps): Router {
   const prefix = config.urlPrefix;
   const router = Router();
-  router.param('id', checkParam);
 
   const show = async (req: Request, res: Response, status: number, notice: Notice | null): Promise<void> => {
     const list = await sessions.list(req);

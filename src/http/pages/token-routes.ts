@@ -9,7 +9,7 @@ import { AuthError } from '../../errors.js';
 import type { z } from 'zod';
 import type { NewToken, TokenService } from '../../tokens/service.js';
 import { assertSession, ownToken, ownTokens } from '../actions/tokens.js';
-import { checkParam, textField } from '../requests/input.js';
+import { textField } from '../requests/input.js';
 import { browserFormsOnly } from '../requests/negotiation.js';
 import { parseBody } from '../schemas/parse.js';
 import { formRoute, type FormRoute } from './forms.js';
@@ -33,7 +33,6 @@ type PageExtras = Partial<Pick<TokensPageLocals, 'created' | 'notice' | 'errors'
 export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pluggable }: TokenPageDeps): Router {
   const prefix = config.urlPrefix;
   const router = Router();
-  router.param('id', checkParam);
 
   const show = async (req: Request, res: Response, status: number, extra: PageExtras = {}): Promise<void> => {
     await sendPage(req, res, status, 'tokens', {

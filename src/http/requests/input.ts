@@ -77,9 +77,31 @@ export const readBody: RequestHandler = (req, res, next) => {
   });
 };
 
-/** For `router.param`: a path parameter with text we cannot hold is refused like a body field. */
-export function checkParam(_req: Request, _res: unknown, next: (error?: unknown) => void, value: unknown, name: string): void {
-  next(typeof value === 'string' && !holdable(value) ? new ValidationError([{ field: name, message: UNHOLDABLE }]) : undefined);
+/**
+ * The longest path segment we read: the longest id a route takes (a passkey's credential id, up to
+ * 1400 characters as stored). Longer, it can name nothing of ours.
+ */
+export const MAX_PATH_SEGMENT = 1400;
+
+/**
+ * First in the auth router, before any route and any query: every segment of the path, and so every
+ * parameter of every route (whichever router declares it), must decode, hold only text we can hold,
+ * and be no longer than MAX_PATH_SEGMENT. One check, so that no route can forget it.
+ */
+export const checkPath: RequestHandler = (req, _res, next) => {
+  next(req.path.split('/').map(segmentProblem).find(Boolean));
+};
+
+function segmentProblem(segment: string): AuthError | undefined {
+  let value: string;
+  try {
+    value = decodeURIComponent(segment);
+  } catch {
+    return new AuthError('bad_request', 'The path is not valid: a %-escape in it does not decode');
+  }
+  if (!holdable(value)) return new ValidationError([{ field: 'path', message: UNHOLDABLE }]);
+  if (value.length > MAX_PATH_SEGMENT) return new ValidationError([{ field: 'path', message: `each segment must be at most ${MAX_PATH_SEGMENT} characters` }]);
+  return undefined;
 }
 
 /** The body as an object (an array, a string or nothing count as an empty one). */
