@@ -9,9 +9,8 @@
  *   transaction-level advisory lock, reads the last row and inserts, all in one statement; run on
  *   its own it is its own transaction, so a batch costs one statement, and in a change's
  *   transaction the lock is held only from the record (written last) to the commit.
- * - SQLite: the database has one writer at a time; the read and the insert run in the
- *   transaction, which SQLite refuses (and Storage.transaction runs again) if another process
- *   wrote in between.
+ * - SQLite: the database has one writer at a time, and the transaction holds the write lock
+ *   from its start (src/storage/sqlite.ts), so nobody appends between the read and the insert.
  *
  * Ids are therefore contiguous: a missing id is a deleted row. Pruning deletes the oldest rows and
  * appends an `audit_pruned` record holding the last deleted row's id and hash, from which the
@@ -73,8 +72,9 @@ const PAGE = 1000;
 export async function verifyChain(storage: Storage): Promise<ChainCheck> {
   const em = (await storage.em()).fork();
   // One snapshot: rows an hourly prune removes while the walk is under way would otherwise look
-  // like rows gone missing from the middle of the chain. A read transaction is one on SQLite.
-  if (onSqlite(em)) return em.transactional((tx) => walkChain(tx));
+  // like rows gone missing from the middle of the chain. A read transaction is one on SQLite;
+  // read-only, it does not take the write lock (sqlite.ts) and keeps no writer waiting.
+  if (onSqlite(em)) return em.transactional((tx) => walkChain(tx), { readOnly: true });
   return em.transactional((tx) => walkChain(tx), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
 }
 

@@ -9,7 +9,8 @@
  * - For everything else RFC 9457 problem details with a stable `code`.
  *
  * Anything that is not an AuthError is mapped first: a request that could not be read is a 400,
- * our database out of reach a 503, and anything else an opaque 500 whose details go to the log.
+ * our database out of reach or busy a 503, and anything else an opaque 500 whose details go to
+ * the log.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Refusal } from '../audit/audit-log.js';
@@ -17,7 +18,7 @@ import type { AuthConfig } from '../config/config.js';
 import { AuthError, LoginRequired } from '../errors.js';
 import { logLine, quote, type Logger } from '../logger.js';
 import { clientKey } from '../rate-limit/client-key.js';
-import { isDatabaseUnreachable } from '../storage/outages.js';
+import { isDatabaseBusy, isDatabaseUnreachable } from '../storage/outages.js';
 import { isNavigation, safeNext, wantsPage } from './requests/negotiation.js';
 import { concernsForm, formRouteOf } from './pages/forms.js';
 import { formRefusal, problemFor } from './pages/refusals.js';
@@ -96,6 +97,10 @@ function asAuthError(err: unknown, req: Request, logger: Logger): AuthError {
   if (isDatabaseUnreachable(err)) {
     logger.error(logLine(`database unreachable in ${where}`, err));
     return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly', undefined, { 'Retry-After': '5' });
+  }
+  if (isDatabaseBusy(err)) {
+    logger.warn(logLine(`database busy in ${where}: another connection held the write lock too long`, err));
+    return new AuthError('unavailable', 'The service is busy; retry shortly', undefined, { 'Retry-After': '5' });
   }
   const status = statusOf(err);
   // Express's router could not decode a %-escape in the path.

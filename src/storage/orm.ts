@@ -9,6 +9,7 @@ import { redactUrl } from '../config/redact.js';
 import type { LoggerHolder } from '../logger.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { sqliteOptions } from './sqlite.js';
 
 export type Orm = MikroORM;
 export type { EntityManager };
@@ -46,25 +47,7 @@ export async function ormOptions(databaseUrl: string, log?: LoggerHolder): Promi
     contextName: CONTEXT_NAME,
     debug: false,
   };
-  if (databaseUrl.startsWith('sqlite:')) {
-    const { SqliteDriver } = await import('@mikro-orm/sqlite');
-    return {
-      ...common,
-      driver: SqliteDriver,
-      dbName: databaseUrl.slice('sqlite:'.length),
-      pool: {
-        min: 1,
-        max: 1,
-        // Several processes (servers, the CLI) may share one file: wait for a lock rather than
-        // fail with SQLITE_BUSY, and let readers proceed while one writes.
-        afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
-          connection.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;', (error) =>
-            done(error, connection),
-          );
-        },
-      } as Options['pool'],
-    };
-  }
+  if (databaseUrl.startsWith('sqlite:')) return { ...common, ...(await sqliteOptions(databaseUrl.slice('sqlite:'.length))) };
   const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
   return {
     ...common,
@@ -76,10 +59,6 @@ export async function ormOptions(databaseUrl: string, log?: LoggerHolder): Promi
       ...(log && { log: { warn: (message: string) => log.logger.warn(`database: ${message}`), error: (message: string) => log.logger.error(`database: ${message}`) } }),
     },
   };
-}
-
-interface SqliteConnection {
-  exec(sql: string, callback: (error: Error | null) => void): void;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DriverException } from '@mikro-orm/core';
+import { DriverException, LockWaitTimeoutException } from '@mikro-orm/core';
 
 // Network failures, and PostgreSQL's connection exceptions (class 08) and shutdown states.
 const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|08[0-9A-Z]{3}|57P0[123])$/;
@@ -12,4 +12,14 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   if (!(error instanceof DriverException)) return false;
   // node-postgres reports a connection dropped mid-query without a code.
   return UNREACHABLE_CODES.test(String(error.code ?? '')) || /Connection terminated|Timeout acquiring a connection/i.test(error.message);
+}
+
+/**
+ * Another connection kept SQLite's write lock for longer than the package waits for it (sqlite.ts):
+ * the database is busy, not broken, and retrying later can succeed, so the client is told 503.
+ * The transaction took the lock before anything else, so nothing of it was written. MikroORM
+ * converts the driver's error, except when it comes from `BEGIN IMMEDIATE` itself.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  return error instanceof LockWaitTimeoutException || (error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY');
 }

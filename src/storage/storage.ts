@@ -4,14 +4,11 @@
  * under our own context name, so an application's own MikroORM context is never picked up);
  * elsewhere each call gets a fresh fork.
  */
-import { LockWaitTimeoutException, RequestContext } from '@mikro-orm/core';
+import { RequestContext } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
 import type { LoggerHolder } from '../logger.js';
 import { ChangeFeed } from './change-feed.js';
 import { CONTEXT_NAME, openOrm, type EntityManager, type Orm } from './orm.js';
-
-/** How often a transaction is tried when SQLite reports the database busy. */
-const BUSY_ATTEMPTS = 10;
 
 /** A unit of work in progress: its entity manager, and what to do last before and once it has committed. */
 export interface Transaction {
@@ -52,33 +49,26 @@ export class Storage {
    * then, once it committed, the actions `work` registered with `tx.afterCommit` (a cache dropping
    * what the transaction changed: done earlier, a read in between could cache the old row again).
    *
-   * On SQLite, a transaction that reads before it writes cannot wait for another process's write
-   * lock (SQLite refuses the upgrade at once, to avoid a deadlock, and busy_timeout does not apply):
-   * it was rolled back whole, so it is run again, a few times, after a short random pause.
+   * On SQLite the transaction begins by taking the write lock, waiting its turn if another
+   * connection holds it (sqlite.ts); past that wait it fails with a LockWaitTimeoutException,
+   * which a request answers with 503 `unavailable` (outages.ts).
    */
   async transaction<T>(em: EntityManager, work: (tx: Transaction) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const actions: (() => void)[] = [];
-      try {
-        const result = await em.transactional(async (inner) => {
-          const last: ((em: EntityManager) => Promise<void>)[] = [];
-          const tx: Transaction = { em: inner as EntityManager, beforeCommit: (action) => last.push(action), afterCommit: (action) => actions.push(action) };
-          const result = await work(tx);
-          if (last.length > 0) {
-            // The work's own writes first: what runs last holds its locks only until the commit.
-            await tx.em.flush();
-            // Actions may register more (an audit record's handlers run after commit).
-            for (let i = 0; i < last.length; i++) await last[i]!(tx.em);
-          }
-          return result;
-        });
-        for (const action of actions) action();
-        return result;
-      } catch (error) {
-        if (!(error instanceof LockWaitTimeoutException) || attempt >= BUSY_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));
+    const actions: (() => void)[] = [];
+    const result = await em.transactional(async (inner) => {
+      const last: ((em: EntityManager) => Promise<void>)[] = [];
+      const tx: Transaction = { em: inner as EntityManager, beforeCommit: (action) => last.push(action), afterCommit: (action) => actions.push(action) };
+      const result = await work(tx);
+      if (last.length > 0) {
+        // The work's own writes first: what runs last holds its locks only until the commit.
+        await tx.em.flush();
+        // Actions may register more (an audit record's handlers run after commit).
+        for (let i = 0; i < last.length; i++) await last[i]!(tx.em);
       }
-    }
+      return result;
+    });
+    for (const action of actions) action();
+    return result;
   }
 
   /** Runs the rest of the request with its own fork (one `em.fork()` per request). */

@@ -89,6 +89,44 @@ export class UserCreation {
   }
 }
 
+/**
+ * A registration's write, done before its answer: the user (unconfirmed) and their roles, and the
+ * record `user_registered`, in one transaction. For a taken address the very same statements run
+ * and write no user: the insert gives way to the unique index, the roles' insert selects the new
+ * row by its fresh hash and finds none, and the record is a failure `email_taken`. So neither the
+ * answer nor the work before it tells a taken address from a free one. The new user's id, or null.
+ */
+export async function registerIfFree(storage: Storage, audit: AuditLog, input: CheckedUser): Promise<number | null> {
+  const { email, passwordHash, roleNames } = input;
+  const em = await storage.em();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await storage.transaction(em, async (tx) => {
+        const roles = await ensureRoles(tx.em, roleNames);
+        await tx.em.flush(); // the roles created where missing: the same whatever the address
+        const now = new Date();
+        const row = { email, passwordHash, isAdmin: false, emailConfirmedAt: null, createdAt: now, updatedAt: now };
+        const inserted = await tx.em.createQueryBuilder(User).insert(row).onConflict('email').ignore().execute('run');
+        const userId = inserted.affectedRows === 1 ? Number(inserted.insertId) : null;
+        if (roles.length > 0) {
+          const holes = roles.map(() => '?').join(', ');
+          await tx.em.execute(
+            `insert into service_auth_user_roles (user_id, role_id) select u.id, r.id from service_auth_users u, service_auth_roles r where u.email = ? and u.password_hash = ? and r.id in (${holes})`,
+            [email, passwordHash, ...roles.map((role) => role.id)],
+            'run',
+          );
+        }
+        const detail = { roles: roleNames.join(' ') || null };
+        audit.record(tx, userId === null ? { type: 'user_registered', outcome: 'failure', email, reason: 'email_taken', detail } : { type: 'user_registered', userId, email, detail });
+        return userId;
+      });
+    } catch (error) {
+      // Two registrations creating one new role: the loser finds the winner's role next time.
+      if (!(error instanceof UniqueConstraintViolationException) || attempt >= 3) throw error;
+    }
+  }
+}
+
 /** The named roles, created where missing. */
 export async function ensureRoles(em: EntityManager, names: string[]): Promise<Role[]> {
   if (names.length === 0) return [];

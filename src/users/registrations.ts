@@ -1,8 +1,9 @@
 /**
  * Registration with SERVICE_AUTH_EMAIL_CONFIRMATION on, and confirming an address. Registration
- * then reveals nothing about which addresses have accounts: the rules are checked and the password
- * hashed before the answer, the same for every address, and the rest happens after it. A new
- * address gets an unconfirmed user and a link; a taken one a notice, with no link that acts.
+ * then reveals nothing about which addresses have accounts: the rules are checked, the password
+ * hashed and the unconfirmed user written before the answer, with the same work for every
+ * address, and the rest happens after it. A new address gets an unconfirmed user (there when the
+ * answer goes) and a link; a taken one a notice, with no link that acts.
  */
 import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
@@ -15,7 +16,7 @@ import { User } from '../storage/entities/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { AuthUser } from './auth-user.js';
 import type { BackgroundWork } from './background-work.js';
-import type { CheckedUser, NewUser, UserCreation } from './creation.js';
+import { registerIfFree, type NewUser, type UserCreation } from './creation.js';
 import type { EmailTokens } from './email-tokens.js';
 import { validEmail } from './emails.js';
 import type { AccountLinks } from './links.js';
@@ -44,13 +45,16 @@ export class Registrations {
   constructor(private readonly deps: RegistrationDeps) {}
 
   /**
-   * Registers an address that must be confirmed: 422 `invalid_email` or `password_rules` now, the
-   * password hashed now; looking the address up, the user, the event and the mail after the answer.
+   * Registers an address that must be confirmed: 422 `invalid_email` or `password_rules` now; then
+   * the password hashed and the unconfirmed user written, the same work for a taken address (see
+   * registerIfFree); the event and the mail after the answer.
    */
   async register(input: NewUser): Promise<void> {
-    const checked = await this.deps.creation.check({ ...input, emailConfirmed: false });
-    const passwordHash = await this.deps.passwords.hash(input.password);
-    this.deps.background.run('a registration', () => this.finish({ ...checked, passwordHash }));
+    const { creation, passwords, storage, audit } = this.deps;
+    const checked = await creation.check({ ...input, emailConfirmed: false });
+    const passwordHash = await passwords.hash(input.password);
+    const userId = await registerIfFree(storage, audit, { ...checked, passwordHash });
+    this.deps.background.run('a registration', () => this.finish(checked.email, userId));
   }
 
   /** Mails a new link to an unconfirmed account, after the answer; for any other address, nothing. */
@@ -91,17 +95,11 @@ export class Registrations {
     return user;
   }
 
-  private async finish(checked: CheckedUser): Promise<void> {
-    const { creation, links, mail, log } = this.deps;
-    const notice = () => deliver(mail, log, alreadyRegisteredMail(checked.email, { login: links.to('/login'), forgot: links.to('/forgot') }));
-    if (await creation.isTaken(checked.email)) return notice();
-    let user: AuthUser;
-    try {
-      user = await creation.insert(checked, 'user_registered');
-    } catch (error) {
-      if (error instanceof AuthError && error.code === 'email_taken') return notice();
-      throw error;
-    }
+  /** After the answer: the new user's event and link, or the notice to a taken address's owner. */
+  private async finish(email: string, userId: number | null): Promise<void> {
+    const { links, mail, log } = this.deps;
+    if (userId === null) return deliver(mail, log, alreadyRegisteredMail(email, { login: links.to('/login'), forgot: links.to('/forgot') }));
+    const user = await this.deps.lookup.get(userId);
     await this.deps.events.emit('user_registered', user);
     await this.sendLink(user);
   }

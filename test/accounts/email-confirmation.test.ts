@@ -36,7 +36,8 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
   let t: Confirming;
   beforeEach(async () => {
     t = await confirmingApp();
-    await t.auth.users.create({ email: 'taken@example.com', password: PASSWORD });
+    // A member already, as registrations make them: the role exists before either is timed.
+    await t.auth.users.create({ email: 'taken@example.com', password: PASSWORD, roles: ['member'] });
   });
   afterEach(async () => {
     await t.auth.close();
@@ -54,8 +55,27 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
     const fresh = await work('new@example.com');
     const taken = await work('taken@example.com');
     expect(fresh).to.deep.equal(taken);
-    expect(fresh).to.deep.include({ cookie: undefined, hashes: 1, statements: 0 });
+    // One hash, and the user's transaction: its statements, the same ones for the taken address.
+    expect(fresh).to.deep.include({ cookie: undefined, hashes: 1 });
+    expect(fresh.statements).to.be.greaterThan(0);
     expect(fresh.body.message).to.be.a('string');
+  });
+
+  it('writes the account before it answers: a login right after the 202 is 403 email_unconfirmed, and the taken account is untouched', async () => {
+    const before = await t.auth.users.get('taken@example.com');
+    const sql: string[] = [];
+    (await t.parts.storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => void sql.push(query.sql));
+    await register(t, 'new@example.com').expect(202);
+    const beforeAnswer = sql.slice(0, t.statementsAtAnswer.at(-1)! - (t.statements() - sql.length));
+    expect(beforeAnswer.some((statement) => /^insert into .service_auth_users/.test(statement)), beforeAnswer.join('\n')).to.equal(true);
+    await register(t, 'taken@example.com', 'Another-Horse-Battery-3').expect(202);
+    // Nothing waited for: the work after the answers may still be under way.
+    const refused = await request(t.app).post('/service-auth/login').send({ email: 'new@example.com', password: PASSWORD }).expect(403);
+    expect(refused.body.code).to.equal('email_unconfirmed');
+    await request(t.app).post('/service-auth/login').send({ email: 'taken@example.com', password: 'Another-Horse-Battery-3' }).expect(401);
+    await request(t.app).post('/service-auth/login').send({ email: 'taken@example.com', password: PASSWORD }).expect(200);
+    expect((await t.auth.users.get('taken@example.com')).toJSON()).to.deep.equal(before.toJSON());
+    expect([...(await t.auth.users.get('new@example.com')).roles]).to.deep.equal(['member']);
   });
 
   it('gives a new address an unconfirmed user and a mail with a single-use link; a taken one a notice without a link', async () => {

@@ -21,7 +21,7 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
     await t.auth.users.create({ email: 'cy@example.com', password: PASSWORD });
     await t.auth.tokens.create((await t.auth.users.findByEmail('cy@example.com'))!.id, { name: 'only one allowed' });
 
-    // Writers at once, from separate processes: SQLite's busy answers are retried, none fails.
+    // Writers at once, from separate processes: each waits its turn for SQLite's write lock, none fails.
     const [plain, scoped, imported] = await Promise.all([
       cli(['create-token', '--email', 'ada@example.com', '--name', 'deploy']),
       cli(['create-token', '--email', 'BOB@example.com', '--name', 'reports', '--scope', 'reports:read', '--scope', 'reports:export', '--expires-in-days', '30']),
