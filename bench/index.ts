@@ -20,6 +20,7 @@ import { coldVerification, latencyUnderAttack, timeRequest } from './verificatio
 import { credentialScaleFigures } from './credential-scale.js';
 import { auditFloodFigures } from './audit-flood.js';
 import { FRESH_INSTANCE_FIGURE, freshInstanceFigures } from './fresh-instance.js';
+import { cliFigures } from './cli-startup.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -175,6 +176,7 @@ try {
   figures.splice(1, 0, warmOnPostgres!); // beside the same figure on SQLite
   figures.push(...scale);
   figures.push(...(await freshInstanceFigures(postgresUrl).catch((error: unknown) => [skipped(FRESH_INSTANCE_FIGURE, 's', '≤ 2 s', error instanceof Error ? error.message : String(error))])));
+  figures.push(...(await cliFigures(dir)));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

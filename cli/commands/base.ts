@@ -3,6 +3,10 @@
  * service-auth parts and closing them, keeping the package's log lines off stdout, and turning
  * failures into a message on stderr and a non-zero exit status. A command implements `run()`,
  * calls `auth()` for started parts, and prints with `print()`.
+ *
+ * This module and the command classes load nothing heavy: clipanion needs the classes for `--help`
+ * and `--version`, which should answer at once. The parts (MikroORM, the services), an
+ * application module and the failure report are imported when a command runs.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -10,13 +14,11 @@ import { Command, Option, UsageError } from 'clipanion';
 import { withAuditContext } from '../../src/audit/context.js';
 import { readConfig, sourceFrom, type AuthConfig } from '../../src/config/config.js';
 import { ConfigError } from '../../src/config/error.js';
-import { partsOf, type ServiceAuth } from '../../src/service-auth.js';
 import type { AuthUser } from '../../src/users/auth-user.js';
 import { normalizeEmail } from '../../src/users/emails.js';
-import { AuthParts } from '../../src/wiring.js';
-import { serviceAuthOfModule } from './application-module.js';
+import type { AuthParts } from '../../src/wiring.js';
 import { cliLogger } from './cli-logger.js';
-import { CliFailure, EXIT_USAGE, reportFailure } from './failures.js';
+import { CliFailure, EXIT_USAGE } from './failures.js';
 
 const DATABASE_KEY = 'SERVICE_AUTH_DATABASE_URL';
 
@@ -71,7 +73,7 @@ export abstract class ServiceAuthCommand extends Command {
    */
   protected async openParts(): Promise<AuthParts> {
     if (this.opened) return this.opened;
-    const parts = this.app ? partsOf(await this.loadApplication(this.app)) : new AuthParts(this.config());
+    const parts = this.app ? await this.applicationParts(this.app) : await ownParts(this.config());
     parts.pluggable.logger = cliLogger(this.context.stderr, parts.ready);
     this.opened = parts;
     return parts;
@@ -115,17 +117,19 @@ export abstract class ServiceAuthCommand extends Command {
     return config;
   }
 
-  private async loadApplication(modulePath: string): Promise<ServiceAuth> {
+  private async applicationParts(modulePath: string): Promise<AuthParts> {
     // The module builds its ServiceAuth while it loads, so `--database` can only reach it through
     // the environment; an application that sets the key with app.set() keeps its own database.
     if (this.database !== undefined) process.env[DATABASE_KEY] = this.database;
-    return serviceAuthOfModule(modulePath, process.cwd());
+    const [{ serviceAuthOfModule }, { partsOf }] = await Promise.all([import('./application-module.js'), import('../../src/service-auth.js')]);
+    return partsOf(await serviceAuthOfModule(modulePath, process.cwd()));
   }
 
   private async attempt(work: () => Promise<number | void>): Promise<number> {
     try {
       return (await work()) ?? 0;
     } catch (error) {
+      const { reportFailure } = await import('./failure-report.js');
       const { message, exitCode } = reportFailure(this.inTermsOfOptions(error));
       this.context.stderr.write(`${message}\n`);
       return exitCode;
@@ -139,6 +143,12 @@ export abstract class ServiceAuthCommand extends Command {
     }
     return error;
   }
+}
+
+/** Our own parts, with no application to hold them. */
+async function ownParts(config: AuthConfig): Promise<AuthParts> {
+  const { AuthParts } = await import('../../src/wiring.js');
+  return new AuthParts(config);
 }
 
 /** An SQLite file must be in a folder that exists (`:memory:` is not a file). */

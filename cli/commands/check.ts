@@ -1,6 +1,5 @@
 import { Command, Option } from 'clipanion';
 import { routeContext } from '../../src/authorization/context.js';
-import { explain } from '../../src/authorization/explain.js';
 import { ServiceAuthCommand } from './base.js';
 import { decidedBy } from './explanations.js';
 import { CliFailure, EXIT_USAGE } from './failures.js';
@@ -55,7 +54,8 @@ export class CheckCommand extends ServiceAuthCommand {
       return EXIT_USAGE;
     }
     const parts = await this.auth();
-    const rules = this.app ? applicationRules(parts) : directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable);
+    const rules = this.app ? applicationRules(parts) : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable);
+    const { explain } = await import('../../src/authorization/explain.js');
     const user = await this.existingUser(parts, this.email!);
     if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
     const explanation = this.policy !== undefined ? explain(rules, user, 'satisfy', this.policy, context) : explain(rules, user, this.action!, this.subject!, context);

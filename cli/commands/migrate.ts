@@ -1,6 +1,5 @@
 import { Command } from 'clipanion';
 import { redactUrl } from '../../src/config/redact.js';
-import { openOrm } from '../../src/storage/orm.js';
 import { CliFailure } from './failures.js';
 import { ServiceAuthCommand } from './base.js';
 
@@ -28,11 +27,12 @@ export class MigrateCommand extends ServiceAuthCommand {
     if (this.app) process.env['SERVICE_AUTH_AUTO_MIGRATE'] = 'false';
     const url = await this.databaseUrl();
     const where = redactUrl(url);
+    const { migratorOf, openOrm } = await import('../../src/storage/orm.js');
     const orm = await openOrm(url, { migrate: false });
     try {
       let applied;
       try {
-        applied = await orm.getMigrator().up();
+        applied = await (await migratorOf(orm)).up();
       } catch (error) {
         const reason = redactUrl(error instanceof Error ? error.message : String(error)).split('\n')[0];
         throw new CliFailure(`Migrating ${where} failed, and nothing was applied: ${reason}`);

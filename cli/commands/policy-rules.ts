@@ -1,15 +1,12 @@
 /**
  * Where `auth check` and `auth test-policies` find the rules: the application's (`--app`, its
  * roles and its named policies) or the JSON role files of a directory (`--policies`, default
- * `./policies`), which need no database.
+ * `./policies`), which need no database. The authorization modules (CASL, the rule schema) are
+ * imported when a command asks for rules, not with the command classes.
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AbilityFactory } from '../../src/authorization/abilities.js';
 import type { ExplainDeps } from '../../src/authorization/explain.js';
-import { PolicyRegistry } from '../../src/authorization/policies.js';
-import { loadRuleFiles } from '../../src/authorization/rule-files.js';
-import { RoleRules } from '../../src/authorization/role-rules.js';
 import type { LoggerHolder } from '../../src/logger.js';
 import type { AuthParts } from '../../src/wiring.js';
 import { CliFailure } from './failures.js';
@@ -22,9 +19,15 @@ export function applicationRules(parts: AuthParts): ExplainDeps {
 }
 
 /** The role rules of a directory's JSON files (no named policies: those are code). */
-export function directoryRules(directory: string, log: LoggerHolder): ExplainDeps {
+export async function directoryRules(directory: string, log: LoggerHolder): Promise<ExplainDeps> {
   const path = resolve(directory);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new CliFailure(`No policies directory ${path}: give one with --policies, or the application with --app`);
+  const [{ AbilityFactory }, { PolicyRegistry }, { loadRuleFiles }, { RoleRules }] = await Promise.all([
+    import('../../src/authorization/abilities.js'),
+    import('../../src/authorization/policies.js'),
+    import('../../src/authorization/rule-files.js'),
+    import('../../src/authorization/role-rules.js'),
+  ]);
   const roles = new RoleRules();
   try {
     loadRuleFiles(roles, path);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'clipanion';
-import { PolicyTestFileError, runPolicyTests, type PolicyTestReport } from '../../src/authorization/policy-tests.js';
+import type { PolicyTestReport } from '../../src/authorization/policy-tests.js';
 import { ServiceAuthCommand } from './base.js';
 import { failureLines } from './explanations.js';
 import { CliFailure, EXIT_FAILURE, EXIT_USAGE } from './failures.js';
@@ -35,7 +35,8 @@ export class TestPoliciesCommand extends ServiceAuthCommand {
 
   protected override async run(): Promise<number> {
     const files = this.files.length ? this.files : defaultFiles();
-    const rules = this.app ? applicationRules(await this.auth()) : directoryRules(this.policies ?? DEFAULT_POLICIES, { logger: console });
+    const rules = this.app ? applicationRules(await this.auth()) : await directoryRules(this.policies ?? DEFAULT_POLICIES, { logger: console });
+    const { PolicyTestFileError, runPolicyTests } = await import('../../src/authorization/policy-tests.js');
     const reports: PolicyTestReport[] = [];
     for (const file of files) {
       try {

@@ -19,7 +19,7 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import { BaseSqlitePlatform } from '@mikro-orm/knex';
 import { AuditEvent } from '../storage/entities/index.js';
-import { AUDIT_CHAIN_LOCK } from '../storage/migrations/Migration20261125000000_audit_log.js';
+import { AUDIT_CHAIN_LOCK } from '../storage/migrations/audit-chain-lock.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { Storage } from '../storage/storage.js';
 import { canonicalJson, chainHash, type AuditDraft, type AuditRecord } from './records.js';

@@ -1,14 +1,17 @@
 /**
  * Opening the database: the driver chosen from the URL, our entities and migrations, and the
  * connection checked so that a bad URL fails `ready` with a message rather than a later request.
+ *
+ * The migrator (@mikro-orm/migrations, with umzug and its dependencies: a good third of what
+ * opening costs) is loaded only when a migration is pending or asked for, so that a process
+ * on an up-to-date database (a CLI command, say) starts without it.
  */
-import { MikroORM, type Options } from '@mikro-orm/core';
+import { MikroORM, type IMigrator, type MigrationsOptions, type Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
-import { Migrator } from '@mikro-orm/migrations';
 import { redactUrl } from '../config/redact.js';
 import type { LoggerHolder } from '../logger.js';
 import { ENTITIES } from './entities/index.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { MIGRATION_NAMES } from './migrations/names.js';
 import { sqliteOptions } from './sqlite.js';
 
 export type Orm = MikroORM;
@@ -16,6 +19,8 @@ export type { EntityManager };
 
 /** Our RequestContext name, distinct from an application's own MikroORM context ('default'). */
 export const CONTEXT_NAME = 'service-auth';
+
+const MIGRATIONS_TABLE = 'service_auth_migrations';
 
 /** How long opening the database may take before `ready` rejects. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -25,20 +30,19 @@ export class StorageError extends Error {
 }
 
 /**
- * The MikroORM options for a `sqlite:` or `postgresql://` URL. With a `log`, the query builder's
- * own warnings (a pooled connection lost, say) go to its logger instead of to the console.
+ * The MikroORM options for a `sqlite:` or `postgresql://` URL, the migrator included. With a
+ * `log`, the query builder's own warnings (a pooled connection lost, say) go to its logger instead
+ * of to the console.
  */
 export async function ormOptions(databaseUrl: string, log?: LoggerHolder): Promise<Options> {
+  const [{ Migrator }, options] = await Promise.all([import('@mikro-orm/migrations'), connectionOptions(databaseUrl, log)]);
+  return { ...options, extensions: [Migrator], migrations: await migrationOptions() };
+}
+
+/** ormOptions without the migrator, which `migratorOf` adds when it is needed. */
+async function connectionOptions(databaseUrl: string, log?: LoggerHolder): Promise<Options> {
   const common: Options = {
     entities: ENTITIES,
-    extensions: [Migrator],
-    migrations: {
-      tableName: 'service_auth_migrations',
-      migrationsList: MIGRATIONS,
-      transactional: true,
-      allOrNothing: true,
-      silent: true,
-    },
     discovery: { warnWhenNoEntities: false },
     // A mistyped database name should fail, not create a new, empty database.
     ensureDatabase: false,
@@ -69,14 +73,14 @@ export async function openOrm(databaseUrl: string, options: { migrate: boolean; 
   const where = redactUrl(databaseUrl);
   let orm: Orm;
   try {
-    orm = await MikroORM.init(await ormOptions(databaseUrl, options.log));
+    orm = await MikroORM.init(await connectionOptions(databaseUrl, options.log));
   } catch (error) {
     throw new StorageError(`cannot open the database ${where}: ${describe(error)}`, { cause: error });
   }
   try {
     const check = await orm.checkConnection();
     if (!check.ok) throw new Error(check.reason);
-    if (options.migrate) await migrate(orm);
+    if (options.migrate && !(await upToDate(orm))) await migrate(orm);
     return orm;
   } catch (error) {
     await orm.close(true).catch(() => undefined);
@@ -90,7 +94,7 @@ export async function openOrm(databaseUrl: string, options: { migrate: boolean; 
  * A loser waits a moment and finds nothing left to do, or tries again.
  */
 export async function migrate(orm: Orm, attempts = 5): Promise<void> {
-  const migrator = orm.getMigrator();
+  const migrator = await migratorOf(orm);
   for (let attempt = 1; ; attempt++) {
     try {
       await migrator.up();
@@ -101,6 +105,41 @@ export async function migrate(orm: Orm, attempts = 5): Promise<void> {
       const pending = await migrator.getPendingMigrations().catch(() => undefined);
       if (pending?.length === 0) return;
     }
+  }
+}
+
+/** Our migrations, in one transaction, recorded in our own table. */
+async function migrationOptions(): Promise<MigrationsOptions> {
+  const { MIGRATIONS } = await import('./migrations/index.js');
+  return { tableName: MIGRATIONS_TABLE, migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, silent: true };
+}
+
+/** The ORM's migrator, loaded and registered on first use. */
+export async function migratorOf(orm: Orm): Promise<IMigrator> {
+  if (!orm.config.getExtension('@mikro-orm/migrator')) {
+    const { Migrator } = await import('@mikro-orm/migrations');
+    // Over MikroORM's defaults, as if they had been given to init().
+    orm.config.set('migrations', { ...orm.config.get('migrations'), ...(await migrationOptions()) });
+    Migrator.register(orm);
+  }
+  return orm.getMigrator();
+}
+
+/**
+ * Whether the migrations table names every migration: then none is pending, and the migrator need
+ * not be loaded. It reads the table as the migrator does (same table, same schema); a migration
+ * is recorded in the transaction that applies it, so one being applied elsewhere is not listed
+ * yet. Anything else (no table yet: a fresh database) leaves the answer to the migrator.
+ */
+async function upToDate(orm: Orm): Promise<boolean> {
+  try {
+    const schema = orm.config.get('schema', orm.em.getPlatform().getDefaultSchemaName());
+    const connection = (orm.em as EntityManager).getConnection();
+    const rows = await connection.execute<{ name: string }[]>(connection.getKnex().select('name').from(MIGRATIONS_TABLE).withSchema(schema as string));
+    const applied = new Set(rows.map((row) => row.name));
+    return MIGRATION_NAMES.every((name) => applied.has(name));
+  } catch {
+    return false;
   }
 }
 

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
 import { runBatch, runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 const USAGE_LINE = /\n\$ service-auth auth check /;
 
@@ -60,7 +61,8 @@ describe('CLI: auth check', () => {
       ids[email] = (await t.auth.users.create({ email, password: PASSWORD, roles: [...roles] })).id;
     }
 
-    const check = (...args: string[]) => (): Promise<CliResult> => runCli(['auth', 'check', ...args, '--database', database.url]);
+    // --app in a process of its own: a module loads once per process, and its ServiceAuth closes with the command.
+    const check = (...args: string[]) => (): Promise<CliResult> => (args.includes('--app') ? runCli : runCliInProcess)(['auth', 'check', ...args, '--database', database.url]);
     const ann = ['--email', 'ann@example.com'];
     const ida = ['--email', 'ida@example.com'];
     const invoices = [...ida, '--action', 'read', '--subject', 'Invoice'];

@@ -121,7 +121,7 @@ function runnerArgs(runner: CliOptions['runner'] = 'built'): string[] {
 }
 
 /** The parent's environment without its SERVICE_AUTH_ settings (a developer's shell may have some). */
-function environment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function environment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('SERVICE_AUTH_') || key.startsWith('SERVICE_AUTH_TEST_')) env[key] = value;

@@ -8,6 +8,7 @@ import request from 'supertest';
 import type { PublicUser } from '../../src/users/auth-user.js';
 import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { runBatch, runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 import { loginResponse } from './running-app.js';
 
 describe('CLI: confirm-email, and the account states in list-users', () => {
@@ -16,7 +17,8 @@ describe('CLI: confirm-email, and the account states in list-users', () => {
   let t: TestApp;
   const results: Record<string, CliResult> = {};
   let loginBefore: { status: number; code: unknown };
-  const cli = (...args: string[]) => (): Promise<CliResult> => runCli(['auth', ...args, '--database', database.url]);
+  // In this process, but for the table (a real process's output and status).
+  const cli = (...args: string[]) => (): Promise<CliResult> => (args[0] === 'list-users' && args.length === 1 ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
   const json = (name: string): PublicUser[] => JSON.parse(results[name]!.stdout) as PublicUser[];
 
   before(async function () {

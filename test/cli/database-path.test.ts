@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { openDatabase } from '../helpers/app.js';
 import { runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 describe('CLI: an SQLite path whose folder does not exist', () => {
   /** A folder that does not exist, under another that does not exist either. */
@@ -25,10 +26,11 @@ describe('CLI: an SQLite path whose folder does not exist', () => {
     const url = `sqlite:${join(missing, 'auth.sqlite')}`;
     [results['flag'], results['env'], results['relative'], results['existingFlag'], results['existingEnv']] = await Promise.all([
       runCli(['auth', 'list-users', '--database', url]),
-      runCli(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: url } }),
-      runCli(['auth', 'list-users', '--database', 'sqlite:missing/auth.sqlite'], { cwd: workDir }),
-      runCli(['auth', 'list-users', '--database', `sqlite:${join(existing, 'flag.sqlite')}`]),
-      runCli(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: `sqlite:${join(existing, 'env.sqlite')}` } }),
+      // The first in a process of its own, the others in this one, with their environment and cwd.
+      runCliInProcess(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: url } }),
+      runCliInProcess(['auth', 'list-users', '--database', 'sqlite:missing/auth.sqlite'], { cwd: workDir }),
+      runCliInProcess(['auth', 'list-users', '--database', `sqlite:${join(existing, 'flag.sqlite')}`]),
+      runCliInProcess(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: `sqlite:${join(existing, 'env.sqlite')}` } }),
     ]);
   });
   after(async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 const MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash', 'Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor'];
 const APPLIED = MIGRATIONS.map((name) => `Applied ${name}\n`).join('');
@@ -42,17 +43,18 @@ describe('CLI: which database, migrations, failures to open it', () => {
       (async () => {
         results['defaultInCwd'] = await runCli(['auth', 'list-users'], { cwd: workDir });
         // A production host: the CLI sends no mail, so it needs no SERVICE_AUTH_PUBLIC_URL.
-        results['production'] = await runCli(['auth', 'list-users'], { cwd: workDir, env: { NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: undefined } });
+        results['production'] = await runCliInProcess(['auth', 'list-users'], { cwd: workDir, env: { NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: undefined } });
       })(),
       (async () => {
-        results['fromEnv'] = await runCli(['auth', 'create-role', 'from-env'], { env: { SERVICE_AUTH_DATABASE_URL: envUrl } });
-        results['flagOverEnv'] = await runCli(['auth', 'create-role', 'from-flag', '--database', flagUrl], {
+        results['fromEnv'] = await runCliInProcess(['auth', 'create-role', 'from-env'], { env: { SERVICE_AUTH_DATABASE_URL: envUrl } });
+        results['flagOverEnv'] = await runCliInProcess(['auth', 'create-role', 'from-flag', '--database', flagUrl], {
           env: { SERVICE_AUTH_DATABASE_URL: envUrl },
         });
       })(),
       (async () => {
-        const cli = (...args: string[]): Promise<CliResult> => runCli(['auth', ...args, '--database', manualUrl], { env: manual });
-        results['beforeMigrate'] = await cli('list-users');
+        const cli = (...args: string[]): Promise<CliResult> => runCliInProcess(['auth', ...args, '--database', manualUrl], { env: manual });
+        // The refusal's exit status as a process gives it; the rest in this process.
+        results['beforeMigrate'] = await runCli(['auth', 'list-users', '--database', manualUrl], { env: manual });
         results['migrate'] = await cli('migrate');
         results['migrateAgain'] = await cli('migrate');
         results['afterMigrate'] = await cli('list-users');
@@ -65,8 +67,8 @@ describe('CLI: which database, migrations, failures to open it', () => {
         const unreachable = 'postgresql://operator:s3cret-pw@127.0.0.1:1/auth';
         [results['unreachable'], results['migrateUnreachable'], results['invalidUrl']] = await Promise.all([
           runCli(['auth', 'list-users', '--database', unreachable]),
-          runCli(['auth', 'migrate', '--database', unreachable]),
-          runCli(['auth', 'list-users', '--database', 'mysql://operator:s3cret-pw@localhost/auth']),
+          runCliInProcess(['auth', 'migrate', '--database', unreachable]),
+          runCliInProcess(['auth', 'list-users', '--database', 'mysql://operator:s3cret-pw@localhost/auth']),
         ]);
       })(),
     ]);
@@ -150,7 +152,7 @@ describePostgres('CLI', () => {
     });
     expect(created).to.deep.equal({ code: 0, stdout: 'Created role "analyst"\nCreated user pg@example.com (id 1; roles: analyst)\n', stderr: '' });
 
-    const listed = await runCli(['auth', 'list-users', '--json', '--database', database.url]);
+    const listed = await runCliInProcess(['auth', 'list-users', '--json', '--database', database.url]);
     const { auth } = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
     try {
       const users = await auth.users.list();

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { createTestApp, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { runCli, runCliInTerminal, type CliResult, type TerminalResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 import { login, loginResponse, meWithCookie, meWithToken, untilStatus } from './running-app.js';
 
 const CONFIRM_PROMPT = /Type the email to confirm: /;
@@ -22,8 +23,9 @@ describe('CLI: delete-user', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let t: TestApp;
   const ada = { id: 0, cookie: '', token: '' };
+  // In this process, but for the confirmation typed on a pipe (a real process's stdin).
   const cli = (args: string[], input?: string): Promise<CliResult> =>
-    runCli(['auth', ...args, '--database', database.url], input === undefined ? {} : { input });
+    (input === 'ada@example.com\n' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url], input === undefined ? {} : { input });
   const inTerminal = (email: string, typed: string): Promise<TerminalResult> =>
     runCliInTerminal(['auth', 'delete-user', email, '--database', database.url], [{ prompt: CONFIRM_PROMPT, type: typed }]);
 

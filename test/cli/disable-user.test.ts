@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import { createTestApp, outboxMails, PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 import { login, loginResponse, meWithCookie, meWithToken, untilStatus } from './running-app.js';
 
 describe('CLI: disable-user and enable-user on the SQLite file a running app uses', () => {
@@ -15,7 +16,8 @@ describe('CLI: disable-user and enable-user on the SQLite file a running app use
   let t: TestApp;
   const ada = { cookie: '', token: '' };
   const bob = { cookie: '', token: '' };
-  const cli = (...args: string[]): Promise<CliResult> => runCli(['auth', ...args, '--database', database.url]);
+  // In this process; the first disable-user in a real one.
+  const cli = (...args: string[]): Promise<CliResult> => (args[1] === 'Ada@Example.com' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
 
   before(async () => {
     database = await temporaryDatabase();

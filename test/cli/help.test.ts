@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { authCommands } from '../../cli/commands/index.js';
 import { ROOT } from '../helpers/processes.js';
 import { runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 const COMMANDS = {
   'create-user': 'Create a user',
@@ -43,10 +44,13 @@ describe('CLI: help, version and usage errors', () => {
       unknownOption: ['auth', 'list-users', '--jsn'],
       exportedClasses: ['--input-type=module', '--eval', "const cli = await import('service-auth/cli'); console.log(Object.keys(cli).sort().join(' '))"],
     };
+    // These in this process; the others as an operator runs them.
+    const inProcess = new Set(['group', 'commandHelp', 'unknownCommand']);
     await Promise.all(
       Object.entries(runs).map(async ([name, args]) => {
         // The last one is plain node, importing the package's `./cli` export by name.
-        results[name] = name === 'exportedClasses' ? await runCli(args, { runner: 'node' }) : await runCli(args);
+        if (name === 'exportedClasses') results[name] = await runCli(args, { runner: 'node' });
+        else results[name] = await (inProcess.has(name) ? runCliInProcess : runCli)(args);
       }),
     );
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createTestApp, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { runCli, runCliInTerminal, type CliResult, type TerminalResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 // Non-ASCII on purpose: the raw-mode prompt must decode what the terminal sends as UTF-8.
 const TYPED = 'Typed-Pässwörd-42';
@@ -69,10 +70,11 @@ describe('CLI: where passwords come from', () => {
     before(async () => {
       [results['noSource'], results['both'], results['stdin'], results['emptyStdin']] = await Promise.all([
         runCli(args('create-user', '--email', 'pipe@example.com')),
-        runCli(args('create-user', '--email', 'both@example.com', '--password', PASSWORD, '--password-stdin'), { input: `${PASSWORD}\n` }),
+        // The others in this process (its stdin is never a terminal either).
+        runCliInProcess(args('create-user', '--email', 'both@example.com', '--password', PASSWORD, '--password-stdin'), { input: `${PASSWORD}\n` }),
         // Only the first line counts; a Windows line end is not part of the password.
-        runCli(args('create-user', '--email', 'stdin@example.com', '--password-stdin'), { input: `${TYPED}\r\nsecond line\n` }),
-        runCli(args('create-user', '--email', 'empty@example.com', '--password-stdin'), { input: '' }),
+        runCliInProcess(args('create-user', '--email', 'stdin@example.com', '--password-stdin'), { input: `${TYPED}\r\nsecond line\n` }),
+        runCliInProcess(args('create-user', '--email', 'empty@example.com', '--password-stdin'), { input: '' }),
       ]);
     });
 

@@ -6,6 +6,7 @@ import { PolicyTestFileError } from '../../src/authorization/policy-tests.js';
 import { createTestApp, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
 import { runBatch, runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 const ROLES = {
   analyst: [{ action: 'read', subject: 'Report', conditions: { team: 'north' } }],
@@ -69,14 +70,15 @@ describe('CLI: auth test-policies', () => {
     });
     await write('bad-json.json', '{ "principals": ');
 
-    const run = (...args: string[]) => (): Promise<CliResult> => runCli(['auth', 'test-policies', ...args]);
+    // In this process, but --app (a module loads once per process) and the demo under tsx.
+    const run = (...args: string[]) => (): Promise<CliResult> => (args.includes('--app') ? runCli : runCliInProcess)(['auth', 'test-policies', ...args]);
     Object.assign(
       results,
       await runBatch({
         others: {
           passing: run(file('policies/tests/a.json'), '--policies', policies),
           failing: run(file('failing.json'), '--policies', policies),
-          defaults: () => runCli(['auth', 'test-policies'], { cwd: dir }),
+          defaults: () => runCliInProcess(['auth', 'test-policies'], { cwd: dir }),
           several: run(file('policies/tests/a.json'), file('failing.json'), file('policies/tests/b.json'), '--policies', policies),
           json: run(file('policies/tests/a.json'), file('failing.json'), '--policies', policies, '--json'),
           policyWithoutApp: run(file('policy.json'), '--policies', policies),

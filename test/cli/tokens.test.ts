@@ -2,12 +2,15 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { createTestApp, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let t: TestApp;
   const results: Record<string, CliResult> = {};
-  const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> => runCli(['auth', ...args, '--database', database.url], { env });
+  const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> => runCliInProcess(['auth', ...args, '--database', database.url], { env });
+  /** The writers at once, each a process of its own (what SQLite's busy answers are about). */
+  const inAProcessOfItsOwn = (args: string[]): Promise<CliResult> => runCli(['auth', ...args, '--database', database.url]);
   const legacyRaw = 'legacy-token-from-the-old-system';
   const legacySha256 = createHash('sha256').update(legacyRaw).digest('hex');
 
@@ -23,9 +26,9 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
 
     // Writers at once, from separate processes: each waits its turn for SQLite's write lock, none fails.
     const [plain, scoped, imported] = await Promise.all([
-      cli(['create-token', '--email', 'ada@example.com', '--name', 'deploy']),
-      cli(['create-token', '--email', 'BOB@example.com', '--name', 'reports', '--scope', 'reports:read', '--scope', 'reports:export', '--expires-in-days', '30']),
-      cli(['import-legacy-token', '--email', 'ada@example.com', '--sha256', legacySha256.toUpperCase(), '--name', 'old script']),
+      inAProcessOfItsOwn(['create-token', '--email', 'ada@example.com', '--name', 'deploy']),
+      inAProcessOfItsOwn(['create-token', '--email', 'BOB@example.com', '--name', 'reports', '--scope', 'reports:read', '--scope', 'reports:export', '--expires-in-days', '30']),
+      inAProcessOfItsOwn(['import-legacy-token', '--email', 'ada@example.com', '--sha256', legacySha256.toUpperCase(), '--name', 'old script']),
     ]);
     Object.assign(results, { plain, scoped, imported });
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createTestApp, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { runBatch, runCli, type CliResult } from './cli-process.js';
+import { runCliInProcess } from './in-process.js';
 
 const NEW_PASSWORD = 'Another-Password-77!';
 const PASSWORD_WARNING =
@@ -10,8 +11,9 @@ describe('CLI: create-user, list-users, reset-password', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let t: TestApp;
   const results: Record<string, CliResult> = {};
-  const cli = (args: string[], input?: string): Promise<CliResult> =>
-    runCli(['auth', ...args, '--database', database.url], input === undefined ? {} : { input });
+  // In this process; `inProcess: false` for the few that check what a real process shows.
+  const cli = (args: string[], input?: string, inProcess = true): Promise<CliResult> =>
+    (inProcess ? runCliInProcess : runCli)(['auth', ...args, '--database', database.url], input === undefined ? {} : { input });
 
   before(async () => {
     database = await temporaryDatabase();
@@ -21,12 +23,12 @@ describe('CLI: create-user, list-users, reset-password', () => {
     await t.auth.users.create({ email: 'resets@example.com', password: PASSWORD });
     await t.auth.roles.create('admin');
 
-    const run = (args: string[], input?: string) => (): Promise<CliResult> => cli(args, input);
+    const run = (args: string[], input?: string, inProcess = true) => (): Promise<CliResult> => cli(args, input, inProcess);
     Object.assign(
       results,
       await runBatch({
         writers: {
-          created: run(['create-user', '--email', ' Ada@Example.com ', '--password', PASSWORD, '--role', 'analyst', '--role', 'admin', '--admin']),
+          created: run(['create-user', '--email', ' Ada@Example.com ', '--password', PASSWORD, '--role', 'analyst', '--role', 'admin', '--admin'], undefined, false),
           roleOnly: run(['create-user', '--email', 'role-only@example.com', '--password-stdin', '--role', 'admin'], `${PASSWORD}\n`),
           reset: run(['reset-password', 'RESETS@example.com', '--password-stdin'], `${NEW_PASSWORD}\n`),
         },
@@ -35,14 +37,14 @@ describe('CLI: create-user, list-users, reset-password', () => {
           invalidEmail: run(['create-user', '--email', 'not-an-email', '--password-stdin'], `${PASSWORD}\n`),
           passwordRules: run(['create-user', '--email', 'weak@example.com', '--password-stdin', '--role', 'newcomer'], 'short\n'),
           invalidRole: run(['create-user', '--email', 'role@example.com', '--password-stdin', '--role', 'no spaces'], `${PASSWORD}\n`),
-          missingEmail: run(['create-user', '--password-stdin'], `${PASSWORD}\n`),
+          missingEmail: run(['create-user', '--password-stdin'], `${PASSWORD}\n`, false),
           resetUnknown: run(['reset-password', 'nobody@example.com', '--password-stdin'], `${PASSWORD}\n`),
           resetWeak: run(['reset-password', 'taken@example.com', '--password', 'alllowercase']),
         },
       }),
     );
     // The listings, once every change is in.
-    [results['table'], results['json']] = await Promise.all([cli(['list-users']), cli(['list-users', '--json'])]);
+    [results['table'], results['json']] = await Promise.all([cli(['list-users'], undefined, false), cli(['list-users', '--json'])]);
   });
   after(async () => {
     await t.auth.close();

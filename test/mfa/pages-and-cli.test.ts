@@ -7,6 +7,7 @@ import request from 'supertest';
 import { totpCode } from '../../src/mfa/totp.js';
 import { Passkey } from '../../src/storage/entities/index.js';
 import { runCli } from '../cli/cli-process.js';
+import { runCliInProcess } from '../cli/in-process.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { formPost, pageGet } from '../helpers/forms.js';
 import { meWithCookie, untilStatus } from '../cli/running-app.js';
@@ -105,10 +106,10 @@ describe('CLI: reset-mfa', () => {
         ['totp', 'cli'],
         ['passkey', 'cli'],
       ]);
-      const again = await runCli(['auth', 'reset-mfa', 'ada@example.com', '--database', database.url]);
+      const again = await runCliInProcess(['auth', 'reset-mfa', 'ada@example.com', '--database', database.url]);
       expect(again).to.include({ code: 0 });
       expect(again.stdout).to.contain('has no second factor; nothing changed');
-      expect((await runCli(['auth', 'reset-mfa', 'nobody@example.com', '--database', database.url])).code).to.equal(1);
+      expect((await runCliInProcess(['auth', 'reset-mfa', 'nobody@example.com', '--database', database.url])).code).to.equal(1);
     } finally {
       await t.auth.close();
       await database.remove();

@@ -1,7 +1,5 @@
+import { AUDIT_CHAIN_LOCK } from './audit-chain-lock.js';
 import { PortableMigration } from './portable-migration.js';
-
-/** The advisory lock an appender to `auth_events` holds until its transaction ends (PostgreSQL). */
-export const AUDIT_CHAIN_LOCK = 0x5a_a0d1_7e;
 
 /**
  * The audit log (src/audit/): the `auth_events` table and, on PostgreSQL, the function that appends

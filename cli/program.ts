@@ -1,0 +1,36 @@
+/**
+ * The `service-auth` command line without the process around it: the commands registered, and one
+ * command line run against given streams, to its exit status. cli/index.ts runs it on the
+ * process's own streams; tests run it in-process (test/cli/in-process.ts).
+ */
+import { Builtins, Cli, type BaseContext, type Command } from 'clipanion';
+import { authCommands } from './commands/index.js';
+import { EXIT_USAGE } from './commands/failures.js';
+import { packageVersion } from './package-version.js';
+
+/** The CLI; `colors` only when its output is a terminal that has them. */
+export function createCli(colors: boolean): Cli {
+  const cli = new Cli({
+    binaryLabel: 'service-auth',
+    binaryName: 'service-auth',
+    binaryVersion: packageVersion(),
+    enableColors: colors,
+  });
+  for (const command of authCommands) cli.register(command);
+  cli.register(Builtins.HelpCommand);
+  cli.register(Builtins.VersionCommand);
+  return cli;
+}
+
+/** Runs one command line; `coloredErrors` when stderr is a terminal that has colours. */
+export async function runCommandLine(cli: Cli, args: string[], context: BaseContext, coloredErrors = false): Promise<number> {
+  let command: Command;
+  try {
+    command = cli.process(args, context);
+  } catch (error) {
+    // clipanion writes parse errors to stdout; an operator's scripts expect them on stderr.
+    context.stderr.write(cli.error(error, { colored: coloredErrors }));
+    return EXIT_USAGE;
+  }
+  return cli.run(command, context);
+}

@@ -1,0 +1,61 @@
+/**
+ * What the built CLI loads for a command: `--version` and `--help` answer from the command classes
+ * alone, and a command on an up-to-date database opens MikroORM without the migrator (umzug and
+ * its dependencies). Counted in modules loaded, not timed: the bench times them.
+ */
+import { expect } from 'chai';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { temporaryDatabase, temporaryDirectory } from '../helpers/app.js';
+import { BUILT_CLI, runCli, type CliResult } from './cli-process.js';
+
+const TRACE = new URL('./fixtures/module-trace.mjs', import.meta.url).href;
+
+describe('CLI: what a command loads', () => {
+  let dir: string;
+  let runs = 0;
+
+  /** Runs the built CLI and returns its result with the URLs of the modules it loaded. */
+  async function traced(args: string[]): Promise<CliResult & { modules: string[] }> {
+    const file = join(dir, `trace-${++runs}.txt`);
+    const result = await runCli(['--import', TRACE, BUILT_CLI, ...args], { runner: 'node', env: { MODULE_TRACE: file } });
+    const modules = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+    return { ...result, modules };
+  }
+  const loaded = (modules: string[], path: string): boolean => modules.some((url) => url.includes(path));
+
+  before(async () => {
+    dir = await temporaryDirectory();
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('--version and auth --help load neither MikroORM, nor the services, nor Express', async () => {
+    for (const args of [['--version'], ['auth', '--help']]) {
+      const { code, stderr, modules } = await traced(args);
+      expect({ code, stderr }, args.join(' ')).to.deep.equal({ code: 0, stderr: '' });
+      expect(loaded(modules, '/cli/commands/list-users.js'), args.join(' ')).to.equal(true);
+      for (const heavy of ['/node_modules/@mikro-orm/', '/dist/src/wiring.js', '/node_modules/express/', '/node_modules/zod/']) {
+        expect(loaded(modules, heavy), `${args.join(' ')} loaded ${heavy}`).to.equal(false);
+      }
+    }
+  });
+
+  it('list-users migrates a fresh database, and on an up-to-date one opens it without the migrator', async () => {
+    const database = await temporaryDatabase();
+    try {
+      const fresh = await traced(['auth', 'list-users', '--database', database.url]);
+      expect(fresh).to.include({ code: 0, stdout: 'No users.\n', stderr: '' });
+      expect(loaded(fresh.modules, '/node_modules/@mikro-orm/migrations/')).to.equal(true);
+
+      const upToDate = await traced(['auth', 'list-users', '--database', database.url]);
+      expect(upToDate).to.include({ code: 0, stdout: 'No users.\n', stderr: '' });
+      expect(loaded(upToDate.modules, '/node_modules/@mikro-orm/core/')).to.equal(true);
+      expect(loaded(upToDate.modules, '/node_modules/@mikro-orm/migrations/')).to.equal(false);
+      expect(loaded(upToDate.modules, '/node_modules/express/')).to.equal(false);
+    } finally {
+      await database.remove();
+    }
+  });
+});
