@@ -21,6 +21,7 @@ import { credentialScaleFigures } from './credential-scale.js';
 import { auditFloodFigures } from './audit-flood.js';
 import { FRESH_INSTANCE_FIGURE, freshInstanceFigures } from './fresh-instance.js';
 import { cliFigures } from './cli-startup.js';
+import { forgedFloodFigures } from './forged-flood.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -172,6 +173,7 @@ const dir = await mkdtemp(join(tmpdir(), 'service-auth-bench-'));
 let figures: Figure[];
 try {
   figures = await sqliteFigures(dir);
+  figures.push(...(await forgedFloodFigures(dir)));
   const [warmOnPostgres, ...scale] = await postgresFigures();
   figures.splice(1, 0, warmOnPostgres!); // beside the same figure on SQLite
   figures.push(...scale);

@@ -34,6 +34,7 @@ const app = express();
 app.set('SERVICE_AUTH_DATABASE_URL', databaseUrl);
 app.set('SERVICE_AUTH_RATE_LIMIT_ENABLED', false); // throughput figures, and the attack "with the failure limit off"
 app.set('SERVICE_AUTH_MAX_TOKENS_PER_USER', 1000);
+if (process.env['BENCH_TRUST_PROXY']) app.set('trust proxy', true); // bench/forged-flood.ts plays 20 clients from one machine
 const auth = new ServiceAuth(app);
 auth.logger = { info() {}, warn() {}, error() {} };
 auth.definePolicy('is_self', (user, { user_id }) => user.id === user_id);

@@ -10,7 +10,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { explain, type Explanation } from './authorization/explain.js';
-import { accessFilter } from './authorization/filters.js';
+import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
 import type { RequireOptions } from './authorization/guards.js';
 import type { Policy } from './authorization/policies.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
@@ -111,11 +111,14 @@ export abstract class AuthorizationApi {
   /**
    * The rows of `subjectType` the user may `action`, as a MikroORM filter to combine with your own
    * conditions: `em.find(Report, { $and: [auth.accessibleBy(user, 'read', 'Report'), { year: 2026 }] })`.
-   * No rule grants it: a filter that matches nothing. A condition with no SQL form throws a TypeError.
+   * No rule grants it: a filter that matches nothing however it is combined (spread, `$and`,
+   * `$or`), a condition on the primary key (`options.primaryKey`, default `id`) that no row
+   * satisfies. A condition with no SQL form throws a TypeError.
    */
-  accessibleBy<T extends object = object>(user: PrincipalLike, action: string, subjectType: string): FilterQuery<T> {
+  accessibleBy<T extends object = object>(user: PrincipalLike, action: string, subjectType: string, options: AccessibleByOptions = {}): FilterQuery<T> {
     const { abilities } = this[PARTS];
-    return accessFilter(this.abilityFor(user), action, subjectType, (rule) => abilities.describe(rule)) as FilterQuery<T>;
+    const primaryKey = options.primaryKey ?? 'id';
+    return accessFilter(this.abilityFor(user), action, subjectType, (rule) => abilities.describe(rule), primaryKey) as FilterQuery<T>;
   }
 
   /**

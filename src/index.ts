@@ -10,6 +10,7 @@ export type { AbilityTypes, AppAbility, AppActions, AppRule, AppSubjectTypes, Ty
 export type { RouteContext } from './authorization/context.js';
 export type { AuthMethod } from './authentication/credentials.js';
 export type { RequireOptions } from './authorization/guards.js';
+export type { AccessibleByOptions } from './authorization/filters.js';
 export type { AuditApi, AuditHandler, AuditQuery } from './audit/audit-log.js';
 export type { ChainCheck } from './audit/chain.js';
 export type { AuditDetail, AuditOutcome, AuditRecord, AuditType, Actor } from './audit/records.js';

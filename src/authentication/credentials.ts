@@ -126,16 +126,19 @@ export class CredentialResolver {
     // Not decidable from memory. Before a slow derivation the attempt is counted against the
     // client's failure limit (and given back if the token is good), so that attempts sent at once
     // cannot all be derived; a known-good token never waits on the limiter.
+    // The derivation waits its turn by the client's record of failed ones (DerivationPool), so a
+    // flood of forgeries from other addresses cannot starve a real token.
+    const client = clientKey(req);
     let counted = false;
     const mayDerive = tokenFailures
       ? async () => {
           counted = true;
-          const state = await tokenFailures.consume(clientKey(req));
+          const state = await tokenFailures.consume(client);
           if (!state.allowed) throw rateLimited(state, 'failed token attempts from this address');
         }
       : undefined;
-    const verified = verifier.verify(raw, mayDerive).then(async (record) => {
-      if (record && counted) await tokenFailures!.refund(clientKey(req));
+    const verified = verifier.verify(raw, mayDerive, client).then(async (record) => {
+      if (record && counted) await tokenFailures!.refund(client);
       return this.tokenUser(req, record, counted);
     });
     return this.afterReady(verified);

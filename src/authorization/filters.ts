@@ -24,12 +24,25 @@ import { CompoundCondition, createInterpreter, ITSELF, type Condition, type Fiel
 import type { AppAbility } from './abilities.js';
 
 /** A MikroORM filter: `{ $and | $or: [...] }` and `{ property: value | { $op: value } }`. */
-export type AccessFilter = Record<string, unknown> | never[];
+export type AccessFilter = Record<string, unknown>;
 
-/** Matches every row. */
-const ALL: AccessFilter = {};
-/** Matches no row: an empty list of primary keys (MikroORM drops an empty `$or`, so it cannot be that). */
-const NONE: AccessFilter = [];
+/** The options of `auth.accessibleBy`. */
+export interface AccessibleByOptions {
+  /** The entity's primary key property, which the filters for every row and for none name; default `id`. */
+  primaryKey?: string;
+}
+
+/**
+ * Matches every row, however it is combined: a primary key that is not NULL. Not `{}`, which
+ * MikroORM drops from an `$or`, narrowing `{ $or: [filter, other] }` to `other`.
+ */
+const all = (primaryKey: string): AccessFilter => ({ [primaryKey]: { $ne: null } });
+/**
+ * Matches no row, however it is combined: a primary key in an empty list (SQL `1 = 0`). Not `[]`
+ * (an empty list of keys), which spread into `{ ...filter, archived: false }` leaves
+ * `{ archived: false }`: every row; nor an empty `$or`, which MikroORM drops.
+ */
+const none = (primaryKey: string): AccessFilter => ({ [primaryKey]: { $in: [] } });
 
 type Query = boolean | Record<string, unknown>;
 type Primitive = string | number | boolean | null;
@@ -107,9 +120,10 @@ export function conditionToQuery(condition: Condition, negate = false): Query {
 
 /**
  * The filter for `ability`'s rows of `subjectType` for `action`. `describe` names a rule (its
- * role and position) for the TypeError an unsupported condition raises.
+ * role and position) for the TypeError an unsupported condition raises; `primaryKey` is the
+ * entity's, which the filters for every row and for none name.
  */
-export function accessFilter(ability: AppAbility, action: string, subjectType: string, describe: (rule: object) => string): AccessFilter {
+export function accessFilter(ability: AppAbility, action: string, subjectType: string, describe: (rule: object) => string, primaryKey: string): AccessFilter {
   for (const rule of ability.rulesFor(action, subjectType)) {
     if (!rule.conditions) continue;
     try {
@@ -122,7 +136,7 @@ export function accessFilter(ability: AppAbility, action: string, subjectType: s
   }
   const condition = rulesToAST(ability, action, subjectType);
   const query = condition ? conditionToQuery(condition) : false;
-  return query === true ? ALL : query === false ? NONE : query;
+  return query === true ? all(primaryKey) : query === false ? none(primaryKey) : query;
 }
 
 function field(node: FieldCondition): string {

@@ -189,8 +189,8 @@ export class TokenService {
   }
 
   /** The record of a valid raw token, or null (see TokenVerifier). */
-  verify(raw: string, beforeDerivation?: () => Promise<void>): Promise<TokenRecord | null> {
-    return this.verifier.verify(raw, beforeDerivation);
+  verify(raw: string, beforeDerivation?: () => Promise<void>, client?: string): Promise<TokenRecord | null> {
+    return this.verifier.verify(raw, beforeDerivation, client);
   }
 
   private async assertBelowCap(em: EntityManager, userId: number): Promise<void> {

@@ -9,6 +9,9 @@
  * - After that: none. The SHA-256 of the raw token (memory only, never stored) remembers that it
  *   verified, and also that any other token presented with the same id cannot (one raw value per
  *   id), so guessing secrets for a known id costs no derivation once the real one was seen.
+ * - Before that, a forgery for a real id costs one derivation, once per raw value; a flood of them
+ *   waits behind real tokens, since derivations are served by their client's failures
+ *   (DerivationPool): a real token's first use is not starved, nor refused as busy.
  * - Rows are held until the change feed names their user (storage/change-feed.ts), so a revocation
  *   on another instance holds here within a second; one on this instance holds at once. Expiry is
  *   checked against the held row's time.
@@ -87,9 +90,10 @@ export class TokenVerifier {
   /**
    * The token's record if the raw token is valid now, else null. `beforeDerivation` runs only when
    * the slow hash is needed, and may refuse by throwing (the per-client failure limit does). A
-   * needed derivation with the queue full rejects with DerivationsBusyError.
+   * needed derivation waits its client's turn (`client`: its address, see DerivationPool), and
+   * rejects with DerivationsBusyError when the queue is full of better-ranked ones.
    */
-  async verify(raw: string, beforeDerivation?: () => Promise<void>): Promise<TokenRecord | null> {
+  async verify(raw: string, beforeDerivation?: () => Promise<void>, client?: string): Promise<TokenRecord | null> {
     const key = sha256Hex(raw);
     const parsed = parseToken(raw);
     if (!parsed) {
@@ -100,7 +104,7 @@ export class TokenVerifier {
     if (known === undefined && !hasValidChecksum(raw, parsed)) return null;
     const record = await this.records.fetch(known ?? parsed.id);
     if (!record || record.algorithm !== PBKDF2_ALGORITHM) return null;
-    if (known === undefined && isUsable(record) && !(await this.derivedMatch(key, raw, record, beforeDerivation))) return null;
+    if (known === undefined && isUsable(record) && !(await this.derivedMatch(key, raw, record, beforeDerivation, client))) return null;
     return this.use(record);
   }
 
@@ -126,6 +130,7 @@ export class TokenVerifier {
 
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
+    this.pool.close();
     await this.flush();
   }
 
@@ -137,7 +142,7 @@ export class TokenVerifier {
   }
 
   /** One derivation per raw token, shared by concurrent callers, remembered either way. */
-  private async derivedMatch(key: string, raw: string, record: TokenRecord, beforeDerivation?: () => Promise<void>): Promise<boolean> {
+  private async derivedMatch(key: string, raw: string, record: TokenRecord, beforeDerivation?: () => Promise<void>, client?: string): Promise<boolean> {
     if (this.failed.has(key)) return false;
     const genuineKey = this.genuine.get(record.publicId);
     if (genuineKey !== undefined) return genuineKey === key;
@@ -153,7 +158,7 @@ export class TokenVerifier {
     }
     if (!pending) {
       pending = this.pool
-        .derive(raw, record.salt!, record.iterations!)
+        .derive(raw, record.salt!, record.iterations!, client)
         .then((derived) => {
           const matches = hashesMatch(derived, record.hash);
           if (matches) {
@@ -161,6 +166,7 @@ export class TokenVerifier {
             this.shared?.remember(raw, record.publicId, record.expiresAt);
           } else {
             this.failed.set(key, true);
+            if (client !== undefined) this.pool.failed(client);
           }
           return matches;
         })

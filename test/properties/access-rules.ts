@@ -31,6 +31,8 @@ export const Thing = defineEntity({
     score: p.integer().nullable(),
     flag: p.boolean().nullable(),
     ownerId: p.integer().nullable(),
+    /** Never named by the rules: what service code narrows the filter by (spread into it, say). */
+    archived: p.boolean().nullable(),
   },
 });
 export type Thing = InferEntity<typeof Thing>;
@@ -41,6 +43,7 @@ export interface Row {
   score: number | null;
   flag: boolean | null;
   ownerId: number | null;
+  archived?: boolean | null;
 }
 
 export interface Role {
@@ -134,6 +137,7 @@ const row: fc.Arbitrary<Omit<Row, 'id'>> = fc.record({
   score: orNull(fc.integer({ min: -3, max: 3 })),
   flag: orNull(fc.boolean()),
   ownerId: orNull(fc.integer({ min: -1, max: 3 })),
+  archived: orNull(fc.boolean()),
 });
 
 /** Roles (each may include those before it), a principal holding some of them, an action and rows. */

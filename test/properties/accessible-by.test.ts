@@ -19,8 +19,9 @@ import { accessCase, allows, idsAllowed, idsWhere, openThings, store, type Acces
 const NORTH = { team: 'north' };
 
 /**
- * Defines the case's roles, then holds the filter to the ability on the case's rows, alone and
- * within `$and` with a condition of the caller's.
+ * Defines the case's roles, then holds the filter to the ability on the case's rows: alone, within
+ * `$and` with a condition of the caller's, spread with one on a column the rules never name (the
+ * most natural way to narrow it), and within `$or`.
  */
 async function check(t: TestApp, orm: MikroORM, { roles, user, action, rows }: AccessCase): Promise<void> {
   for (const role of roles) t.auth.defineRole(role.name, role.rules, { includes: role.includes });
@@ -28,9 +29,16 @@ async function check(t: TestApp, orm: MikroORM, { roles, user, action, rows }: A
   const filter = t.auth.accessibleBy(user, action, 'Thing');
   await store(orm, rows);
   const where = `filter ${JSON.stringify(filter)}`;
-  expect(await idsWhere(orm, filter), where).to.deep.equal(await idsAllowed(orm, (row) => allows(ability, action, row)));
+  const allowed = (row: Row) => allows(ability, action, row);
+  expect(await idsWhere(orm, filter), where).to.deep.equal(await idsAllowed(orm, allowed));
   expect(await idsWhere(orm, { $and: [filter, NORTH] }), `${where} and ${JSON.stringify(NORTH)}`).to.deep.equal(
-    await idsAllowed(orm, (row) => row.team === 'north' && allows(ability, action, row)),
+    await idsAllowed(orm, (row) => row.team === 'north' && allowed(row)),
+  );
+  expect(await idsWhere(orm, { ...filter, archived: false }), `${where} spread with archived: false`).to.deep.equal(
+    await idsAllowed(orm, (row) => row.archived === false && allowed(row)),
+  );
+  expect(await idsWhere(orm, { $or: [filter, { archived: true }] }), `${where} or archived: true`).to.deep.equal(
+    await idsAllowed(orm, (row) => row.archived === true || allowed(row)),
   );
 }
 
@@ -83,17 +91,25 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
     );
   });
 
-  it('matches nothing when no rule grants the action, alone or composed', async () => {
+  it('matches nothing when no rule grants the action, alone or composed: $and, $or, spread', async () => {
     expect(await selected([])).to.deep.equal([]);
     expect(await selected([{ action: 'update', subject: 'Thing' }, { action: 'read', subject: 'Other' }])).to.deep.equal([]);
     expect(await selected([{ action: 'read', subject: 'Thing', inverted: true, conditions: { team: 'south' } }])).to.deep.equal([]);
-    expect(await idsWhere(orm!, { $and: [t.auth.accessibleBy(ada, 'read', 'Thing'), NORTH] })).to.deep.equal([]);
+    const none = t.auth.accessibleBy(ada, 'read', 'Thing');
+    expect(await idsWhere(orm!, { $and: [none, NORTH] })).to.deep.equal([]);
+    expect(await idsWhere(orm!, { $or: [none, NORTH] })).to.deep.equal([1, 4]);
+    // `[]` spread into an object left `{ team: 'north' }`: every north row.
+    expect(await idsWhere(orm!, { ...none, ...NORTH })).to.deep.equal([]);
+    // For an entity whose primary key is not `id`.
+    expect(t.auth.accessibleBy(ada, 'read', 'Thing', { primaryKey: 'uuid' })).to.deep.equal({ uuid: { $in: [] } });
   });
 
   it('matches every row for an unconditional rule, also through manage or all', async () => {
     expect(await selected([{ action: 'read', subject: 'Thing' }])).to.deep.equal([1, 2, 3, 4]);
     expect(await selected([{ action: 'manage', subject: 'all' }], 'delete')).to.deep.equal([1, 2, 3, 4]);
     expect(await idsWhere(orm!, { $and: [t.auth.accessibleBy(ada, 'read', 'Thing'), NORTH] })).to.deep.equal([1, 4]);
+    // `{}` in an `$or` was dropped by MikroORM, leaving the other branch alone.
+    expect(await idsWhere(orm!, { $or: [t.auth.accessibleBy(ada, 'read', 'Thing'), { team: 'nobody' }] })).to.deep.equal([1, 2, 3, 4]);
   });
 
   it('matches nothing under an unconditional inverted rule above conditional grants, and only those grants under one below them', async () => {
