@@ -111,7 +111,7 @@ export class AuthParts {
     this.cookie = new SessionCookie(config.sessions);
     // Redis carries the rate limits and, with a secret to key them, which tokens verified.
     const sharesRedis = config.redisUrl !== undefined && (config.rateLimit.enabled || config.secret !== undefined);
-    this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, pluggable, { rateLimits: config.rateLimit.enabled, verifiedTokens: config.secret !== undefined }) : undefined;
+    this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, { rateLimits: config.rateLimit.enabled, verifiedTokens: config.secret !== undefined }) : undefined;
     const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
     this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
     this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit);

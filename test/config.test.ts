@@ -224,6 +224,12 @@ describe('configuration', () => {
       for (const bad of ['127.0.0.1:6379', 'http://cache', 'redis://']) expect(rejection({ SERVICE_AUTH_REDIS_URL: bad }).key).to.equal('SERVICE_AUTH_REDIS_URL');
     });
 
+    it('SERVICE_AUTH_REDIS_PREFIX defaults to none and takes up to 64 letters, digits, _, :, . or -', () => {
+      expect(configWith({}).redisPrefix).to.equal('');
+      expect(configWith({ SERVICE_AUTH_REDIS_PREFIX: 'staging:' }).redisPrefix).to.equal('staging:');
+      for (const bad of ['has space', 'x'.repeat(65), 'a*b']) expect(rejection({ SERVICE_AUTH_REDIS_PREFIX: bad }).key).to.equal('SERVICE_AUTH_REDIS_PREFIX');
+    });
+
     it('SERVICE_AUTH_SECRET takes 32 characters or more, and a refusal never repeats the value', () => {
       expect(configWith({}).secret).to.equal(undefined);
       expect(configWith({ SERVICE_AUTH_SECRET: 's'.repeat(32) }).secret).to.equal('s'.repeat(32));

@@ -137,7 +137,7 @@ describe('ServiceAuth', () => {
     app.set('SERVICE_AUTH_REDIS_URL', 'redis://127.0.0.1:1');
     const auth = new ServiceAuth(app);
     auth.logger = captureLogger();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const deadline = Date.now() + 5000; process.getActiveResourcesInfo().length <= before.length && Date.now() < deadline; ) await new Promise((resolve) => setImmediate(resolve));
     expect(process.getActiveResourcesInfo().length, 'something is open while it runs').to.be.above(before.length);
     await auth.close();
     await auth.ready;

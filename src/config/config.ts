@@ -13,6 +13,11 @@ export interface AuthConfig {
   readonly autoMigrate: boolean;
   readonly redisUrl: string | undefined;
   /**
+   * SERVICE_AUTH_REDIS_PREFIX: put before every key the package writes to Redis, so that several
+   * deployments (or test runs) can share one Redis without counting each other's requests.
+   */
+  readonly redisPrefix: string;
+  /**
    * SERVICE_AUTH_SECRET: the key of what the package derives and shares (with Redis, which tokens
    * verified, as HMACs). Never logged, never stored.
    */
@@ -148,6 +153,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
     databaseUrl: read('SERVICE_AUTH_DATABASE_URL', databaseUrl, 'sqlite:service-auth.sqlite'),
     autoMigrate: read('SERVICE_AUTH_AUTO_MIGRATE', boolean, true),
     redisUrl: optional('SERVICE_AUTH_REDIS_URL', urlWithScheme(['redis:', 'rediss:'])),
+    redisPrefix: read('SERVICE_AUTH_REDIS_PREFIX', matching(/^[\w:.-]{1,64}$/, 'up to 64 letters, digits, _, :, . or -'), ''),
     secret: optional('SERVICE_AUTH_SECRET', secret(32)),
     publicUrl: publicUrl ?? `http://localhost:${process.env['PORT'] || 3000}`,
     production,

@@ -22,6 +22,7 @@ export class SharedRedis {
 
   constructor(
     private readonly url: string,
+    keyPrefix: string,
     private readonly log: LoggerHolder,
     private readonly shares: SharedThings = { rateLimits: true, verifiedTokens: false },
   ) {
@@ -29,7 +30,8 @@ export class SharedRedis {
     // memory (rate-limiter-flexible's insurance limiter) rather than hold the request.
     // On disconnect, a socket that has not closed is destroyed at once (`disconnectTimeout`), rather
     // than after ioredis's default of two seconds, which would keep a closing process alive.
-    this.client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS, disconnectTimeout: 0 });
+    // ioredis puts keyPrefix before every key, in the limiters' scripts too (SERVICE_AUTH_REDIS_PREFIX).
+    this.client = new Redis(url, { keyPrefix, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS, disconnectTimeout: 0 });
     this.client.on('error', (error: Error) => this.markDown(`is unreachable (${error.message})`));
     this.client.on('ready', () => {
       if (!this.down) return;

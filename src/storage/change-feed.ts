@@ -41,6 +41,11 @@ export class ChangeFeed {
   private readonly applied = new Set<number>();
   /** Ids missing above the watermark, with when they were first missed. */
   private readonly gaps = new Map<number, number>();
+  /**
+   * The clock, in milliseconds. Internal, for the package's tests: they hold and move it to test
+   * "within the interval" without waiting it out (test/helpers/feed-clock.ts).
+   */
+  now: () => number = Date.now;
   private lastRead = Number.NEGATIVE_INFINITY;
   private lastPrune = Date.now();
   private reading: Promise<void> | undefined;
@@ -54,7 +59,7 @@ export class ChangeFeed {
 
   /** Whether rows held may be used as they are. */
   get isFresh(): boolean {
-    return Date.now() - this.lastRead < FEED_INTERVAL_MS;
+    return this.now() - this.lastRead < FEED_INTERVAL_MS;
   }
 
   /** Reads the feed unless it is fresh; concurrent callers share one read. */
@@ -73,7 +78,7 @@ export class ChangeFeed {
   }
 
   private async read(): Promise<void> {
-    const startedAt = Date.now();
+    const startedAt = this.now();
     const em = (await this.em()).fork();
     if (this.watermark === undefined) {
       // Nothing is held before the first read (every use of a held row waits for it), so what is

@@ -24,7 +24,8 @@ export async function startDemo(cwd: string, env: NodeJS.ProcessEnv = {}): Promi
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`demo did not start:\n${output}`)), 20_000);
+    // A deadline, not a wait: a demo starts in about two seconds, far slower on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`demo did not start:\n${output}`)), 50_000);
     child.stdout!.on('data', () => {
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
       if (match) {

@@ -64,11 +64,21 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   };
 }
 
-/** Forgets every rate-limit counter in the Redis at `url`, so one test's requests never limit another's. */
+/**
+ * This test process's SERVICE_AUTH_REDIS_PREFIX: suites running beside it (mocha's other worker,
+ * another checkout's run) use the same Redis, and must neither see nor clear its counters.
+ */
+export const redisPrefix: string = ((globalThis as Record<symbol, string>)[Symbol.for('service-auth.tests.redisPrefix')] ??=
+  `test-${process.pid}-${randomBytes(4).toString('hex')}:`); // one per process, however often this module loads
+
+/** The settings that point an app at the test Redis, under this process's prefix. */
+export const redisSettings = () => ({ SERVICE_AUTH_REDIS_URL: redisUrl, SERVICE_AUTH_REDIS_PREFIX: redisPrefix });
+
+/** Forgets every rate-limit counter under this process's prefix, so one test's requests never limit another's. */
 export async function clearRateLimits(url: string): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   try {
-    const keys = await redis.keys('service-auth:*');
+    const keys = await redis.keys(`${redisPrefix}*`);
     if (keys.length) await redis.del(...keys);
   } finally {
     redis.disconnect();

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { Session } from '../../src/storage/entities/index.js';
 import { createTestApp, openDatabase, PASSWORD, sessionCookieFrom, temporaryDatabase, type TestApp } from '../helpers/app.js';
+import { holdFeedClock } from '../helpers/feed-clock.js';
 
 const login = (t: TestApp, cookie?: string) => {
   const call = request(t.app).post('/service-auth/login');
@@ -129,10 +130,11 @@ describe('sessions', () => {
     it('works on every instance sharing the database, and a logout on one holds on the others within a second', async () => {
       const other = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
       try {
+        const clock = holdFeedClock(other);
         const cookie = sessionCookieFrom(await login(t))!;
         await request(other.app).get('/service-auth/me').set('Cookie', cookie).expect(200);
         await request(t.app).post('/service-auth/logout').set('Cookie', cookie).expect(204);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        clock.passInterval();
         await request(other.app).get('/service-auth/me').set('Cookie', cookie).expect(401);
       } finally {
         await other.auth.close();
@@ -142,10 +144,11 @@ describe('sessions', () => {
     it('sees a role granted on another instance within a second', async () => {
       const other = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
       try {
+        const clock = holdFeedClock(other);
         const cookie = sessionCookieFrom(await login(t))!;
         expect((await request(other.app).get('/service-auth/me').set('Cookie', cookie)).body.user.roles).to.deep.equal([]);
         await t.auth.users.addRole('ada@example.com', 'editor');
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        clock.passInterval();
         expect((await request(other.app).get('/service-auth/me').set('Cookie', cookie)).body.user.roles).to.deep.equal(['editor']);
       } finally {
         await other.auth.close();

@@ -3,14 +3,14 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createLimiter } from '../../src/rate-limit/limiter.js';
 import { createTestApp, PASSWORD, temporaryDatabase } from '../helpers/app.js';
-import { clearRateLimits, describeRedis, redisUrl } from '../helpers/services.js';
+import { clearRateLimits, describeRedis, redisPrefix, redisSettings, redisUrl } from '../helpers/services.js';
 import { parseRate } from '../../src/config/rates.js';
 import { limiterContract } from './limiter-contract.js';
 
 describeRedis('limiter', () => {
   let redis: Redis;
   before(async () => {
-    redis = new Redis(redisUrl!, { maxRetriesPerRequest: 1 });
+    redis = new Redis(redisUrl!, { maxRetriesPerRequest: 1, keyPrefix: redisPrefix });
     await redis.ping(); // an unreachable server fails the suite here
   });
   after(() => redis.quit());
@@ -29,8 +29,8 @@ describeRedis('rate limits shared through SERVICE_AUTH_REDIS_URL', () => {
 
   it('counts a limit once across every instance', async () => {
     const database = await temporaryDatabase();
-    const a = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_REDIS_URL: redisUrl });
-    const b = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_REDIS_URL: redisUrl });
+    const a = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings() });
+    const b = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings() });
     try {
       await request(a.app).post('/service-auth/register').send({ email: 'one@example.com', password: PASSWORD }).expect(201);
       await request(b.app).post('/service-auth/register').send({ email: 'two@example.com', password: PASSWORD }).expect(201);
@@ -46,8 +46,8 @@ describeRedis('rate limits shared through SERVICE_AUTH_REDIS_URL', () => {
 
   it('counts failed logins per pair across instances', async () => {
     const database = await temporaryDatabase();
-    const a = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_REDIS_URL: redisUrl });
-    const b = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_REDIS_URL: redisUrl });
+    const a = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings() });
+    const b = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings() });
     try {
       await a.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
       for (const t of [a, b, a, b, a]) {
@@ -55,6 +55,25 @@ describeRedis('rate limits shared through SERVICE_AUTH_REDIS_URL', () => {
       }
       await request(b.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(429);
     } finally {
+      await a.auth.close();
+      await b.auth.close();
+      await database.remove();
+    }
+  });
+  it('keeps the counters of apps with different SERVICE_AUTH_REDIS_PREFIX apart, each under its prefix', async () => {
+    const database = await temporaryDatabase();
+    const a = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings() });
+    const b = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings(), SERVICE_AUTH_REDIS_PREFIX: `${redisPrefix}other:` });
+    const redis = new Redis(redisUrl!, { maxRetriesPerRequest: 1 });
+    try {
+      for (const n of [1, 2, 3]) await request(a.app).post('/service-auth/register').send({ email: `a${n}@example.com`, password: PASSWORD }).expect(201);
+      await request(a.app).post('/service-auth/register').send({ email: 'a4@example.com', password: PASSWORD }).expect(429);
+      await request(b.app).post('/service-auth/register').send({ email: 'b1@example.com', password: PASSWORD }).expect(201);
+      const keys = await redis.keys(`${redisPrefix}*`);
+      expect(keys.filter((key) => key.startsWith(`${redisPrefix}service-auth:register`)), 'a counts under its prefix').to.have.length(1);
+      expect(keys.filter((key) => key.startsWith(`${redisPrefix}other:service-auth:register`)), 'b under its own').to.have.length(1);
+    } finally {
+      redis.disconnect();
       await a.auth.close();
       await b.auth.close();
       await database.remove();

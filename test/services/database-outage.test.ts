@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { FEED_INTERVAL_MS } from '../../src/storage/change-feed.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+import { holdFeedClock, type FeedClock } from '../helpers/feed-clock.js';
 import { formPost } from '../helpers/forms.js';
 import { createPostgresDatabase, postgresUrl, whenService } from '../helpers/services.js';
 import { untilStatus } from './client.js';
@@ -20,6 +20,7 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
     let t: TestApp;
     let cookie: string;
     let token: string;
+    let clock: FeedClock;
 
     before(async () => {
       database = await createPostgresDatabase();
@@ -35,6 +36,7 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
       cookie = sessionCookieFrom(registered)!;
       token = (await request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).send({ name: 'ci' }).expect(201)).body.token;
       await request(t.app).get('/whoami').set('Authorization', `Bearer ${token}`).expect(200);
+      clock = holdFeedClock(t);
     });
     after(async () => {
       await t?.auth.close().catch(() => undefined);
@@ -46,7 +48,7 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
       await proxy.cut();
       // Rows held may still be used while the change feed is fresh; past FEED_INTERVAL_MS the feed
       // must be read again, and cannot be.
-      await new Promise((resolve) => setTimeout(resolve, FEED_INTERVAL_MS + 100));
+      clock.passInterval();
 
       for (const response of [
         await request(t.app).get('/service-auth/me').set('Cookie', cookie),

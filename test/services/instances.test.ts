@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { runCli } from '../cli/cli-process.js';
 import { PASSWORD, resetTokenFrom, outboxMails } from '../helpers/app.js';
-import { clearRateLimits, postgresUrl, redisUrl, whenService } from '../helpers/services.js';
+import { clearRateLimits, postgresUrl, redisSettings, redisUrl, whenService } from '../helpers/services.js';
 import { call, sessionCookie, untilStatus } from './client.js';
 import { startCluster, type Cluster } from './instances.js';
 
@@ -29,7 +29,7 @@ describeServices('three instances sharing one database and one Redis', function 
 
   before(async () => {
     cluster = await startCluster(3, {
-      SERVICE_AUTH_REDIS_URL: redisUrl,
+      ...redisSettings(),
       SERVICE_AUTH_RATE_LIMIT_LOGIN: `${LOGIN_LIMIT} per minute`,
       SERVICE_AUTH_RATE_LIMIT_REGISTER: '100 per minute',
       SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '100 per minute',

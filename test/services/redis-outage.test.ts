@@ -94,7 +94,8 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
           expect([401, 429]).to.include(first);
           started = performance.now();
           await loginAttempt(instance.url);
-          expect(performance.now() - started, 'later requests no longer wait').to.be.below(500);
+          // Below one command timeout (1000 ms): with room for a neighbour's load (mocha's other worker).
+          expect(performance.now() - started, 'later requests no longer wait').to.be.below(1000);
           await waitForOutput(instance, /Redis at redis:\/\/127\.0\.0\.1:\d+ is not answering; rate limits are counted per instance until it is back/);
         }
       } finally {

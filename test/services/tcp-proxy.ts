@@ -3,11 +3,11 @@
  * its database go away (connections dropped, new ones refused) and come back on the same address,
  * as in a network split or a failover, while the shared server itself is never stopped.
  */
-import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
 
 export interface TcpProxy {
   port: number;
-  /** Drops every open connection and refuses new ones. */
+  /** Drops every open connection and resets new ones. */
   cut(): Promise<void>;
   /** Accepts connections again, on the same port. */
   restore(): Promise<void>;
@@ -16,7 +16,15 @@ export interface TcpProxy {
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let open = true;
   const relay = (client: Socket) => {
+    if (!open) {
+      // Cut: the connection is reset at once, as by a host that refuses it. The relay keeps its
+      // port meanwhile (closing it would let another process take it before `restore`).
+      client.on('error', () => undefined);
+      client.resetAndDestroy();
+      return;
+    }
     const upstream = createConnection(target);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -27,27 +35,24 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   };
-  const listen = (port: number) =>
-    new Promise<Server>((resolve, reject) => {
-      const server = createServer(relay);
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve(server));
-    });
-
-  let server: Server | undefined = await listen(0);
-  const port = (server.address() as AddressInfo).port;
+  const server = createServer(relay);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
   const cut = async () => {
-    const closing = server;
-    server = undefined;
+    open = false;
     for (const socket of sockets) socket.destroy();
-    if (closing) await new Promise((resolve) => closing.close(resolve));
   };
   return {
-    port,
+    port: (server.address() as AddressInfo).port,
     cut,
     async restore() {
-      server ??= await listen(port);
+      open = true;
     },
-    close: cut,
+    async close() {
+      await cut();
+      await new Promise((resolve) => server.close(resolve));
+    },
   };
 }

@@ -6,17 +6,17 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { ApiToken, CredentialChange } from '../../src/storage/entities/index.js';
-import { FEED_INTERVAL_MS } from '../../src/storage/change-feed.js';
 import { createTestApp, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
+import { holdFeedClock, type FeedClock } from '../helpers/feed-clock.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Promise<void> }>) {
   let a: TestApp;
   let b: TestApp;
   let drop: () => Promise<void>;
   let statementsOnB: string[];
+  /** b's feed clock: the interval passes when the test says so. */
+  let clock: FeedClock;
 
   const instance = (url: string) =>
     createTestApp({ SERVICE_AUTH_DATABASE_URL: url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
@@ -29,6 +29,7 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     drop = made.drop;
     a = await instance(made.url);
     b = await instance(made.url);
+    clock = holdFeedClock(b);
     statementsOnB = [];
     (await b.parts.storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => void statementsOnB.push(query.sql));
   });
@@ -51,7 +52,7 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
   it('reads nothing but the feed, once per interval, for tokens already held, however many', async () => {
     const held = await tokens(4);
     for (const token of held) await whoami(b, token).expect(200);
-    await pause(FEED_INTERVAL_MS + 50);
+    clock.passInterval();
     statementsOnB.length = 0;
     for (let round = 0; round < 3; round++) for (const token of held) await whoami(b, token).expect(200);
     expect(statementsOnB, 'one read of the feed for 12 requests over 4 tokens').to.have.length(1);
@@ -63,7 +64,7 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     await whoami(b, revoked!).expect(200);
     await whoami(b, kept!).expect(200);
     await a.auth.tokens.revoke(revoked!.split('_')[1]!);
-    await pause(FEED_INTERVAL_MS + 50);
+    clock.passInterval();
     statementsOnB.length = 0;
     await whoami(b, revoked!).expect(401);
     await whoami(b, kept!).expect(200);
@@ -74,26 +75,26 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     const [token] = await tokens(1);
     expect((await whoami(b, token!).expect(200)).body.roles).to.deep.equal([]);
     await a.auth.users.addRole('user0@example.com', 'editor');
-    await pause(FEED_INTERVAL_MS + 50);
+    clock.passInterval();
     expect((await whoami(b, token!).expect(200)).body.roles).to.deep.equal(['editor']);
   });
 
   it('applies a change whose id was drawn before one already read, once it commits', async () => {
     const [token] = await tokens(1);
     await whoami(b, token!).expect(200);
-    await pause(FEED_INTERVAL_MS + 50);
+    clock.passInterval();
     await whoami(b, token!).expect(200); // b has read the feed up to here
     // A gap: id n+1 stands for a change still in flight when b reads n+2.
     const em = (await a.parts.storage.em()).fork();
     const [newest] = await em.find(CredentialChange, {}, { orderBy: { id: 'desc' }, limit: 1 });
     const late = (newest?.id ?? 0) + 1;
     await em.insertMany(CredentialChange, [{ id: late + 1, userId: 999_999, at: new Date() }]);
-    await pause(FEED_INTERVAL_MS + 50);
+    clock.passInterval();
     await whoami(b, token!).expect(200);
     // Now the late change commits: it revoked the token.
     await em.nativeUpdate(ApiToken, { publicId: token!.split('_')[1]! }, { revokedAt: new Date() });
     await em.insertMany(CredentialChange, [{ id: late, userId: (await a.auth.users.get('user0@example.com')).id, at: new Date() }]);
-    await pause(FEED_INTERVAL_MS + 50);
+    clock.passInterval();
     await whoami(b, token!).expect(401);
   });
 
@@ -104,11 +105,12 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     const late = (newest?.id ?? 0) + 1;
     await em.insertMany(CredentialChange, [{ id: late + 1, userId: 999_999, at: new Date() }]);
     const c = await instance(b.parts.storage.databaseUrl);
+    const clockOfC = holdFeedClock(c);
     try {
       await whoami(c, token!).expect(200); // c starts reading the feed, past the gap
       await em.nativeUpdate(ApiToken, { publicId: token!.split('_')[1]! }, { revokedAt: new Date() });
       await em.insertMany(CredentialChange, [{ id: late, userId: (await a.auth.users.get('user0@example.com')).id, at: new Date() }]);
-      await pause(FEED_INTERVAL_MS + 50);
+      clockOfC.passInterval();
       await whoami(c, token!).expect(401);
     } finally {
       await c.auth.close();

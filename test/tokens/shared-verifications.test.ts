@@ -9,7 +9,8 @@ import request from 'supertest';
 import { sha256Hex } from '../../src/secrets.js';
 import { ApiToken } from '../../src/storage/entities/index.js';
 import { createTestApp, openDatabase, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
-import { clearRateLimits, describeRedis, redisUrl } from '../helpers/services.js';
+import { holdFeedClock } from '../helpers/feed-clock.js';
+import { clearRateLimits, describeRedis, redisPrefix, redisSettings, redisUrl } from '../helpers/services.js';
 
 const SECRET = 'a-test-secret-of-forty-characters-------';
 const OTHER_SECRET = 'another-secret-of-forty-characters------';
@@ -20,7 +21,7 @@ describeRedis('tokens verified once per deployment', () => {
   const apps: TestApp[] = [];
 
   async function instance(settings: Record<string, unknown> = {}): Promise<TestApp> {
-    const made = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_REDIS_URL: redisUrl, SERVICE_AUTH_SECRET: SECRET, ...settings }, (app, auth) => {
+    const made = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings(), SERVICE_AUTH_SECRET: SECRET, ...settings }, (app, auth) => {
       app.get('/whoami', auth.tokenRequired, (req, res) => void res.json({ email: req.user!.email }));
     });
     apps.push(made);
@@ -40,7 +41,7 @@ describeRedis('tokens verified once per deployment', () => {
     return t.auth.tokens.create(user.id, { name: 'script', expiresInDays: 30 });
   }
 
-  const verifiedKeys = () => redis.keys('service-auth:verified:*');
+  const verifiedKeys = () => redis.keys(`${redisPrefix}service-auth:verified:*`);
 
   before(() => {
     redis = new Redis(redisUrl!, { maxRetriesPerRequest: 1 });
@@ -89,11 +90,12 @@ describeRedis('tokens verified once per deployment', () => {
       await orm.close();
     }
     await whoami(a, token).expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the write is not awaited by the request
-    const keys = await verifiedKeys();
+    // The write is not awaited by the request: wait for it, up to a deadline.
+    let keys = await verifiedKeys();
+    for (const deadline = Date.now() + 5000; keys.length === 0 && Date.now() < deadline; keys = await verifiedKeys()) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(keys).to.have.length(1);
     const key = keys[0]!;
-    expect(key).to.match(/^service-auth:verified:[0-9a-f]{64}$/);
+    expect(key.slice(redisPrefix.length)).to.match(/^service-auth:verified:[0-9a-f]{64}$/);
     expect(key.endsWith(sha256Hex(token)), 'not the SHA-256 a guess could be checked against').to.equal(false);
     const stored = [key, (await redis.get(key))!];
     expect(stored[1]).to.equal(id);
@@ -105,9 +107,10 @@ describeRedis('tokens verified once per deployment', () => {
     const a = await instance();
     const b = await instance();
     const { id, token } = await tokenOf(a);
+    const clock = holdFeedClock(b);
     await whoami(a, token).expect(200);
     await a.auth.tokens.revoke(id);
-    await new Promise((resolve) => setTimeout(resolve, 600)); // past the row cache's 500 ms on b
+    clock.passInterval(); // b must read the change feed before it uses what it holds
     expect(await derivationsDuring(b, () => whoami(b, token).expect(401))).to.equal(0);
   });
 

@@ -5,6 +5,7 @@ import { ApiToken } from '../../src/storage/entities/index.js';
 import { DerivationPool, DerivationsBusyError } from '../../src/tokens/derivations.js';
 import { assembleToken } from '../../src/tokens/format.js';
 import { createTestApp, openDatabase, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
+import { holdFeedClock } from '../helpers/feed-clock.js';
 
 const withTokenRoute = (settings: Record<string, unknown> = {}) =>
   createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, ...settings }, (app, auth) => {
@@ -177,10 +178,11 @@ describe('token verification', () => {
       try {
         const user = await a.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
         const created = await a.auth.tokens.create(user.id, { name: 'shared' });
+        const clock = holdFeedClock(b);
         await call(b, created.token).expect(200);
         await a.auth.tokens.revoke(created.id);
         await call(a, created.token).expect(401);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        clock.passInterval();
         await call(b, created.token).expect(401);
       } finally {
         await a.auth.close();
