@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { totpCode } from '../../src/mfa/totp.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDatabase, type TestApp } from '../helpers/app.js';
-import { clearRateLimits, describeRedis, redisUrl } from '../helpers/services.js';
+import { clearRateLimits, describeRedis, redisSettings, redisUrl } from '../helpers/services.js';
 
 const SETTINGS = { 'trust proxy': true, SERVICE_AUTH_RATE_LIMIT_LOGIN: '100 per minute' };
 const EMAIL = 'ada@example.com';
@@ -89,7 +89,7 @@ describeRedis('wrong authenticator codes per account, across instances', () => {
   capsWrongCodesPerAccount(async () => {
     await clearRateLimits(redisUrl!);
     database = await temporaryDatabase();
-    const shared = { ...SETTINGS, SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_REDIS_URL: redisUrl };
+    const shared = { ...SETTINGS, SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings() };
     return [await createTestApp(shared), await createTestApp(shared)];
   });
   afterEach(() => database.remove());
