@@ -50,13 +50,14 @@ describe('ServiceAuth', () => {
     }
   });
 
-  it('answers every unreadable body with 400 bad_request, not as a server error', async () => {
+  it('answers every unreadable body with a 4xx problem (413 payload_too_large or 400 bad_request), not as a server error', async () => {
     const { app, auth, log } = await createTestApp();
     try {
-      const tooLarge = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x'.repeat(20_000) })).expect(400);
+      const tooLarge = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x'.repeat(20_000) })).expect(413);
+      expect(tooLarge.body.code).to.equal('payload_too_large');
       const encoding = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'x-unknown').send('{}').expect(400);
       const parameters = await request(app).post('/service-auth/login').type('form').send(Array.from({ length: 1100 }, (_, i) => `p${i}=1`).join('&')).expect(400);
-      for (const response of [tooLarge, encoding, parameters]) expect(response.body.code).to.equal('bad_request');
+      for (const response of [encoding, parameters]) expect(response.body.code).to.equal('bad_request');
       expect(log.entries.filter((e) => e.level === 'error')).to.deep.equal([]);
     } finally {
       await auth.close();
