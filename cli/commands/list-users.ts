@@ -24,8 +24,9 @@ export class ListUsersCommand extends ServiceAuthCommand {
   json = Option.Boolean('--json', false, { description: 'Print a JSON array instead of a table' });
 
   protected override async run(): Promise<void> {
-    const auth = await this.auth();
-    const users = await auth.users.list();
+    // The database alone: listing needs none of the services (see `storage()`).
+    const { listUsers } = await import('../../src/users/lookup.js');
+    const users = await listUsers(await this.storage());
     if (this.json) {
       this.print(JSON.stringify(users, null, 2));
     } else if (users.length === 0) {

@@ -39,7 +39,8 @@ export type AppRule = RawRuleOf<MongoAbility>;
 export const POLICY_ACTION = 'satisfy';
 
 export class AbilityFactory {
-  private readonly cache = new LRUCache<string, AppAbility>({ max: 10_000 });
+  /** Made on first use: lru-cache allocates arrays for `max` entries up front. */
+  private held: LRUCache<string, AppAbility> | undefined;
   /** The same user object (cached for a while by the credential lookups) skips building the key. */
   private readonly byUser = new WeakMap<Principal, { roles: number; policies: number; ability: AppAbility }>();
 
@@ -55,10 +56,11 @@ export class AbilityFactory {
     if (known && known.roles === roles && known.policies === policies) return known.ability;
     // Everything an ability depends on: the definitions, and who the user is and holds.
     const key = JSON.stringify([roles, policies, user.id, user.is_admin, user.email, [...user.roles].sort()]);
-    let ability = this.cache.get(key);
+    const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
+    let ability = cache.get(key);
     if (!ability) {
       ability = createMongoAbility<AppAbility>([...this.roles.rulesFor(user), ...this.policyRules(user)], { conditionsMatcher });
-      this.cache.set(key, ability);
+      cache.set(key, ability);
     }
     this.byUser.set(user, { roles, policies, ability });
     return ability;

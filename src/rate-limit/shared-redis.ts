@@ -3,12 +3,19 @@
  * verifications) use, and how it behaves when Redis fails: nothing waits long on it, the outage
  * and the recovery are logged once each, saying what stops being shared.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { redactUrl } from '../config/redact.js';
 import type { LoggerHolder } from '../logger.js';
 
 /** How long one rate-limit command may wait on Redis before the count is made in memory. */
 const COMMAND_TIMEOUT_MS = 1000;
+
+/**
+ * ioredis is loaded when a Redis URL is configured, not with the package: it is a large CommonJS
+ * package, and without Redis (a CLI command, a single instance) it would only slow the start.
+ */
+const require = createRequire(import.meta.url);
 
 /** What an instance shares through Redis, for the outage's log lines. */
 export interface SharedThings {
@@ -31,6 +38,7 @@ export class SharedRedis {
     // On disconnect, a socket that has not closed is destroyed at once (`disconnectTimeout`), rather
     // than after ioredis's default of two seconds, which would keep a closing process alive.
     // ioredis puts keyPrefix before every key, in the limiters' scripts too (SERVICE_AUTH_REDIS_PREFIX).
+    const { Redis } = require('ioredis') as typeof import('ioredis');
     this.client = new Redis(url, { keyPrefix, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS, disconnectTimeout: 0 });
     this.client.on('error', (error: Error) => this.markDown(`is unreachable (${error.message})`));
     this.client.on('ready', () => {

@@ -18,17 +18,21 @@ const HOLD_MS = 5 * 60 * 1000;
 const CANCELLED = new Set(['deleted', 'evicted', 'replaced']);
 
 export class RowCache<K extends {}, V extends {}> {
-  private readonly cache: LRUCache<K, V>;
+  /** Made on first use: lru-cache allocates arrays for `max` entries up front. */
+  private held: LRUCache<K, V> | undefined;
   /** Keys whose row is being read: their rows cannot be tested yet, so `deleteWhere` cancels them. */
   private readonly loading = new Map<K, number>();
 
   constructor(
     private readonly feed: ChangeFeed,
-    load: (key: K) => Promise<V | undefined>,
-    max = 50_000,
-  ) {
-    this.cache = new LRUCache<K, V>({
-      max,
+    private readonly load: (key: K) => Promise<V | undefined>,
+    private readonly max = 50_000,
+  ) {}
+
+  private get cache(): LRUCache<K, V> {
+    const load = this.load;
+    return (this.held ??= new LRUCache<K, V>({
+      max: this.max,
       ttl: HOLD_MS,
       // How often the clock is read for staleness; lru-cache's default reads it every millisecond.
       ttlResolution: 1000,
@@ -42,7 +46,7 @@ export class RowCache<K extends {}, V extends {}> {
           else this.loading.set(key, left);
         }
       },
-    });
+    }));
   }
 
   /** The row if held and the feed is fresh, without waiting. */
@@ -63,7 +67,7 @@ export class RowCache<K extends {}, V extends {}> {
   }
 
   delete(key: K): void {
-    this.cache.delete(key);
+    this.held?.delete(key);
   }
 
   /**
@@ -71,6 +75,7 @@ export class RowCache<K extends {}, V extends {}> {
    * yet, might match): a read that started before a change must not keep the row from before it.
    */
   deleteWhere(matches: (row: V) => boolean): void {
+    if (!this.held) return;
     for (const [key, row] of this.cache.entries()) if (matches(row)) this.cache.delete(key);
     for (const key of [...this.loading.keys()]) this.cache.delete(key);
   }

@@ -53,15 +53,30 @@ export class TokenVerifier {
    * the two never collide), held until their user's credentials change.
    */
   private readonly records: RowCache<string, TokenRecord>;
-  /** SHA-256 of a raw token that verified, to its id. */
-  private readonly verified = new LRUCache<string, string>({ max: 100_000 });
-  /** Id to the SHA-256 of the one raw token that verified for it. */
-  private readonly genuine = new LRUCache<string, string>({ max: 100_000 });
-  /** SHA-256 of raw tokens whose derivation did not match. */
-  private readonly failed = new LRUCache<string, true>({ max: 10_000 });
+  /** Made on first use: lru-cache allocates arrays for `max` entries up front (a CLI command verifies no token). */
+  private memory: { verified: LRUCache<string, string>; genuine: LRUCache<string, string>; failed: LRUCache<string, true> } | undefined;
   private readonly inflight = new Map<string, Promise<boolean>>();
   private readonly lastUsed = new Map<string, number>();
   private readonly flushTimer: NodeJS.Timeout;
+
+  /** SHA-256 of a raw token that verified, to its id. */
+  private get verified(): LRUCache<string, string> {
+    return this.remembered().verified;
+  }
+
+  /** Id to the SHA-256 of the one raw token that verified for it. */
+  private get genuine(): LRUCache<string, string> {
+    return this.remembered().genuine;
+  }
+
+  /** SHA-256 of raw tokens whose derivation did not match. */
+  private get failed(): LRUCache<string, true> {
+    return this.remembered().failed;
+  }
+
+  private remembered() {
+    return (this.memory ??= { verified: new LRUCache({ max: 100_000 }), genuine: new LRUCache({ max: 100_000 }), failed: new LRUCache({ max: 10_000 }) });
+  }
 
   constructor(
     private readonly storage: Storage,

@@ -39,6 +39,13 @@ export class UserLookup {
   }
 }
 
+/** Every user, oldest first (the database alone: the CLI's `auth list-users` builds no services). */
+export async function listUsers(storage: Storage): Promise<AuthUser[]> {
+  const em = await storage.em();
+  const users = await em.find(User, {}, { populate: ['roles'], orderBy: { id: 'asc' } });
+  return users.map(toAuthUser);
+}
+
 export function toAuthUser(user: User): AuthUser {
   return new AuthUser(
     user.id,

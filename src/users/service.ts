@@ -16,7 +16,7 @@ import type { AccountStates } from './account-states.js';
 import type { AuthUser } from './auth-user.js';
 import type { AccountDeletion } from './deletion.js';
 import { ensureRoles, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
-import { toAuthUser, type UserLookup } from './lookup.js';
+import { listUsers, toAuthUser, type UserLookup } from './lookup.js';
 import type { PasswordChanges } from './password-changes.js';
 import { validRoleName } from './role-names.js';
 import type { UserCache } from './user-cache.js';
@@ -58,10 +58,8 @@ export class UserService {
   }
 
   /** Every user, oldest first. */
-  async list(): Promise<AuthUser[]> {
-    const em = await this.deps.storage.em();
-    const users = await em.find(User, {}, { populate: ['roles'], orderBy: { id: 'asc' } });
-    return users.map(toAuthUser);
+  list(): Promise<AuthUser[]> {
+    return listUsers(this.deps.storage);
   }
 
   /**

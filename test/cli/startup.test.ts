@@ -1,7 +1,8 @@
 /**
  * What the built CLI loads for a command: `--version` and `--help` answer from the command classes
- * alone, and a command on an up-to-date database opens MikroORM without the migrator (umzug and
- * its dependencies). Counted in modules loaded, not timed: the bench times them.
+ * alone, a command on an up-to-date database opens MikroORM without the migrator (umzug and its
+ * dependencies), `list-users` opens the database alone (no services), and no command loads the
+ * Redis client without Redis. Counted in modules loaded, not timed: the bench times them.
  */
 import { expect } from 'chai';
 import { readFile, rm } from 'node:fs/promises';
@@ -16,9 +17,9 @@ describe('CLI: what a command loads', () => {
   let runs = 0;
 
   /** Runs the built CLI and returns its result with the URLs of the modules it loaded. */
-  async function traced(args: string[]): Promise<CliResult & { modules: string[] }> {
+  async function traced(args: string[], env: Record<string, string> = {}): Promise<CliResult & { modules: string[] }> {
     const file = join(dir, `trace-${++runs}.txt`);
-    const result = await runCli(['--import', TRACE, BUILT_CLI, ...args], { runner: 'node', env: { MODULE_TRACE: file } });
+    const result = await runCli(['--import', TRACE, BUILT_CLI, ...args], { runner: 'node', env: { ...env, MODULE_TRACE: file } });
     const modules = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
     return { ...result, modules };
   }
@@ -54,6 +55,24 @@ describe('CLI: what a command loads', () => {
       expect(loaded(upToDate.modules, '/node_modules/@mikro-orm/core/')).to.equal(true);
       expect(loaded(upToDate.modules, '/node_modules/@mikro-orm/migrations/')).to.equal(false);
       expect(loaded(upToDate.modules, '/node_modules/express/')).to.equal(false);
+      // The database alone: neither the services nor what they bring (validation, policies, Redis, limits).
+      for (const heavy of ['/dist/src/wiring.js', '/dist/src/users/service.js', '/node_modules/zod/', '/node_modules/@casl/', '/node_modules/ioredis/', '/node_modules/rate-limiter-flexible/']) {
+        expect(loaded(upToDate.modules, heavy), `list-users loaded ${heavy}`).to.equal(false);
+      }
+    } finally {
+      await database.remove();
+    }
+  });
+
+  it('a command that builds every part loads no Redis client, so connects to no Redis, even with SERVICE_AUTH_REDIS_URL set', async () => {
+    const database = await temporaryDatabase();
+    try {
+      // An address where nothing listens: a connection attempt would be reported on stderr.
+      const env = { SERVICE_AUTH_REDIS_URL: 'redis://127.0.0.1:1' };
+      const { code, stderr, modules } = await traced(['auth', 'list-roles', '--database', database.url], env);
+      expect({ code, stderr }).to.deep.equal({ code: 0, stderr: '' });
+      expect(loaded(modules, '/dist/src/wiring.js')).to.equal(true);
+      expect(loaded(modules, '/node_modules/ioredis/')).to.equal(false);
     } finally {
       await database.remove();
     }
