@@ -99,11 +99,12 @@ export function describeError(error: unknown): string {
  */
 function loggable(error: unknown, enumerable: boolean, depth = 0): unknown {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error && depth < 8 ? loggable(error.cause, enumerable, depth + 1) : error.cause;
   if (error instanceof DriverException) {
     const message = driverMessage(error);
     return copyOf(error, { name: error.name, message, stack: [`${error.name}: ${message}`, ...framesOf(error)].join('\n'), code: error.code }, enumerable);
   }
+  // A chain of causes is followed 8 deep (an error may be its own cause); what lies deeper is left out.
+  const cause = !(error.cause instanceof Error) ? error.cause : depth < 8 ? loggable(error.cause, enumerable, depth + 1) : undefined;
   if (!enumerable && cause === error.cause) return error;
   const own = Object.fromEntries(Object.entries(error));
   return copyOf(error, { ...own, name: error.name, message: error.message, stack: error.stack, ...(cause !== undefined && { cause }) }, enumerable);

@@ -141,6 +141,11 @@ describe('auth.logger with the console, pino and winston', () => {
           throw new Error('the report could not be read', { cause });
         });
       });
+      app.get('/own-cause', () => {
+        const error = new Error('its own cause');
+        error.cause = error;
+        throw error;
+      });
       // As pino-http and express-request-id do.
       app.get('/with-id/:message', (req, _res, next) => {
         (req as { id?: unknown }).id = 'id-from-middleware';
@@ -251,6 +256,14 @@ describe('auth.logger with the console, pino and winston', () => {
         expect(direct!.err!.stack).to.match(/^TableNotFoundException: \(SQLITE_ERROR\)/).and.to.match(/^\s+at /m);
         expect(written).to.contain('the report could not be read');
         expect(JSON.stringify(wrapped)).to.contain('no such table: no_such_table');
+      });
+
+      it(`${name}: an error that is its own cause is logged once, not followed for ever`, async () => {
+        const sink = use(LOGGERS[name]!);
+        await request(t.app).get('/own-cause').expect(500);
+        const [record, ...others] = await pollRecords(sink, 1);
+        expect(others).to.deep.equal([]);
+        expect(record!.err!.message).to.match(/^its own cause/);
       });
     }
 
