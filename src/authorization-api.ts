@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { subject as asSubject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { explain, type Explanation } from './authorization/explain.js';
 import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
@@ -88,11 +88,24 @@ export abstract class AuthorizationApi {
 
   /**
    * Guard: `{ policy }` returns true; or the ability allows `{ action, subject }` on the URL context,
-   * or on what `load(req)` finds (then `req.resource`; null is a 404); `fields: 'body'` also checks
-   * every field the body sets.
+   * or on what `load(req)` finds (then `req.resource`, read typed with `auth.resource<T>(req)`; null
+   * is a 404, and so is a refused resource with `conceal`); `fields: 'body'` also checks every field
+   * the body sets. `T` is what `load` finds: inferred from it, or named to check it.
    */
-  require(options: RequireOptions): RequestHandler {
+  require<T = unknown>(options: RequireOptions<T>): RequestHandler {
     return this[PARTS].guards.require(options);
+  }
+
+  /**
+   * The resource a `require({ action, subject, load })` guard loaded and allowed for this request,
+   * as `T` (unchecked: name the type `load` returns). Throws a TypeError when no such guard ran
+   * before, rather than handing the handler `undefined`.
+   */
+  resource<T = unknown>(req: Request): T {
+    if (req.resource === undefined) {
+      throw new TypeError('auth.resource(req): no require({ action, subject, load }) guard loaded a resource for this request; put one before this handler');
+    }
+    return req.resource as T;
   }
 
   /** The CASL ability of any user (`req.user`, or `{ id, email, is_admin, roles }`). */

@@ -6,7 +6,7 @@
  * `user_deleted` gets the user as it was. A handler that throws is logged and changes neither the
  * response nor the other handlers.
  */
-import { logLine, type LoggerHolder } from './logger.js';
+import { logError, type LoggerHolder } from './logger.js';
 import type { AuthUser } from './users/auth-user.js';
 
 export const EVENT_NAMES = [
@@ -59,7 +59,7 @@ export class EventBus {
       try {
         await handler(user);
       } catch (error) {
-        this.log.logger.error(logLine(`a ${name} handler failed (user ${user.id})`, error));
+        logError(this.log.logger, 'error', `a ${name} handler failed (user ${user.id})`, error);
       }
     }
     return handlers.length;
