@@ -145,6 +145,9 @@ export abstract class ServiceAuthCommand extends Command {
     // The module builds its ServiceAuth while it loads, so `--database` can only reach it through
     // the environment; an application that sets the key with app.set() keeps its own database.
     if (this.database !== undefined) process.env[DATABASE_KEY] = this.database;
+    // As for our own parts, no public URL is needed to send no mail; without one the application
+    // would warn (or, in production, refuse to start) about links the command never makes.
+    process.env['SERVICE_AUTH_PUBLIC_URL'] ||= 'http://localhost';
     const [{ serviceAuthOfModule }, { partsOf }] = await Promise.all([import('./application-module.js'), import('../../src/service-auth.js')]);
     return partsOf(await serviceAuthOfModule(modulePath, process.cwd()));
   }
