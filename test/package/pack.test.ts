@@ -120,6 +120,15 @@ describe('the published package', function () {
     expect(Object.keys(manifest.dependencies ?? {})).not.to.include('@casl/ability');
   });
 
+  it("the README's install lines install every peer dependency, and tsx, which its quick start runs", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Requirements'));
+    const packages = (flag: string) => [...install.matchAll(new RegExp(`^npm install ${flag}([^#\\n]+)`, 'gm'))].flatMap((match) => match[1]!.trim().split(/\s+/));
+    expect(packages(''), 'npm install').to.include.members(['service-auth', ...Object.keys(manifest.peerDependencies ?? {})]);
+    expect(readme).to.contain('npx tsx app.ts');
+    expect(packages('-D '), 'npm install -D').to.include.members(['tsx', 'typescript']);
+  });
+
   describe("an application made from the tarball alone, as the README's quick start has it", () => {
     let dir: string;
     let server: ReturnType<typeof spawn> | undefined;
