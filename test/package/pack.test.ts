@@ -1,12 +1,12 @@
 /**
  * The package as npm publishes it: what `npm pack` puts in the tarball (the build, the README, the
- * LICENSE and the documents the README links to; no tests, no TypeScript sources), and an
+ * LICENSE and everything they link to; no tests, no TypeScript sources), and an
  * application made from that tarball alone, as a new user would: `npm install <tarball> express`,
  * the README's quick start, the CLI that creates a first admin.
  */
 import { expect } from 'chai';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -82,6 +82,11 @@ describe('the published package', function () {
     for (const target of Object.values(manifest.exports)) targets.push(...(typeof target === 'string' ? [target] : Object.values(target)));
     const missing = targets.map((target) => target.replace(/^\.\//, '')).filter((target) => !files.includes(target));
     expect(missing).to.deep.equal([]);
+  });
+
+  it('is built with its bin executable, so that npx service-auth runs in the repository itself', () => {
+    // tsc writes files without the execute bit; npm sets it only when it installs the package.
+    for (const bin of Object.values(manifest.bin)) expect(statSync(join(ROOT, bin)).mode & 0o111, `${bin} (npm run build)`).to.equal(0o111);
   });
 
   it('holds everything the README and the shipped documents link to', async () => {
