@@ -1,20 +1,29 @@
 /**
  * The package as npm publishes it: what `npm pack` puts in the tarball (the build, the README, the
- * LICENSE and the documents the README links to; no tests, no TypeScript sources), and an
+ * LICENSE and everything they link to; no tests, no TypeScript sources), and an
  * application made from that tarball alone, as a new user would: `npm install <tarball> express`,
  * the README's quick start, the CLI that creates a first admin.
  */
 import { expect } from 'chai';
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import ts from 'typescript';
 import { codeBlocks } from '../docs/code-blocks.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT } from '../helpers/processes.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const REPOSITORY = 'https://github.com/service-auth/service-auth';
+
+/** The targets of a Markdown document's links and images that are not URLs, without their #fragment. */
+function relativeLinks(markdown: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)#\s]*)[^)]*\)|<img src="([^"#]+)"/g)]
+    .map((match) => match[1] ?? match[2]!)
+    .filter((target) => target !== '' && !/^[a-z]+:/.test(target));
+}
 const PASSWORD = 'Correct-Horse-Battery-9';
 
 interface PackedFile {
@@ -28,6 +37,8 @@ const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) 
   exports: Record<string, string | Record<string, string>>;
   peerDependencies?: Record<string, string>;
   dependencies?: Record<string, string>;
+  repository?: unknown;
+  homepage?: string;
 };
 
 /** The native modules the package installs, and the binding each compiles on install. */
@@ -73,17 +84,54 @@ describe('the published package', function () {
     expect(missing).to.deep.equal([]);
   });
 
-  it('holds everything the README links to', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const targets = [...readme.matchAll(/\]\(([^)#\s]+)\)|<img src="([^"]+)"/g)].map((match) => match[1] ?? match[2]!).filter((target) => !/^[a-z]+:/.test(target));
-    expect(targets.length).to.be.above(3);
-    expect(targets.filter((target) => !files.some((file) => file === target || file.startsWith(target.replace(/\/?$/, '/'))))).to.deep.equal([]);
+  it('is built with its bin executable, so that npx service-auth runs in the repository itself', () => {
+    // tsc writes files without the execute bit; npm sets it only when it installs the package.
+    for (const bin of Object.values(manifest.bin)) expect(statSync(join(ROOT, bin)).mode & 0o111, `${bin} (npm run build)`).to.equal(0o111);
+  });
+
+  it('holds everything the README and the shipped documents link to', async () => {
+    const documents = files.filter((file) => file.endsWith('.md'));
+    expect(documents).to.include.members(['README.md', 'docs/configuration.md']);
+    const missing: string[] = [];
+    let count = 0;
+    for (const document of documents) {
+      for (const target of relativeLinks(await readFile(join(ROOT, document), 'utf8'))) {
+        count++;
+        // Where the link leads inside the package: relative to the document's folder.
+        const path = posix.normalize(posix.join(posix.dirname(document), decodeURIComponent(target)));
+        if (!files.some((file) => file === path || file.startsWith(path.replace(/\/?$/, '/')))) missing.push(`${document}: ${target}`);
+      }
+    }
+    expect(count).to.be.above(20);
+    expect(missing, 'link to the repository on GitHub instead (package.json repository)').to.deep.equal([]);
+  });
+
+  it('names its repository, and what its documents link to there exists in it', async () => {
+    expect(manifest.repository).to.deep.equal({ type: 'git', url: `git+${REPOSITORY}.git` });
+    expect(manifest.homepage).to.match(new RegExp(`^${REPOSITORY}\\b`));
+    const missing: string[] = [];
+    for (const document of files.filter((file) => file.endsWith('.md'))) {
+      const text = await readFile(join(ROOT, document), 'utf8');
+      for (const [, path] of text.matchAll(new RegExp(`${REPOSITORY}/blob/main/([^)#\\s]+)`, 'g'))) {
+        if (!existsSync(join(ROOT, path!))) missing.push(`${document}: ${path}`);
+      }
+    }
+    expect(missing).to.deep.equal([]);
   });
 
   it("leaves express and @casl/ability to the application: they are peer dependencies", () => {
     expect(Object.keys(manifest.peerDependencies ?? {})).to.include.members(['express', '@casl/ability']);
     expect(Object.keys(manifest.dependencies ?? {})).not.to.include.members(['express']);
     expect(Object.keys(manifest.dependencies ?? {})).not.to.include('@casl/ability');
+  });
+
+  it("the README's install lines install every peer dependency, and tsx, which its quick start runs", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Requirements'));
+    const packages = (flag: string) => [...install.matchAll(new RegExp(`^npm install ${flag}([^#\\n]+)`, 'gm'))].flatMap((match) => match[1]!.trim().split(/\s+/));
+    expect(packages(''), 'npm install').to.include.members(['service-auth', ...Object.keys(manifest.peerDependencies ?? {})]);
+    expect(readme).to.contain('npx tsx app.ts');
+    expect(packages('-D '), 'npm install -D').to.include.members(['tsx', 'typescript']);
   });
 
   describe("an application made from the tarball alone, as the README's quick start has it", () => {
