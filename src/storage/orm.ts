@@ -13,14 +13,13 @@ import type { LoggerHolder } from '../logger.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATION_NAMES } from './migrations/names.js';
 import { sqliteOptions } from './sqlite.js';
+import { MIGRATIONS_TABLE } from './tables.js';
 
 export type Orm = MikroORM;
 export type { EntityManager };
 
 /** Our RequestContext name, distinct from an application's own MikroORM context ('default'). */
 export const CONTEXT_NAME = 'service-auth';
-
-const MIGRATIONS_TABLE = 'service_auth_migrations';
 
 /** How long opening the database may take before `ready` rejects. */
 const CONNECT_TIMEOUT_MS = 10_000;
