@@ -9,6 +9,7 @@
 import { MikroORM, type IMigrator, type MigrationsOptions, type Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import { redactUrl } from '../config/redact.js';
+import { importDriver } from './drivers.js';
 import type { LoggerHolder } from '../logger.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATION_NAMES } from './migrations/names.js';
@@ -51,7 +52,7 @@ async function connectionOptions(databaseUrl: string, log?: LoggerHolder): Promi
     debug: false,
   };
   if (databaseUrl.startsWith('sqlite:')) return { ...common, ...(await sqliteOptions(databaseUrl.slice('sqlite:'.length))) };
-  const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+  const { PostgreSqlDriver } = await importDriver('@mikro-orm/postgresql', () => import('@mikro-orm/postgresql'));
   return {
     ...common,
     driver: PostgreSqlDriver,
