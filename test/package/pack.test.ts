@@ -245,21 +245,21 @@ describe('the published package', function () {
         expect(await cli(['test-policies', 'policies/tests/app.json', '--app', 'app.ts'])).to.deep.equal({ code: 0, stdout: '3 passed, 0 failed\n', stderr: '' });
       });
 
-      it("keeps the package's tables, the audit log included, through the application's own MikroORM schema:update with skipTables: SERVICE_AUTH_TABLES", async () => {
+      it("keeps the package's tables and rows, the audit log's included, through the application's own MikroORM schema:update with skipTables: SERVICE_AUTH_TABLES", async () => {
         const update = await run(dir, ['--import', 'tsx', 'schema-update.ts']);
         expect(update.stderr).to.equal('');
-        const tables = JSON.parse(update.stdout) as string[];
-        const { SERVICE_AUTH_TABLES } = (await import(pathToFileURL(join(dir, 'node_modules/service-auth/dist/src/storage/tables.js')).href)) as { SERVICE_AUTH_TABLES: string[] };
+        const { tables, users, events } = JSON.parse(update.stdout) as { tables: string[]; users: number; events: number };
+        const { SERVICE_AUTH_TABLES } = (await import(pathToFileURL(join(dir, 'node_modules/service-auth/dist/src/index.js')).href)) as { SERVICE_AUTH_TABLES: string[] };
         expect(tables).to.deep.equal([...SERVICE_AUTH_TABLES, 'app_notes'].sort());
-        // The rows too: the audit log's chain is whole, and the admin still logs in.
-        const verify = await cli(['audit', 'verify']);
-        expect(verify.code, verify.stderr).to.equal(0);
-        expect(verify.stdout).to.match(/^Intact: \d+ rows/);
+        // The admin and the member, and what the audit log recorded of them.
+        expect(users).to.equal(2);
+        expect(events).to.be.at.least(3);
         const login = await json('/service-auth/login', { method: 'POST', body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) });
         expect(login.status).to.equal(200);
       });
 
-      it('names the driver to install, at the version of the installed MikroORM, for a database whose driver the application lacks', async () => {
+      // Once is enough: the message names the installed version, which only the lowest shows is not the repository's.
+      if (mikroOrm.name === 'lowest') it('names the driver to install, at the version of the installed MikroORM, for a database whose driver the application lacks', async () => {
         const version = JSON.parse(await readFile(join(dir, 'node_modules/@mikro-orm/core/package.json'), 'utf8')) as { version: string };
         expect(await cli(['list-users', '--database', 'postgresql://auth@127.0.0.1:1/app'])).to.deep.equal({
           code: 1,
@@ -268,8 +268,9 @@ describe('the published package', function () {
         });
       });
 
-      // The application's logger: pino's error objects (issue 26, items 6 and 7) are checked here,
-      // on this same installation, once that change has landed.
+      // PINO CHECK (issue 26, item 6: the logger's error objects): the application's own pino as
+      // auth.logger is checked here, on this same installation (add pino to install()'s
+      // dependencies), once that change has landed.
     });
   }
 });
@@ -332,8 +333,11 @@ import config from './mikro-orm.config.js';
 
 const orm = await MikroORM.init(config);
 await orm.schema.updateSchema();
-const rows = await orm.em.getConnection().execute<{ name: string }[]>("select name from sqlite_master where type = 'table' and name not like 'sqlite%' order by name");
-console.log(JSON.stringify(rows.map((row) => row.name)));
+const connection = orm.em.getConnection();
+const tables = await connection.execute<{ name: string }[]>("select name from sqlite_master where type = 'table' and name not like 'sqlite%' order by name");
+const [users] = await connection.execute<{ n: number }[]>('select count(*) as n from service_auth_users');
+const [events] = await connection.execute<{ n: number }[]>('select count(*) as n from auth_events');
+console.log(JSON.stringify({ tables: tables.map((row) => row.name), users: users!.n, events: events!.n }));
 await orm.close();
 `,
   );
