@@ -9,8 +9,8 @@
 import { MikroORM, type IMigrator, type MigrationsOptions, type Options } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import { redactUrl } from '../config/redact.js';
-import { importDriver } from './drivers.js';
 import type { LoggerHolder } from '../logger.js';
+import { importDriver } from './drivers.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATION_NAMES } from './migrations/names.js';
 import { sqliteOptions } from './sqlite.js';
