@@ -61,9 +61,10 @@ describe('the published package', function () {
     expect(Object.keys(manifest.dependencies ?? {}).filter((name) => peers.includes(name) || name.startsWith('@mikro-orm/'))).to.deep.equal([]);
     const optional = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name);
     expect(optional.sort()).to.deep.equal(['@mikro-orm/postgresql', '@mikro-orm/sqlite']);
-    // One range for every @mikro-orm package, and the repository's own versions within it.
-    expect(new Set(Object.entries(manifest.peerDependencies).filter(([name]) => name.startsWith('@mikro-orm/')).map(([, range]) => range)).size).to.equal(1);
-    expect(manifest.devDependencies['@mikro-orm/core']).to.match(/^6\./);
+    // One range for every @mikro-orm package, and one version of them all for the repository itself.
+    const mikroOrm = (dependencies: Record<string, string>) => new Set(Object.entries(dependencies).filter(([name]) => name.startsWith('@mikro-orm/')).map(([, version]) => version));
+    expect(mikroOrm(manifest.peerDependencies).size).to.equal(1);
+    expect(mikroOrm(manifest.devDependencies).size).to.equal(1);
   });
 
   for (const mikroOrm of MIKRO_ORM_VERSIONS) {
