@@ -118,8 +118,9 @@ async function install(version: MikroOrmVersion): Promise<string> {
       devDependencies: Object.fromEntries(APPLICATION_DEV_DEPENDENCIES.map((name) => [name, manifest.devDependencies[name]])),
     }),
   );
-  // From the registry as a user would, the cache first (CI has just filled it), but without the
-  // install scripts, whose work this checkout has already done (useBuiltBindings).
+  // From the registry as a user would, the cache first (CI's `npm ci` has just filled it with the
+  // newest; the lowest's packages are fetched on the first run), but without the install
+  // scripts, whose work this checkout has already done (useBuiltBindings).
   await promisify(execFile)(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, maxBuffer: 16 << 20 });
   await useBuiltBindings(dir);
   return dir;
