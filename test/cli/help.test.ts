@@ -100,7 +100,7 @@ describe('CLI: help, version and usage errors', () => {
       stderr:
         'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, reset-mfa, disable-user, enable-user, ' +
         'confirm-email, delete-user, create-role, ' +
-        'list-roles, delete-role, add-role, remove-role, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, audit, audit verify, audit prune, migrate; ' +
+        'list-roles, delete-role, add-role, remove-role, create-org, list-orgs, list-members, add-member, remove-member, delete-org, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, audit, audit verify, audit prune, migrate; ' +
         'see service-auth auth --help\n',
     });
     const { code, stdout, stderr } = results['unknownOption']!;
