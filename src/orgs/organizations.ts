@@ -70,7 +70,7 @@ export class Organizations {
         const previous = org.name;
         org.name = name;
         await storage.changes.noteOrgs(tx.em, [org.id]);
-        audit.record(tx, { type: 'org_renamed', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, name, previous_name: previous } });
+        audit.record(tx, { type: 'org_renamed', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, name, previous_name: previous, by: actorId(actor) } });
         tx.afterCommit(() => orgCache.forget(org.id));
       }
       return toOrgInfo(org);
@@ -92,7 +92,7 @@ export class Organizations {
       await tx.em.nativeDelete(Organization, { id: org.id });
       await storage.changes.note(tx.em, [...members, ...tokenOwners]);
       await storage.changes.noteOrgs(tx.em, [org.id]);
-      audit.record(tx, { type: 'org_deleted', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, members: members.length } });
+      audit.record(tx, { type: 'org_deleted', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, members: members.length, by: actorId(actor) } });
       tx.afterCommit(() => {
         orgCache.forget(org.id);
         memberships.forget(members);
