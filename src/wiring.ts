@@ -19,6 +19,7 @@ import { AuthError } from './errors.js';
 import type { EndpointLimiters } from './http/actions/checks.js';
 import { EventBus } from './events.js';
 import { createMailTransport } from './mail/index.js';
+import { OrgService } from './orgs/service.js';
 import { PasswordHasher } from './passwords/hashing.js';
 import { Pluggable } from './pluggable.js';
 import type { MailTransport } from './mail/transport.js';
@@ -75,6 +76,10 @@ export class AuthParts {
   readonly passwords: PasswordChanges;
   readonly users: UserService;
   readonly roles: RoleService;
+  /** `auth.orgs`: organizations, their members and invitations. */
+  readonly orgs: OrgService;
+  /** Whether an organization role is defined, for `auth.orgs` (422 `unknown_role`); until org roles exist (issue 28's other half), any name. */
+  knownOrgRole: (name: string) => boolean = () => true;
   /** Work done after an answer (reset requests, registrations with confirmation); `close()` waits for it. */
   readonly background: BackgroundWork;
   readonly resets: PasswordResets;
@@ -131,7 +136,7 @@ export class AuthParts {
       creation,
       cache,
       states: new AccountStates({ storage, audit, lookup, cache, sessions, events }),
-      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events }),
+      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events, leaveOrgs: (tx, user) => this.orgs.leaveAll(tx, user) }),
       events,
       revokeTokensOnReset: revokeTokens,
     });
@@ -139,21 +144,13 @@ export class AuthParts {
     this.background = new BackgroundWork(pluggable);
     const links = new AccountLinks(config.publicUrl, config.urlPrefix);
     const mailing = { links, mail: pluggable, log: pluggable };
-    this.resets = new PasswordResets({
-      ...mailing,
-      settings: { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens },
-      background: this.background,
-      storage,
-      audit,
-      users: this.users,
-      lookup,
-      tokens: resetTokens,
-      passwords,
-      events,
-    });
+    const resetSettings = { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens };
+    this.resets = new PasswordResets({ ...mailing, settings: resetSettings, background: this.background, storage, audit, users: this.users, lookup, tokens: resetTokens, passwords, events });
     const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
     this.registrations = new Registrations({ ...mailing, storage, audit, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
     this.emailChanges = new EmailChanges({ ...mailing, storage, audit, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
+    const knownOrgRole = (name: string) => this.knownOrgRole(name);
+    this.orgs = new OrgService({ ...mailing, storage, audit, events, lookup, settings: config.orgs, knownOrgRole, evictTokensOf: (userId) => this.verifier.evictUser(userId) });
 
     this.limiters = this.createLimiters();
     this.credentials = new CredentialResolver({

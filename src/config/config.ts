@@ -5,7 +5,7 @@
  */
 import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
-import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
+import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
 
 export interface AuthConfig {
   readonly urlPrefix: string;
@@ -64,6 +64,14 @@ export interface AuthConfig {
   };
   /** Roles every user who registers over HTTP is given (SERVICE_AUTH_DEFAULT_ROLES). */
   readonly defaultRoles: readonly string[];
+  readonly orgs: {
+    /** SERVICE_AUTH_ORG_OWNER_ROLES: the organization roles of an owner; every organization keeps a member with one. */
+    readonly ownerRoles: readonly string[];
+    /** SERVICE_AUTH_ORG_CREATION: who may create an organization over HTTP (`admins`: global admins and holders of `create Organization`). */
+    readonly creation: 'anyone' | 'admins';
+    /** SERVICE_AUTH_INVITATION_TTL: how long an invitation to an organization works. */
+    readonly invitationTtlSeconds: number;
+  };
   readonly audit: {
     /** SERVICE_AUTH_AUDIT_ENABLED: security-relevant actions are appended to `auth_events`. */
     readonly enabled: boolean;
@@ -197,6 +205,11 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       tokenTtlSeconds: read('SERVICE_AUTH_CONFIRM_TOKEN_TTL', integerBetween(1, 30 * 86_400), 86_400),
     },
     defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
+    orgs: {
+      ownerRoles: read('SERVICE_AUTH_ORG_OWNER_ROLES', nonEmpty(roleNames), ['owner']),
+      creation: read('SERVICE_AUTH_ORG_CREATION', matching(/^(?:anyone|admins)$/, '`anyone` or `admins`'), 'anyone') as 'anyone' | 'admins',
+      invitationTtlSeconds: read('SERVICE_AUTH_INVITATION_TTL', integerBetween(1, 90 * 86_400), 7 * 86_400),
+    },
     audit: {
       enabled: read('SERVICE_AUTH_AUDIT_ENABLED', boolean, true),
       retentionDays: read('SERVICE_AUTH_AUDIT_RETENTION_DAYS', integerBetween(1, TEN_YEARS_DAYS * 10), 365),
