@@ -244,7 +244,8 @@ export class AuthParts {
   }
 
   private async start(): Promise<void> {
-    await this.storage.ready;
-    await this.hasher.warmUp();
+    // At once: the dummy hash runs on libuv's thread pool while this thread opens storage, so a
+    // start waits for the longer of the two, not for both in turn.
+    await Promise.all([this.storage.ready, this.hasher.warmUp()]);
   }
 }
