@@ -244,8 +244,7 @@ export class AuthParts {
   }
 
   private async start(): Promise<void> {
-    // At once: the dummy hash runs on libuv's thread pool while this thread opens storage, so a
-    // start waits for the longer of the two, not for both in turn.
+    // At once: the dummy hash runs on libuv's thread pool while this thread opens storage.
     await Promise.all([this.storage.ready, this.hasher.warmUp()]);
   }
 }
