@@ -112,8 +112,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
-  // Its modules (the paths, the response schemas, zod's JSON Schema conversion) load with the first
-  // request for it, not with the package.
+  // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
+  // first request for it, not with the package.
   router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config)));
   return router;
 }
