@@ -4,8 +4,9 @@
  * (bench/cold-start.mjs), RUNS runs of each, alternating sides so that what else the shared
  * machine does weighs on both alike. Each figure is the median of the pairs' ratios of CPU time
  * (what the start cost the process, which other work on the machine moves far less than the
- * time it took: on a machine shared with other work, the time ratio of the same build moved from
- * 1.05 to 1.41 between runs, the CPU ratio from 1.34 to 1.38); the time is in the detail.
+ * time it took: on a machine shared with other work, over five runs of the same build, the
+ * import's time ratio moved from 1.05 to 1.41, its CPU ratio from 1.34 to 1.46); the time is in
+ * the detail.
  *
  * - `import 'service-auth'` (with Express) ÷ importing Express, @mikro-orm/core and @mikro-orm/knex;
  * - process start to the first answer from a route behind `auth.loginRequired` with a session
