@@ -47,7 +47,7 @@ describe('What a server loads at start, and what it loads when a feature is firs
   let steps: Record<string, Step>;
   let logged: string[];
 
-  before(async function () {
+  before(async () => {
     assertBuilt();
     dir = await temporaryDirectory();
     const database = await temporaryDatabase();
