@@ -211,7 +211,7 @@ export class TokenVerifier {
       salt: row.salt ?? null,
       iterations: row.iterations ?? null,
       scopes: row.scopes,
-      orgId: null,
+      orgId: row.org?.id ?? null,
       expiresAt: row.expiresAt ?? null,
       revokedAt: row.revokedAt ?? null,
     };
