@@ -54,7 +54,7 @@ export class CheckCommand extends ServiceAuthCommand {
       return EXIT_USAGE;
     }
     const parts = await this.auth();
-    const rules = this.app ? applicationRules(parts) : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable);
+    const rules = this.app ? applicationRules(parts) : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable, parts.config.tenantField);
     const { explain } = await import('../../src/authorization/explain.js');
     const user = await this.existingUser(parts, this.email!);
     if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
