@@ -15,12 +15,20 @@ import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import fc from 'fast-check';
 import type { AppAbility } from '../../src/authorization/abilities.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { toPrincipal } from '../../src/authorization/principal.js';
+import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { Doc, idsWhere, Org, ORGS, openTenantTables, storeDocs, tenantCase, type TenantCase } from './tenant-rules.js';
 
-/** The regression cases fast-check found, kept as they were printed. */
-const FOUND: TenantCase[] = [];
+/**
+ * The regression cases fast-check found, kept as they were printed. The first: a membership that
+ * lists "viewer" before "owner" (an inverted rule), stored and read back in another order; the
+ * ability was cached by the sorted roles but built in the order given, so the order first asked
+ * decided for both (the roles are now taken by name).
+ */
+const FOUND: TenantCase[] = [
+  {"globalRoles":[{"name":"staff","rules":[{"action":"update","subject":"Organization"}],"includes":[]},{"name":"auditor","rules":[{"action":"read","subject":["Doc","Organization"],"inverted":true,"conditions":{"id":null}}],"includes":[]}],"orgRoles":[{"name":"viewer","rules":[{"action":"update","subject":["Doc","Organization"]}],"includes":[]},{"name":"member","rules":[{"action":"read","subject":["Doc","Organization"],"conditions":{"org_id":{"$not":{"$in":[]}},"id":{"$lt":1},"team":{"$in":[]},"score":{"$lt":0},"ownerId":{"$not":{"$eq":null}}}}],"includes":[]},{"name":"owner","rules":[{"action":"update","subject":"Doc","inverted":true},{"action":"read","subject":"Doc","inverted":true}],"includes":[]}],"user":{"id":1,"email":"ada@example.com","is_admin":false,"roles":[]},"org":1,"membership":["viewer","owner","ghost"],"action":"update","docs":[{"id":1,"org_id":1,"team":null,"score":null,"ownerId":null}]},
+];
 
 function define(t: TestApp, c: TenantCase): void {
   for (const role of c.globalRoles) t.auth.defineRole(role.name, role.rules, { includes: role.includes });
@@ -33,7 +41,7 @@ function abilities(t: TestApp, c: TenantCase): { inOrg: AppAbility; global: AppA
   return { inOrg: t.parts.abilities.abilityFor(principal(c), { org, roles: c.membership }), global: t.auth.abilityFor(c.user) };
 }
 
-const principal = (c: TenantCase) => ({ ...c.user, isAdmin: c.user.is_admin, roles: new Set(c.user.roles) as ReadonlySet<string> });
+const principal = (c: TenantCase) => toPrincipal(c.user);
 
 function checkInMemory(t: TestApp, c: TenantCase): void {
   define(t, c);
@@ -58,7 +66,7 @@ describe('tenant isolation: no organization rule reaches another organization [i
   it('decides on every other organization and its rows exactly as the global roles do', () => {
     fc.assert(
       fc.property(tenantCase(), (c) => checkInMemory(t, c)),
-      { numRuns: 400 },
+      { numRuns: 300 },
     );
   });
 
@@ -74,6 +82,10 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
   let drop: (() => Promise<void>) | undefined;
   before(async () => {
     t = await createTestApp();
+    // The case's users are 1 to 3 (created first); the organizations 1 to 3, owned by a fourth.
+    for (const id of [1, 2, 3, 4]) expect((await t.auth.users.create({ email: `user${id}@example.com`, password: PASSWORD })).id).to.equal(id);
+    t.auth.defineOrgRole('owner', []);
+    for (const org of ORGS) expect((await t.auth.orgs.create({ name: org.slug, slug: org.slug, owner: 4 })).id).to.equal(org.id);
     const database = await open();
     drop = database.drop;
     orm = await openTenantTables(database.url);
@@ -99,13 +111,26 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
   it("selects exactly the organization's own rows the ability allows: Doc and Organization rows", async () => {
     await fc.assert(
       fc.asyncProperty(tenantCase(), (c) => check(c)),
-      { numRuns: 120 },
+      { numRuns: 60 },
     );
+  });
+
+  it('holds for the cases found before', async () => {
+    for (const c of FOUND) await check(c);
   });
 }
 
-/** `auth.accessibleBy(user, action, type, { org })` for the case's user as a member of its organization. */
+/**
+ * Makes the case's user a member of its organization with the case's roles (through `auth.orgs`;
+ * 'ghost', a role never defined, cannot be given and grants nothing anyway), then asks
+ * `auth.accessibleBy(user, action, type, { org })`, which reads that membership.
+ */
 async function filterIn(t: TestApp, c: TenantCase, type: string): Promise<unknown> {
+  const roles = c.membership.filter((role) => role !== 'ghost');
+  const member = await t.auth.orgs.membership(c.org, c.user.id);
+  if (member && roles.length === 0) await t.auth.orgs.removeMember(c.org, c.user.id);
+  else if (member) await t.auth.orgs.setMemberRoles(c.org, c.user.id, roles);
+  else if (roles.length > 0) await t.auth.orgs.addMember(c.org, c.user.id, roles);
   return t.auth.accessibleBy(c.user, c.action, type, { org: c.org });
 }
 
