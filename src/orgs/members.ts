@@ -1,6 +1,6 @@
 /**
  * The members of an organization and their roles: adding, changing and removing them, and the
- * last-owner rule (CONTRACT §20.1): every organization keeps a member holding one of
+ * last-owner rule (docs/organizations.md): every organization keeps a member holding one of
  * SERVICE_AUTH_ORG_OWNER_ROLES, so removing or demoting the last one is 409 `last_owner`. Each
  * change runs with the organization's row locked, notes the member in the change feed (their
  * cached memberships, and abilities, drop everywhere), and is recorded in its own transaction.

@@ -1,6 +1,6 @@
 /**
- * `auth.orgs`: organizations, their members and their roles there, and invitations (CONTRACT
- * §20; docs/organizations.md). The HTTP API and the CLI both go through here, so the rules hold
+ * `auth.orgs`: organizations, their members and their roles there, and invitations
+ * (docs/organizations.md). The HTTP API and the CLI both go through here, so the rules hold
  * the same way everywhere. No check of who may do what: that is the ability's, where a request
  * asks (the HTTP layer). An optional `actor` (the acting user, or null for the CLI or code) is
  * only what events and audit records name.
