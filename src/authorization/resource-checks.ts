@@ -7,6 +7,9 @@
  * anything is loaded; a resource that is not there is a 404; one the ability refuses, by its own
  * fields, a 403, or with `conceal` the very 404 of a missing one. A refusal says the deciding
  * rule's `reason` if it gives one, and nothing of roles.
+ *
+ * After `orgRequired`, they decide with the ability in that organization, and the URL context
+ * belongs to it (it carries the tenant field: `org_id`, or `id` for an `Organization`).
  */
 import { subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
@@ -15,6 +18,8 @@ import type { AbilityFactory, AppAbility, AppActions, AppSubjectTypes } from './
 import { routeContext } from './context.js';
 import { decide } from './decision.js';
 import type { Principal } from './principal.js';
+import { orgOfRequest } from './request-state.js';
+import type { Tenant } from './tenant.js';
 
 export interface ResourceOptions<T = unknown> {
   action: AppActions;
@@ -34,8 +39,13 @@ export interface ResourceOptions<T = unknown> {
 
 type Refusal = AuthError | undefined;
 
-export function resourceCheck(abilities: AbilityFactory, options: ResourceOptions): (req: Request, user: Principal) => Refusal | Promise<Refusal> {
+export function resourceCheck(abilities: AbilityFactory, options: ResourceOptions, tenant: Tenant): (req: Request, user: Principal) => Refusal | Promise<Refusal> {
   const { action, subject, load, fields, conceal } = options;
+  const abilityOf = (req: Request, user: Principal): AppAbility => (orgOfRequest(req) ? req.ability! : abilities.abilityFor(user));
+  const contextOf = (req: Request): object => {
+    const place = orgOfRequest(req);
+    return place ? { ...routeContext(req.params), ...tenant.condition(subject, place.org.id) } : routeContext(req.params);
+  };
   const decide = (req: Request, ability: AppAbility, object: object): Refusal => {
     const target = asSubject(subject, object);
     const refusal = refusalOf(ability, action, target, subject);
@@ -43,9 +53,9 @@ export function resourceCheck(abilities: AbilityFactory, options: ResourceOption
     if (refusal || fields !== 'body') return refusal;
     return refusedFields(ability, action, target, req.body);
   };
-  if (!load) return (req, user) => decide(req, abilities.abilityFor(user), routeContext(req.params));
+  if (!load) return (req, user) => decide(req, abilityOf(req, user), contextOf(req));
   return (req, user) => {
-    const ability = abilities.abilityFor(user);
+    const ability = abilityOf(req, user);
     if (!ability.can(action, subject)) return forbidden(ability.relevantRuleFor(action, subject)?.reason ?? `You may not ${action} any ${subject}`);
     return (async () => {
       const resource: unknown = await load(req);
