@@ -128,7 +128,7 @@ export abstract class ServiceAuthCommand extends Command {
    * mail, so it needs no public URL, which production otherwise requires. An SQLite file whose
    * folder does not exist is refused there, as the server refuses it (src/config/sqlite-folder.ts).
    */
-  private config(): AuthConfig {
+  protected config(): AuthConfig {
     const overrides = new Map<string, string>();
     if (this.database !== undefined) overrides.set(DATABASE_KEY, this.database);
     if (!process.env['SERVICE_AUTH_PUBLIC_URL']) overrides.set('SERVICE_AUTH_PUBLIC_URL', 'http://localhost');
