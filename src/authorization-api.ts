@@ -113,12 +113,12 @@ export abstract class AuthorizationApi {
    * conditions: `em.find(Report, { $and: [auth.accessibleBy(user, 'read', 'Report'), { year: 2026 }] })`.
    * No rule grants it: a filter that matches nothing however it is combined (spread, `$and`,
    * `$or`), a condition on the primary key (`options.primaryKey`, default `id`) that no row
-   * satisfies. A condition with no SQL form throws a TypeError.
+   * satisfies. Rules that follow relations (`project.members.user_id`, `$elemMatch`) need
+   * `options.em`, whose metadata says what is a relation. A condition with no SQL form throws a TypeError.
    */
   accessibleBy<T extends object = object>(user: PrincipalLike, action: string, subjectType: string, options: AccessibleByOptions = {}): FilterQuery<T> {
     const { abilities } = this[PARTS];
-    const primaryKey = options.primaryKey ?? 'id';
-    return accessFilter(this.abilityFor(user), action, subjectType, (rule) => abilities.describe(rule), primaryKey) as FilterQuery<T>;
+    return accessFilter(this.abilityFor(user), action, subjectType, (rule) => abilities.describe(rule), options) as FilterQuery<T>;
   }
 
   /**

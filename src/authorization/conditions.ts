@@ -1,12 +1,38 @@
 /**
  * How rule conditions are read: CASL's MongoDB-style operators, plus `$and`, `$or`, `$nor` and
  * `$not`, which CASL leaves out by default (it would read `{ $or: [...] }` as a property named
- * "$or" and grant nothing), and `$where` for the policy functions (refused in role rules).
+ * "$or" and grant nothing), and `$where` for the policy functions (refused in role rules); dotted
+ * paths through MikroORM entities' relations as through plain objects.
  */
 import { buildMongoQueryMatcher } from '@casl/ability';
+import { helper, Reference, Utils } from '@mikro-orm/core';
 import { $and, $nor, $not, $or, $where, nor, not, or, where } from '@ucast/mongo2js';
 
-export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher({ $and, $or, $nor, $not, $where }, { or, nor, not, where });
+/**
+ * One step of a dotted path (`project.members.user_id`), as CASL takes it, on plain objects and
+ * on MikroORM entities: a collection is its array of elements and a `Reference` its entity, so
+ * that CASL walks them as it walks arrays and objects. A relation that is not loaded (an entity
+ * or a collection not initialized) throws rather than be read as empty: the `load` guard
+ * populates what the rules name. A NULL element reached through a collection has no fields
+ * (CASL's own step would throw reading it).
+ */
+function step(object: Record<string, unknown> | null | undefined, field: string): unknown {
+  if (object === null || object === undefined) return undefined;
+  const value = object[field];
+  if (value === null || typeof value !== 'object') return value;
+  if (Utils.isCollection(value)) {
+    if (!value.isInitialized()) throw notLoaded(object, field);
+    return value.getItems();
+  }
+  const entity = Reference.isReference(value) ? value.unwrap() : value;
+  if (Utils.isEntity(entity) && !helper(entity).__initialized) throw notLoaded(object, field);
+  return entity;
+}
+
+const notLoaded = (object: object, field: string) =>
+  new Error(`${object.constructor.name}.${field} is not loaded: populate it before checking a rule that follows it (the require({ load }) guard does)`);
+
+export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher({ $and, $or, $nor, $not, $where }, { or, nor, not, where }, { get: step });
 
 const OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$all', '$size', '$regex', '$options', '$elemMatch', '$exists', '$and', '$or', '$nor', '$not']);
 
