@@ -16,7 +16,7 @@ import { $and, $nor, $not, $or, $where, nor, not, or, where } from '@ucast/mongo
  * populates what the rules name. A NULL element reached through a collection has no fields
  * (CASL's own step would throw reading it).
  */
-function step(object: Record<string, unknown> | null | undefined, field: string): unknown {
+export function step(object: Record<string, unknown> | null | undefined, field: string): unknown {
   if (object === null || object === undefined) return undefined;
   const value = object[field];
   if (value === null || typeof value !== 'object') return value;

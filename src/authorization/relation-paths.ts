@@ -4,8 +4,9 @@
  * `accessibleBy` to build relation filters and by the `load` guard to populate what the rules
  * read before it checks them.
  */
-import { ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
+import { helper, ReferenceKind, Utils, wrap, type EntityMetadata } from '@mikro-orm/core';
 import type { Condition, FieldCondition } from '@ucast/mongo2js';
+import type { AppAbility } from './abilities.js';
 
 /** A path follows at most this many relations (CONTRACT: recursive hierarchies are not supported). */
 export const MAX_RELATIONS = 4;
@@ -69,4 +70,17 @@ export function relationHints(meta: EntityMetadata, condition: Condition, prefix
     relationHints(walked.meta, value as Condition, path ? `${prefix}${path}.` : prefix, hints);
   }
   return hints;
+}
+
+/**
+ * Loads, on a MikroORM entity, every relation that the rules for `action` on `subjectType` read
+ * (through its own EntityManager: `wrap(entity).populate`, which leaves what is loaded already),
+ * so that no rule meets a relation that is not loaded. A plain object is left as it is.
+ */
+export async function populateRuleRelations(ability: AppAbility, action: string, subjectType: string, resource: object): Promise<void> {
+  if (!Utils.isEntity(resource)) return;
+  const meta = helper(resource).__meta;
+  const hints = new Set<string>();
+  for (const rule of ability.possibleRulesFor(action, subjectType)) if (rule.ast) relationHints(meta, rule.ast, '', hints);
+  if (hints.size > 0) await wrap(resource).populate([...hints] as never);
 }

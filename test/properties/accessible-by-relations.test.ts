@@ -13,7 +13,8 @@ import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
-import { openGraph, relationCase, storeGraph, tasksAllowed, tasksWhere, type Graph, type RelationCase } from './relation-rules.js';
+import { openGraph, storeGraph, type Graph } from '../helpers/task-graph.js';
+import { relationCase, tasksAllowed, tasksWhere, type RelationCase } from './relation-rules.js';
 
 async function check(t: TestApp, orm: MikroORM, { roles, user, action, graph }: RelationCase): Promise<void> {
   for (const role of roles) t.auth.defineRole(role.name, role.rules, { includes: role.includes });

@@ -11,53 +11,11 @@
  * prints can be pasted into a regression case.
  */
 import { subject, type MongoAbility } from '@casl/ability';
-import { defineEntity, MikroORM, type FilterQuery, type InferEntity } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
+import type { FilterQuery, MikroORM } from '@mikro-orm/core';
 import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
+import { Task, type Graph } from '../helpers/task-graph.js';
 import { ROLE_NAMES, type Role, type User } from './access-rules.js';
-
-const p = defineEntity.properties;
-
-export const Member = defineEntity({
-  name: 'Member',
-  tableName: 'relation_members',
-  properties: {
-    id: p.integer().primary().autoincrement(false),
-    project: () => p.manyToOne(Project),
-    user_id: p.integer().nullable(),
-    role: p.string().nullable(),
-  },
-});
-
-export const Project = defineEntity({
-  name: 'Project',
-  tableName: 'relation_projects',
-  properties: {
-    id: p.integer().primary().autoincrement(false),
-    archived: p.boolean().nullable(),
-    score: p.integer().nullable(),
-    members: () => p.oneToMany(Member).mappedBy('project'),
-  },
-});
-
-export const Task = defineEntity({
-  name: 'Task',
-  tableName: 'relation_tasks',
-  properties: {
-    id: p.integer().primary().autoincrement(false),
-    done: p.boolean().nullable(),
-    project: () => p.manyToOne(Project).nullable(),
-  },
-});
-export type Task = InferEntity<typeof Task>;
-
-export interface Graph {
-  projects: { id: number; archived: boolean | null; score: number | null; members: { user_id: number | null; role: string | null }[] }[];
-  /** `project`: a project's id, or null. */
-  tasks: { id: number; done: boolean | null; project: number | null }[];
-}
 
 export interface RelationCase {
   roles: Role[];
@@ -144,27 +102,6 @@ export function relationCase(): fc.Arbitrary<RelationCase> {
   );
   const user = fc.record({ id: fc.integer({ min: 1, max: 3 }), email: fc.constant('ada@example.com'), is_admin: fc.constant(false), roles: fc.subarray([...ROLE_NAMES], { minLength: 1 }) });
   return fc.record({ roles, user, action: weighted([4, fc.constant('read')], [1, fc.constant('update')]), graph });
-}
-
-/** The three tables on SQLite in memory, or on the PostgreSQL database at `url`, created empty. */
-export async function openGraph(url?: string): Promise<MikroORM> {
-  const entities = [Task, Project, Member];
-  const orm = url
-    ? await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: url, entities, debug: false })
-    : await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities, debug: false });
-  await orm.schema.createSchema();
-  return orm;
-}
-
-/** Replaces the tables' rows with the graph. */
-export async function storeGraph(orm: MikroORM, { projects, tasks }: Graph): Promise<void> {
-  const em = orm.em.fork();
-  for (const entity of [Task, Member, Project]) await em.nativeDelete(entity, {});
-  let id = 0;
-  const members = projects.flatMap((project) => project.members.map((member) => ({ id: ++id, project: project.id, ...member })));
-  if (projects.length) await em.insertMany(Project, projects.map(({ id, archived, score }) => ({ id, archived, score })));
-  if (members.length) await em.insertMany(Member, members);
-  if (tasks.length) await em.insertMany(Task, tasks);
 }
 
 /** The ids of the tasks `filter` selects, sorted (on a fork of its own: no identity map between queries). */
