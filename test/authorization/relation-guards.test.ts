@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { subject } from '@casl/ability';
 import type { MikroORM } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/knex';
 import express, { type Request } from 'express';
 import request from 'supertest';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
@@ -23,7 +24,7 @@ describe('require({ load }) with rules that follow relations', () => {
 
   before(async () => {
     orm = await openGraph();
-    orm.em.getConnection().getKnex().on('query', () => void statements++);
+    (orm.em as SqlEntityManager).getConnection().getKnex().on('query', () => void statements++);
     const find = (req: Request, populate: boolean) => orm.em.fork().findOne(Task, Number(req.params['id']), populate ? { populate: ['project.members'] } : {});
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
       auth.defineRole('member', [

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
-import { openGraph, storeGraph, type Graph } from '../helpers/task-graph.js';
+import { openGraph, storeGraph, Task, type Graph } from '../helpers/task-graph.js';
 import { relationCase, tasksAllowed, tasksWhere, type RelationCase } from './relation-rules.js';
 
 async function check(t: TestApp, orm: MikroORM, { roles, user, action, graph }: RelationCase): Promise<void> {
@@ -121,4 +121,65 @@ describe('accessibleBy through relations selects the tasks CASL allows [SQLite]'
 
 describePostgres('accessibleBy through relations selects the tasks CASL allows', () => {
   relationSuite(createPostgresDatabase);
+});
+
+describe('rules that follow relations: what is refused, naming the role and rule', () => {
+  let t: TestApp;
+  let orm: MikroORM;
+  before(async () => {
+    orm = await openGraph();
+  });
+  after(() => orm.close());
+  beforeEach(async () => {
+    t = await createTestApp();
+  });
+  afterEach(() => t.auth.close());
+
+  const ada = { id: 1, email: 'ada@example.com', is_admin: false, roles: ['x'] };
+  /** A role "x" whose second rule has `conditions`: accessibleBy (with `em`, unless told) throws, naming it, and saying `why`. */
+  const expectRefused = (conditions: Record<string, unknown>, why: RegExp, options: object = { em: orm.em }) => {
+    t.auth.defineRole('x', [{ action: 'read', subject: 'Task', conditions: { done: true } }, { action: 'read', subject: 'Task', conditions }]);
+    expect(() => t.auth.accessibleBy(ada, 'read', 'Task', options), JSON.stringify(conditions)).to.throw(TypeError, /role "x", rule 2/).that.satisfies((error: Error) => why.test(error.message));
+  };
+
+  it('a dotted path or $elemMatch without the metadata: { em } is needed to tell a relation from a column', () => {
+    expectRefused({ 'project.archived': false }, /dotted paths through relations need the entity's metadata \(pass \{ em \}\)/, {});
+    expectRefused({ 'project.members': { $elemMatch: { user_id: 1 } } }, /pass \{ em \}/, {});
+  });
+
+  it('a path that ends at a relation, goes through a column, or names what the entity does not have', () => {
+    expectRefused({ project: 1 }, /"project" \(on Task\) names a relation, not a column: compare a property through it, such as "project.id"/);
+    expectRefused({ 'project.members.user_id.x': 1 }, /"user_id" is no relation of Member/);
+    expectRefused({ 'project.nope': 1 }, /Project has no column "nope"/);
+    expectRefused({ 'done.x': 1 }, /"done" is no relation of Task/);
+    expectRefused({ nope: 1 }, /Task has no column "nope"/);
+  });
+
+  it('$elemMatch on a to-one relation or a column', () => {
+    expectRefused({ project: { $elemMatch: { archived: false } } }, /\$elemMatch takes a path to a to-many relation/);
+    expectRefused({ done: { $elemMatch: { $eq: true } } }, /\$elemMatch takes a path to a to-many relation/);
+    expectRefused({ 'project.members': { $elemMatch: { $eq: 1 } } }, /is not a property name/);
+  });
+
+  it('what has no SQL form on a column has none through a relation either', () => {
+    expectRefused({ 'project.members.role': { $regex: '^l' } }, /\$regex has no SQL form/);
+    expectRefused({ 'project.members.role': { $lt: 'm' } }, /compares numbers only/);
+  });
+
+  it('finds the entity by the subject type, or by { entity }', () => {
+    t.auth.defineRole('x', [{ action: 'read', subject: 'Job', conditions: { 'project.archived': false } }]);
+    expect(() => t.auth.accessibleBy(ada, 'read', 'Job', { em: orm.em })).to.throw(TypeError, /knows no entity named "Job" \(pass \{ entity \}/);
+    expect(t.auth.accessibleBy(ada, 'read', 'Job', { em: orm.em, entity: Task })).to.deep.equal({ project: { $and: [{ id: { $ne: null } }, { archived: false }] } });
+  });
+
+  it('refuses, when the role is defined, a path through more than four relations or with an empty segment', () => {
+    const define = (conditions: Record<string, unknown>) => () => t.auth.defineRole('x', [{ action: 'read', subject: 'Task', conditions }]);
+    expect(define({ 'a.b.c.d.e': 1 })).not.to.throw();
+    expect(define({ 'a.b.c.d.e.f': 1 })).to.throw(TypeError, /role "x", rule 1: "conditions": the path "a\.b\.c\.d\.e\.f" follows 5 relations; at most 4/);
+    expect(define({ $or: [{ done: true }, { 'a.b.c.d.e.f': { $ne: 1 } }] })).to.throw(TypeError, /follows 5 relations/);
+    expect(define({ 'a.b': { $elemMatch: { 'c.d': { $elemMatch: { e: 1 } } } } })).not.to.throw();
+    expect(define({ 'a.b': { $elemMatch: { 'c.d': { $elemMatch: { 'e.f': 1 } } } } })).to.throw(TypeError, /the path "a\.b\.c\.d\.e\.f" follows 5 relations/);
+    expect(define({ 'a.b.c': { $not: { $elemMatch: { 'd.e.f': 1 } } } })).to.throw(TypeError, /follows 5 relations/);
+    expect(define({ 'project..id': 1 })).to.throw(TypeError, /the path "project\.\.id" has an empty segment/);
+  });
 });
