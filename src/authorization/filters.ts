@@ -21,7 +21,7 @@
  * names of the entity, with values of the property's type (a number for a number column).
  */
 import { rulesToAST } from '@casl/ability/extra';
-import { Utils, type EntityMetadata, type EntityName, type MetadataStorage } from '@mikro-orm/core';
+import type { EntityMetadata, MetadataStorage } from '@mikro-orm/core';
 import { CompoundCondition, createInterpreter, ITSELF, type Condition, type FieldCondition } from '@ucast/mongo2js';
 import type { AppAbility } from './abilities.js';
 import { and, or, throughRelations, type Query } from './relation-filters.js';
@@ -39,8 +39,8 @@ export interface AccessibleByOptions {
    * to-many: needed for rules with dotted paths or `$elemMatch`, and checks every property a rule names.
    */
   em?: { getMetadata(): MetadataStorage };
-  /** The entity the filter is for, when its name is not the subject type; used with `em`. */
-  entity?: EntityName<object>;
+  /** The entity the filter is for (its class, schema or name), when its name is not the subject type; used with `em`. */
+  entity?: string | { readonly name: unknown };
 }
 
 /**
@@ -169,8 +169,8 @@ export function accessFilter(ability: AppAbility, action: string, subjectType: s
   return query === true ? all(primaryKey) : query === false ? none(primaryKey) : query;
 }
 
-function metadataOf(em: { getMetadata(): MetadataStorage }, entity: EntityName<object>): EntityMetadata {
-  const name = Utils.className(entity);
+function metadataOf(em: { getMetadata(): MetadataStorage }, entity: string | { readonly name: unknown }): EntityMetadata {
+  const name = typeof entity === 'string' ? entity : String(entity.name);
   const meta = em.getMetadata().find(name);
   if (!meta) throw new TypeError(`accessibleBy: the EntityManager knows no entity named "${name}" (pass { entity } when the subject type is not the entity's name)`);
   return meta;
