@@ -8,7 +8,7 @@ import { helper, ReferenceKind, Utils, wrap, type EntityMetadata } from '@mikro-
 import type { Condition, FieldCondition } from '@ucast/mongo2js';
 import type { AppAbility } from './abilities.js';
 
-/** A path follows at most this many relations (CONTRACT: recursive hierarchies are not supported). */
+/** A path follows at most this many relations: recursive hierarchies (a folder in a folder, to any depth) are not supported. */
 export const MAX_RELATIONS = 4;
 
 export interface Relation {
@@ -75,10 +75,11 @@ export function relationHints(meta: EntityMetadata, condition: Condition, prefix
 /**
  * Loads, on a MikroORM entity, every relation that the rules for `action` on `subjectType` read
  * (through its own EntityManager: `wrap(entity).populate`, which leaves what is loaded already),
- * so that no rule meets a relation that is not loaded. A plain object is left as it is.
+ * so that no rule meets a relation that is not loaded. A plain object is left as it is, and so is
+ * an entity no EntityManager manages (a rule that meets a relation it lacks throws, naming it).
  */
 export async function populateRuleRelations(ability: AppAbility, action: string, subjectType: string, resource: object): Promise<void> {
-  if (!Utils.isEntity(resource)) return;
+  if (!Utils.isEntity(resource) || !helper(resource).__em) return;
   const meta = helper(resource).__meta;
   const hints = new Set<string>();
   for (const rule of ability.possibleRulesFor(action, subjectType)) if (rule.ast) relationHints(meta, rule.ast, '', hints);
