@@ -178,6 +178,7 @@ function metadataOf(em: { getMetadata(): MetadataStorage }, entity: string | { r
 
 /** A leaf's test on its field, through the relations its path follows (CASL's meaning, see relation-filters.ts). */
 function onField(node: FieldCondition, negate: boolean, scope: Scope, brokenHolds: boolean, test: (name: string, negate: boolean) => Query): Query {
+  // The name first: `{ $or: [...] }` is refused for its name, not for the list it compares with.
   if (!scope.meta) return test(field(node), negate);
   const relations = follow(node, scope, 'field');
   const name = (node.field as string).split('.').at(-1)!;

@@ -78,7 +78,7 @@ function relationSuite(open: () => Promise<{ url?: string; drop(): Promise<void>
   it('selects exactly the tasks the ability allows: generated graphs and rules through project and project.members', async () => {
     await fc.assert(
       fc.asyncProperty(relationCase(), (c) => check(t, orm!, c)),
-      { numRuns: 50 },
+      { numRuns: 40 },
     );
   });
 

@@ -1,8 +1,8 @@
 /**
  * The generator and harness of the property that rules following relations keep CASL's meaning in
- * `accessibleBy` (CONTRACT-3 §21). Three levels of entities of the test's own: a `Task` whose
- * `project` may be NULL, a `Project` with a collection of `members` (empty, one, several), a
- * `Member` whose `user_id` and `role` may be NULL. Random roles of CASL rules over the paths
+ * `accessibleBy` (CONTRACT-3 §21), on the three levels of test/helpers/task-graph.ts: graphs of
+ * tasks whose `project` may be NULL, projects with no, one or several `members`, members whose
+ * `user_id` and `role` may be NULL. Random roles of CASL rules over the paths
  * through them (`project.archived`, `project.score`, `project.id`, `project.members.user_id`,
  * `project.members.role`, `$elemMatch` on `project.members`), with every operator the filter
  * translates, `$not`, `$and`, `$or`, `$nor` and inverted rules; and the check: the tasks `em.find`
