@@ -6,7 +6,7 @@
  */
 import { buildMongoQueryMatcher } from '@casl/ability';
 import { helper, Reference, Utils } from '@mikro-orm/core';
-import { $and, $nor, $not, $or, $where, nor, not, or, where } from '@ucast/mongo2js';
+import { $and, $nor, $not, $or, $where, eq, nor, not, or, where } from '@ucast/mongo2js';
 
 /**
  * One step of a dotted path (`project.members.user_id`), as CASL takes it, on plain objects and
@@ -32,7 +32,23 @@ export function step(object: Record<string, unknown> | null | undefined, field: 
 const notLoaded = (object: object, field: string) =>
   new Error(`${object.constructor.name}.${field} is not loaded: populate it before checking a rule that follows it (the require({ load }) guard does)`);
 
-export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher({ $and, $or, $nor, $not, $where }, { or, nor, not, where }, { get: step });
+/**
+ * `$eq` (and a bare value) as ucast decides it, the common case first: a plain field holding a
+ * primitive, compared with a primitive, is `===` (ucast's own `eq` allocates a cursor for the
+ * path on every call; this is most of the time `can` spends on an ability of many conditional
+ * rules, see docs/performance.md). Anything else (a path, `null`, a list, a Date, a RegExp, an
+ * absent field) is ucast's `eq`.
+ */
+const equals: typeof eq = (node, object, context) => {
+  const expected: unknown = node.value;
+  if (typeof node.field === 'string' && !node.field.includes('.') && expected !== null && typeof expected !== 'object' && object !== null && typeof object === 'object' && !Array.isArray(object)) {
+    const actual = step(object as Record<string, unknown>, node.field);
+    if (actual === null || (actual !== undefined && typeof actual !== 'object')) return actual === expected;
+  }
+  return eq(node, object, context);
+};
+
+export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher({ $and, $or, $nor, $not, $where }, { or, nor, not, where, eq: equals }, { get: step });
 
 const OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$all', '$size', '$regex', '$options', '$elemMatch', '$exists', '$and', '$or', '$nor', '$not']);
 
