@@ -5,7 +5,7 @@
  *
  * With `load`, a user whose ability allows `action` on no `subject` at all is refused before
  * anything is loaded; a resource that is not there is a 404; one the ability refuses, by its own
- * fields, a 403. A MikroORM entity first gets the relations the rules read populated. A refusal says the deciding rule's `reason` if it gives one, and nothing of roles.
+ * fields, a 403. A refusal says the deciding rule's `reason` if it gives one, and nothing of roles.
  */
 import { subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
@@ -44,6 +44,7 @@ export function resourceCheck(abilities: AbilityFactory, options: ResourceOption
       const resource: unknown = await load(req);
       if (resource === null || resource === undefined) return new AuthError('not_found', `No such ${subject}`);
       if (typeof resource !== 'object') throw new TypeError(`require({ subject: '${subject}', load }): load(req) must resolve to an object or null`);
+      // On a MikroORM entity, the relations the rules follow (`project.members.user_id`) are loaded first.
       await populateRuleRelations(ability, action, subject, resource);
       const refusal = decide(req, ability, resource);
       if (!refusal) req.resource = resource;
