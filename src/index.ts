@@ -5,6 +5,7 @@ export { AuthUser } from './users/auth-user.js';
 export { routeContext } from './authorization/context.js';
 export { consoleLogger } from './logger.js';
 export { defaultPageTexts } from './http/pages/texts.js';
+export { SERVICE_AUTH_TABLES } from './storage/tables.js';
 
 export type { AbilityTypes, AppAbility, AppActions, AppRule, AppSubjectTypes, TypedAbility } from './authorization/abilities.js';
 export type { RouteContext } from './authorization/context.js';
@@ -19,7 +20,7 @@ export type { Principal, PrincipalLike } from './authorization/principal.js';
 export type { RoleRule } from './authorization/role-rules.js';
 export type { AuthConfig, PasswordPolicy } from './config/config.js';
 export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem } from './errors.js';
-export type { EventHandler, EventName } from './events.js';
+export type { EventHandler, EventName, OrgEventDetail, OrgEventHandler, OrgEventName } from './events.js';
 // Also brings the Express Request augmentation (req.user, req.ability, req.authMethod, req.token).
 export type { RequestToken } from './express-request.js';
 export type { Logger } from './logger.js';
@@ -41,6 +42,10 @@ export type { SessionsPageLocals } from './http/pages/sessions-page.js';
 export type { PageTexts } from './http/pages/texts.js';
 export type { TokenFormValues, TokensPageLocals } from './http/pages/tokens-page.js';
 export type { Rate } from './config/rates.js';
+export type { NewInvitation } from './orgs/invitations.js';
+export type { NewOrg } from './orgs/organizations.js';
+export type { OrgService } from './orgs/service.js';
+export type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, UserOrg } from './orgs/views.js';
 export type { SessionView } from './sessions/store.js';
 export type { UserRef } from './storage/user-ref.js';
 export type { CreatedToken, NewToken, TokenService, TokenView } from './tokens/service.js';

@@ -9,12 +9,13 @@ import { AuthorizationApi, PARTS } from './authorization-api.js';
 import { readConfig, sourceFrom, type AuthConfig } from './config/config.js';
 import { unknownKeys } from './config/unknown-keys.js';
 import { AuthError } from './errors.js';
-import type { EventHandler, EventName } from './events.js';
+import type { EventHandler, EventName, OrgEventHandler, OrgEventName } from './events.js';
 import { createErrorHandler } from './http/errors.js';
 import type { PageTexts } from './http/pages/texts.js';
 import { createAuthRouter, unknownPath } from './http/router.js';
 import type { Logger } from './logger.js';
 import type { MailTransport } from './mail/transport.js';
+import type { OrgService } from './orgs/service.js';
 import type { UserRef } from './storage/user-ref.js';
 import { DerivationsBusyError } from './tokens/derivations.js';
 import type { TokenService } from './tokens/service.js';
@@ -45,6 +46,8 @@ export class ServiceAuth extends AuthorizationApi {
   readonly ready: Promise<void>;
   readonly users: UserService;
   readonly roles: RoleService;
+  /** Organizations, their members and their roles there, invitations (docs/organizations.md). */
+  readonly orgs: OrgService;
   /** Personal access tokens: create, list, revoke, import legacy hashes. */
   readonly tokens: TokenService;
   /** The audit log: query it for admin screens, verify its chain (docs/audit.md). */
@@ -63,13 +66,15 @@ export class ServiceAuth extends AuthorizationApi {
   readonly notFound: RequestHandler = unknownPath;
 
   constructor(app: Application) {
-    const config = readConfig(sourceFrom(app), app.get('env'));
+    const assumed: string[] = [];
+    const config = readConfig(sourceFrom(app), app.get('env'), (warning) => assumed.push(warning));
     const parts = new AuthParts(config);
     super(parts);
     this.config = config;
     this.ready = parts.ready;
     this.users = parts.users;
     this.roles = parts.roles;
+    this.orgs = parts.orgs;
     this.tokens = parts.tokens;
     this.audit = parts.audit;
     this.errorHandler = createErrorHandler({ config: this.config, pluggable: parts.pluggable, audit: parts.audit });
@@ -79,11 +84,11 @@ export class ServiceAuth extends AuthorizationApi {
     Object.defineProperty(app, INSTANCE, { value: this, configurable: true });
     // Found now, among what construction read; logged once it is done, so that a logger assigned
     // right after it receives the warnings.
-    const unknown = unknownKeys(app.settings as Record<string, unknown>, process.env);
+    const unknown = unknownKeys(app.settings as Record<string, unknown>, process.env).map(
+      ({ key, source, nearest }) => `unknown configuration key ${key} in the ${source === 'settings' ? "application's settings" : 'environment'}; did you mean ${nearest}?`,
+    );
     queueMicrotask(() => {
-      for (const { key, source, nearest } of unknown) {
-        parts.pluggable.logger.warn(`unknown configuration key ${key} in the ${source === 'settings' ? "application's settings" : 'environment'}; did you mean ${nearest}?`);
-      }
+      for (const warning of [...unknown, ...assumed]) parts.pluggable.logger.warn(warning);
     });
   }
 
@@ -128,10 +133,16 @@ export class ServiceAuth extends AuthorizationApi {
    */
   on(name: EventName): <H extends EventHandler>(handler: H) => H;
   on(name: EventName, handler: EventHandler): () => void;
+  /** An organization event: handed the acting user (or null) and `{ org, member?, roles? }` (docs/organizations.md). */
+  on(name: OrgEventName): <H extends OrgEventHandler>(handler: H) => H;
+  on(name: OrgEventName, handler: OrgEventHandler): () => void;
   /** Each audit record, once it has committed (to ship to a log pipeline); not awaited. */
   on(name: 'audit'): <H extends AuditHandler>(handler: H) => H;
   on(name: 'audit', handler: AuditHandler): () => void;
-  on(name: EventName | 'audit', handler?: EventHandler | AuditHandler): (<H extends EventHandler & AuditHandler>(handler: H) => H) | (() => void) {
+  on(
+    name: EventName | OrgEventName | 'audit',
+    handler?: EventHandler | OrgEventHandler | AuditHandler,
+  ): (<H extends EventHandler & OrgEventHandler & AuditHandler>(handler: H) => H) | (() => void) {
     if (name === 'audit') {
       const { audit } = this[PARTS];
       if (handler) return audit.onRecord(handler as AuditHandler);
@@ -142,8 +153,8 @@ export class ServiceAuth extends AuthorizationApi {
     }
     const { events } = this[PARTS];
     events.listFor(name);
-    if (handler) return events.subscribe(name, handler as EventHandler);
-    return <H extends EventHandler>(decorated: H): H => {
+    if (handler) return events.subscribe(name, handler as EventHandler | OrgEventHandler);
+    return <H extends EventHandler | OrgEventHandler>(decorated: H): H => {
       events.subscribe(name, decorated);
       return decorated;
     };

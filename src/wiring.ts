@@ -13,18 +13,19 @@ import { Passkeys } from './mfa/passkeys.js';
 import { SecondFactors } from './mfa/second-factor.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { PolicyRegistry } from './authorization/policies.js';
-import { RoleRules } from './authorization/role-rules.js';
+import { OrgAccess } from './authorization/org-access.js';
+import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
+import { Tenant } from './authorization/tenant.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
-import type { EndpointLimiters } from './http/actions/checks.js';
 import { EventBus } from './events.js';
 import { createMailTransport } from './mail/index.js';
+import { OrgService } from './orgs/service.js';
 import { PasswordHasher } from './passwords/hashing.js';
 import { Pluggable } from './pluggable.js';
 import type { MailTransport } from './mail/transport.js';
-import { createLimiter, type Limiter } from './rate-limit/limiter.js';
+import { createLimiters, type Limiters } from './limiters.js';
 import { SharedRedis } from './rate-limit/shared-redis.js';
-import type { Rate } from './config/rates.js';
 import { SessionCookie } from './sessions/cookie.js';
 import { SessionStore } from './sessions/store.js';
 import { Storage } from './storage/storage.js';
@@ -48,13 +49,6 @@ import { RoleService } from './users/roles.js';
 import { UserService } from './users/service.js';
 import { UserCache } from './users/user-cache.js';
 
-/** The endpoints' limiters, and those that count failures: logins per (email, client) pair, wrong authenticator codes per account, bearer tokens per client. */
-export interface Limiters extends EndpointLimiters {
-  loginFailures: Limiter;
-  secondFactorFailures: Limiter;
-  tokenFailures: Limiter;
-}
-
 export class AuthParts {
   readonly pluggable: Pluggable;
   /** The transport the configuration made, which `close()` closes (a replacement is the application's). */
@@ -75,6 +69,10 @@ export class AuthParts {
   readonly passwords: PasswordChanges;
   readonly users: UserService;
   readonly roles: RoleService;
+  /** `auth.orgs`: organizations, their members and invitations. */
+  readonly orgs: OrgService;
+  /** Whether an organization role of this name is defined, for `auth.orgs` to refuse unknown ones (422 `unknown_role`). */
+  knownOrgRole: (name: string) => boolean = (name) => this.orgRoles.has(name);
   /** Work done after an answer (reset requests, registrations with confirmation); `close()` waits for it. */
   readonly background: BackgroundWork;
   readonly resets: PasswordResets;
@@ -89,9 +87,13 @@ export class AuthParts {
   readonly passkeys: Passkeys;
   readonly signIn: SignIn;
   readonly roleRules = new RoleRules();
+  /** Organization roles (`auth.defineOrgRole`), bound to their organization by the tenant field. */
+  readonly orgRoles: OrgRoleRules;
   readonly policies: PolicyRegistry;
   readonly abilities: AbilityFactory;
   readonly guards: Guards;
+  /** Requests and questions in an organization (`orgRequired`, `{ org }`). */
+  readonly orgAccess: OrgAccess;
   /** Storage connected and migrated, and the password hasher warmed up. */
   readonly ready: Promise<void>;
   private closing: Promise<void> | undefined;
@@ -114,7 +116,7 @@ export class AuthParts {
     this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, { rateLimits: config.rateLimit.enabled, verifiedTokens: config.secret !== undefined }) : undefined;
     const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
     this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
-    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit);
+    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgs);
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
     const loginTickets = new LoginTickets(this.storage);
@@ -131,7 +133,7 @@ export class AuthParts {
       creation,
       cache,
       states: new AccountStates({ storage, audit, lookup, cache, sessions, events }),
-      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events }),
+      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events, leaveOrgs: (tx, user) => this.orgs.leaveAll(tx, user) }),
       events,
       revokeTokensOnReset: revokeTokens,
     });
@@ -139,23 +141,15 @@ export class AuthParts {
     this.background = new BackgroundWork(pluggable);
     const links = new AccountLinks(config.publicUrl, config.urlPrefix);
     const mailing = { links, mail: pluggable, log: pluggable };
-    this.resets = new PasswordResets({
-      ...mailing,
-      settings: { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens },
-      background: this.background,
-      storage,
-      audit,
-      users: this.users,
-      lookup,
-      tokens: resetTokens,
-      passwords,
-      events,
-    });
+    const resetSettings = { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens };
+    this.resets = new PasswordResets({ ...mailing, settings: resetSettings, background: this.background, storage, audit, users: this.users, lookup, tokens: resetTokens, passwords, events });
     const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
     this.registrations = new Registrations({ ...mailing, storage, audit, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
     this.emailChanges = new EmailChanges({ ...mailing, storage, audit, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
+    const knownOrgRole = (name: string) => this.knownOrgRole(name);
+    this.orgs = new OrgService({ ...mailing, storage, audit, events, lookup, settings: config.orgs, knownOrgRole, evictTokensOf: (userId) => this.verifier.evictUser(userId) });
 
-    this.limiters = this.createLimiters();
+    this.limiters = createLimiters(config.rateLimit, this.redis);
     this.credentials = new CredentialResolver({
       cookie: this.cookie,
       sessions: this.sessions,
@@ -189,8 +183,11 @@ export class AuthParts {
       requireConfirmedEmail: config.emailConfirmation.enabled,
     });
     this.policies = new PolicyRegistry(pluggable);
-    this.abilities = new AbilityFactory(this.roleRules, this.policies);
-    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, publicOrigin });
+    const tenant = new Tenant(config.tenantField);
+    this.orgRoles = new OrgRoleRules(tenant);
+    this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles);
+    this.orgAccess = new OrgAccess(this.abilities, () => this.orgs);
+    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, publicOrigin });
 
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here
@@ -225,26 +222,8 @@ export class AuthParts {
     return this.closing;
   }
 
-  private createLimiters(): Limiters | undefined {
-    const { rateLimit } = this.config;
-    if (!rateLimit.enabled) return undefined;
-    const limiter = (name: string, rate: Rate) => createLimiter({ name, rate, redis: this.redis?.client, onRedisFailure: () => this.redis?.fellBack() });
-    return {
-      login: limiter('login', rateLimit.login),
-      register: limiter('register', rateLimit.register),
-      forgotPassword: limiter('forgot', rateLimit.forgotPassword),
-      resetPassword: limiter('reset', rateLimit.resetPassword),
-      confirm: limiter('confirm', rateLimit.resetPassword),
-      confirmationMail: limiter('confirmation-mail', rateLimit.forgotPassword),
-      loginFailures: limiter('login-failures', rateLimit.loginFailures),
-      secondFactorFailures: limiter('second-factor-failures', rateLimit.secondFactorFailures),
-      tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
-      tokenCreation: limiter('token-creation', rateLimit.tokenCreation),
-    };
-  }
-
   private async start(): Promise<void> {
-    await this.storage.ready;
-    await this.hasher.warmUp();
+    // At once: the dummy hash runs on libuv's thread pool while this thread opens storage.
+    await Promise.all([this.storage.ready, this.hasher.warmUp()]);
   }
 }

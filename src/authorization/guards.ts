@@ -17,7 +17,9 @@ import { AuthError, BEARER_CHALLENGE, LoginRequired } from '../errors.js';
 import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
 import type { AbilityFactory } from './abilities.js';
 import { routeContext } from './context.js';
+import type { OrgAccess } from './org-access.js';
 import type { PolicyRegistry } from './policies.js';
+import type { Tenant } from './tenant.js';
 import { attachCredentials } from './request-state.js';
 import { resourceCheck, type ResourceOptions } from './resource-checks.js';
 
@@ -25,6 +27,8 @@ export interface GuardDeps {
   credentials: CredentialResolver;
   abilities: AbilityFactory;
   policies: PolicyRegistry;
+  orgs: OrgAccess;
+  tenant: Tenant;
   /** The origin of SERVICE_AUTH_PUBLIC_URL, for the same-site check. */
   publicOrigin: string;
 }
@@ -32,7 +36,8 @@ export interface GuardDeps {
 /** Decides whether authenticated credentials may pass; returns the refusal, or nothing (perhaps later). */
 type Check = (req: Request, credentials: Credentials) => AuthError | undefined | Promise<AuthError | undefined>;
 
-export type RequireOptions = { policy: string } | ResourceOptions;
+/** `T`: what `load` finds (inferred from it, or named: `require<Note>({ …, load })`). */
+export type RequireOptions<T = unknown> = { policy: string } | ResourceOptions<T>;
 
 export class Guards {
   /** A session or a token. */
@@ -64,6 +69,16 @@ export class Guards {
     });
   }
 
+  /**
+   * The organization named by the URL parameter `param` (its id or slug), of which the user is a
+   * member (or may `read` it by a global rule): sets `req.org`, `req.membership`, and `req.ability`
+   * to the ability in it for every later guard. Anyone else: 404 `not_found`.
+   */
+  orgRequired(param = 'org'): RequestHandler {
+    if (typeof param !== 'string' || param === '') throw new TypeError('orgRequired(param): name the URL parameter, e.g. orgRequired(\'org\')');
+    return this.guard((req, credentials) => this.deps.orgs.enter(req, credentials, param));
+  }
+
   /** The user holds every one of the roles. */
   rolesRequired(...roles: string[]): RequestHandler {
     requireRoleNames('rolesRequired', roles);
@@ -80,10 +95,10 @@ export class Guards {
   /**
    * `{ policy }`: the named policy returns true for the user and the URL context.
    * `{ action, subject }`: the user's ability allows `action` on a `subject` whose fields are the
-   * URL context; with `load`, on the resource it loads (then on `req.resource`); with
-   * `fields: 'body'`, also on every field the body sets.
+   * URL context; with `load`, on the resource it loads (then on `req.resource`), which `conceal`
+   * answers as missing when refused; with `fields: 'body'`, also on every field the body sets.
    */
-  require(options: RequireOptions): RequestHandler {
+  require<T = unknown>(options: RequireOptions<T>): RequestHandler {
     if (options && 'policy' in options && typeof options.policy === 'string' && options.policy) {
       const { policy } = options;
       // The same answer as `req.ability.can('satisfy', subject(policy, context))` (only the function
@@ -94,10 +109,12 @@ export class Guards {
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
       if (options.load !== undefined && typeof options.load !== 'function') throw new TypeError('require({ load }): load must be a function of the request');
       if (options.fields !== undefined && options.fields !== 'body') throw new TypeError("require({ fields }): the only fields to check are 'body'");
-      const check = resourceCheck(this.deps.abilities, options);
+      if (options.conceal !== undefined && typeof options.conceal !== 'boolean' && (typeof options.conceal !== 'string' || options.conceal === '')) throw new TypeError('require({ conceal }): conceal is true, false or an action');
+      if (options.conceal && !options.load) throw new TypeError('require({ conceal }): conceal needs load: without a resource there is nothing to hide');
+      const check = resourceCheck(this.deps.abilities, options, this.deps.tenant);
       return this.guard((req, { user }) => check(req, user));
     }
-    throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields? }');
+    throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields?, conceal? }');
   }
 
   /**

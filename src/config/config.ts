@@ -5,7 +5,7 @@
  */
 import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
-import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
+import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
 
 export interface AuthConfig {
   readonly urlPrefix: string;
@@ -64,6 +64,16 @@ export interface AuthConfig {
   };
   /** Roles every user who registers over HTTP is given (SERVICE_AUTH_DEFAULT_ROLES). */
   readonly defaultRoles: readonly string[];
+  /** SERVICE_AUTH_TENANT_FIELD: the field of a subject that names its organization, bound in every organization role's rule. */
+  readonly tenantField: string;
+  readonly orgs: {
+    /** SERVICE_AUTH_ORG_OWNER_ROLES: the organization roles of an owner; every organization keeps a member with one. */
+    readonly ownerRoles: readonly string[];
+    /** SERVICE_AUTH_ORG_CREATION: who may create an organization over HTTP (`admins`: global admins and holders of `create Organization`). */
+    readonly creation: 'anyone' | 'admins';
+    /** SERVICE_AUTH_INVITATION_TTL: how long an invitation to an organization works. */
+    readonly invitationTtlSeconds: number;
+  };
   readonly audit: {
     /** SERVICE_AUTH_AUDIT_ENABLED: security-relevant actions are appended to `auth_events`. */
     readonly enabled: boolean;
@@ -118,9 +128,10 @@ const DEFAULT_RATES = {
 
 /**
  * Reads the whole configuration. `environment` is Express's `app.get('env')` (`NODE_ENV`, else
- * `development`); it decides the defaults that differ in production.
+ * `development`); it decides the defaults that differ in production. `warn` hears of each default
+ * a developer should know was assumed (ServiceAuth logs them once construction is done).
  */
-export function readConfig(source: ConfigSource, environment = 'development'): AuthConfig {
+export function readConfig(source: ConfigSource, environment = 'development', warn: (message: string) => void = () => undefined): AuthConfig {
   const production = environment === 'production';
   const read = <T>(key: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
     const value = source.get(key);
@@ -143,10 +154,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
   const maxLength = read('SERVICE_AUTH_MAX_PASSWORD_LENGTH', integerBetween(minLength, 4096, 'SERVICE_AUTH_MIN_PASSWORD_LENGTH'), Math.max(256, minLength));
   const maxExpiryDays = read('SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', integerBetween(1, TEN_YEARS_DAYS), 365);
 
-  const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl);
-  if (publicUrl === undefined && production) {
-    throw new ConfigError('SERVICE_AUTH_PUBLIC_URL', undefined, "an http(s) URL: it is required when app.get('env') is 'production'");
-  }
+  const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl) ?? assumedPublicUrl(production, warn);
 
   return {
     urlPrefix: read('SERVICE_AUTH_URL_PREFIX', urlPath, '/service-auth'),
@@ -155,7 +163,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
     redisUrl: optional('SERVICE_AUTH_REDIS_URL', urlWithScheme(['redis:', 'rediss:'])),
     redisPrefix: read('SERVICE_AUTH_REDIS_PREFIX', matching(/^[\w:.-]{1,64}$/, 'up to 64 letters, digits, _, :, . or -'), ''),
     secret: optional('SERVICE_AUTH_SECRET', secret(32)),
-    publicUrl: publicUrl ?? `http://localhost:${process.env['PORT'] || 3000}`,
+    publicUrl,
     production,
     // Node's own server.requestTimeout (300 s by default) bounds it from above.
     bodyTimeoutMs: read('SERVICE_AUTH_BODY_TIMEOUT_MS', integerBetween(1, 300_000), 10_000),
@@ -199,6 +207,12 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
       tokenTtlSeconds: read('SERVICE_AUTH_CONFIRM_TOKEN_TTL', integerBetween(1, 30 * 86_400), 86_400),
     },
     defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
+    tenantField: read('SERVICE_AUTH_TENANT_FIELD', matching(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a property name: a letter or _, then letters, digits or _ (up to 64)'), 'org_id'),
+    orgs: {
+      ownerRoles: read('SERVICE_AUTH_ORG_OWNER_ROLES', nonEmpty(roleNames), ['owner']),
+      creation: read('SERVICE_AUTH_ORG_CREATION', matching(/^(?:anyone|admins)$/, '`anyone` or `admins`'), 'anyone') as 'anyone' | 'admins',
+      invitationTtlSeconds: read('SERVICE_AUTH_INVITATION_TTL', integerBetween(1, 90 * 86_400), 7 * 86_400),
+    },
     audit: {
       enabled: read('SERVICE_AUTH_AUDIT_ENABLED', boolean, true),
       retentionDays: read('SERVICE_AUTH_AUDIT_RETENTION_DAYS', integerBetween(1, TEN_YEARS_DAYS * 10), 365),
@@ -211,3 +225,19 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
   };
 }
 
+/**
+ * The base of links when SERVICE_AUTH_PUBLIC_URL is not set: none in production, where mail
+ * pointing at localhost would reach real users; elsewhere localhost on PORT, said aloud, since the
+ * port the application listens on is not known here and a link to the wrong one fails silently.
+ */
+function assumedPublicUrl(production: boolean, warn: (message: string) => void): string {
+  if (production) {
+    throw new ConfigError('SERVICE_AUTH_PUBLIC_URL', undefined, "an http(s) URL: it is required when app.get('env') is 'production'");
+  }
+  const url = `http://localhost:${process.env['PORT'] || 3000}`;
+  warn(
+    `SERVICE_AUTH_PUBLIC_URL is not set, so links in mail (password resets, email confirmations), passkeys and the authenticator app's issuer assume ${url}; ` +
+      'set it to the address users reach this application at (it is required in production)',
+  );
+  return url;
+}

@@ -1,7 +1,7 @@
 /**
  * What the built CLI loads for a command: `--version` and `--help` answer from the command classes
  * alone, a command on an up-to-date database opens MikroORM without the migrator (umzug and its
- * dependencies), `list-users` opens the database alone (no services), and no command loads the
+ * dependencies), `list-users` and `list-orgs` open the database alone (no services), and no command loads the
  * Redis client without Redis. Counted in modules loaded, not timed: the bench times them.
  */
 import { expect } from 'chai';
@@ -37,13 +37,14 @@ describe('CLI: what a command loads', () => {
       const { code, stderr, modules } = await traced(args);
       expect({ code, stderr }, args.join(' ')).to.deep.equal({ code: 0, stderr: '' });
       expect(loaded(modules, '/cli/commands/list-users.js'), args.join(' ')).to.equal(true);
-      for (const heavy of ['/node_modules/@mikro-orm/', '/dist/src/wiring.js', '/node_modules/express/', '/node_modules/zod/']) {
+      // Nor the "did you mean" of an unknown command, which only a command line naming none needs.
+      for (const heavy of ['/node_modules/@mikro-orm/', '/dist/src/wiring.js', '/node_modules/express/', '/node_modules/zod/', '/cli/commands/nearest-command.js', '/node_modules/fastest-levenshtein/']) {
         expect(loaded(modules, heavy), `${args.join(' ')} loaded ${heavy}`).to.equal(false);
       }
     }
   });
 
-  it('list-users migrates a fresh database, and on an up-to-date one opens it without the migrator', async () => {
+  it('list-users migrates a fresh database, and on an up-to-date one opens it without the migrator; list-orgs too', async () => {
     const database = await temporaryDatabase();
     try {
       const fresh = await traced(['auth', 'list-users', '--database', database.url]);
@@ -56,8 +57,11 @@ describe('CLI: what a command loads', () => {
       expect(loaded(upToDate.modules, '/node_modules/@mikro-orm/migrations/')).to.equal(false);
       expect(loaded(upToDate.modules, '/node_modules/express/')).to.equal(false);
       // The database alone: neither the services nor what they bring (validation, policies, Redis, limits).
+      const orgs = await traced(['auth', 'list-orgs', '--database', database.url]);
+      expect(orgs).to.include({ code: 0, stdout: 'No organizations.\n', stderr: '' });
       for (const heavy of ['/dist/src/wiring.js', '/dist/src/users/service.js', '/node_modules/zod/', '/node_modules/@casl/', '/node_modules/ioredis/', '/node_modules/rate-limiter-flexible/']) {
         expect(loaded(upToDate.modules, heavy), `list-users loaded ${heavy}`).to.equal(false);
+        expect(loaded(orgs.modules, heavy), `list-orgs loaded ${heavy}`).to.equal(false);
       }
     } finally {
       await database.remove();

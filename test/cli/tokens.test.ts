@@ -107,7 +107,7 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
       const tokens = JSON.parse(results['json']!.stdout) as Record<string, unknown>[];
       expect(tokens).to.have.length(4);
       for (const token of tokens) {
-        expect(Object.keys(token).sort()).to.deep.equal(['created_at', 'email', 'expires_at', 'id', 'last_used_at', 'legacy', 'name', 'scopes']);
+        expect(Object.keys(token).sort()).to.deep.equal(['created_at', 'email', 'expires_at', 'id', 'last_used_at', 'legacy', 'name', 'org', 'scopes']);
       }
       const legacy = tokens.find((token) => token['legacy'] === true)!;
       expect(legacy).to.include({ email: 'ada@example.com', name: 'old script', expires_at: null });
@@ -148,6 +148,21 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
         code: 1,
         stdout: '',
         stderr: 'Unknown token id: no token that is not revoked has the id "NoSuchTokenId123"\n',
+      });
+    });
+  });
+
+  describe('create-token --org', () => {
+    it('binds the token to an organization of the user, and refuses one the user is not a member of', async () => {
+      const acme = await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: 'ada@example.com' });
+      const bound = await cli(['create-token', '--email', 'ada@example.com', '--name', 'acme ci', '--org', 'acme']);
+      expect(bound.code, bound.stderr).to.equal(0);
+      const listed = (await t.auth.tokens.list({ user: 'ada@example.com' })).find((token) => token.name === 'acme ci');
+      expect(listed?.org).to.deep.equal({ id: acme.id, slug: 'acme' });
+      expect(await cli(['create-token', '--email', 'bob@example.com', '--name', 'x', '--org', 'acme'])).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Invalid --org: is no organization you are a member of\n',
       });
     });
   });
