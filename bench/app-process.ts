@@ -13,6 +13,9 @@ export interface Ready {
   /** A note of the bench user's (bench/notes.ts), and the filter accessibleBy gives for their notes. */
   noteId: number;
   accessibleBy: string;
+  /** A task of the bench user's projects (bench/tasks.ts), and the filter accessibleBy gives for their tasks. */
+  taskId: number;
+  accessibleTasks: string;
 }
 
 export interface AppProcessOptions {

@@ -23,6 +23,7 @@ import { FRESH_INSTANCE_FIGURE, freshInstanceFigures } from './fresh-instance.js
 import { cliFigures } from './cli-startup.js';
 import { appStartupFigures } from './app-startup.js';
 import { forgedFloodFigures } from './forged-flood.js';
+import { canLatencyFigures } from './can-latency.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -73,6 +74,10 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
       [`/note-guarded/${ready.noteId}`, cookie],
       ['/notes-handwritten', cookie],
       ['/notes-accessible', cookie],
+      [`/task-guarded/${ready.taskId}`, cookie],
+      [`/task-handwritten/${ready.taskId}`, cookie],
+      ['/tasks-handwritten', cookie],
+      ['/tasks-accessible', cookie],
     ];
     for (const [path, headers] of warmUps) await autocannon({ url: `${base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
 
@@ -95,6 +100,7 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     const list = await ratio(settings, cpu, `${base}/notes-handwritten`, `${base}/notes-accessible`, cookie, cookie);
     const listDetail = `${versus(list)}; ${PAGE} of the user's ${NOTES / OWNERS} rows of ${NOTES.toLocaleString('en')}, accessibleBy gave ${ready.accessibleBy}`;
     figures.push(atLeast('accessibleBy + em.find ÷ the same em.find with a hand-written equivalent filter', list.ratio, 0.9, listDetail));
+    figures.push(...(await relationFigures(settings, cpu, base, ready, cookie)));
 
     for (const total of [10, 100_000]) {
       const stored = await app.call<number>({ cmd: 'fill', total });
@@ -128,6 +134,20 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     await app.stop();
   }
   return figures;
+}
+
+/**
+ * Rules that follow relations (bench/tasks.ts): the load guard through `project.members` against
+ * the same load with a hand-written populate and check, both behind the session; `accessibleBy`
+ * with a to-many path against the hand-written `$some` filter, with the same em.find.
+ */
+async function relationFigures(settings: LoadSettings, cpu: () => Promise<number>, base: string, ready: AppProcess['ready'], cookie: Record<string, string>): Promise<Figure[]> {
+  const guarded = await ratio(settings, cpu, `${base}/task-handwritten/${ready.taskId}`, `${base}/task-guarded/${ready.taskId}`, cookie, cookie);
+  const list = await ratio(settings, cpu, `${base}/tasks-handwritten`, `${base}/tasks-accessible`, cookie, cookie);
+  return [
+    atLeast('load guard through project.members ÷ the same load with a hand-written populate and check', guarded.ratio, 0.83, versus(guarded)),
+    atLeast('accessibleBy through project.members + em.find ÷ the same em.find with a hand-written $some filter', list.ratio, 0.83, `${versus(list)}; accessibleBy gave ${ready.accessibleTasks}`),
+  ];
 }
 
 /** The warm bearer-token figure again, on PostgreSQL, in a database of its own; then the credential-scale figures. */
@@ -181,6 +201,7 @@ try {
   figures.push(...(await freshInstanceFigures(postgresUrl).catch((error: unknown) => [skipped(FRESH_INSTANCE_FIGURE, 's', '≤ 2 s', error instanceof Error ? error.message : String(error))])));
   figures.push(...(await cliFigures(dir)));
   figures.push(...(await appStartupFigures(dir)));
+  figures.push(...(await canLatencyFigures()));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

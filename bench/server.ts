@@ -26,6 +26,7 @@ import { makeToken, randomBase62 } from '../dist/src/tokens/format.js';
 import { derive, newSalt, PBKDF2_ALGORITHM } from '../dist/src/tokens/hashing.js';
 import { middlewareCosts } from './middleware-cost.js';
 import { benchNotes, NOTE_READER } from './notes.js';
+import { benchTasks, TASK_READER } from './tasks.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
 const PASSWORD = 'Bench-Password-12345';
@@ -86,15 +87,16 @@ passport.use(
 );
 app.get('/passport', passport.authenticate('bearer', { session: false }), ok);
 const notes = await benchNotes(app, auth, databaseUrl);
+const tasks = await benchTasks(app, auth, databaseUrl);
 // As an application mounts it: the guards' refusals (the bogus tokens of the attack) answered here.
 app.use(auth.errorHandler);
 
-// The note routes' role (bench/notes.ts). The other guarded routes build no ability, so it costs them nothing.
-const user = await auth.users.create({ email: 'bench@example.com', password: PASSWORD, roles: [NOTE_READER] });
+// The note and task routes' roles (bench/notes.ts, bench/tasks.ts). The other guarded routes build no ability, so they cost them nothing.
+const user = await auth.users.create({ email: 'bench@example.com', password: PASSWORD, roles: [NOTE_READER, TASK_READER] });
 const others = await auth.users.create({ email: 'others@example.com', password: PASSWORD });
 const passportToken = randomBytes(32).toString('hex');
 await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(passportToken).digest('hex'), name: 'passport' });
-const { noteId, accessibleBy } = await notes.seed(user);
+const [{ noteId, accessibleBy }, { taskId, accessibleTasks }] = [await notes.seed(user), await tasks.seed(user)];
 
 // Every statement the package's own database connection runs (the change feed, rows read for
 // credentials, last_used_at writes; bench/credential-scale.ts), and the audit log's apart (bench/audit-flood.ts).
@@ -113,7 +115,7 @@ const server = app.listen(0, '127.0.0.1', async () => {
     body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
   });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  process.send!({ ready: true, port, cookie, userId: user.id, passportToken, noteId, accessibleBy });
+  process.send!({ ready: true, port, cookie, userId: user.id, passportToken, noteId, accessibleBy, taskId, accessibleTasks });
 });
 
 const pbkdf2Async = promisify(pbkdf2);
@@ -203,10 +205,9 @@ process.on('message', async (message: Command) => {
       reply({ tokens, secrets });
       break;
     }
-    case 'statements': {
+    case 'statements':
       reply(statements);
       break;
-    }
     case 'auditStatements':
       reply(auditStatements);
       break;
@@ -217,10 +218,9 @@ process.on('message', async (message: Command) => {
       reply(user + system);
       break;
     }
-    case 'limiterCosts': {
+    case 'limiterCosts':
       reply(await middlewareCosts(app, { ours: ourLimiter, expressRateLimit }, message.calls, message.rounds));
       break;
-    }
     case 'startProfile': {
       profiler.connect();
       await profiler.post('Profiler.enable');
@@ -242,7 +242,7 @@ process.on('message', async (message: Command) => {
       while (lookupsInFlight) await new Promise((resolve) => setTimeout(resolve, 10));
       await auth.close();
       await orm.close();
-      await notes.close();
+      await Promise.all([notes.close(), tasks.close()]);
       reply(true);
       process.exit(0);
     }

@@ -168,7 +168,8 @@ export abstract class AuthorizationApi {
    * conditions: `em.find(Report, { $and: [auth.accessibleBy(user, 'read', 'Report'), { year: 2026 }] })`.
    * No rule grants it: a filter that matches nothing however it is combined (spread, `$and`,
    * `$or`), a condition on the primary key (`options.primaryKey`, default `id`) that no row
-   * satisfies. A condition with no SQL form throws a TypeError.
+   * satisfies. Rules that follow relations (`project.members.user_id`, `$elemMatch`) need
+   * `options.em`, whose metadata says what is a relation. A condition with no SQL form throws a TypeError.
    */
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions): FilterQuery<T>;
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
@@ -176,13 +177,12 @@ export abstract class AuthorizationApi {
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
     const { abilities, orgAccess, orgRoles } = this[PARTS];
     const { tenant } = orgRoles;
-    const primaryKey = options.primaryKey ?? 'id';
     if (options.org !== undefined) {
-      return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, primaryKey) as FilterQuery<T>);
+      return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, options) as FilterQuery<T>);
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
-    if (place) return orgAccessFilter(abilities, tenant, { ability: this.abilityFor(who), org: place.org }, action, subjectType, primaryKey) as FilterQuery<T>;
-    return accessFilter(this.abilityFor(who), action, subjectType, (rule) => abilities.describe(rule), primaryKey) as FilterQuery<T>;
+    if (place) return orgAccessFilter(abilities, tenant, { ability: this.abilityFor(who), org: place.org }, action, subjectType, options) as FilterQuery<T>;
+    return accessFilter(this.abilityFor(who), action, subjectType, (rule) => abilities.describe(rule), options) as FilterQuery<T>;
   }
 
   /**

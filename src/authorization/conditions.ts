@@ -1,12 +1,54 @@
 /**
  * How rule conditions are read: CASL's MongoDB-style operators, plus `$and`, `$or`, `$nor` and
  * `$not`, which CASL leaves out by default (it would read `{ $or: [...] }` as a property named
- * "$or" and grant nothing), and `$where` for the policy functions (refused in role rules).
+ * "$or" and grant nothing), and `$where` for the policy functions (refused in role rules); dotted
+ * paths through MikroORM entities' relations as through plain objects.
  */
 import { buildMongoQueryMatcher } from '@casl/ability';
-import { $and, $nor, $not, $or, $where, nor, not, or, where } from '@ucast/mongo2js';
+import { helper, Reference, Utils } from '@mikro-orm/core';
+import { $and, $nor, $not, $or, $where, eq, nor, not, or, where } from '@ucast/mongo2js';
 
-export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher({ $and, $or, $nor, $not, $where }, { or, nor, not, where });
+/**
+ * One step of a dotted path (`project.members.user_id`), as CASL takes it, on plain objects and
+ * on MikroORM entities: a collection is its array of elements and a `Reference` its entity, so
+ * that CASL walks them as it walks arrays and objects. A relation that is not loaded (an entity
+ * or a collection not initialized) throws rather than be read as empty: the `load` guard
+ * populates what the rules name. A NULL element reached through a collection has no fields
+ * (CASL's own step would throw reading it).
+ */
+export function step(object: Record<string, unknown> | null | undefined, field: string): unknown {
+  if (object === null || object === undefined) return undefined;
+  const value = object[field];
+  if (value === null || typeof value !== 'object') return value;
+  if (Utils.isCollection(value)) {
+    if (!value.isInitialized()) throw notLoaded(object, field);
+    return value.getItems();
+  }
+  const entity = Reference.isReference(value) ? value.unwrap() : value;
+  if (Utils.isEntity(entity) && !helper(entity).__initialized) throw notLoaded(object, field);
+  return entity;
+}
+
+const notLoaded = (object: object, field: string) =>
+  new Error(`${object.constructor.name}.${field} is not loaded: populate it before checking a rule that follows it (the require({ load }) guard does)`);
+
+/**
+ * `$eq` (and a bare value) as ucast decides it, the common case first: a plain field holding a
+ * primitive, compared with a primitive, is `===` (ucast's own `eq` allocates a cursor for the
+ * path on every call; this is most of the time `can` spends on an ability of many conditional
+ * rules, see docs/performance.md). Anything else (a path, `null`, a list, a Date, a RegExp, an
+ * absent field) is ucast's `eq`.
+ */
+const equals: typeof eq = (node, object, context) => {
+  const expected: unknown = node.value;
+  if (typeof node.field === 'string' && !node.field.includes('.') && expected !== null && typeof expected !== 'object' && object !== null && typeof object === 'object' && !Array.isArray(object)) {
+    const actual = step(object as Record<string, unknown>, node.field);
+    if (actual === null || (actual !== undefined && typeof actual !== 'object')) return actual === expected;
+  }
+  return eq(node, object, context);
+};
+
+export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher({ $and, $or, $nor, $not, $where }, { or, nor, not, where, eq: equals }, { get: step });
 
 const OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$all', '$size', '$regex', '$options', '$elemMatch', '$exists', '$and', '$or', '$nor', '$not']);
 

@@ -2,10 +2,13 @@
  * How an ability decides about one object, for the guards and for `explain` alike: CASL's
  * deciding rule (the highest-priority rule that applies), with one rule of ours on top: a
  * condition can only be met by a field the object has. A rule whose conditions name a field the
- * object lacks grants nothing (CASL alone would let `$ne` match it).
+ * object lacks grants nothing (CASL alone would let `$ne` match it). Through relations, the path
+ * must be there up to its end or to a NULL relation (where CASL decides, as `accessibleBy` does),
+ * on every element of a list or collection it goes through.
  */
 import { ITSELF, type Condition, type FieldCondition } from '@ucast/mongo2js';
 import type { AppAbility } from './abilities.js';
+import { step } from './conditions.js';
 
 export type AppRuleOf = NonNullable<ReturnType<AppAbility['relevantRuleFor']>>;
 
@@ -24,11 +27,14 @@ export function decide(ability: AppAbility, action: string, target: object | str
 function namesOnlyPresentFields(condition: Condition, object: object): boolean {
   if (Array.isArray(condition.value) && !('field' in condition)) return condition.value.every((child: Condition) => namesOnlyPresentFields(child, object));
   const { field } = condition as FieldCondition;
-  return typeof field !== 'string' || field === ITSELF || valueAt(object, field) !== undefined;
+  return typeof field !== 'string' || field === ITSELF || present(object, field.split('.'));
 }
 
-function valueAt(object: object, path: string): unknown {
-  let value: unknown = object;
-  for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-  return value;
+/** Whether the path is there on `value`: to its end, or to a NULL relation; on every element of a list. */
+function present(value: unknown, path: string[]): boolean {
+  if (path.length === 0) return value !== undefined;
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.every((item) => present(item, path));
+  if (typeof value !== 'object') return false;
+  return present(step(value as Record<string, unknown>, path[0]!), path.slice(1));
 }

@@ -13,7 +13,7 @@ import type { Credentials } from '../authentication/credentials.js';
 import { AuthError } from '../errors.js';
 import type { AbilityFactory, AppAbility } from './abilities.js';
 import { conditionsMatcher } from './conditions.js';
-import { accessFilter } from './filters.js';
+import { accessFilter, type AccessibleByOptions } from './filters.js';
 import type { OrgDirectory, OrgInfo, OrgName } from './org-directory.js';
 import type { Principal } from './principal.js';
 import { enterOrg, type OrgPlaceOfRequest } from './request-state.js';
@@ -83,12 +83,12 @@ export function orgAccessFilter(
   { ability, org }: { ability: AppAbility; org: { id: number } },
   action: string,
   subjectType: string,
-  primaryKey: string,
+  options: AccessibleByOptions,
 ): Record<string, unknown> {
   let relevant = ability;
   if (subjectType === ORGANIZATION) {
     relevant = withoutTenantWide.get(ability) ?? createMongoAbility<AppAbility>(ability.rules.filter((rule) => !(rule.subject === 'all' && abilities.sourceOf(rule)?.org)), { conditionsMatcher });
     withoutTenantWide.set(ability, relevant);
   }
-  return { $and: [accessFilter(relevant, action, subjectType, (rule) => abilities.describe(rule), primaryKey), tenant.condition(subjectType, org.id)] };
+  return { $and: [accessFilter(relevant, action, subjectType, (rule) => abilities.describe(rule), options), tenant.condition(subjectType, org.id)] };
 }

@@ -18,6 +18,7 @@ import type { AbilityFactory, AppAbility, AppActions, AppSubjectTypes } from './
 import { routeContext } from './context.js';
 import { decide } from './decision.js';
 import type { Principal } from './principal.js';
+import { populateRuleRelations } from './relation-paths.js';
 import { orgOfRequest } from './request-state.js';
 import type { Tenant } from './tenant.js';
 
@@ -61,6 +62,8 @@ export function resourceCheck(abilities: AbilityFactory, options: ResourceOption
       const resource: unknown = await load(req);
       if (resource === null || resource === undefined) return notFound(subject);
       if (typeof resource !== 'object') throw new TypeError(`require({ subject: '${subject}', load }): load(req) must resolve to an object or null`);
+      // On a MikroORM entity, the relations the rules follow (`project.members.user_id`) are loaded first.
+      await populateRuleRelations(ability, action, subject, resource);
       const refusal = decide(req, ability, resource);
       if (!refusal) req.resource = resource;
       return refusal;
