@@ -121,9 +121,13 @@ export class AuthGroupCommand extends Command {
  * near, else the list.
  */
 async function unknownCommand(args: string[], binaryName: string): Promise<string> {
-  const { nearestCommand } = await import('./nearest-command.js');
+  const { nearestCommand, usageError } = await import('./nearest-command.js');
   const typed = `auth ${args[1]}`;
   const nearest = nearestCommand(args, AUTH_GROUP_COMMANDS.flatMap((command) => command.paths ?? []));
+  // The command is named exactly, but what follows does not parse for it (a required option
+  // missing, say): clipanion's own error for that command says what is wrong, the group cannot.
+  const named = nearest && nearest.typed === nearest.name ? AUTH_GROUP_COMMANDS.find((command) => command.paths?.some((path) => path.join(' ') === nearest.name)) : undefined;
+  if (named) return usageError(named, args, binaryName);
   if (nearest !== undefined) return `Unknown command "${nearest.typed}"; did you mean "${binaryName} ${nearest.name}"? See ${binaryName} auth --help`;
   const names = AUTH_GROUP_COMMANDS.map(nameOf).join(', ');
   return `Unknown command "${typed}"; the commands are ${names}; see ${binaryName} auth --help`;

@@ -4,6 +4,7 @@
  * `auth list-users` with the group left out). Loaded only when a command line names no command,
  * so that `--help` and `--version` never load it.
  */
+import { Cli, type CommandClass } from 'clipanion';
 import { distance } from 'fastest-levenshtein';
 
 /** A command near what was typed: its name, and the words typed for it. */
@@ -46,4 +47,19 @@ export function nearestCommand(args: readonly string[], paths: readonly (readonl
   // A few edits, more for a longer name; anything further is a different word, not a typo.
   if (!best || best.distance > Math.max(2, Math.floor(best.name.length / 4))) return undefined;
   return { name: best.name, typed: best.typed };
+}
+
+/**
+ * Clipanion's error for a command line meant for `command` alone, without a trailing newline: for
+ * a command named exactly whose options or arguments do not parse (a required one missing, say).
+ */
+export function usageError(command: CommandClass, args: string[], binaryName: string): string {
+  const cli = new Cli({ binaryLabel: binaryName, binaryName, enableColors: false });
+  cli.register(command);
+  try {
+    cli.process(args);
+  } catch (error) {
+    return cli.error(error).trimEnd();
+  }
+  return `${binaryName} ${args.join(' ')}: see ${binaryName} ${args.slice(0, 2).join(' ')} --help`;
 }

@@ -58,7 +58,7 @@ describe('What a server loads at start, and what it loads when a feature is firs
       await t.auth.close();
 
       const trace = join(dir, 'trace.txt');
-      const env = { MODULE_TRACE: trace, SERVICE_AUTH_DATABASE_URL: database.url, EMAIL, PASSWORD };
+      const env = { MODULE_TRACE: trace, SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_PUBLIC_URL: 'http://localhost:3000', EMAIL, PASSWORD };
       const result = await runCli(['--import', TRACE, FIXTURE], { runner: 'node', env, cwd: ROOT });
       expect({ code: result.code, stderr: result.stderr }).to.deep.equal({ code: 0, stderr: '' });
       ({ steps, logged } = JSON.parse(result.stdout) as { steps: Record<string, Step>; logged: string[] });

@@ -149,6 +149,8 @@ export function upgradeContract(target: UpgradeTarget): void {
   it('binds none of the release’s tokens to an organization, and lets its users make one and join it', async () => {
     const tokens = await (await t.parts.storage.em()).fork().find(ApiToken, {});
     expect(tokens.map((token) => token.org ?? null)).to.deep.equal(tokens.map(() => null)).and.to.have.length(2);
+    t.auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]);
+    t.auth.defineOrgRole('member', [{ action: 'read', subject: 'Organization' }]);
     const org = await t.auth.orgs.create({ name: 'After the upgrade', owner: made.users.admin.email });
     await t.auth.orgs.addMember(org.slug, made.users.editor.email, ['member']);
     expect((await t.auth.orgs.members(org.id)).map((m) => [m.user_id, m.roles])).to.deep.equal([
