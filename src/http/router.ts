@@ -3,7 +3,7 @@
  * browser sends them), then the JSON API's, and its OpenAPI description (openapi.ts). ServiceAuth
  * mounts `unknownPath` and the one error middleware right after it.
  */
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { AuditApi } from '../audit/audit-log.js';
 import { withAuditContext } from '../audit/context.js';
 import type { CredentialResolver } from '../authentication/credentials.js';
@@ -23,6 +23,7 @@ import type { Registrations } from '../users/registrations.js';
 import type { UserService } from '../users/service.js';
 import { AccountActions } from './actions/account.js';
 import { MfaActions } from './actions/mfa.js';
+import { OrgActions, type OrgsForHttp } from './actions/orgs.js';
 import { ProfileActions } from './actions/profile.js';
 import { SessionActions } from './actions/sessions.js';
 import { accountApi } from './api/account.js';
@@ -33,6 +34,7 @@ import { securityLogApi } from './api/security-log.js';
 import { sessionsApi } from './api/sessions.js';
 import { abilitiesApi } from './api/abilities.js';
 import { openApiApi } from './api/openapi.js';
+import { orgsApi } from './api/orgs.js';
 import { tokensApi } from './api/tokens.js';
 import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
 import { OPENAPI_PATH, openApiDocument } from './openapi.js';
@@ -42,6 +44,7 @@ import { accountPages } from './pages/account-routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
 import { mfaPages } from './pages/mfa-routes.js';
+import { orgPages } from './pages/org-routes.js';
 import { passkeyPages } from './pages/passkeys-routes.js';
 import { securityLogPages } from './pages/security-log-routes.js';
 import { sessionPages } from './pages/session-routes.js';
@@ -68,7 +71,11 @@ export interface AuthRouterDeps {
   /** The caller's own records, for the security log. */
   audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
-  guards: { readonly loginRequired: RequestHandler };
+  guards: { readonly loginRequired: RequestHandler; orgRequired(param?: string): RequestHandler };
+  /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
+  orgs: OrgsForHttp;
+  /** The organization roles the application defines. */
+  orgRoles: { names(): string[] };
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
   limiters: EndpointLimiters | undefined;
   /** Waits for storage on behalf of a request (a failed start is a 503). */
@@ -104,6 +111,11 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
   router.use(mfaPages({ config, mfa, account: actions, checks, loginRequired, pluggable }));
   router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
+  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles });
+  const orgRequired = deps.guards.orgRequired('org');
+  const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
+  const currentUser = async (req: Request) => (await deps.credentials.acceptable(req).catch(() => null))?.user ?? null;
+  router.use(orgPages({ config, orgs, loginRequired, orgRequired, currentUser, ...orgLimits, pluggable }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
   router.use(profileApi({ actions: profile, checks, loginRequired }));
@@ -113,6 +125,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
+  router.use(orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
   router.use(openApiApi(OPENAPI_PATH, () => openApiDocument(config)));
   return router;
 }
