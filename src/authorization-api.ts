@@ -7,17 +7,28 @@ import { fileURLToPath } from 'node:url';
 import { subject as asSubject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { explain, type Explanation } from './authorization/explain.js';
 import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
 import type { RequireOptions } from './authorization/guards.js';
+import { orgAccessFilter } from './authorization/org-access.js';
+import type { OrgName } from './authorization/org-directory.js';
 import type { Policy } from './authorization/policies.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
-import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
+import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
+import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
 import { loadRuleFiles } from './authorization/rule-files.js';
 import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
 import type { AuthParts } from './wiring.js';
+
+/** Who a question is about: a user, or a request a guard has passed (its user, in its organization if any). */
+export type Asker = PrincipalLike | Request;
+
+/** `{ org }`: ask in an organization (its id, its slug, or `req.org`); the answer is then a promise. */
+export interface InOrg {
+  org: OrgName;
+}
 
 /** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
 export const PARTS = Symbol.for('service-auth.parts');
@@ -48,9 +59,32 @@ export abstract class AuthorizationApi {
     this[PARTS].roleRules.define(name, rules, options.includes ? { includes: options.includes } : {});
   }
 
-  /** Loads role rules from a JSON file (role name to rule list) or every .json file of a directory. */
+  /**
+   * Defines (or replaces) an organization role, held by members of an organization: rules as for
+   * `defineRole` (`${org.id}` and `${org.slug}` too), or `{ includes, rules }`. The package binds
+   * every rule to the organization (SERVICE_AUTH_TENANT_FIELD): it reaches nothing outside it.
+   */
+  defineOrgRole(name: string, definition: readonly RoleRule[] | { includes?: readonly string[]; rules: readonly RoleRule[] }, options: Pick<RoleOptions, 'includes'> = {}): void {
+    const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
+    this[PARTS].orgRoles.define(name, rules, includes ? { includes } : {});
+  }
+
+  /**
+   * Loads role rules from a JSON file (role name to rule list, or `{ roles, orgRoles }`) or every
+   * .json file of a directory; returns the global role names it defined.
+   */
   loadPolicies(path: string | URL): string[] {
-    return loadRuleFiles(this[PARTS].roleRules, path instanceof URL ? fileURLToPath(path) : path);
+    const { roleRules, orgRoles } = this[PARTS];
+    return loadRuleFiles(roleRules, path instanceof URL ? fileURLToPath(path) : path, orgRoles);
+  }
+
+  /**
+   * Guard: the organization of the URL parameter `param` (id or slug), of which the user is a
+   * member; sets `req.org`, `req.membership`, and `req.ability` in it for every later guard.
+   * A non-member: 404 `not_found`, as for no such organization (unless a global rule lets them `read` it).
+   */
+  orgRequired(param = 'org'): RequestHandler {
+    return this[PARTS].guards.orgRequired(param);
   }
 
   /** Guard: a session or a token. */
@@ -95,9 +129,17 @@ export abstract class AuthorizationApi {
     return this[PARTS].guards.require(options);
   }
 
-  /** The CASL ability of any user (`req.user`, or `{ id, email, is_admin, roles }`). */
-  abilityFor(user: PrincipalLike): AppAbility {
-    return this[PARTS].abilities.abilityFor(toPrincipal(user));
+  /**
+   * The CASL ability of any user (`req.user`, or `{ id, email, is_admin, roles }`), or of a
+   * request a guard passed (`req.ability`: in its organization after `orgRequired`). With
+   * `{ org }`, a promise of the ability in that organization (global roles and the membership's
+   * organization roles); an unknown organization is a 404 AuthError.
+   */
+  abilityFor(who: Asker): AppAbility;
+  abilityFor(who: Asker, options: InOrg): Promise<AppAbility>;
+  abilityFor(who: Asker, options?: InOrg): AppAbility | Promise<AppAbility> {
+    if (options?.org !== undefined) return this[PARTS].orgAccess.abilityIn(principalOf(who), options.org).then(({ ability }) => ability);
+    return isGuardedRequest(who) ? who.ability! : this[PARTS].abilities.abilityFor(toPrincipal(who));
   }
 
   /** Whether the named policy allows the user in this context; fails closed like the guard. */
@@ -115,10 +157,18 @@ export abstract class AuthorizationApi {
    * `$or`), a condition on the primary key (`options.primaryKey`, default `id`) that no row
    * satisfies. A condition with no SQL form throws a TypeError.
    */
-  accessibleBy<T extends object = object>(user: PrincipalLike, action: string, subjectType: string, options: AccessibleByOptions = {}): FilterQuery<T> {
-    const { abilities } = this[PARTS];
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions): FilterQuery<T>;
+  /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg): Promise<FilterQuery<T>>;
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
+    const { abilities, orgAccess, tenant } = this[PARTS];
     const primaryKey = options.primaryKey ?? 'id';
-    return accessFilter(this.abilityFor(user), action, subjectType, (rule) => abilities.describe(rule), primaryKey) as FilterQuery<T>;
+    if (options.org !== undefined) {
+      return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, primaryKey) as FilterQuery<T>);
+    }
+    const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
+    if (place) return orgAccessFilter(abilities, tenant, { ability: this.abilityFor(who), org: place.org }, action, subjectType, primaryKey) as FilterQuery<T>;
+    return accessFilter(this.abilityFor(who), action, subjectType, (rule) => abilities.describe(rule), primaryKey) as FilterQuery<T>;
   }
 
   /**
@@ -126,14 +176,14 @@ export abstract class AuthorizationApi {
    * with CASL's `subject()`), sorted. A rule without `fields` grants `allFields`: by default the
    * object's own keys (none for a bare type name).
    */
-  permittedFields(user: PrincipalLike, action: string, subject: string | object, allFields?: readonly string[]): string[] {
+  permittedFields(user: Asker, action: string, subject: string | object, allFields?: readonly string[]): string[] {
     const every = allFields ?? (typeof subject === 'object' ? Object.keys(subject) : []);
     const fields = permittedFieldsOf(this.abilityFor(user), action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
     return [...new Set(fields)].sort();
   }
 
   /** A copy of `object` with only the keys the user may `action` on it, as a `subjectType` (for responses). */
-  pickPermitted<T extends object>(user: PrincipalLike, action: string, subjectType: string, object: T): Partial<T> {
+  pickPermitted<T extends object>(user: Asker, action: string, subjectType: string, object: T): Partial<T> {
     const fields = new Set(this.permittedFields(user, action, asSubject(subjectType, { ...object }), Object.keys(object)));
     return Object.fromEntries(Object.entries(object).filter(([key]) => fields.has(key))) as Partial<T>;
   }
@@ -141,11 +191,23 @@ export abstract class AuthorizationApi {
   /**
    * Why the user may or may not `action` a `subjectType` with these fields (and, if given, this
    * field): `{ allowed, rule }` with the rule that decided, its role and the file it came from
-   * (null when no rule applies), or `{ allowed, rule: null, policy }` for a named policy.
+   * (null when no rule applies), or `{ allowed, rule: null, policy }` for a named policy. For a
+   * request, as its `req.ability` decides; with `{ org, field? }` in place of the field, in that
+   * organization, as a promise.
    */
-  explain(user: PrincipalLike, action: string, subjectType: string, context: Record<string, unknown> = {}, field?: string): Explanation {
-    const { abilities, roleRules, policies } = this[PARTS];
-    return explain({ abilities, roles: roleRules, policies }, toPrincipal(user), action, subjectType, context, field);
+  explain(who: Asker, action: string, subjectType: string, context?: Record<string, unknown>, field?: string): Explanation;
+  explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
+  explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
+    const { abilities, roleRules, orgAccess, policies, tenant } = this[PARTS];
+    const deps = { abilities, roles: roleRules, policies };
+    const user = principalOf(who);
+    // In an organization, the subject is one of its own unless the context says otherwise.
+    const inOrg = (orgId: number) => ({ ...tenant.condition(subjectType, orgId), ...context });
+    if (typeof options === 'object' && options !== null) {
+      return orgAccess.abilityIn(user, options.org).then(({ ability, org }) => explain(deps, user, action, subjectType, inOrg(org.id), options.field, ability));
+    }
+    const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
+    return explain(deps, user, action, subjectType, place ? inOrg(place.org.id) : context, options, this.abilityFor(who));
   }
 
   /**
@@ -156,4 +218,9 @@ export abstract class AuthorizationApi {
     const { abilities, roleRules, policies } = this[PARTS];
     return runPolicyTests({ abilities, roles: roleRules, policies }, fileOrObject);
   }
+}
+
+/** The user of a request a guard passed, or the user given. */
+function principalOf(who: Asker): Principal {
+  return isGuardedRequest(who) ? who.user! : toPrincipal(who as PrincipalLike);
 }

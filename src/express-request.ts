@@ -4,6 +4,7 @@
  * .d.ts, so that tsc checks it and emits it with the package's types.
  */
 import type { AppAbility } from './authorization/abilities.js';
+import type { OrgInfo, OrgMembership } from './authorization/org-directory.js';
 import type { AuthMethod } from './authentication/credentials.js';
 import type { AuthUser } from './users/auth-user.js';
 
@@ -13,6 +14,8 @@ export interface RequestToken {
   id: string;
   /** The scopes it carries; an empty list means all scopes. */
   scopes: readonly string[];
+  /** The id of the organization it is bound to, or null: see docs/tokens.md. */
+  org: number | null;
 }
 
 declare global {
@@ -22,8 +25,12 @@ declare global {
     interface Request {
       /** The authenticated user, set by the service-auth guards. */
       user?: User;
-      /** The user's CASL ability (role rules and policies), set by the guards. */
+      /** The user's CASL ability (role rules and policies), set by the guards; after `orgRequired`, the ability in that organization. */
       ability?: AppAbility;
+      /** The organization of the request, set by `auth.orgRequired()`. */
+      org?: OrgInfo;
+      /** The user's membership in `req.org` (its organization roles), or null for a non-member let in by a global rule. */
+      membership?: OrgMembership | null;
       /** How the request authenticated. */
       authMethod?: AuthMethod;
       /** The API token, when the request authenticated with one. */

@@ -176,5 +176,5 @@ export class CredentialResolver {
 }
 
 function tokenCredentials(user: AuthUser, record: TokenRecord): Credentials {
-  return { user, method: 'token', token: { id: record.publicId, scopes: record.scopes } };
+  return { user, method: 'token', token: { id: record.publicId, scopes: record.scopes, org: record.orgId } };
 }

@@ -3,13 +3,20 @@
  * rule whose subject type is the policy's name, action `satisfy`, and whose condition calls the
  * policy with the user and the subject (the route context). Abilities are cached per user and
  * rebuilt only when the user's roles or flags, or the definitions, change.
+ *
+ * In an organization, the membership's organization roles come between the two: global rules
+ * first, then the organization's (bound to it: tenant.ts), then the policies. CASL lets a later
+ * rule win, so an organization's own refusal (an inverted rule of an org role) holds for its
+ * rows even against a global role's grant: the organization's policy is the more specific one,
+ * and it can reach nothing outside the organization. Cached per (user, organization, roles).
  */
 import { createMongoAbility, type ForcedSubject, type MongoAbility, type MongoQuery, type RawRuleOf } from '@casl/ability';
 import { LRUCache } from 'lru-cache';
 import { conditionsMatcher } from './conditions.js';
+import type { OrgRef } from './placeholders.js';
 import type { PolicyContext, PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
-import type { RoleRules } from './role-rules.js';
+import type { OrgRoleRules, RoleRules, RuleSource } from './role-rules.js';
 
 /**
  * An application that wants its abilities typed names its actions and subject types here, by
@@ -38,6 +45,12 @@ export type AppRule = RawRuleOf<MongoAbility>;
 
 export const POLICY_ACTION = 'satisfy';
 
+/** Where an ability is asked for: an organization, and the roles the user's membership holds there (none for a non-member). */
+export interface OrgPlace {
+  org: OrgRef;
+  roles: readonly string[];
+}
+
 export class AbilityFactory {
   /** Made on first use: lru-cache allocates arrays for `max` entries up front. */
   private held: LRUCache<string, AppAbility> | undefined;
@@ -47,9 +60,12 @@ export class AbilityFactory {
   constructor(
     private readonly roles: RoleRules,
     private readonly policies: PolicyRegistry,
+    private readonly orgRoles?: OrgRoleRules,
   ) {}
 
-  abilityFor(user: Principal): AppAbility {
+  /** The user's ability, everywhere (global roles), or in an organization. */
+  abilityFor(user: Principal, place?: OrgPlace): AppAbility {
+    if (place) return this.abilityIn(user, place);
     const roles = this.roles.version;
     const policies = this.policies.version;
     const known = this.byUser.get(user);
@@ -66,10 +82,31 @@ export class AbilityFactory {
     return ability;
   }
 
+  /** The ability in an organization: global rules, the membership's organization rules, the policies. */
+  private abilityIn(user: Principal, { org, roles }: OrgPlace): AppAbility {
+    const orgRoles = this.orgRoles;
+    if (!orgRoles || roles.length === 0) return this.abilityFor(user);
+    const versions = [this.roles.version, orgRoles.version, this.policies.version];
+    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, [...roles].sort()]);
+    const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
+    let ability = cache.get(key);
+    if (!ability) {
+      const rules = [...this.roles.rulesFor(user), ...orgRoles.rulesIn(user, org, roles), ...this.policyRules(user)];
+      ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher });
+      cache.set(key, ability);
+    }
+    return ability;
+  }
+
+  /** The role, position and file a rule of an ability came from (a global role's or an organization role's). */
+  sourceOf(rule: object): RuleSource | undefined {
+    return this.roles.sourceOf(rule) ?? this.orgRoles?.sourceOf(rule);
+  }
+
   /** How a rule of an ability reads in a message: its role, position and file, or its policy. */
   describe(rule: object): string {
-    const source = this.roles.sourceOf(rule);
-    if (source) return `role "${source.role}", rule ${source.index}${source.source ? ` (${source.source})` : ''}`;
+    const source = this.sourceOf(rule);
+    if (source) return `${source.org ? 'org role' : 'role'} "${source.role}", rule ${source.index}${source.source ? ` (${source.source})` : ''}`;
     const { subject } = rule as { subject?: unknown };
     return this.policies.has(String(subject)) ? `policy "${String(subject)}"` : 'a rule';
   }

@@ -4,11 +4,11 @@
  * from, or the named policy that decided.
  */
 import { subject as asSubject } from '@casl/ability';
-import type { AbilityFactory } from './abilities.js';
+import type { AbilityFactory, AppAbility } from './abilities.js';
 import { decide } from './decision.js';
 import type { PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
-import type { RoleRule, RoleRules } from './role-rules.js';
+import type { RoleRule, RoleRules, RuleSource } from './role-rules.js';
 
 /** A rule as `explain` shows it. */
 export interface ExplainedRule {
@@ -22,6 +22,8 @@ export interface ExplainedRule {
   reason?: string;
   /** The file it was loaded from, for rules from JSON files. */
   source?: string;
+  /** True for a rule of an organization role (its conditions show the tenant condition added). */
+  org_role?: true;
 }
 
 export interface Explanation {
@@ -45,18 +47,21 @@ export function explain(
   subjectType: string,
   context: Record<string, unknown> = {},
   field?: string,
+  /** The ability to explain, when not the user's everywhere (in an organization). */
+  ability: AppAbility = abilities.abilityFor(user),
 ): Explanation {
   if (policies.has(subjectType)) return { allowed: policies.check(subjectType, user, context), rule: null, policy: subjectType };
-  const { allowed, rule } = decide(abilities.abilityFor(user), action, asSubject(subjectType, { ...context }), field);
-  return { allowed, rule: rule ? explained(rule.origin as RoleRule, roles) : null };
+  const { allowed, rule } = decide(ability, action, asSubject(subjectType, { ...context }), field);
+  return { allowed, rule: rule ? explained(rule.origin as RoleRule, (origin) => roles.sourceOf(origin) ?? abilities.sourceOf(origin)) : null };
 }
 
-function explained(origin: RoleRule, roles: RoleRules): ExplainedRule {
-  const source = roles.sourceOf(origin);
+function explained(origin: RoleRule, sourceOf: (rule: object) => RuleSource | undefined): ExplainedRule {
+  const source = sourceOf(origin);
   const rule: ExplainedRule = { role: source?.role ?? null, action: origin.action, subject: origin.subject as string | string[], inverted: origin.inverted === true };
   if (origin.conditions) rule.conditions = origin.conditions as Record<string, unknown>;
   if (origin.fields) rule.fields = origin.fields;
   if (origin.reason) rule.reason = origin.reason;
   if (source?.source) rule.source = source.source;
+  if (source?.org) rule.org_role = true;
   return rule;
 }

@@ -17,7 +17,9 @@ import { AuthError, BEARER_CHALLENGE, LoginRequired } from '../errors.js';
 import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
 import type { AbilityFactory } from './abilities.js';
 import { routeContext } from './context.js';
+import type { OrgAccess } from './org-access.js';
 import type { PolicyRegistry } from './policies.js';
+import type { Tenant } from './tenant.js';
 import { attachCredentials } from './request-state.js';
 import { resourceCheck, type ResourceOptions } from './resource-checks.js';
 
@@ -25,6 +27,8 @@ export interface GuardDeps {
   credentials: CredentialResolver;
   abilities: AbilityFactory;
   policies: PolicyRegistry;
+  orgs: OrgAccess;
+  tenant: Tenant;
   /** The origin of SERVICE_AUTH_PUBLIC_URL, for the same-site check. */
   publicOrigin: string;
 }
@@ -64,6 +68,16 @@ export class Guards {
     });
   }
 
+  /**
+   * The organization named by the URL parameter `param` (its id or slug), of which the user is a
+   * member (or may `read` it by a global rule): sets `req.org`, `req.membership`, and `req.ability`
+   * to the ability in it for every later guard. Anyone else: 404 `not_found`.
+   */
+  orgRequired(param = 'org'): RequestHandler {
+    if (typeof param !== 'string' || param === '') throw new TypeError('orgRequired(param): name the URL parameter, e.g. orgRequired(\'org\')');
+    return this.guard((req, credentials) => this.deps.orgs.enter(req, credentials, param));
+  }
+
   /** The user holds every one of the roles. */
   rolesRequired(...roles: string[]): RequestHandler {
     requireRoleNames('rolesRequired', roles);
@@ -94,7 +108,7 @@ export class Guards {
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
       if (options.load !== undefined && typeof options.load !== 'function') throw new TypeError('require({ load }): load must be a function of the request');
       if (options.fields !== undefined && options.fields !== 'body') throw new TypeError("require({ fields }): the only fields to check are 'body'");
-      const check = resourceCheck(this.deps.abilities, options);
+      const check = resourceCheck(this.deps.abilities, options, this.deps.tenant);
       return this.guard((req, { user }) => check(req, user));
     }
     throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields? }');

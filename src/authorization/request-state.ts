@@ -1,6 +1,8 @@
 /**
  * How the guards hand what they found to the rest of the request: `req.user`, `req.authMethod`,
- * `req.token` and `req.ability` (typed in express-request.ts).
+ * `req.token`, `req.ability`, and after `orgRequired` `req.org` and `req.membership` (typed in
+ * express-request.ts). The organization stays for every later guard of the request, whose
+ * `req.ability` is then the ability in it.
  *
  * Express gives every request its prototype anew (Object.setPrototypeOf), after which each
  * property added to the request is slow; on a guarded route four of them cost a few percent of
@@ -11,14 +13,22 @@
 import type { Request } from 'express';
 import type { AbilityFactory, AppAbility } from './abilities.js';
 import type { Credentials } from '../authentication/credentials.js';
+import type { OrgMembership, OrgInfo } from './org-directory.js';
 
 const STATE = Symbol.for('service-auth.request-state');
 const INSTALLED = Symbol.for('service-auth.request-accessors');
+
+/** The organization a request is in (`orgRequired`), and the caller's membership there (null: none). */
+export interface OrgPlaceOfRequest {
+  org: OrgInfo;
+  membership: OrgMembership | null;
+}
 
 interface RequestState {
   credentials: Credentials;
   abilities: AbilityFactory;
   ability: AppAbility | undefined;
+  place: OrgPlaceOfRequest | undefined;
 }
 
 type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
@@ -26,15 +36,43 @@ type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
 export function attachCredentials(req: Request, credentials: Credentials, abilities: AbilityFactory): void {
   const stateful = req as StatefulRequest;
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
-  stateful[STATE] = { credentials, abilities, ability: undefined };
+  const previous = stateful[STATE];
+  // A later guard of the same request keeps its organization, and its ability when the user is the same.
+  const kept = previous?.credentials.user === credentials.user ? previous.ability : undefined;
+  stateful[STATE] = { credentials, abilities, ability: kept, place: previous?.place };
+}
+
+/** Puts the request in an organization (`orgRequired`): `req.ability` is from now on the ability there. */
+export function enterOrg(req: Request, place: OrgPlaceOfRequest): void {
+  const state = (req as StatefulRequest)[STATE];
+  if (!state) throw new TypeError('enterOrg: the request has no credentials');
+  state.place = place;
+  state.ability = undefined;
+}
+
+/** The organization the request is in, if a guard put it in one. */
+export function orgOfRequest(req: Request): OrgPlaceOfRequest | undefined {
+  return (req as StatefulRequest)[STATE]?.place;
+}
+
+/** Whether `value` is a request a guard has passed (it carries credentials), rather than a user. */
+export function isGuardedRequest(value: unknown): value is Request {
+  return value !== null && typeof value === 'object' && (value as StatefulRequest)[STATE] !== undefined;
 }
 
 const READERS = {
   user: (state: RequestState) => state.credentials.user,
   authMethod: (state: RequestState) => state.credentials.method,
   token: (state: RequestState) => state.credentials.token,
-  ability: (state: RequestState) => (state.ability ??= state.abilities.abilityFor(state.credentials.user)),
+  ability: (state: RequestState) => (state.ability ??= abilityOf(state)),
+  org: (state: RequestState) => state.place?.org,
+  membership: (state: RequestState) => state.place?.membership,
 };
+
+function abilityOf({ abilities, credentials, place }: RequestState): AppAbility {
+  if (!place) return abilities.abilityFor(credentials.user);
+  return abilities.abilityFor(credentials.user, { org: place.org, roles: place.membership?.roles ?? [] });
+}
 
 function installAccessors(prototype: object): void {
   for (const [name, read] of Object.entries(READERS)) {

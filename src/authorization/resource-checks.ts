@@ -6,6 +6,9 @@
  * With `load`, a user whose ability allows `action` on no `subject` at all is refused before
  * anything is loaded; a resource that is not there is a 404; one the ability refuses, by its own
  * fields, a 403. A refusal says the deciding rule's `reason` if it gives one, and nothing of roles.
+ *
+ * After `orgRequired`, they decide with the ability in that organization, and the URL context
+ * belongs to it (it carries the tenant field: `org_id`, or `id` for an `Organization`).
  */
 import { subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
@@ -14,6 +17,8 @@ import type { AbilityFactory, AppAbility, AppActions, AppSubjectTypes } from './
 import { routeContext } from './context.js';
 import { decide } from './decision.js';
 import type { Principal } from './principal.js';
+import { orgOfRequest } from './request-state.js';
+import type { Tenant } from './tenant.js';
 
 export interface ResourceOptions {
   action: AppActions;
@@ -27,17 +32,22 @@ export interface ResourceOptions {
 
 type Refusal = AuthError | undefined;
 
-export function resourceCheck(abilities: AbilityFactory, options: ResourceOptions): (req: Request, user: Principal) => Refusal | Promise<Refusal> {
+export function resourceCheck(abilities: AbilityFactory, options: ResourceOptions, tenant: Tenant): (req: Request, user: Principal) => Refusal | Promise<Refusal> {
   const { action, subject, load, fields } = options;
+  const abilityOf = (req: Request, user: Principal): AppAbility => (orgOfRequest(req) ? req.ability! : abilities.abilityFor(user));
+  const contextOf = (req: Request): object => {
+    const place = orgOfRequest(req);
+    return place ? { ...routeContext(req.params), ...tenant.condition(subject, place.org.id) } : routeContext(req.params);
+  };
   const decide = (req: Request, ability: AppAbility, object: object): Refusal => {
     const target = asSubject(subject, object);
     const refusal = refusalOf(ability, action, target, subject);
     if (refusal || fields !== 'body') return refusal;
     return refusedFields(ability, action, target, req.body);
   };
-  if (!load) return (req, user) => decide(req, abilities.abilityFor(user), routeContext(req.params));
+  if (!load) return (req, user) => decide(req, abilityOf(req, user), contextOf(req));
   return (req, user) => {
-    const ability = abilities.abilityFor(user);
+    const ability = abilityOf(req, user);
     if (!ability.can(action, subject)) return forbidden(ability.relevantRuleFor(action, subject)?.reason ?? `You may not ${action} any ${subject}`);
     return (async () => {
       const resource: unknown = await load(req);

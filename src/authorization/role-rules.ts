@@ -1,20 +1,23 @@
 /**
  * What each role permits, as CASL raw rules (`{ action, subject, conditions?, fields?, inverted?,
- * reason? }`), defined in code (`auth.defineRole`) or loaded from JSON files (rule-files.ts).
+ * reason? }`), defined in code (`auth.defineRole`, `auth.defineOrgRole`) or loaded from JSON files
+ * (rule-files.ts). Global roles and organization roles are two registries of this one kind; an
+ * organization role's rules may use `${org.*}` and are bound to the organization (tenant.ts).
  *
  * A role may include others: their rules come first, so that the including role's own rules, which
  * CASL weighs above earlier ones, can take away (an inverted rule) what an included role grants.
  * Includes are transitive; a definition that would close a cycle is refused; an included role that
  * is never defined grants nothing.
  *
- * Each role is compiled once, when defined: a role without placeholders hands out the same rule
- * objects to everyone. Every rule handed out can be traced to the role that defined it, its
+ * Each role is compiled once, when defined: a global role without placeholders hands out the same
+ * rule objects to everyone. Every rule handed out can be traced to the role that defined it, its
  * position there and the file it came from (`sourceOf`), for error messages and explanations.
  */
 import type { AppRule } from './abilities.js';
-import { hasPlaceholders, interpolate } from './placeholders.js';
+import { hasPlaceholders, interpolate, type OrgRef, type PlaceholderValues } from './placeholders.js';
 import type { Principal } from './principal.js';
 import { checkIncludes, checkRules } from './rule-schema.js';
+import type { Tenant } from './tenant.js';
 
 export type RoleRule = AppRule;
 
@@ -31,11 +34,13 @@ export interface RuleSource {
   /** 1-based, in the role's own list. */
   index: number;
   source?: string;
+  /** Set for a rule of an organization role. */
+  org?: true;
 }
 
 interface Role {
   includes: readonly string[];
-  rulesFor: (user: Principal) => RoleRule[];
+  rulesFor: (values: PlaceholderValues) => RoleRule[];
 }
 
 export class RoleRules {
@@ -44,22 +49,34 @@ export class RoleRules {
   /** Bumped on every change, so cached abilities know they are stale. */
   version = 0;
 
+  /** `tenant`: organization roles, whose rules are bound to the organization they are handed out for. */
+  constructor(protected readonly tenant?: Tenant) {}
+
   /** Defines (or replaces) a role; throws a TypeError naming what is wrong with it. */
   define(name: string, rules: readonly RoleRule[], options: RoleOptions = {}): void {
-    if (typeof name !== 'string' || name === '') throw new TypeError('defineRole(name, rules): name must be a non-empty string');
-    checkRules(name, rules);
-    const includes = checkIncludes(name, options.includes);
+    const org = this.tenant !== undefined;
+    if (typeof name !== 'string' || name === '') throw new TypeError(`${org ? 'defineOrgRole' : 'defineRole'}(name, rules): name must be a non-empty string`);
+    const role = `${org ? 'org role' : 'role'} "${name}"`;
+    checkRules(role, rules, { org });
+    const includes = checkIncludes(role, options.includes);
     const cycle = this.cycleThrough(name, includes);
-    if (cycle) throw new TypeError(`role "${name}" would include itself: ${cycle.join(' -> ')}`);
+    if (cycle) throw new TypeError(`${role} would include itself: ${cycle.join(' -> ')}`);
     this.roles.set(name, { includes, rulesFor: this.compile(name, structuredClone(rules) as RoleRule[], options.source) });
     this.version++;
   }
 
+  has(name: string): boolean {
+    return this.roles.has(name);
+  }
+
+  /** The defined roles' names, in the order they were first defined. */
+  names(): string[] {
+    return [...this.roles.keys()];
+  }
+
   /** The rules the user's roles grant, included roles' first, interpolated for the user. */
   rulesFor(user: Principal): RoleRule[] {
-    const rules: RoleRule[] = [];
-    for (const role of user.roles) this.collect(role, user, rules, new Set());
-    return rules;
+    return this.collectAll(user.roles, { user });
   }
 
   /** The role, position and file a rule handed out by `rulesFor` came from. */
@@ -67,12 +84,18 @@ export class RoleRules {
     return this.sources.get(rule);
   }
 
-  private collect(name: string, user: Principal, into: RoleRule[], seen: Set<string>): void {
+  protected collectAll(names: Iterable<string>, values: PlaceholderValues): RoleRule[] {
+    const rules: RoleRule[] = [];
+    for (const role of names) this.collect(role, values, rules, new Set());
+    return rules;
+  }
+
+  private collect(name: string, values: PlaceholderValues, into: RoleRule[], seen: Set<string>): void {
     const role = this.roles.get(name);
     if (!role || seen.has(name)) return;
     seen.add(name);
-    for (const included of role.includes) this.collect(included, user, into, seen);
-    into.push(...role.rulesFor(user));
+    for (const included of role.includes) this.collect(included, values, into, seen);
+    into.push(...role.rulesFor(values));
   }
 
   /** The path from `name` back to itself through the includes, if defining it so would close one. */
@@ -86,16 +109,42 @@ export class RoleRules {
     return undefined;
   }
 
-  private compile(role: string, rules: RoleRule[], source: string | undefined): (user: Principal) => RoleRule[] {
+  private compile(role: string, rules: RoleRule[], source: string | undefined): (values: PlaceholderValues) => RoleRule[] {
+    const from = (index: number): RuleSource => ({ role, index: index + 1, ...(source !== undefined && { source }), ...(this.tenant && { org: true as const }) });
     const note = (rule: RoleRule, index: number): RoleRule => {
-      this.sources.set(rule, source === undefined ? { role, index: index + 1 } : { role, index: index + 1, source });
+      this.sources.set(rule, from(index));
       return rule;
     };
+    const { tenant } = this;
+    if (tenant) {
+      // Every rule is bound to the organization it is handed out for (tenant.ts).
+      return (values) => rules.flatMap((rule, index) => tenant.bind(interpolate(rule, values) as RoleRule, values.org!.id).map((bound) => note(bound, index)));
+    }
     if (!hasPlaceholders(rules)) {
       const fixed = deepFreeze(rules).map(note);
       return () => fixed;
     }
-    return (user) => rules.map((rule, index) => note(interpolate(rule, user) as RoleRule, index));
+    return (values) => rules.map((rule, index) => note(interpolate(rule, values) as RoleRule, index));
+  }
+}
+
+/**
+ * Organization roles (`auth.defineOrgRole`): held by memberships, not users, and handed out for
+ * one organization, every rule bound to it by the tenant condition.
+ */
+export class OrgRoleRules extends RoleRules {
+  constructor(tenant: Tenant) {
+    super(tenant);
+  }
+
+  /** The rules a membership's roles grant in the organization, interpolated for the user and it. */
+  rulesIn(user: Principal, org: OrgRef, roles: Iterable<string>): RoleRule[] {
+    return this.collectAll(roles, { user, org });
+  }
+
+  /** Organization roles are held in an organization only: no rules outside one. */
+  override rulesFor(): RoleRule[] {
+    return [];
   }
 }
 

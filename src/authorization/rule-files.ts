@@ -1,15 +1,17 @@
 /**
- * Role rules from JSON files (`auth.loadPolicies`): a file maps role names to a list of rules, or
- * to `{ "includes": [roles], "rules": [rules] }`; a directory is every `.json` file in it, in name
- * order. A file is checked whole by its schema first: every problem named by file and JSON path.
+ * Role rules from JSON files (`auth.loadPolicies`, and the CLI's `./policies`): a file maps role
+ * names to a list of rules, or to `{ "includes": [roles], "rules": [rules] }`; or it has the keys
+ * `roles` and `orgRoles`, each such a map (global roles, organization roles). A directory is
+ * every `.json` file in it, in name order. A file is checked whole by its schema first: every
+ * problem named by file and JSON path.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { RoleRule, RoleRules } from './role-rules.js';
-import { roleFileProblems, roleFileSchema } from './rule-schema.js';
+import { parseRoleFile, type RoleFile } from './rule-schema.js';
 
-/** Loads the file or directory into `roles`; returns the role names defined. */
-export function loadRuleFiles(roles: RoleRules, path: string): string[] {
+/** Loads the file or directory into `roles` and `orgRoles`; returns the global role names defined. */
+export function loadRuleFiles(roles: RoleRules, path: string, orgRoles?: RoleRules): string[] {
   const files = statSync(path).isDirectory()
     ? readdirSync(path)
         .filter((file) => extname(file) === '.json')
@@ -24,17 +26,24 @@ export function loadRuleFiles(roles: RoleRules, path: string): string[] {
     } catch (error) {
       throw new TypeError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
     }
-    const parsed = roleFileSchema.safeParse(document);
-    if (!parsed.success) throw new TypeError(`${file}: ${roleFileProblems(parsed.error).join('; ')}`);
-    for (const [role, definition] of Object.entries(parsed.data)) {
-      const { rules, includes } = Array.isArray(definition) ? { rules: definition, includes: undefined } : definition;
-      try {
-        roles.define(role, rules as RoleRule[], { ...(includes && { includes }), source: file });
-      } catch (error) {
-        throw new TypeError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      defined.push(role);
-    }
+    const parsed = parseRoleFile(document);
+    if ('problems' in parsed) throw new TypeError(`${file}: ${parsed.problems.join('; ')}`);
+    const { roles: globals, orgRoles: inOrgs } = parsed.file;
+    if (Object.keys(inOrgs).length > 0 && !orgRoles) throw new TypeError(`${file}: organization roles ("orgRoles") cannot be loaded here`);
+    defined.push(...define(roles, globals, file));
+    if (orgRoles) define(orgRoles, inOrgs, file);
   }
   return defined;
+}
+
+function define(registry: RoleRules, roles: RoleFile['roles'], file: string): string[] {
+  for (const [role, definition] of Object.entries(roles)) {
+    const { rules, includes } = Array.isArray(definition) ? { rules: definition, includes: undefined } : definition;
+    try {
+      registry.define(role, rules as RoleRule[], { ...(includes && { includes }), source: file });
+    } catch (error) {
+      throw new TypeError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return Object.keys(roles);
 }

@@ -5,68 +5,112 @@
  */
 import { z } from 'zod';
 import { assertReadableConditions } from './conditions.js';
-import { PLACEHOLDER, USER_FIELDS } from './placeholders.js';
+import { PLACEHOLDER, placeholderProblem } from './placeholders.js';
 import type { RoleRule } from './role-rules.js';
 import { closest, jsonPath } from './schema-issues.js';
 
 const name = z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string');
 const nameOrNames = z.union([name, z.array(name).min(1)], { error: 'must be a string or a list of strings' });
 
-export const ruleSchema = z
-  .strictObject({
-    action: nameOrNames,
-    subject: nameOrNames,
-    conditions: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
-    fields: nameOrNames.optional(),
-    inverted: z.boolean({ error: 'must be a boolean' }).optional(),
-    reason: z.string({ error: 'must be a string' }).optional(),
-  })
-  .superRefine((rule, context) => {
-    for (const match of JSON.stringify(rule).matchAll(PLACEHOLDER)) {
-      if (!(match[1]! in USER_FIELDS)) {
-        context.addIssue({ code: 'custom', path: ['conditions'], message: `unknown placeholder \${user.${match[1]}}; use \${user.id}, \${user.email} or \${user.is_admin}` });
+/** A role rule's schema; `org`: an organization role's, where `${org.id}` and `${org.slug}` may appear. */
+function ruleSchemaFor(org: boolean) {
+  return z
+    .strictObject({
+      action: nameOrNames,
+      subject: nameOrNames,
+      conditions: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+      fields: nameOrNames.optional(),
+      inverted: z.boolean({ error: 'must be a boolean' }).optional(),
+      reason: z.string({ error: 'must be a string' }).optional(),
+    })
+    .superRefine((rule, context) => {
+      for (const match of JSON.stringify(rule).matchAll(PLACEHOLDER)) {
+        const problem = placeholderProblem(match[1]!, match[2]!, org);
+        if (problem) context.addIssue({ code: 'custom', path: ['conditions'], message: problem });
       }
-    }
-    if (!rule.conditions) return;
-    if (JSON.stringify(rule.conditions).includes('"$where"')) {
-      context.addIssue({ code: 'custom', path: ['conditions'], message: '"$where" is not allowed in conditions; use definePolicy for code' });
-      return;
-    }
-    try {
-      assertReadableConditions(rule.conditions, 'conditions');
-    } catch (error) {
-      context.addIssue({ code: 'custom', path: ['conditions'], message: error instanceof Error ? error.message.replace(/^conditions: /, '') : String(error) });
-    }
-  });
+      if (!rule.conditions) return;
+      if (JSON.stringify(rule.conditions).includes('"$where"')) {
+        context.addIssue({ code: 'custom', path: ['conditions'], message: '"$where" is not allowed in conditions; use definePolicy for code' });
+        return;
+      }
+      try {
+        assertReadableConditions(rule.conditions, 'conditions');
+      } catch (error) {
+        context.addIssue({ code: 'custom', path: ['conditions'], message: error instanceof Error ? error.message.replace(/^conditions: /, '') : String(error) });
+      }
+    });
+}
+
+export const ruleSchema = ruleSchemaFor(false);
+const orgRuleSchema = ruleSchemaFor(true);
 
 export const includesSchema = z.array(name, { error: 'must be a list of role names' });
 
 /** A role in a file: a list of rules, or `{ "includes": [roles], "rules": [rules] }`. */
-const roleSchema = z.union([z.array(ruleSchema), z.strictObject({ includes: includesSchema.optional(), rules: z.array(ruleSchema).default([]) })]);
+function roleSchema(rule: typeof ruleSchema) {
+  return z.union([z.array(rule), z.strictObject({ includes: includesSchema.optional(), rules: z.array(rule).default([]) })]);
+}
+const roleMap = (rule: typeof ruleSchema) => z.record(z.string().min(1), roleSchema(rule), { error: 'expected an object mapping role names to lists of rules' });
 
-export const roleFileSchema = z.record(z.string().min(1), roleSchema, { error: 'expected an object mapping role names to lists of rules' });
+/** Today's form: a map of global roles. */
+const globalRolesFile = roleMap(ruleSchema);
+/** The sectioned form: global roles, organization roles, and (issue 31, not yet) scopes. */
+const sectionedFile = z.strictObject({
+  roles: roleMap(ruleSchema).optional(),
+  orgRoles: roleMap(orgRuleSchema).optional(),
+  scopes: z.unknown().optional().superRefine((scopes, context) => {
+    if (scopes !== undefined) context.addIssue({ code: 'custom', message: 'scopes are not supported yet: a policy file may define "roles" and "orgRoles"' });
+  }),
+});
+const SECTIONS = ['roles', 'orgRoles', 'scopes'];
 
-export type RoleFile = z.output<typeof roleFileSchema>;
+type RoleMap = z.output<typeof globalRolesFile>;
+export interface RoleFile {
+  roles: RoleMap;
+  orgRoles: RoleMap;
+}
 
-/** The rules given to `defineRole`, or a TypeError naming the role, the rule and the field. */
-export function checkRules(role: string, rules: unknown): RoleRule[] {
-  const parsed = z.array(ruleSchema, { error: 'rules must be an array of CASL rules' }).safeParse(rules);
+/**
+ * A policy file: today's map of global roles, or an object with any of the keys `roles`,
+ * `orgRoles` and `scopes`, each such a map. It is the second form when its keys are all among
+ * those and none holds a list (a global role named `roles` in the first form holds one). Returns
+ * the roles, or every problem by JSON path: `$.reader[0].subject: must be …`.
+ */
+export function parseRoleFile(document: unknown): { file: RoleFile } | { problems: string[] } {
+  const sectioned =
+    document !== null &&
+    typeof document === 'object' &&
+    !Array.isArray(document) &&
+    Object.keys(document).length > 0 &&
+    Object.entries(document).every(([key, value]) => SECTIONS.includes(key) && !Array.isArray(value));
+  if (sectioned) {
+    const parsed = sectionedFile.safeParse(document);
+    if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
+    return { file: { roles: parsed.data.roles ?? {}, orgRoles: parsed.data.orgRoles ?? {} } };
+  }
+  const parsed = globalRolesFile.safeParse(document);
+  if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
+  return { file: { roles: parsed.data, orgRoles: {} } };
+}
+
+/** The rules given to `defineRole` or `defineOrgRole`, or a TypeError naming the role (`role "x"`), the rule and the field. */
+export function checkRules(role: string, rules: unknown, { org = false } = {}): RoleRule[] {
+  const parsed = z.array(org ? orgRuleSchema : ruleSchema, { error: 'rules must be an array of CASL rules' }).safeParse(rules);
   if (parsed.success) return rules as RoleRule[];
   const issue = closest(parsed.error.issues[0]!);
   const [index, ...path] = issue.path;
-  const where = typeof index === 'number' ? `role "${role}", rule ${index + 1}${path.length ? `: "${path.map(String).join('.')}"` : ''}` : `role "${role}"`;
+  const where = typeof index === 'number' ? `${role}, rule ${index + 1}${path.length ? `: "${path.map(String).join('.')}"` : ''}` : role;
   throw new TypeError(`${where}: ${issue.message}`);
 }
 
-/** The includes given to `defineRole`, or a TypeError naming the role. */
+/** The includes given to `defineRole`, or a TypeError naming the role (`role "x"`). */
 export function checkIncludes(role: string, includes: unknown): string[] {
   if (includes === undefined) return [];
   const parsed = includesSchema.safeParse(includes);
-  if (!parsed.success) throw new TypeError(`role "${role}": "includes" must be a list of role names`);
+  if (!parsed.success) throw new TypeError(`${role}: "includes" must be a list of role names`);
   return parsed.data;
 }
 
-/** Every problem of a role file, by JSON path: `$.reader[0].subject: must be …`. */
-export function roleFileProblems(error: z.ZodError): string[] {
+function roleFileProblems(error: z.ZodError): string[] {
   return error.issues.map((issue) => closest(issue)).map(({ path, message }) => `${jsonPath(path)}: ${message}`);
 }

@@ -64,6 +64,8 @@ export interface AuthConfig {
   };
   /** Roles every user who registers over HTTP is given (SERVICE_AUTH_DEFAULT_ROLES). */
   readonly defaultRoles: readonly string[];
+  /** SERVICE_AUTH_TENANT_FIELD: the field of a subject that names its organization, bound in every organization role's rule. */
+  readonly tenantField: string;
   readonly audit: {
     /** SERVICE_AUTH_AUDIT_ENABLED: security-relevant actions are appended to `auth_events`. */
     readonly enabled: boolean;
@@ -199,6 +201,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
       tokenTtlSeconds: read('SERVICE_AUTH_CONFIRM_TOKEN_TTL', integerBetween(1, 30 * 86_400), 86_400),
     },
     defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
+    tenantField: read('SERVICE_AUTH_TENANT_FIELD', matching(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a property name: a letter or _, then letters, digits or _ (up to 64)'), 'org_id'),
     audit: {
       enabled: read('SERVICE_AUTH_AUDIT_ENABLED', boolean, true),
       retentionDays: read('SERVICE_AUTH_AUDIT_RETENTION_DAYS', integerBetween(1, TEN_YEARS_DAYS * 10), 365),

@@ -25,6 +25,11 @@ export const tokenScopes = z
   .transform((scopes) => [...new Set(scopes)])
   .meta({ description: 'Scopes the token carries, each [a-z0-9:._-]{1,64}; none means every scope' });
 
+/** The organization to bind a token to: its id or its slug. */
+export const tokenOrg = z
+  .union([z.number().int().positive(), z.string().trim().min(1).max(100)], { error: 'must be an organization id or slug' })
+  .meta({ description: 'An organization the user is a member of (its id or slug): the token acts only there, and with global roles outside any organization' });
+
 /** Whole days until the token expires, from 1 to the configured maximum. */
 export function expiryDays(max: number) {
   return z

@@ -12,17 +12,25 @@ import type { EntityManager } from '../storage/orm.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
 import { z } from 'zod';
-import { expiryDays, legacyHash, tokenName, tokenScopes } from './fields.js';
+import { expiryDays, legacyHash, tokenName, tokenOrg, tokenScopes } from './fields.js';
 import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
 import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM, PBKDF2_ITERATIONS } from './hashing.js';
 import type { TokenRecord, TokenVerifier } from './verifier.js';
+
+/** The organization a token is bound to. */
+export interface TokenOrg {
+  id: number;
+  slug: string;
+}
 
 /** A token as listed: never a hash, never the raw value. */
 export interface TokenView {
   id: string;
   name: string;
   scopes: string[];
+  /** The organization it is bound to, or null: it acts in every organization of its user. */
+  org: TokenOrg | null;
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
@@ -35,6 +43,7 @@ export interface CreatedToken {
   name: string;
   token: string;
   scopes: string[];
+  org: TokenOrg | null;
   created_at: string;
   expires_at: string;
 }
@@ -46,11 +55,19 @@ export interface NewToken {
   expiresInDays?: number | undefined;
   /** Each `[a-z0-9:._-]{1,64}`; none (the default) means every scope. */
   scopes?: readonly string[] | undefined;
+  /** An organization of the user's (its id or slug) to bind the token to; none: every organization. */
+  org?: string | number | undefined;
 }
 
 /** Who tokens belong to: the users room finds them (a 404 `not_found` when there is none). */
 export interface TokenOwners {
   get(ref: UserRef): Promise<{ readonly id: number }>;
+}
+
+/** The organizations a token may be bound to (the `auth.orgs` service): one by id or slug, and a membership. */
+export interface TokenOrgs {
+  find(idOrSlug: string | number): Promise<TokenOrg | null>;
+  membership(orgId: number, userId: number): Promise<object | null>;
 }
 
 const LEGACY_IMPORT = z.object({ sha256: legacyHash, name: tokenName });
@@ -70,19 +87,23 @@ export class TokenService {
     private readonly pool: DerivationPool,
     private readonly verifier: TokenVerifier,
     private readonly audit: AuditLog,
+    /** A function: the organizations are built after the tokens. */
+    private readonly orgs: () => TokenOrgs,
   ) {
-    this.newToken = z.object({ name: tokenName, expiresInDays: expiryDays(config.maxExpiryDays).optional(), scopes: tokenScopes.optional() });
+    this.newToken = z.object({ name: tokenName, expiresInDays: expiryDays(config.maxExpiryDays).optional(), scopes: tokenScopes.optional(), org: tokenOrg.optional() });
   }
 
   /**
    * Creates a token for the user. Validates every field at once (400 `bad_request`), then the
-   * per-user cap of active tokens (409 `token_limit`).
+   * organization (400 `bad_request` on `org` for one that does not exist or the user is not a
+   * member of, alike), then the per-user cap of active tokens (409 `token_limit`).
    */
   async create(owner: UserRef, input: NewToken): Promise<CreatedToken> {
     const parsed = this.newToken.safeParse(input);
     if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
     const { name, expiresInDays = this.config.defaultExpiryDays, scopes = [] } = parsed.data;
     const user = await this.owners.get(owner);
+    const org = parsed.data.org === undefined ? null : await this.memberOrg(parsed.data.org, user.id);
     const em = await this.storage.em();
     // Checked before the derivation too, so that a user at the cap cannot spend CPU on refusals.
     await this.assertBelowCap(em, user.id);
@@ -97,7 +118,7 @@ export class TokenService {
       // two concurrent creations cannot both pass the cap.
       await tx.em.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       await this.assertBelowCap(tx.em, user.id);
-      this.audit.record(tx, { type: 'token_created', userId: user.id, detail: { token: id, name, expires_at: expiresAt.toISOString() } });
+      this.audit.record(tx, { type: 'token_created', userId: user.id, detail: { token: id, name, expires_at: expiresAt.toISOString(), ...(org && { org: org.id }) } });
       tx.em.create(ApiToken, {
         publicId: id,
         user: user.id,
@@ -107,11 +128,20 @@ export class TokenService {
         salt,
         iterations: PBKDF2_ITERATIONS,
         scopes,
+        org: org?.id ?? null,
         createdAt: now,
         expiresAt,
       });
     });
-    return { id, name, token, scopes, created_at: now.toISOString(), expires_at: expiresAt.toISOString() };
+    return { id, name, token, scopes, org, created_at: now.toISOString(), expires_at: expiresAt.toISOString() };
+  }
+
+  /** The organization (by id or slug) if the user is a member of it; one that does not exist reads the same. */
+  private async memberOrg(idOrSlug: string | number, userId: number): Promise<TokenOrg> {
+    const orgs = this.orgs();
+    const org = await orgs.find(idOrSlug);
+    if (!org || !(await orgs.membership(org.id, userId))) throw new ValidationError([{ field: 'org', message: 'is no organization you are a member of' }]);
+    return { id: org.id, slug: org.slug };
   }
 
   /** Tokens that are not revoked, oldest first, with their owner's email; optionally one user's or legacy only. */
@@ -120,7 +150,7 @@ export class TokenService {
     const where: Record<string, unknown> = { revokedAt: null };
     if (filter.user !== undefined) where['user'] = (await this.owners.get(filter.user)).id;
     if (filter.legacy) where['algorithm'] = LEGACY_ALGORITHM;
-    const rows = await em.find(ApiToken, where, { populate: ['user'], orderBy: { id: 'asc' } });
+    const rows = await em.find(ApiToken, where, { populate: ['user', 'org'], orderBy: { id: 'asc' } });
     return rows.map((row) => ({ ...toView(row), email: row.user.email }));
   }
 
@@ -209,6 +239,7 @@ function toView(row: ApiToken): TokenView {
     id: row.publicId,
     name: row.name,
     scopes: row.scopes,
+    org: row.org ? { id: row.org.id, slug: row.org.slug } : null,
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     expires_at: row.expiresAt?.toISOString() ?? null,

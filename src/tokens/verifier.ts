@@ -37,6 +37,8 @@ export interface TokenRecord {
   salt: string | null;
   iterations: number | null;
   scopes: string[];
+  /** The organization the token is bound to, or null. */
+  orgId: number | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
 }
@@ -209,6 +211,7 @@ export class TokenVerifier {
       salt: row.salt ?? null,
       iterations: row.iterations ?? null,
       scopes: row.scopes,
+      orgId: row.org?.id ?? null,
       expiresAt: row.expiresAt ?? null,
       revokedAt: row.revokedAt ?? null,
     };

@@ -42,6 +42,7 @@ export function tokenPaths(context: DocumentContext): Paths {
           'From a logged-in session only (a token may not mint tokens), from this site.',
           `At most ${tokens.maxPerUser} active tokens per user (SERVICE_AUTH_MAX_TOKENS_PER_USER);`,
           `\`expires_in_days\` from 1 to ${tokens.maxExpiryDays} (SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS), ${tokens.defaultExpiryDays} when left out.`,
+          '`org` (an organization’s id or slug) binds the token to an organization of the user’s: refused (403 `forbidden`) in any other, and with the user’s global roles only outside every organization; one that does not exist or the user is not a member of is 400 `bad_request` on `org`, alike.',
           'The tokens page’s form sends the same fields as text: the days as digits, the scopes separated by spaces or commas;',
           'it is answered with the page, showing the new token once, or the form again with the problem.',
           limitNote(config, config.rateLimit.tokenCreation, 'requests from a session to create a token, per user, wherever from', 'SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),

@@ -97,12 +97,17 @@ export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
 
 const scopes = z.array(z.string().regex(SCOPE)).meta({ description: 'The scopes the token carries; none means every scope' });
+const tokenOrg = z
+  .object({ id: z.number().int().positive(), slug: z.string() })
+  .nullable()
+  .meta({ id: 'TokenOrg', description: 'The organization the token is bound to (it is refused in any other; outside every organization it acts with its user’s global roles only), or null' });
 
 export const tokenViewSchema = z
   .object({
     id: z.string().meta({ description: 'The public identifier: DELETE /api/tokens/{id}' }),
     name: z.string(),
     scopes,
+    org: tokenOrg,
     created_at: timestamp,
     last_used_at: timestamp.nullable(),
     expires_at: timestamp.nullable().meta({ description: 'Null for an imported legacy token' }),
@@ -124,6 +129,7 @@ export function createdTokenSchema(prefix: string) {
         .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+_[A-Za-z0-9]+$`))
         .meta({ description: 'The raw token, `<prefix>_<id>_<secret><check>`: send it as `Authorization: Bearer <token>`; it is never shown again' }),
       scopes,
+      org: tokenOrg,
       created_at: timestamp,
       expires_at: timestamp,
     })

@@ -4,15 +4,15 @@
  * commas). Both yield the token service's input, by the field rules of tokens/fields.ts.
  */
 import { z } from 'zod';
-import { expiryDays, tokenName, tokenScopes } from '../../tokens/fields.js';
+import { expiryDays, tokenName, tokenOrg, tokenScopes } from '../../tokens/fields.js';
 import type { NewToken } from '../../tokens/service.js';
 
 export function tokenSchemas(maxExpiryDays: number) {
   const days = expiryDays(maxExpiryDays).meta({ description: 'Whole days until it expires; by default SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS' });
   const json = z
-    .object({ name: tokenName, expires_in_days: days.nullish(), scopes: tokenScopes.nullish() })
+    .object({ name: tokenName, expires_in_days: days.nullish(), scopes: tokenScopes.nullish(), org: tokenOrg.nullish() })
     .meta({ id: 'NewTokenRequest' })
-    .transform((body): NewToken => ({ name: body.name, expiresInDays: body.expires_in_days ?? undefined, scopes: body.scopes ?? undefined }));
+    .transform((body): NewToken => ({ name: body.name, expiresInDays: body.expires_in_days ?? undefined, scopes: body.scopes ?? undefined, org: body.org ?? undefined }));
   const form = z
     .object({
       name: tokenName,

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { Organization } from './organization.js';
 import { User } from './user.js';
 
 const p = defineEntity.properties;
@@ -16,6 +17,8 @@ export const ApiToken = defineEntity({
     publicId: p.string().length(32).unique(),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
     name: p.string().length(100),
+    /** The organization the token is bound to, or null for every organization of its user. Goes with it. */
+    org: () => p.manyToOne(Organization).deleteRule('cascade').nullable().index(),
     /** `pbkdf2-sha256` or, for imported legacy tokens, `sha256`. */
     algorithm: p.string().length(32),
     /** Hex digest; unique, and indexed so that a legacy token is found by its SHA-256. */

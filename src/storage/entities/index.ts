@@ -2,7 +2,10 @@ import { ApiToken } from './api-token.js';
 import { AuditEvent } from './audit-event.js';
 import { CredentialChange } from './credential-change.js';
 import { EmailToken } from './email-token.js';
+import { Invitation } from './invitation.js';
 import { LoginTicket } from './login-ticket.js';
+import { Membership } from './membership.js';
+import { Organization } from './organization.js';
 import { Passkey } from './passkey.js';
 import { PasswordReset } from './password-reset.js';
 import { RecoveryCode } from './recovery-code.js';
@@ -13,6 +16,6 @@ import { User } from './user.js';
 import { UserRole } from './user-role.js';
 import { WebauthnChallenge } from './webauthn-challenge.js';
 
-export { ApiToken, AuditEvent, CredentialChange, EmailToken, LoginTicket, Passkey, PasswordReset, RecoveryCode, Role, Session, TotpFactor, User, UserRole, WebauthnChallenge };
+export { ApiToken, AuditEvent, CredentialChange, EmailToken, Invitation, LoginTicket, Membership, Organization, Passkey, PasswordReset, RecoveryCode, Role, Session, TotpFactor, User, UserRole, WebauthnChallenge };
 
-export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange, AuditEvent, TotpFactor, RecoveryCode, LoginTicket, Passkey, WebauthnChallenge];
+export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange, AuditEvent, TotpFactor, RecoveryCode, LoginTicket, Passkey, WebauthnChallenge, Organization, Membership, Invitation];

@@ -6,6 +6,7 @@ import { Migration20261123000000_account_lifecycle } from './Migration2026112300
 import { Migration20261124000000_change_feed } from './Migration20261124000000_change_feed.js';
 import { Migration20261125000000_audit_log } from './Migration20261125000000_audit_log.js';
 import { Migration20261125100000_second_factor } from './Migration20261125100000_second_factor.js';
+import { Migration20261126000000_organizations } from './Migration20261126000000_organizations.js';
 
 /** Each migration's class by its name: a name without a class, or a class without a name, does not compile. */
 const CLASSES: Record<MigrationName, MigrationObject['class']> = {
@@ -15,6 +16,7 @@ const CLASSES: Record<MigrationName, MigrationObject['class']> = {
   Migration20261124000000_change_feed,
   Migration20261125000000_audit_log,
   Migration20261125100000_second_factor,
+  Migration20261126000000_organizations,
 };
 
 /** Every migration, in order. Listed explicitly so that they run the same from src/ and dist/. */

@@ -10,6 +10,7 @@ export const MIGRATION_NAMES = [
   'Migration20261124000000_change_feed',
   'Migration20261125000000_audit_log',
   'Migration20261125100000_second_factor',
+  'Migration20261126000000_organizations',
 ] as const;
 
 export type MigrationName = (typeof MIGRATION_NAMES)[number];

@@ -1,0 +1,94 @@
+/**
+ * Requests and questions in an organization: `auth.orgRequired(param)` (the guard's check), and
+ * the ability in an organization for service code (`auth.abilityFor(user, { org })` and the rest).
+ *
+ * A caller who is not a member is told 404 `not_found`, exactly as for an organization that does
+ * not exist, unless their global ability allows `read` on that organization (a global admin):
+ * then they are in it with their global roles only. A token bound to another organization is
+ * 403 `forbidden` (the caller knows that organization: they are in it).
+ */
+import { createMongoAbility, subject as asSubject } from '@casl/ability';
+import type { Request } from 'express';
+import type { Credentials } from '../authentication/credentials.js';
+import { AuthError } from '../errors.js';
+import type { AbilityFactory, AppAbility } from './abilities.js';
+import { conditionsMatcher } from './conditions.js';
+import { accessFilter } from './filters.js';
+import type { OrgDirectory, OrgInfo, OrgName } from './org-directory.js';
+import type { Principal } from './principal.js';
+import { enterOrg, type OrgPlaceOfRequest } from './request-state.js';
+import { ORGANIZATION, type Tenant } from './tenant.js';
+
+export class OrgAccess {
+  constructor(
+    private readonly abilities: AbilityFactory,
+    /** The organizations; a function, as the service is built after the guards. */
+    private readonly directory: () => OrgDirectory,
+  ) {}
+
+  /** The check of `orgRequired(param)`: finds the organization and the membership, and puts the request in it. */
+  async enter(req: Request, { user, token }: Credentials, param: string): Promise<AuthError | undefined> {
+    const name = req.params[param];
+    if (typeof name !== 'string') throw new TypeError(`orgRequired('${param}'): the route has no parameter :${param}`);
+    const place = await this.placeOf(user, name);
+    if (!place) return noSuchOrg();
+    if (token?.org != null && token.org !== place.org.id) return new AuthError('forbidden', 'This token is bound to another organization');
+    enterOrg(req, place);
+    return undefined;
+  }
+
+  /**
+   * The organization and the user's membership there, or null when the organization does not
+   * exist or the user may not know it (no membership and no global `read` on it).
+   */
+  async placeOf(user: Principal, name: OrgName): Promise<OrgPlaceOfRequest | null> {
+    const org = await this.find(name);
+    if (!org) return null;
+    const membership = await this.directory().membership(org.id, user.id);
+    if (membership) return { org, membership };
+    const global = this.abilities.abilityFor(user);
+    return global.can('read', asSubject(ORGANIZATION, { ...org })) ? { org, membership: null } : null;
+  }
+
+  /** The user's ability in the organization (global roles only where they are no member); 404 for an unknown one. */
+  async abilityIn(user: Principal, name: OrgName): Promise<{ ability: AppAbility; org: OrgInfo }> {
+    const org = await this.find(name);
+    if (!org) throw noSuchOrg();
+    const membership = await this.directory().membership(org.id, user.id);
+    return { ability: this.abilities.abilityFor(user, { org, roles: membership?.roles ?? [] }), org };
+  }
+
+  private async find(name: OrgName): Promise<OrgInfo | null> {
+    if (typeof name === 'object' && name !== null) return this.directory().find(name.id);
+    if (typeof name !== 'string' && typeof name !== 'number') throw new TypeError('{ org }: an organization id, slug, or req.org');
+    return this.directory().find(name);
+  }
+}
+
+function noSuchOrg(): AuthError {
+  return new AuthError('not_found', 'No such organization');
+}
+
+const withoutTenantWide = new WeakMap<AppAbility, AppAbility>();
+
+/**
+ * `accessibleBy` in an organization: the rows the ability allows, of that organization only (the
+ * tenant condition is added to the whole filter, global grants included). For `Organization`,
+ * the organization roles' `all` rules are left out: they are bound by the tenant field, which an
+ * organization does not have (it is named by `id`), and a filter naming it could not be run.
+ */
+export function orgAccessFilter(
+  abilities: AbilityFactory,
+  tenant: Tenant,
+  { ability, org }: { ability: AppAbility; org: { id: number } },
+  action: string,
+  subjectType: string,
+  primaryKey: string,
+): Record<string, unknown> {
+  let relevant = ability;
+  if (subjectType === ORGANIZATION) {
+    relevant = withoutTenantWide.get(ability) ?? createMongoAbility<AppAbility>(ability.rules.filter((rule) => !(rule.subject === 'all' && abilities.sourceOf(rule)?.org)), { conditionsMatcher });
+    withoutTenantWide.set(ability, relevant);
+  }
+  return { $and: [accessFilter(relevant, action, subjectType, (rule) => abilities.describe(rule), primaryKey), tenant.condition(subjectType, org.id)] };
+}
