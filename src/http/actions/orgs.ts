@@ -19,14 +19,15 @@ import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { NewOrg } from '../schemas/orgs.js';
 import type { InvitationView, MemberView, MyOrgView, OrgView } from '../schemas/org-responses.js';
+import type { InvitationLinks, PendingInvitation } from './invitation-links.js';
 import { assertEveryScope } from './tokens.js';
 
 /** What the HTTP layer asks of the organizations service (`auth.orgs`), which checks no permissions. */
 export interface OrgsForHttp {
-  create(input: { name: string; slug?: string | undefined; owner: number }, actor: number): Promise<OrgView>;
+  create(input: { name: string; slug?: string; owner: number }, actor: number): Promise<OrgView>;
   listFor(userId: number): Promise<MyOrgView[]>;
   rename(orgId: number, name: string, actor: number): Promise<OrgView>;
-  delete(orgId: number, actor: number): Promise<void>;
+  delete(orgId: number, actor: number): Promise<unknown>;
   members(orgId: number): Promise<MemberView[]>;
   setMemberRoles(orgId: number, userId: number, roles: string[], actor: number): Promise<MemberView>;
   removeMember(orgId: number, userId: number, actor: number): Promise<void>;
@@ -35,13 +36,13 @@ export interface OrgsForHttp {
   invitations(orgId: number): Promise<InvitationView[]>;
   revokeInvitation(orgId: number, id: number, actor: number): Promise<void>;
   acceptInvitation(token: string, userId: number): Promise<{ org: OrgView; roles: string[] }>;
-  /** A pending invitation by its link's token, or null (unknown, used, revoked, expired). */
-  findInvitation(token: string): Promise<{ org: OrgView; email: string; roles: string[] } | null>;
 }
 
 export interface OrgActionsDeps {
   config: AuthConfig;
   orgs: OrgsForHttp;
+  /** A pending invitation by its link's token, for the link's page. */
+  links: Pick<InvitationLinks, 'pending'>;
   /** The organization roles the application defines, in the order it defined them. */
   orgRoles: { names(): string[] };
 }
@@ -69,7 +70,8 @@ export class OrgActions {
     this.assertEveryScope(req);
     if (boundOrg(req) !== null) throw forbidden('A token bound to an organization cannot create another');
     if (!this.mayCreate(req)) throw forbidden('Only administrators may create organizations (SERVICE_AUTH_ORG_CREATION is admins)');
-    return this.deps.orgs.create({ name: input.name, slug: input.slug, owner: req.user!.id }, req.user!.id);
+    const { name, slug } = input;
+    return this.deps.orgs.create({ name, ...(slug === undefined ? {} : { slug }), owner: req.user!.id }, req.user!.id);
   }
 
   /** The caller's organizations with their roles there (a bound token's: that one only). */
@@ -87,8 +89,8 @@ export class OrgActions {
   }
 
   /** What the invitation link's page shows: the invitation, if it can still be accepted. */
-  invitationFor(token: string): Promise<{ org: OrgView; email: string; roles: string[] } | null> {
-    return this.deps.orgs.findInvitation(token);
+  invitationFor(token: string): Promise<PendingInvitation | null> {
+    return this.deps.links.pending(token);
   }
 
   // ---- in the organization of the request (after orgRequired) ----
