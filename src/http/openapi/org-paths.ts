@@ -1,7 +1,7 @@
 /**
- * Organizations (api/orgs.ts, and the pages of pages/org-routes.ts): the JSON API under
- * `/api/orgs` and `/api/invitations/accept`, the pages `/orgs`, `/orgs/{org}` and the invitation
- * link's, and the routes their buttons post to.
+ * Organizations' JSON API (api/orgs.ts) under `/api/orgs` and `/api/invitations/accept`; some of
+ * its paths also take the pages' forms (pages/org-routes.ts). The pages themselves are in
+ * org-page-paths.ts.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ErrorCode } from '../../errors.js';
@@ -22,8 +22,6 @@ import {
   limitNote,
   noStore,
   operation,
-  PUBLIC,
-  queryParameter,
   SESSION_OR_TOKEN,
   toLoginPage,
   tokenFailuresNote,
@@ -33,9 +31,9 @@ import {
   type OperationSpec,
   type Paths,
 } from './operations.js';
-import { json, noContent, page, redirect } from './responses.js';
+import { json, noContent, redirect } from './responses.js';
 
-const ORG: OpenAPIV3_1.ParameterObject = {
+export const ORG: OpenAPIV3_1.ParameterObject = {
   name: 'org',
   in: 'path',
   required: true,
@@ -47,26 +45,23 @@ function integerParameter(name: string, description: string): OpenAPIV3_1.Parame
   return { name, in: 'path', required: true, description, schema: { type: 'integer', minimum: 1 } };
 }
 
-const USER_ID = integerParameter('user_id', 'The member’s user id (`user_id` in the member list)');
-const INVITATION_ID = integerParameter('id', 'The invitation’s id (`id` in the list)');
+/** How bearer tokens fare in an organization's routes. */
+export const TOKENS_NOTE = ' A bearer token needs every scope (one made without scopes: 403 `insufficient_scope` otherwise); one bound to another organization is 403 `forbidden`.';
+
+export const USER_ID = integerParameter('user_id', 'The member’s user id (`user_id` in the member list)');
+export const INVITATION_ID = integerParameter('id', 'The invitation’s id (`id` in the list)');
 
 export function orgPaths(context: DocumentContext): Paths {
   const { config, schemas } = context;
   const prefix = config.urlPrefix;
   const failures = tokenFailuresNote(config);
-  const tokens = ' A bearer token needs every scope (one made without scopes: 403 `insufficient_scope` otherwise); one bound to another organization is 403 `forbidden`.';
+  const tokens = TOKENS_NOTE;
   const ability = (what: string) => `Needs ${what} in the caller’s ability in the organization (403 \`forbidden\` otherwise).`;
   const assign = 'Each role granted or taken away needs `assign` on `OrgRole { name, org_id }` (403 `forbidden`): no one grants a role their own ability does not let them assign.';
   const inOrg = (unsafe: boolean, ...more: ErrorCode[]): ErrorCode[] => [...guardRefusals(config, unsafe), 'insufficient_scope', 'forbidden', 'not_found', ...more];
   const api = (spec: Omit<OperationSpec, 'tags' | 'security'>): Operation =>
     operation(context, { ...spec, description: `${spec.description ?? ''}${failures}`, tags: ['organizations'], security: SESSION_OR_TOKEN });
   const toOrgPage = (what: string) => redirect(`A browser’s form: ${what}, to the organization’s page`, noStore());
-  const FORMS_ONLY = 'It takes only a browser’s form (urlencoded, preferring HTML, without Authorization): anything else is the 404 of paths nobody serves.';
-  const formOnly = (spec: Omit<OperationSpec, 'tags' | 'security'>, body: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject | undefined): Operation => {
-    const described = operation(context, { ...spec, description: `${spec.description ?? ''} ${FORMS_ONLY}${failures}`, tags: ['pages'], security: [{ session: [] }] });
-    if (body) described.requestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: body } } };
-    return described;
-  };
   const inviteRate = limitNote(config, config.rateLimit.forgotPassword, 'invitations from one client address, at the rate of other mails asked for', 'SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD');
   const acceptRate = limitNote(config, config.rateLimit.resetPassword, 'invitation links used from one client address, at the rate of confirmations', 'SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD');
 
@@ -199,81 +194,5 @@ export function orgPaths(context: DocumentContext): Paths {
       }),
     },
 
-    '/orgs': {
-      get: operation(context, {
-        operationId: 'orgsPage',
-        summary: 'The organizations page: the caller’s organizations with their roles, and a form to create one',
-        description: `Its form posts to \`POST /api/orgs\`. With a bearer token, one made without scopes.${failures}`,
-        tags: ['pages'],
-        security: SESSION_OR_TOKEN,
-        parameters: [queryParameter('left', '`1`: says the caller left an organization')],
-        responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: [...guardRefusals(config, false), 'insufficient_scope'],
-      }),
-    },
-    '/orgs/{org}': {
-      get: operation(context, {
-        operationId: 'orgPage',
-        summary: 'An organization’s page: its members and their roles, the pending invitations, a form to invite, and leaving',
-        description: `What the caller’s ability there allows: changing roles (\`POST /orgs/{org}/members/{user_id}/roles\`), removing (\`…/remove\`), revoking (\`POST /orgs/{org}/invitations/{id}/revoke\`), inviting (\`POST /api/orgs/{org}/invitations\`). Needs \`read\` on the organization.${tokens}${failures}`,
-        tags: ['pages'],
-        security: SESSION_OR_TOKEN,
-        parameters: [ORG, queryParameter('done', '`roles`, `removed`, `invited`, `revoked` or `joined`: says what was just done')],
-        responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: inOrg(false),
-      }),
-    },
-    '/orgs/{org}/members/{user_id}/roles': {
-      post: formOnly(
-        {
-          operationId: 'setMemberRolesForm',
-          summary: 'Change a member’s roles (the organization page’s form)',
-          description: `As \`PATCH /api/orgs/{org}/members/{user_id}\`, which a form cannot send: one \`roles\` field per role ticked. Answered with a 303 to the organization’s page; a refusal shows that page with the problem.`,
-          parameters: [ORG, USER_ID],
-          responses: { 303: toOrgPage('saved') },
-          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'unknown_role', 'last_owner'],
-        },
-        schemas.of(orgSchemas.memberRolesForm, 'input'),
-      ),
-    },
-    '/orgs/{org}/members/{user_id}/remove': {
-      post: formOnly(
-        {
-          operationId: 'removeMemberForm',
-          summary: 'Remove a member, or leave (the organization page’s buttons)',
-          description: `As \`DELETE /api/orgs/{org}/members/{user_id}\`, which a form cannot send. Answered with a 303 to the organization’s page, or, for the caller themselves, to \`${prefix}/orgs?left=1\`.`,
-          parameters: [ORG, USER_ID],
-          responses: { 303: redirect('Removed: to the organization’s page, or the organizations page after leaving') },
-          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'last_owner'],
-        },
-        undefined,
-      ),
-    },
-    '/orgs/{org}/invitations/{id}/revoke': {
-      post: formOnly(
-        {
-          operationId: 'revokeInvitationForm',
-          summary: 'Revoke an invitation (the organization page’s button)',
-          description: `As \`DELETE /api/orgs/{org}/invitations/{id}\`, which a form cannot send. Answered with a 303 to the organization’s page.`,
-          parameters: [ORG, INVITATION_ID],
-          responses: { 303: toOrgPage('revoked') },
-          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found'],
-        },
-        undefined,
-      ),
-    },
-    '/invitations/accept': {
-      get: operation(context, {
-        operationId: 'invitationPage',
-        summary: 'The page of the mailed invitation link',
-        description:
-          'Opening it changes nothing (mail scanners follow links). Signed in with the invited address, confirmed: what the invitation is for, and a button whose form posts the token to `POST /api/invitations/accept`. Otherwise it says to log in or register with that address and come back, or that the link cannot be used.',
-        tags: ['pages'],
-        security: PUBLIC,
-        parameters: [queryParameter('token', 'The invitation link’s token')],
-        responses: { 200: page('The page') },
-        refusals: [],
-      }),
-    },
   };
 }
