@@ -9,12 +9,13 @@ import { AuthorizationApi, PARTS } from './authorization-api.js';
 import { readConfig, sourceFrom, type AuthConfig } from './config/config.js';
 import { unknownKeys } from './config/unknown-keys.js';
 import { AuthError } from './errors.js';
-import type { EventHandler, EventName } from './events.js';
+import type { EventHandler, EventName, OrgEventHandler, OrgEventName } from './events.js';
 import { createErrorHandler } from './http/errors.js';
 import type { PageTexts } from './http/pages/texts.js';
 import { createAuthRouter, unknownPath } from './http/router.js';
 import type { Logger } from './logger.js';
 import type { MailTransport } from './mail/transport.js';
+import type { OrgService } from './orgs/service.js';
 import type { UserRef } from './storage/user-ref.js';
 import { DerivationsBusyError } from './tokens/derivations.js';
 import type { TokenService } from './tokens/service.js';
@@ -45,6 +46,8 @@ export class ServiceAuth extends AuthorizationApi {
   readonly ready: Promise<void>;
   readonly users: UserService;
   readonly roles: RoleService;
+  /** Organizations, their members and their roles there, invitations (docs/organizations.md). */
+  readonly orgs: OrgService;
   /** Personal access tokens: create, list, revoke, import legacy hashes. */
   readonly tokens: TokenService;
   /** The audit log: query it for admin screens, verify its chain (docs/audit.md). */
@@ -70,6 +73,7 @@ export class ServiceAuth extends AuthorizationApi {
     this.ready = parts.ready;
     this.users = parts.users;
     this.roles = parts.roles;
+    this.orgs = parts.orgs;
     this.tokens = parts.tokens;
     this.audit = parts.audit;
     this.errorHandler = createErrorHandler({ config: this.config, pluggable: parts.pluggable, audit: parts.audit });
@@ -128,10 +132,16 @@ export class ServiceAuth extends AuthorizationApi {
    */
   on(name: EventName): <H extends EventHandler>(handler: H) => H;
   on(name: EventName, handler: EventHandler): () => void;
+  /** An organization event: handed the acting user (or null) and `{ org, member?, roles? }` (docs/organizations.md). */
+  on(name: OrgEventName): <H extends OrgEventHandler>(handler: H) => H;
+  on(name: OrgEventName, handler: OrgEventHandler): () => void;
   /** Each audit record, once it has committed (to ship to a log pipeline); not awaited. */
   on(name: 'audit'): <H extends AuditHandler>(handler: H) => H;
   on(name: 'audit', handler: AuditHandler): () => void;
-  on(name: EventName | 'audit', handler?: EventHandler | AuditHandler): (<H extends EventHandler & AuditHandler>(handler: H) => H) | (() => void) {
+  on(
+    name: EventName | OrgEventName | 'audit',
+    handler?: EventHandler | OrgEventHandler | AuditHandler,
+  ): (<H extends EventHandler & OrgEventHandler & AuditHandler>(handler: H) => H) | (() => void) {
     if (name === 'audit') {
       const { audit } = this[PARTS];
       if (handler) return audit.onRecord(handler as AuditHandler);
@@ -142,8 +152,8 @@ export class ServiceAuth extends AuthorizationApi {
     }
     const { events } = this[PARTS];
     events.listFor(name);
-    if (handler) return events.subscribe(name, handler as EventHandler);
-    return <H extends EventHandler>(decorated: H): H => {
+    if (handler) return events.subscribe(name, handler as EventHandler | OrgEventHandler);
+    return <H extends EventHandler | OrgEventHandler>(decorated: H): H => {
       events.subscribe(name, decorated);
       return decorated;
     };

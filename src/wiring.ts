@@ -22,6 +22,7 @@ import { AuthError } from './errors.js';
 import type { EndpointLimiters } from './http/actions/checks.js';
 import { EventBus } from './events.js';
 import { createMailTransport } from './mail/index.js';
+import { OrgService } from './orgs/service.js';
 import { PasswordHasher } from './passwords/hashing.js';
 import { Pluggable } from './pluggable.js';
 import type { MailTransport } from './mail/transport.js';
@@ -78,6 +79,12 @@ export class AuthParts {
   readonly passwords: PasswordChanges;
   readonly users: UserService;
   readonly roles: RoleService;
+  /** `auth.orgs`: organizations, their members and invitations. */
+  readonly orgs: OrgService;
+  /** Whether an organization role of this name is defined, for `auth.orgs` to refuse unknown ones (422 `unknown_role`). */
+  knownOrgRole(name: string): boolean {
+    return this.orgRoles.has(name);
+  }
   /** Work done after an answer (reset requests, registrations with confirmation); `close()` waits for it. */
   readonly background: BackgroundWork;
   readonly resets: PasswordResets;
@@ -140,7 +147,7 @@ export class AuthParts {
       creation,
       cache,
       states: new AccountStates({ storage, audit, lookup, cache, sessions, events }),
-      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events }),
+      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events, leaveOrgs: (tx, user) => this.orgs.leaveAll(tx, user) }),
       events,
       revokeTokensOnReset: revokeTokens,
     });
@@ -163,6 +170,16 @@ export class AuthParts {
     const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
     this.registrations = new Registrations({ ...mailing, storage, audit, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
     this.emailChanges = new EmailChanges({ ...mailing, storage, audit, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
+    this.orgs = new OrgService({
+      ...mailing,
+      storage,
+      audit,
+      events,
+      lookup,
+      settings: config.orgs,
+      knownOrgRole: (name) => this.knownOrgRole(name),
+      evictTokensOf: (userId) => this.verifier.evictUser(userId),
+    });
 
     this.limiters = this.createLimiters();
     this.credentials = new CredentialResolver({
@@ -210,8 +227,9 @@ export class AuthParts {
     this.ready.catch((error: unknown) => pluggable.logger.error(error instanceof Error ? error.message : String(error)));
   }
 
+  /** What authorization and tokens need of the organizations: `auth.orgs` itself. */
   private orgDirectory(): OrgDirectory {
-    throw new Error('organizations are not wired yet');
+    return this.orgs;
   }
 
   /** Waits for `ready` on behalf of a request; a failed start becomes a 503. */

@@ -5,7 +5,7 @@
  */
 import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
-import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
+import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
 
 export interface AuthConfig {
   readonly urlPrefix: string;
@@ -66,6 +66,14 @@ export interface AuthConfig {
   readonly defaultRoles: readonly string[];
   /** SERVICE_AUTH_TENANT_FIELD: the field of a subject that names its organization, bound in every organization role's rule. */
   readonly tenantField: string;
+  readonly orgs: {
+    /** SERVICE_AUTH_ORG_OWNER_ROLES: the organization roles of an owner; every organization keeps a member with one. */
+    readonly ownerRoles: readonly string[];
+    /** SERVICE_AUTH_ORG_CREATION: who may create an organization over HTTP (`admins`: global admins and holders of `create Organization`). */
+    readonly creation: 'anyone' | 'admins';
+    /** SERVICE_AUTH_INVITATION_TTL: how long an invitation to an organization works. */
+    readonly invitationTtlSeconds: number;
+  };
   readonly audit: {
     /** SERVICE_AUTH_AUDIT_ENABLED: security-relevant actions are appended to `auth_events`. */
     readonly enabled: boolean;
@@ -202,6 +210,11 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
     },
     defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
     tenantField: read('SERVICE_AUTH_TENANT_FIELD', matching(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a property name: a letter or _, then letters, digits or _ (up to 64)'), 'org_id'),
+    orgs: {
+      ownerRoles: read('SERVICE_AUTH_ORG_OWNER_ROLES', nonEmpty(roleNames), ['owner']),
+      creation: read('SERVICE_AUTH_ORG_CREATION', matching(/^(?:anyone|admins)$/, '`anyone` or `admins`'), 'anyone') as 'anyone' | 'admins',
+      invitationTtlSeconds: read('SERVICE_AUTH_INVITATION_TTL', integerBetween(1, 90 * 86_400), 7 * 86_400),
+    },
     audit: {
       enabled: read('SERVICE_AUTH_AUDIT_ENABLED', boolean, true),
       retentionDays: read('SERVICE_AUTH_AUDIT_RETENTION_DAYS', integerBetween(1, TEN_YEARS_DAYS * 10), 365),

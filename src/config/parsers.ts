@@ -145,3 +145,12 @@ export function roleNames(value: unknown, key: string): string[] {
   }
   return [...new Set(names as string[])];
 }
+
+/** `parse`, refusing an empty list. */
+export function nonEmpty<T>(parse: (value: unknown, key: string) => T[]) {
+  return (value: unknown, key: string): T[] => {
+    const parsed = parse(value, key);
+    if (parsed.length > 0) return parsed;
+    throw new ConfigError(key, value, 'at least one name');
+  };
+}

@@ -17,6 +17,7 @@ function compose(to: string, subject: string, lines: (string | { text: string; u
 
 function within(ttlSeconds: number): string {
   const minutes = Math.round(ttlSeconds / 60);
+  if (minutes >= 2 * 1440 && minutes % 1440 === 0) return `${minutes / 1440} days`;
   return minutes >= 120 && minutes % 60 === 0 ? `${minutes / 60} hours` : `${minutes} minutes`;
 }
 
@@ -62,5 +63,15 @@ export function emailChangeNoticeMail(to: string, newAddress: string): Mail {
   return compose(to, 'Your account’s email address is being changed', [
     `Someone logged in to your account asked to change its email address to ${newAddress}. The change happens once that address confirms it.`,
     'If it was not you, change your password now and end your other sessions.',
+  ]);
+}
+
+/** An invitation to join an organization: the same mail whether or not the address has an account. */
+export function invitationMail(to: string, orgName: string, link: string, ttlSeconds: number): Mail {
+  return compose(to, `You are invited to join ${orgName}`, [
+    `Someone invited this email address to join the organization ${orgName}.`,
+    { text: `Open this link within ${within(ttlSeconds)} to accept`, url: link },
+    'You accept signed in with an account of this address, confirmed. Without one, register with this address first, then open the link again.',
+    'If you do not want to join, ignore this mail.',
   ]);
 }

@@ -12,6 +12,9 @@
  * every held row unusable after FEED_INTERVAL_MS, as before: a credential is never served from
  * memory longer than a revocation may take to arrive.
  *
+ * A row may instead name an organization (`noteOrgs`: renamed or deleted): the copies of it held by
+ * every instance are dropped when the feed names it (`onOrgChange`), and nobody's credentials.
+ *
  * Ids are drawn when a row is inserted, not when it commits: a transaction can commit after a later
  * one, leaving a gap below ids already read. The feed keeps reading from the first gap, skipping
  * the ids it applied, until the gap fills or GAP_WAIT_MS pass (a rolled-back change leaves its
@@ -33,6 +36,8 @@ const KEEP_MS = 60 * 60 * 1000;
 
 /** The user whose credentials changed, or null for everyone's. */
 export type ChangeListener = (userId: number | null) => void;
+/** The organization that changed, or null for every organization. */
+export type OrgChangeListener = (orgId: number | null) => void;
 
 export class ChangeFeed {
   /** Every id up to this one was applied, or given up on. */
@@ -50,11 +55,16 @@ export class ChangeFeed {
   private lastPrune = Date.now();
   private reading: Promise<void> | undefined;
   private readonly listeners: ChangeListener[] = [];
+  private readonly orgListeners: OrgChangeListener[] = [];
 
   constructor(private readonly em: () => Promise<EntityManager>) {}
 
   onChange(listener: ChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  onOrgChange(listener: OrgChangeListener): void {
+    this.orgListeners.push(listener);
   }
 
   /** Whether rows held may be used as they are. */
@@ -77,6 +87,13 @@ export class ChangeFeed {
     await em.insertMany(CredentialChange, rows.map((row) => ({ ...row, at })));
   }
 
+  /** Records, in the caller's transaction, that these organizations changed (renamed or deleted). */
+  async noteOrgs(em: EntityManager, orgIds: readonly number[]): Promise<void> {
+    if (orgIds.length === 0) return;
+    const at = new Date();
+    await em.insertMany(CredentialChange, [...new Set(orgIds)].map((orgId) => ({ userId: null, orgId, at })));
+  }
+
   private async read(): Promise<void> {
     const startedAt = this.now();
     const em = (await this.em()).fork();
@@ -89,7 +106,7 @@ export class ChangeFeed {
       const recent = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, fields: ['id'] });
       this.apply(recent, startedAt, false);
     } else {
-      const rows = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, limit: MAX_ROWS, fields: ['id', 'userId'] });
+      const rows = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, limit: MAX_ROWS, fields: ['id', 'userId', 'orgId'] });
       if (rows.length === MAX_ROWS) this.startAfresh(rows[rows.length - 1]!.id);
       else this.apply(rows, startedAt);
     }
@@ -100,14 +117,16 @@ export class ChangeFeed {
     }
   }
 
-  private apply(rows: { id: number; userId?: number | null }[], now: number, emit = true): void {
+  private apply(rows: { id: number; userId?: number | null; orgId?: number | null }[], now: number, emit = true): void {
     let highest = this.watermark!;
-    for (const { id, userId } of rows) {
+    for (const { id, userId, orgId } of rows) {
       highest = Math.max(highest, id);
       this.gaps.delete(id);
       if (this.applied.has(id)) continue;
       this.applied.add(id);
-      if (emit) this.emit(userId ?? null);
+      if (!emit) continue;
+      if (orgId != null) this.emitOrg(orgId);
+      else this.emit(userId ?? null);
     }
     for (let id = this.watermark! + 1; id < highest; id++) if (!this.applied.has(id) && !this.gaps.has(id)) this.gaps.set(id, now);
     // Move the watermark past what is applied, and past gaps waited for long enough.
@@ -127,9 +146,14 @@ export class ChangeFeed {
     this.applied.clear();
     this.gaps.clear();
     this.emit(null);
+    this.emitOrg(null);
   }
 
   private emit(userId: number | null): void {
     for (const listener of this.listeners) listener(userId);
+  }
+
+  private emitOrg(orgId: number | null): void {
+    for (const listener of this.orgListeners) listener(orgId);
   }
 }

@@ -6,6 +6,8 @@ import { PortableMigration } from './portable-migration.js';
  * invitations to join one, and the organization an API token may be bound to (`org_id`, null for
  * every token so far: a token bound to an organization goes with it, never widening to unbound).
  *
+ * The change feed's rows may name an organization (`org_id`): its cached copy is dropped everywhere.
+ *
  * SQLite adds the token's column, its foreign key included, in place (a nullable column with no
  * default may carry a REFERENCES clause). It cannot drop a column used by a foreign key, so going
  * down rebuilds the tokens table as it was.
@@ -47,6 +49,10 @@ export class Migration20261126000000_organizations extends PortableMigration {
       table.foreign('invited_by_id').references('id').inTable('service_auth_users').onUpdate('cascade').onDelete('set null');
     });
 
+    this.alterTable('service_auth_changes', (table) => {
+      table.integer('org_id').nullable();
+    });
+
     if (this.onSqlite) {
       this.addSql('alter table service_auth_api_tokens add column org_id integer null references service_auth_orgs (id) on update cascade on delete cascade');
       this.addSql('create index service_auth_api_tokens_org_id_index on service_auth_api_tokens (org_id)');
@@ -67,6 +73,8 @@ export class Migration20261126000000_organizations extends PortableMigration {
         table.dropColumn('org_id');
       });
     }
+    // Raw: knex builds SQLite's dropColumn only when it runs, so its toSQL() would hold just a PRAGMA.
+    this.addSql('alter table service_auth_changes drop column org_id');
     this.dropTable('service_auth_invitations');
     this.dropTable('service_auth_memberships');
     this.dropTable('service_auth_orgs');

@@ -1,0 +1,77 @@
+/**
+ * The two reads every request in an organization makes (`orgRequired`): the organization by id or
+ * slug, and the caller's membership of it. Both are held until the change feed names what they
+ * hold (storage/change-feed.ts), so a change made on another instance or by the CLI shows within a
+ * second, without a query per request:
+ *
+ * - an organization until the feed names it (renamed or deleted: `noteOrgs`);
+ * - a user's memberships, all of them at once (one indexed query), until the feed names the user
+ *   (added, removed, their roles changed, the organization deleted: every member is noted).
+ *
+ * A change made through this instance drops its copies at once (`forget…`, after the commit).
+ */
+import type { ChangeFeed } from '../storage/change-feed.js';
+import { Membership, Organization } from '../storage/entities/index.js';
+import type { EntityManager } from '../storage/orm.js';
+import { RowCache } from '../storage/row-cache.js';
+import { isIdString } from './names.js';
+import { toMembershipInfo, toOrgInfo, type MembershipInfo, type OrgInfo } from './views.js';
+
+export class OrgCache {
+  /** Keyed `#<id>` or by slug (a slug never starts with `#`). */
+  private readonly rows: RowCache<string, OrgInfo>;
+
+  constructor(em: () => Promise<EntityManager>, changes: ChangeFeed) {
+    this.rows = new RowCache(changes, async (key) => {
+      const where = key.startsWith('#') ? { id: Number(key.slice(1)) } : { slug: key };
+      const org = await (await em()).fork().findOne(Organization, where, { disableIdentityMap: true });
+      return org ? toOrgInfo(org) : undefined;
+    });
+    changes.onOrgChange((orgId) => this.forget(orgId));
+  }
+
+  /** The organization by id or slug (a string of digits is an id), or null. */
+  async find(ref: number | string): Promise<OrgInfo | null> {
+    const key = keyOf(ref);
+    const org = key === undefined ? undefined : await this.rows.fetch(key);
+    // A copy: the caller may keep or change it without touching what is held.
+    return org ? { ...org } : null;
+  }
+
+  /** Drops the organization (null: every one) after it changed. */
+  forget(orgId: number | null): void {
+    this.rows.deleteWhere((org) => orgId === null || org.id === orgId);
+  }
+}
+
+export class MembershipCache {
+  /** By user: each of their memberships by organization id. */
+  private readonly rows: RowCache<number, Map<number, MembershipInfo>>;
+
+  constructor(em: () => Promise<EntityManager>, changes: ChangeFeed) {
+    this.rows = new RowCache(changes, async (userId) => {
+      const memberships = await (await em()).fork().find(Membership, { user: userId }, { disableIdentityMap: true });
+      return new Map(memberships.map((membership) => [membership.org.id, toMembershipInfo(membership)]));
+    });
+    changes.onChange((userId) => (userId === null ? this.rows.deleteWhere(() => true) : this.rows.delete(userId)));
+  }
+
+  /** The user's membership of the organization, or null. */
+  async find(orgId: number, userId: number): Promise<MembershipInfo | null> {
+    const held = (await this.rows.fetch(userId))?.get(orgId);
+    // A copy: the caller may keep or change it without touching what is held.
+    return held ? { roles: [...held.roles], created_at: held.created_at } : null;
+  }
+
+  forget(userIds: Iterable<number>): void {
+    for (const userId of userIds) this.rows.delete(userId);
+  }
+}
+
+/** The cache key for an id or a slug; undefined for what can name no organization. */
+function keyOf(ref: number | string): string | undefined {
+  if (typeof ref === 'number') return Number.isSafeInteger(ref) && ref > 0 ? `#${ref}` : undefined;
+  if (typeof ref !== 'string') return undefined;
+  if (isIdString(ref)) return `#${Number(ref)}`;
+  return /^[a-z0-9-]{2,48}$/.test(ref) ? ref : undefined;
+}

@@ -1,0 +1,143 @@
+/**
+ * Organizations themselves: creating one (its creator its first owner), renaming, deleting, and
+ * listing them. Each change, its audit record and its change-feed note commit together.
+ */
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { AuthError } from '../errors.js';
+import { ApiToken, Membership, Organization } from '../storage/entities/index.js';
+import type { EntityManager } from '../storage/orm.js';
+import type { UserRef } from '../storage/user-ref.js';
+import { actorId, emitOrgEvent, lockedOrg, requireOrg, type OrgDeps } from './context.js';
+import { slugFrom, validOrgName, validSlug } from './names.js';
+import { toOrgInfo, type OrgActor, type OrgInfo, type OrgRef, type OrgSummary, type UserOrg } from './views.js';
+
+/** What `auth.orgs.create` takes: the name, the slug if not derived from it, and who becomes its owner. */
+export interface NewOrg {
+  name: string;
+  slug?: string;
+  /** The creator, who becomes a member with SERVICE_AUTH_ORG_OWNER_ROLES. */
+  owner: UserRef;
+}
+
+/** Derived slugs tried before giving up on a race for the same one. */
+const SLUG_ATTEMPTS = 5;
+
+export class Organizations {
+  constructor(
+    private readonly deps: OrgDeps,
+    /** Drops the cached tokens of these users (tokens bound to a deleted organization go with it). */
+    private readonly evictTokensOf: (userId: number) => void,
+  ) {}
+
+  async create(input: NewOrg, actor?: OrgActor): Promise<OrgInfo> {
+    const name = validOrgName(input?.name);
+    const explicit = input.slug === undefined ? undefined : validSlug(input.slug);
+    const { storage, audit, lookup, settings, memberships } = this.deps;
+    const em = await storage.em();
+    const owner = await lookup.require(em, input.owner);
+    const roles = [...settings.ownerRoles].sort();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const org = await storage.transaction(em, async (tx) => {
+          const slug = explicit ?? (await freeSlug(tx.em, slugFrom(name)));
+          if (explicit !== undefined && (await tx.em.count(Organization, { slug }))) throw slugTaken(slug);
+          const org = tx.em.create(Organization, { slug, name });
+          tx.em.create(Membership, { org, user: owner.id, roles });
+          await tx.em.flush();
+          await storage.changes.note(tx.em, [owner.id]);
+          audit.record(tx, { type: 'org_created', userId: owner.id, email: owner.email, detail: { org_id: org.id, org: slug, roles: roles.join(' '), by: actorId(actor) } });
+          tx.afterCommit(() => memberships.forget([owner.id]));
+          return toOrgInfo(org);
+        });
+        await emitOrgEvent(this.deps, 'org_created', actor, { org, member: { user_id: owner.id, email: owner.email }, roles });
+        return org;
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException)) throw error;
+        // Another organization took the slug at the same moment: an explicit one is taken; a derived one moves on.
+        if (explicit !== undefined) throw slugTaken(explicit);
+        if (attempt >= SLUG_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async rename(ref: OrgRef, newName: string, actor?: OrgActor): Promise<OrgInfo> {
+    const name = validOrgName(newName);
+    const { storage, audit, orgCache } = this.deps;
+    const em = await storage.em();
+    return storage.transaction(em, async (tx) => {
+      const org = await lockedOrg(tx.em, ref);
+      if (org.name !== name) {
+        const previous = org.name;
+        org.name = name;
+        await storage.changes.noteOrgs(tx.em, [org.id]);
+        audit.record(tx, { type: 'org_renamed', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, name, previous_name: previous } });
+        tx.afterCommit(() => orgCache.forget(org.id));
+      }
+      return toOrgInfo(org);
+    });
+  }
+
+  /**
+   * Deletes the organization with its memberships, invitations and the tokens bound to it. Its
+   * members' and those tokens' owners' cached rows are dropped everywhere.
+   */
+  async delete(ref: OrgRef, actor?: OrgActor): Promise<OrgInfo> {
+    const { storage, audit, orgCache, memberships } = this.deps;
+    const em = await storage.em();
+    const org = await storage.transaction(em, async (tx) => {
+      const org = await lockedOrg(tx.em, ref);
+      const members = (await tx.em.find(Membership, { org: org.id }, { fields: ['user'] })).map((m) => m.user.id);
+      const tokenOwners = (await tx.em.find(ApiToken, { org: org.id }, { fields: ['user'] })).map((token) => token.user.id);
+      const info = toOrgInfo(org);
+      await tx.em.nativeDelete(Organization, { id: org.id });
+      await storage.changes.note(tx.em, [...members, ...tokenOwners]);
+      await storage.changes.noteOrgs(tx.em, [org.id]);
+      audit.record(tx, { type: 'org_deleted', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, members: members.length } });
+      tx.afterCommit(() => {
+        orgCache.forget(org.id);
+        memberships.forget(members);
+        for (const userId of new Set(tokenOwners)) this.evictTokensOf(userId);
+      });
+      return info;
+    });
+    await emitOrgEvent(this.deps, 'org_deleted', actor, { org });
+    return org;
+  }
+
+  /** Every organization, by slug, with how many members it has. */
+  async list(): Promise<OrgSummary[]> {
+    const em = await this.deps.storage.em();
+    const orgs = await em.find(Organization, {}, { orderBy: { slug: 'asc' } });
+    const counts = await em
+      .createQueryBuilder(Membership, 'm')
+      .select(['m.org', raw('count(*) as members')])
+      .groupBy('m.org')
+      .execute<{ org: number; members: number | string }[]>();
+    const byOrg = new Map(counts.map((row) => [Number(row.org), Number(row.members)]));
+    return orgs.map((org) => ({ ...toOrgInfo(org), members: byOrg.get(org.id) ?? 0 }));
+  }
+
+  /** The user's organizations, by slug, with the roles they hold in each (a 404 `not_found` for an unknown user). */
+  async listFor(ref: UserRef): Promise<UserOrg[]> {
+    const em = await this.deps.storage.em();
+    const user = await this.deps.lookup.require(em, ref);
+    const rows = await em.find(Membership, { user: user.id }, { populate: ['org'], orderBy: { org: { slug: 'asc' } } });
+    return rows.map((membership) => ({ ...toOrgInfo(membership.org), roles: [...membership.roles] }));
+  }
+
+  get(ref: OrgRef): Promise<OrgInfo> {
+    return this.deps.storage.em().then(async (em) => toOrgInfo(await requireOrg(em, ref)));
+  }
+}
+
+/** `base`, or `base-2`, `base-3`, … : the first no organization has. */
+async function freeSlug(em: EntityManager, base: string): Promise<string> {
+  const rows = await em.find(Organization, { $or: [{ slug: base }, { slug: { $like: `${base}-%` } }] }, { fields: ['slug'] });
+  const taken = new Set(rows.map((row) => row.slug));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+function slugTaken(slug: string): AuthError {
+  return new AuthError('slug_taken', `an organization with the slug ${JSON.stringify(slug)} exists`);
+}
