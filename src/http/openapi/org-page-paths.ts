@@ -9,7 +9,6 @@ import { orgSchemas } from '../schemas/orgs.js';
 import { INVITATION_ID, ORG, TOKENS_NOTE, USER_ID } from './org-paths.js';
 import {
   guardRefusals,
-  noStore,
   operation,
   PUBLIC,
   queryParameter,
@@ -31,7 +30,7 @@ export function orgPagePaths(context: DocumentContext): Paths {
   const failures = tokenFailuresNote(config);
   const tokens = TOKENS_NOTE;
   const inOrg = guardRefusals(config, false);
-  const toOrgPage = (what: string) => redirect(`A browser’s form: ${what}, to the organization’s page`, noStore());
+  const toOrgPage = (what: string) => redirect(`${what}: to the organization’s page`);
   const formOnly = (spec: Omit<OperationSpec, 'tags' | 'security'>, body: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject | undefined): Operation => {
     const described = operation(context, { ...spec, description: `${spec.description ?? ''} ${FORMS_ONLY}${failures}`, tags: ['pages'], security: [{ session: [] }] });
     if (body) described.requestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: body } } };
@@ -70,7 +69,7 @@ export function orgPagePaths(context: DocumentContext): Paths {
           summary: 'Change a member’s roles (the organization page’s form)',
           description: `As \`PATCH /api/orgs/{org}/members/{user_id}\`, which a form cannot send: one \`roles\` field per role ticked. Answered with a 303 to the organization’s page; a refusal shows that page with the problem.`,
           parameters: [ORG, USER_ID],
-          responses: { 303: toOrgPage('saved') },
+          responses: { 303: toOrgPage('Saved') },
           refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'unknown_role', 'last_owner'],
         },
         schemas.of(orgSchemas.memberRolesForm, 'input'),
@@ -96,7 +95,7 @@ export function orgPagePaths(context: DocumentContext): Paths {
           summary: 'Revoke an invitation (the organization page’s button)',
           description: `As \`DELETE /api/orgs/{org}/invitations/{id}\`, which a form cannot send. Answered with a 303 to the organization’s page.`,
           parameters: [ORG, INVITATION_ID],
-          responses: { 303: toOrgPage('revoked') },
+          responses: { 303: toOrgPage('Revoked') },
           refusals: [...guardRefusals(config, true), 'forbidden', 'not_found'],
         },
         undefined,
