@@ -1,5 +1,5 @@
 /**
- * Organizations in Debian's Chromium (CONTRACT-3 §20.4): an owner creates one and invites an
+ * Organizations in Debian's Chromium: an owner creates one and invites an
  * address; the invitee, who has no account, follows the mailed link, registers and confirms with
  * that address, comes back to the link, accepts, and sees the organization, as a member who is not
  * shown the invite form.

@@ -1,5 +1,5 @@
 /**
- * The organization endpoints over HTTP (CONTRACT-3 §20.3, §20.4), on the real app: shapes, every
+ * The organization endpoints over HTTP, on the real app: shapes, every
  * refusal each endpoint documents, and the rule that no one grants (or takes away) a role their
  * own ability does not let them assign. Every answer is also checked against the OpenAPI document
  * (test/helpers/openapi-check.ts).

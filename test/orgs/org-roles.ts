@@ -1,5 +1,5 @@
 /**
- * The organization roles the HTTP suites define, like the demo's (CONTRACT-3 §20.5): an owner
+ * The organization roles the HTTP suites define, like the demo's: an owner
  * manages everything in the organization; an admin manages memberships and invitations, assigns
  * admin, member and viewer, and reads and updates the organization; members and viewers read the
  * organization and its members.

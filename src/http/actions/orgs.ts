@@ -1,5 +1,5 @@
 /**
- * What the organization routes of the JSON API and of the pages both do (CONTRACT-3 §20.4): each
+ * What the organization routes of the JSON API and of the pages both do: each
  * checks the caller's ability in the organization (`orgRequired` put the request there), then asks
  * the organizations service, which makes no such check of its own.
  *

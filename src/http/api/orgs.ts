@@ -1,5 +1,5 @@
 /**
- * `/api/orgs` and `/api/invitations/accept` for API clients (CONTRACT-3 §20.4): organizations,
+ * `/api/orgs` and `/api/invitations/accept` for API clients: organizations,
  * their members and invitations. Every `{org}` route is behind `orgRequired` (a non-member's 404,
  * `req.ability` in that organization); what each may do is actions/orgs.ts's to check.
  */

@@ -1,5 +1,5 @@
 /**
- * The organization endpoints' response bodies (CONTRACT-3 §20.4): what the OpenAPI description
+ * The organization endpoints' response bodies: what the OpenAPI description
  * says they answer, and what the test suites check every response against.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The organization endpoints' request bodies (CONTRACT-3 §20.4), as JSON and as the pages' forms
+ * The organization endpoints' request bodies, as JSON and as the pages' forms
  * send them. A malformed slug, name or role list is a 400 `bad_request` naming the field; whether a
  * slug is taken or a role is known stays with the organizations room, which answers with its own
  * codes (409 `slug_taken`, 422 `unknown_role`).
