@@ -127,7 +127,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
-  router.use(orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
+  router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
   router.use(openApiApi(OPENAPI_PATH, () => openApiDocument(config)));
   return router;
 }

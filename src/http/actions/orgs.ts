@@ -14,7 +14,7 @@
  *   organizations nor accepts invitations.
  */
 import { subject } from '@casl/ability';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { NewOrg } from '../schemas/orgs.js';
@@ -52,10 +52,11 @@ const SCOPES = 'Organizations need a token made without scopes (one that carries
 export class OrgActions {
   constructor(private readonly deps: OrgActionsDeps) {}
 
-  /** Every request to an organization route, before anything else is looked at. */
-  assertEveryScope(req: Request): void {
+  /** The guard after the login's on every organization route: a bearer token needs every scope (a session passes). */
+  readonly everyScope: RequestHandler = (req, _res, next) => {
     assertEveryScope(req, SCOPES);
-  }
+    next();
+  };
 
   // ---- outside any organization ----
 
@@ -67,7 +68,6 @@ export class OrgActions {
   }
 
   async create(req: Request, input: NewOrg): Promise<OrgView> {
-    this.assertEveryScope(req);
     if (boundOrg(req) !== null) throw forbidden('A token bound to an organization cannot create another');
     if (!this.mayCreate(req)) throw forbidden('Only administrators may create organizations (SERVICE_AUTH_ORG_CREATION is admins)');
     const { name, slug } = input;
@@ -76,14 +76,12 @@ export class OrgActions {
 
   /** The caller's organizations with their roles there (a bound token's: that one only). */
   async mine(req: Request): Promise<MyOrgView[]> {
-    this.assertEveryScope(req);
     const bound = boundOrg(req);
     const orgs = await this.deps.orgs.listFor(req.user!.id);
     return bound === null ? orgs : orgs.filter((org) => org.id === bound);
   }
 
   async accept(req: Request, token: string): Promise<{ org: OrgView; roles: string[] }> {
-    this.assertEveryScope(req);
     if (boundOrg(req) !== null) throw forbidden('A token bound to an organization cannot join another');
     return this.deps.orgs.acceptInvitation(token, req.user!.id);
   }

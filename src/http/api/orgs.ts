@@ -1,5 +1,5 @@
 /**
- * `/api/orgs` and `/api/invitations/accept` for API clients: organizations,
+ * `/api/orgs` and `/api/invitations/accept` for API clients (mounted at `/api`): organizations,
  * their members and invitations. Every `{org}` route is behind `orgRequired` (a non-member's 404,
  * `req.ability` in that organization); what each may do is actions/orgs.ts's to check.
  */
@@ -21,58 +21,54 @@ export interface OrgsApiDeps {
 
 export function orgsApi({ orgs, loginRequired, orgRequired, inviteLimit, acceptLimit }: OrgsApiDeps): Router {
   const api = Router();
-  const inOrg: RequestHandler[] = [
-    orgRequired,
-    (req, _res, next) => {
-      orgs.assertEveryScope(req);
-      next();
-    },
-  ];
+  // Scopes first: a token with scopes learns nothing, not even which organizations exist.
+  const inOrg: RequestHandler[] = [loginRequired, orgs.everyScope, orgRequired];
 
-  api.post('/api/orgs', loginRequired, async (req, res) => {
+  api.post('/orgs', loginRequired, orgs.everyScope, async (req, res) => {
     res.status(201).json({ org: await orgs.create(req, parseBody(orgSchemas.create, req)) });
   });
-  api.get('/api/orgs', loginRequired, async (req, res) => {
+  api.get('/orgs', loginRequired, orgs.everyScope, async (req, res) => {
     res.json({ orgs: await orgs.mine(req) });
   });
 
-  api.get('/api/orgs/:org', ...inOrg, (req, res) => {
+  api.get('/orgs/:org', ...inOrg, (req, res) => {
     res.json({ org: orgs.show(req) });
   });
-  api.patch('/api/orgs/:org', ...inOrg, async (req, res) => {
+  api.patch('/orgs/:org', ...inOrg, async (req, res) => {
     res.json({ org: await orgs.rename(req, parseBody(orgSchemas.rename, req).name) });
   });
-  api.delete('/api/orgs/:org', ...inOrg, async (req, res) => {
+  api.delete('/orgs/:org', ...inOrg, async (req, res) => {
     await orgs.remove(req);
     res.status(204).end();
   });
 
-  api.get('/api/orgs/:org/members', ...inOrg, async (req, res) => {
+  api.get('/orgs/:org/members', ...inOrg, async (req, res) => {
     res.json({ members: await orgs.members(req) });
   });
-  api.patch('/api/orgs/:org/members/:user_id', ...inOrg, async (req, res) => {
+  api.patch('/orgs/:org/members/:user_id', ...inOrg, async (req, res) => {
     const userId = idParameter(req, 'user_id', 'member of this organization');
     res.json({ member: await orgs.setRoles(req, userId, parseBody(orgSchemas.memberRoles, req).roles) });
   });
-  api.delete('/api/orgs/:org/members/:user_id', ...inOrg, async (req, res) => {
+  api.delete('/orgs/:org/members/:user_id', ...inOrg, async (req, res) => {
     await orgs.removeMember(req, idParameter(req, 'user_id', 'member of this organization'));
     res.status(204).end();
   });
 
-  api.post('/api/orgs/:org/invitations', ...inOrg, ...inviteLimit, async (req, res) => {
+  api.post('/orgs/:org/invitations', ...inOrg, ...inviteLimit, async (req, res) => {
     res.status(201).json({ invitation: await orgs.invite(req, parseBody(orgSchemas.invite, req)) });
   });
-  api.get('/api/orgs/:org/invitations', ...inOrg, async (req, res) => {
+  api.get('/orgs/:org/invitations', ...inOrg, async (req, res) => {
     res.json({ invitations: await orgs.invitations(req) });
   });
-  api.delete('/api/orgs/:org/invitations/:id', ...inOrg, async (req, res) => {
+  api.delete('/orgs/:org/invitations/:id', ...inOrg, async (req, res) => {
     await orgs.revoke(req, idParameter(req, 'id', 'invitation pending in this organization'));
     res.status(204).end();
   });
 
-  api.post('/api/invitations/accept', loginRequired, ...acceptLimit, async (req, res) => {
+  api.post('/invitations/accept', loginRequired, orgs.everyScope, ...acceptLimit, async (req, res) => {
     res.json(await orgs.accept(req, parseBody(orgSchemas.accept, req).token));
   });
 
   return api;
 }
+

@@ -40,10 +40,9 @@ export function orgPages({ config, orgs, loginRequired, orgRequired, currentUser
   const prefix = config.urlPrefix;
   const router = Router();
   const orgPath = (req: Request) => `${prefix}/orgs/${encodeURIComponent(req.org!.slug)}`;
-  const scopes: RequestHandler = (req, _res, next) => {
-    orgs.assertEveryScope(req);
-    next();
-  };
+  const scopes = orgs.everyScope;
+  // Scopes first: a token with scopes learns nothing, not even which organizations exist.
+  const inOrg = [loginRequired, scopes, orgRequired];
 
   const showOrgs = async (req: Request, res: Response, status: number, extra: Partial<Pick<OrgsPageLocals, 'notice' | 'errors' | 'values'>> = {}): Promise<void> => {
     await sendPage(req, res, status, 'orgs', {
@@ -123,25 +122,25 @@ export function orgPages({ config, orgs, loginRequired, orgRequired, currentUser
     res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}`);
   });
 
-  router.get('/orgs/:org', formRoute(orgForm), orgRequired, scopes, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }));
+  router.get('/orgs/:org', formRoute(orgForm), ...inOrg, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }));
 
-  router.post('/orgs/:org/members/:user_id/roles', browserFormsOnly, formRoute(orgForm), orgRequired, scopes, async (req, res) => {
+  router.post('/orgs/:org/members/:user_id/roles', browserFormsOnly, formRoute(orgForm), ...inOrg, async (req, res) => {
     await orgs.setRoles(req, idParameter(req, 'user_id', 'member of this organization'), parseBody(orgSchemas.memberRolesForm, req).roles);
     res.redirect(303, `${orgPath(req)}?done=roles`);
   });
 
-  router.post('/orgs/:org/members/:user_id/remove', browserFormsOnly, formRoute(orgForm), orgRequired, scopes, async (req, res) => {
+  router.post('/orgs/:org/members/:user_id/remove', browserFormsOnly, formRoute(orgForm), ...inOrg, async (req, res) => {
     const userId = idParameter(req, 'user_id', 'member of this organization');
     await orgs.removeMember(req, userId);
     res.redirect(303, userId === req.user!.id ? `${prefix}/orgs?left=1` : `${orgPath(req)}?done=removed`);
   });
 
-  router.post('/api/orgs/:org/invitations', browserFormsOnly, formRoute(orgForm), orgRequired, scopes, ...inviteLimit, async (req, res) => {
+  router.post('/api/orgs/:org/invitations', browserFormsOnly, formRoute(orgForm), ...inOrg, ...inviteLimit, async (req, res) => {
     await orgs.invite(req, parseBody(orgSchemas.inviteForm, req));
     res.redirect(303, `${orgPath(req)}?done=invited`);
   });
 
-  router.post('/orgs/:org/invitations/:id/revoke', browserFormsOnly, formRoute(orgForm), orgRequired, scopes, async (req, res) => {
+  router.post('/orgs/:org/invitations/:id/revoke', browserFormsOnly, formRoute(orgForm), ...inOrg, async (req, res) => {
     await orgs.revoke(req, idParameter(req, 'id', 'invitation pending in this organization'));
     res.redirect(303, `${orgPath(req)}?done=revoked`);
   });
