@@ -155,31 +155,13 @@ export class AuthParts {
     this.background = new BackgroundWork(pluggable);
     const links = new AccountLinks(config.publicUrl, config.urlPrefix);
     const mailing = { links, mail: pluggable, log: pluggable };
-    this.resets = new PasswordResets({
-      ...mailing,
-      settings: { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens },
-      background: this.background,
-      storage,
-      audit,
-      users: this.users,
-      lookup,
-      tokens: resetTokens,
-      passwords,
-      events,
-    });
+    const resetSettings = { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens };
+    this.resets = new PasswordResets({ ...mailing, settings: resetSettings, background: this.background, storage, audit, users: this.users, lookup, tokens: resetTokens, passwords, events });
     const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
     this.registrations = new Registrations({ ...mailing, storage, audit, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
     this.emailChanges = new EmailChanges({ ...mailing, storage, audit, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
-    this.orgs = new OrgService({
-      ...mailing,
-      storage,
-      audit,
-      events,
-      lookup,
-      settings: config.orgs,
-      knownOrgRole: (name) => this.knownOrgRole(name),
-      evictTokensOf: (userId) => this.verifier.evictUser(userId),
-    });
+    const knownOrgRole = (name: string) => this.knownOrgRole(name);
+    this.orgs = new OrgService({ ...mailing, storage, audit, events, lookup, settings: config.orgs, knownOrgRole, evictTokensOf: (userId) => this.verifier.evictUser(userId) });
 
     this.limiters = this.createLimiters();
     this.credentials = new CredentialResolver({

@@ -1,23 +1,29 @@
 import { Command, Option, type CommandClass } from 'clipanion';
 import { EXIT_USAGE } from './failures.js';
+import { AddMemberCommand } from './add-member.js';
 import { AddRoleCommand } from './add-role.js';
 import { AuditCommand } from './audit.js';
 import { AuditPruneCommand } from './audit-prune.js';
 import { AuditVerifyCommand } from './audit-verify.js';
 import { CheckCommand } from './check.js';
 import { ConfirmEmailCommand } from './confirm-email.js';
+import { CreateOrgCommand } from './create-org.js';
 import { CreateRoleCommand } from './create-role.js';
 import { CreateTokenCommand } from './create-token.js';
 import { CreateUserCommand } from './create-user.js';
+import { DeleteOrgCommand } from './delete-org.js';
 import { DeleteRoleCommand } from './delete-role.js';
 import { DeleteUserCommand } from './delete-user.js';
 import { DisableUserCommand } from './disable-user.js';
 import { EnableUserCommand } from './enable-user.js';
 import { ImportLegacyTokenCommand } from './import-legacy-token.js';
+import { ListMembersCommand } from './list-members.js';
+import { ListOrgsCommand } from './list-orgs.js';
 import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
+import { RemoveMemberCommand } from './remove-member.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
 import { ResetPasswordCommand } from './reset-password.js';
@@ -39,6 +45,12 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   DeleteRoleCommand,
   AddRoleCommand,
   RemoveRoleCommand,
+  CreateOrgCommand,
+  ListOrgsCommand,
+  ListMembersCommand,
+  AddMemberCommand,
+  RemoveMemberCommand,
+  DeleteOrgCommand,
   CheckCommand,
   TestPoliciesCommand,
   CreateTokenCommand,

@@ -5,6 +5,7 @@
  *     for (const command of authCommands) cli.register(command);
  */
 import type { CommandClass } from 'clipanion';
+import { AddMemberCommand } from './add-member.js';
 import { AddRoleCommand } from './add-role.js';
 import { AuditCommand } from './audit.js';
 import { AuditPruneCommand } from './audit-prune.js';
@@ -12,18 +13,23 @@ import { AuditVerifyCommand } from './audit-verify.js';
 import { CheckCommand } from './check.js';
 import { ConfirmEmailCommand } from './confirm-email.js';
 import { AUTH_GROUP_COMMANDS, AuthGroupCommand } from './auth-group.js';
+import { CreateOrgCommand } from './create-org.js';
 import { CreateRoleCommand } from './create-role.js';
 import { CreateTokenCommand } from './create-token.js';
 import { CreateUserCommand } from './create-user.js';
+import { DeleteOrgCommand } from './delete-org.js';
 import { DeleteRoleCommand } from './delete-role.js';
 import { DeleteUserCommand } from './delete-user.js';
 import { DisableUserCommand } from './disable-user.js';
 import { EnableUserCommand } from './enable-user.js';
 import { ImportLegacyTokenCommand } from './import-legacy-token.js';
+import { ListMembersCommand } from './list-members.js';
+import { ListOrgsCommand } from './list-orgs.js';
 import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
+import { RemoveMemberCommand } from './remove-member.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
 import { ResetPasswordCommand } from './reset-password.js';
@@ -32,6 +38,7 @@ import { TestPoliciesCommand } from './test-policies.js';
 
 export { ServiceAuthCommand } from './base.js';
 export {
+  AddMemberCommand,
   AddRoleCommand,
   AuditCommand,
   AuditPruneCommand,
@@ -39,18 +46,23 @@ export {
   AuthGroupCommand,
   CheckCommand,
   ConfirmEmailCommand,
+  CreateOrgCommand,
   CreateRoleCommand,
   CreateTokenCommand,
   CreateUserCommand,
+  DeleteOrgCommand,
   DeleteRoleCommand,
   DeleteUserCommand,
   DisableUserCommand,
   EnableUserCommand,
   ImportLegacyTokenCommand,
+  ListMembersCommand,
+  ListOrgsCommand,
   ListRolesCommand,
   ListTokensCommand,
   ListUsersCommand,
   MigrateCommand,
+  RemoveMemberCommand,
   RemoveRoleCommand,
   ResetMfaCommand,
   ResetPasswordCommand,

@@ -1,5 +1,5 @@
 /**
- * Invitations to an organization (CONTRACT §20.3): a link mailed to an address, valid
+ * Invitations to an organization (docs/organizations.md): a link mailed to an address, valid
  * SERVICE_AUTH_INVITATION_TTL, whose token is stored as its SHA-256 and works once. Accepting it
  * needs a user whose confirmed address is the invitation's. Nothing tells whether the address has
  * an account: the answer and the mail are the same either way.

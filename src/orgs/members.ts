@@ -1,6 +1,6 @@
 /**
  * The members of an organization and their roles: adding, changing and removing them, and the
- * last-owner rule (CONTRACT §20.1): every organization keeps a member holding one of
+ * last-owner rule (docs/organizations.md): every organization keeps a member holding one of
  * SERVICE_AUTH_ORG_OWNER_ROLES, so removing or demoting the last one is 409 `last_owner`. Each
  * change runs with the organization's row locked, notes the member in the change feed (their
  * cached memberships, and abilities, drop everywhere), and is recorded in its own transaction.
@@ -11,7 +11,7 @@ import { Membership, type Organization, type User } from '../storage/entities/in
 import type { EntityManager } from '../storage/orm.js';
 import type { Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
-import { actorId, emitOrgEvent, holdsOwnerRole, lockedOrg, requireOrg, type OrgDeps } from './context.js';
+import { actorId, emitOrgEvent, holdsOwnerRole, lockedOrg, type OrgDeps } from './context.js';
 import { validOrgRoles } from './names.js';
 import { toOrgInfo, type MemberInfo, type OrgActor, type OrgRef } from './views.js';
 
@@ -23,14 +23,6 @@ interface Person {
 
 export class Members {
   constructor(private readonly deps: OrgDeps) {}
-
-  /** The members, oldest first (a 404 `not_found` for an unknown organization). */
-  async list(ref: OrgRef): Promise<MemberInfo[]> {
-    const em = await this.deps.storage.em();
-    const org = await requireOrg(em, ref);
-    const rows = await em.find(Membership, { org: org.id }, { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } });
-    return rows.map((row) => toMemberInfo(row, row.user));
-  }
 
   async add(ref: OrgRef, userRef: UserRef, roles: readonly string[], actor?: OrgActor): Promise<MemberInfo> {
     const names = validOrgRoles(roles, this.deps.knownOrgRole);

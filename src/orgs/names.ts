@@ -1,5 +1,5 @@
 /**
- * The forms of what names an organization and what its members hold (CONTRACT §20.1): a name of
+ * The forms of what names an organization and what its members hold (docs/organizations.md): a name of
  * 1 to 100 characters, a slug of 2 to 48 of `a-z 0-9 -` (derived from the name when not given),
  * and organization role names, which must be known (`auth.defineOrgRole`).
  *

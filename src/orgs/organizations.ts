@@ -2,14 +2,14 @@
  * Organizations themselves: creating one (its creator its first owner), renaming, deleting, and
  * listing them. Each change, its audit record and its change-feed note commit together.
  */
-import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AuthError } from '../errors.js';
 import { ApiToken, Membership, Organization } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { UserRef } from '../storage/user-ref.js';
 import { actorId, emitOrgEvent, lockedOrg, requireOrg, type OrgDeps } from './context.js';
 import { slugFrom, validOrgName, validSlug } from './names.js';
-import { toOrgInfo, type OrgActor, type OrgInfo, type OrgRef, type OrgSummary, type UserOrg } from './views.js';
+import { toOrgInfo, type OrgActor, type OrgInfo, type OrgRef, type UserOrg } from './views.js';
 
 /** What `auth.orgs.create` takes: the name, the slug if not derived from it, and who becomes its owner. */
 export interface NewOrg {
@@ -70,7 +70,7 @@ export class Organizations {
         const previous = org.name;
         org.name = name;
         await storage.changes.noteOrgs(tx.em, [org.id]);
-        audit.record(tx, { type: 'org_renamed', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, name, previous_name: previous } });
+        audit.record(tx, { type: 'org_renamed', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, name, previous_name: previous, by: actorId(actor) } });
         tx.afterCommit(() => orgCache.forget(org.id));
       }
       return toOrgInfo(org);
@@ -92,7 +92,7 @@ export class Organizations {
       await tx.em.nativeDelete(Organization, { id: org.id });
       await storage.changes.note(tx.em, [...members, ...tokenOwners]);
       await storage.changes.noteOrgs(tx.em, [org.id]);
-      audit.record(tx, { type: 'org_deleted', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, members: members.length } });
+      audit.record(tx, { type: 'org_deleted', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, members: members.length, by: actorId(actor) } });
       tx.afterCommit(() => {
         orgCache.forget(org.id);
         memberships.forget(members);
@@ -102,19 +102,6 @@ export class Organizations {
     });
     await emitOrgEvent(this.deps, 'org_deleted', actor, { org });
     return org;
-  }
-
-  /** Every organization, by slug, with how many members it has. */
-  async list(): Promise<OrgSummary[]> {
-    const em = await this.deps.storage.em();
-    const orgs = await em.find(Organization, {}, { orderBy: { slug: 'asc' } });
-    const counts = await em
-      .createQueryBuilder(Membership, 'm')
-      .select(['m.org', raw('count(*) as members')])
-      .groupBy('m.org')
-      .execute<{ org: number; members: number | string }[]>();
-    const byOrg = new Map(counts.map((row) => [Number(row.org), Number(row.members)]));
-    return orgs.map((org) => ({ ...toOrgInfo(org), members: byOrg.get(org.id) ?? 0 }));
   }
 
   /** The user's organizations, by slug, with the roles they hold in each (a 404 `not_found` for an unknown user). */

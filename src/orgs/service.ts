@@ -1,14 +1,15 @@
 /**
- * `auth.orgs`: organizations, their members and their roles there, and invitations (CONTRACT
- * §20; docs/organizations.md). The HTTP API and the CLI both go through here, so the rules hold
+ * `auth.orgs`: organizations, their members and their roles there, and invitations
+ * (docs/organizations.md). The HTTP API and the CLI both go through here, so the rules hold
  * the same way everywhere. No check of who may do what: that is the ability's, where a request
  * asks (the HTTP layer). An optional `actor` (the acting user, or null for the CLI or code) is
  * only what events and audit records name.
  */
-import type { Transaction } from '../storage/storage.js';
+import type { Storage, Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
 import { MembershipCache, OrgCache } from './caches.js';
 import type { OrgDeps } from './context.js';
+import { listMembers, listOrgs } from './listing.js';
 import { Invitations, type InvitationDeps, type NewInvitation } from './invitations.js';
 import { Members } from './members.js';
 import { Organizations, type NewOrg } from './organizations.js';
@@ -26,7 +27,10 @@ export class OrgService {
   private readonly members_: Members;
   private readonly invitations_: Invitations;
 
+  private readonly storage: Storage;
+
   constructor(deps: OrgServiceDeps) {
+    this.storage = deps.storage;
     const em = () => deps.storage.em();
     this.orgCache = new OrgCache(em, deps.storage.changes);
     this.membershipCache = new MembershipCache(em, deps.storage.changes);
@@ -66,7 +70,7 @@ export class OrgService {
 
   /** Every organization, by slug, with its number of members. */
   list(): Promise<OrgSummary[]> {
-    return this.organizations.list();
+    return listOrgs(this.storage);
   }
 
   /** The user's organizations, by slug, with their roles in each. */
@@ -87,7 +91,7 @@ export class OrgService {
 
   /** The members, oldest first, with their roles. */
   members(ref: OrgRef): Promise<MemberInfo[]> {
-    return this.members_.list(ref);
+    return listMembers(this.storage, ref);
   }
 
   /** Makes the user a member with these roles (409 `already_member`, 422 `unknown_role`). Event `member_added`. */

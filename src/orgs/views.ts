@@ -1,5 +1,5 @@
 /**
- * What `auth.orgs` hands out: plain objects shaped as the HTTP API answers them (CONTRACT §20.4),
+ * What `auth.orgs` hands out: plain objects shaped as the HTTP API answers them,
  * never an entity, and never an invitation's token.
  */
 import type { Invitation, Membership, Organization } from '../storage/entities/index.js';

@@ -20,6 +20,12 @@ const COMMANDS = {
   'list-roles': 'List the roles',
   'add-role': 'Give a user a role',
   'remove-role': 'Take a role from a user',
+  'create-org': 'Create an organization',
+  'list-orgs': 'List the organizations',
+  'list-members': 'List the members of an organization',
+  'add-member': 'Make a user a member of an organization',
+  'remove-member': 'Remove a member from an organization',
+  'delete-org': 'Delete an organization',
   'create-token': 'Create a token for a user',
   'list-tokens': 'List the tokens, without secrets',
   'revoke-token': 'Revoke a token',
@@ -94,7 +100,7 @@ describe('CLI: help, version and usage errors', () => {
       stderr:
         'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, reset-mfa, disable-user, enable-user, ' +
         'confirm-email, delete-user, create-role, ' +
-        'list-roles, delete-role, add-role, remove-role, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, audit, audit verify, audit prune, migrate; ' +
+        'list-roles, delete-role, add-role, remove-role, create-org, list-orgs, list-members, add-member, remove-member, delete-org, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, audit, audit verify, audit prune, migrate; ' +
         'see service-auth auth --help\n',
     });
     const { code, stdout, stderr } = results['unknownOption']!;
@@ -106,9 +112,9 @@ describe('CLI: help, version and usage errors', () => {
     expect(results['exportedClasses']).to.deep.equal({
       code: 0,
       stdout:
-        'AddRoleCommand AuditCommand AuditPruneCommand AuditVerifyCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteRoleCommand ' +
+        'AddMemberCommand AddRoleCommand AuditCommand AuditPruneCommand AuditVerifyCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateOrgCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteOrgCommand DeleteRoleCommand ' +
         'DeleteUserCommand DisableUserCommand EnableUserCommand ImportLegacyTokenCommand ' +
-        'ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand RemoveRoleCommand ResetMfaCommand ResetPasswordCommand ' +
+        'ListMembersCommand ListOrgsCommand ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand RemoveMemberCommand RemoveRoleCommand ResetMfaCommand ResetPasswordCommand ' +
         'RevokeTokenCommand ServiceAuthCommand TestPoliciesCommand authCommands\n',
       stderr: '',
     });

@@ -1,0 +1,37 @@
+import { Command, Option } from 'clipanion';
+import { ServiceAuthCommand } from './base.js';
+import { CliFailure } from './failures.js';
+
+export class DeleteOrgCommand extends ServiceAuthCommand {
+  static override paths = [['auth', 'delete-org']];
+
+  static override usage = Command.Usage({
+    category: 'Organizations',
+    description: 'Delete an organization',
+    details: `
+      Deletes the organization (named by its slug or its id) with its memberships, its invitations and the API tokens bound to it. An organization with other members than its owners is refused unless \`--force\` is given.
+
+      The application's own rows of the organization are not touched. Running servers that share the database see the change within a second.
+    `,
+    examples: [
+      ['Delete acme, whose only members are its owners', '$0 auth delete-org acme'],
+      ['Delete acme and every membership in it', '$0 auth delete-org acme --force'],
+    ],
+  });
+
+  org = Option.String({ name: 'org' });
+  force = Option.Boolean('--force', false, { description: 'Delete it even with other members than its owners' });
+
+  protected override async run(): Promise<void> {
+    const auth = await this.auth();
+    const org = await auth.orgs.get(this.org);
+    const members = await auth.orgs.members(org.id);
+    const ownerRoles = auth.config.orgs.ownerRoles;
+    const others = members.filter((member) => !member.roles.some((role) => ownerRoles.includes(role))).length;
+    if (others > 0 && !this.force) {
+      throw new CliFailure(`${org.slug} has ${others} member${others === 1 ? '' : 's'} besides its owners; nothing was deleted (with --force, it is deleted with them)`);
+    }
+    await auth.orgs.delete(org.id);
+    this.print(`Deleted organization ${org.slug} (id ${org.id}), with ${members.length} member${members.length === 1 ? '' : 's'}`);
+  }
+}
