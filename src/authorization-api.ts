@@ -161,7 +161,8 @@ export abstract class AuthorizationApi {
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg): Promise<FilterQuery<T>>;
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
-    const { abilities, orgAccess, tenant } = this[PARTS];
+    const { abilities, orgAccess, orgRoles } = this[PARTS];
+    const { tenant } = orgRoles;
     const primaryKey = options.primaryKey ?? 'id';
     if (options.org !== undefined) {
       return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, primaryKey) as FilterQuery<T>);
@@ -198,7 +199,8 @@ export abstract class AuthorizationApi {
   explain(who: Asker, action: string, subjectType: string, context?: Record<string, unknown>, field?: string): Explanation;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
-    const { abilities, roleRules, orgAccess, policies, tenant } = this[PARTS];
+    const { abilities, roleRules, orgAccess, orgRoles, policies } = this[PARTS];
+    const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
     const user = principalOf(who);
     // In an organization, the subject is one of its own unless the context says otherwise.

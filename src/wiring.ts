@@ -14,21 +14,18 @@ import { SecondFactors } from './mfa/second-factor.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { PolicyRegistry } from './authorization/policies.js';
 import { OrgAccess } from './authorization/org-access.js';
-import type { OrgDirectory } from './authorization/org-directory.js';
 import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
 import { Tenant } from './authorization/tenant.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
-import type { EndpointLimiters } from './http/actions/checks.js';
 import { EventBus } from './events.js';
 import { createMailTransport } from './mail/index.js';
 import { OrgService } from './orgs/service.js';
 import { PasswordHasher } from './passwords/hashing.js';
 import { Pluggable } from './pluggable.js';
 import type { MailTransport } from './mail/transport.js';
-import { createLimiter, type Limiter } from './rate-limit/limiter.js';
+import { createLimiters, type Limiters } from './limiters.js';
 import { SharedRedis } from './rate-limit/shared-redis.js';
-import type { Rate } from './config/rates.js';
 import { SessionCookie } from './sessions/cookie.js';
 import { SessionStore } from './sessions/store.js';
 import { Storage } from './storage/storage.js';
@@ -51,13 +48,6 @@ import { ResetTokens } from './users/reset-tokens.js';
 import { RoleService } from './users/roles.js';
 import { UserService } from './users/service.js';
 import { UserCache } from './users/user-cache.js';
-
-/** The endpoints' limiters, and those that count failures: logins per (email, client) pair, wrong authenticator codes per account, bearer tokens per client. */
-export interface Limiters extends EndpointLimiters {
-  loginFailures: Limiter;
-  secondFactorFailures: Limiter;
-  tokenFailures: Limiter;
-}
 
 export class AuthParts {
   readonly pluggable: Pluggable;
@@ -82,9 +72,7 @@ export class AuthParts {
   /** `auth.orgs`: organizations, their members and invitations. */
   readonly orgs: OrgService;
   /** Whether an organization role of this name is defined, for `auth.orgs` to refuse unknown ones (422 `unknown_role`). */
-  knownOrgRole(name: string): boolean {
-    return this.orgRoles.has(name);
-  }
+  knownOrgRole: (name: string) => boolean = (name) => this.orgRoles.has(name);
   /** Work done after an answer (reset requests, registrations with confirmation); `close()` waits for it. */
   readonly background: BackgroundWork;
   readonly resets: PasswordResets;
@@ -101,8 +89,6 @@ export class AuthParts {
   readonly roleRules = new RoleRules();
   /** Organization roles (`auth.defineOrgRole`), bound to their organization by the tenant field. */
   readonly orgRoles: OrgRoleRules;
-  /** SERVICE_AUTH_TENANT_FIELD: how a subject names its organization. */
-  readonly tenant: Tenant;
   readonly policies: PolicyRegistry;
   readonly abilities: AbilityFactory;
   readonly guards: Guards;
@@ -130,7 +116,7 @@ export class AuthParts {
     this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, { rateLimits: config.rateLimit.enabled, verifiedTokens: config.secret !== undefined }) : undefined;
     const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
     this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
-    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgDirectory());
+    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgs);
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
     const loginTickets = new LoginTickets(this.storage);
@@ -163,7 +149,7 @@ export class AuthParts {
     const knownOrgRole = (name: string) => this.knownOrgRole(name);
     this.orgs = new OrgService({ ...mailing, storage, audit, events, lookup, settings: config.orgs, knownOrgRole, evictTokensOf: (userId) => this.verifier.evictUser(userId) });
 
-    this.limiters = this.createLimiters();
+    this.limiters = createLimiters(config.rateLimit, this.redis);
     this.credentials = new CredentialResolver({
       cookie: this.cookie,
       sessions: this.sessions,
@@ -197,21 +183,16 @@ export class AuthParts {
       requireConfirmedEmail: config.emailConfirmation.enabled,
     });
     this.policies = new PolicyRegistry(pluggable);
-    const tenant = (this.tenant = new Tenant(config.tenantField));
+    const tenant = new Tenant(config.tenantField);
     this.orgRoles = new OrgRoleRules(tenant);
     this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles);
-    this.orgAccess = new OrgAccess(this.abilities, () => this.orgDirectory());
+    this.orgAccess = new OrgAccess(this.abilities, () => this.orgs);
     this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, publicOrigin });
 
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here
     // rather than as an unhandled rejection.
     this.ready.catch((error: unknown) => pluggable.logger.error(error instanceof Error ? error.message : String(error)));
-  }
-
-  /** What authorization and tokens need of the organizations: `auth.orgs` itself. */
-  private orgDirectory(): OrgDirectory {
-    return this.orgs;
   }
 
   /** Waits for `ready` on behalf of a request; a failed start becomes a 503. */
@@ -239,24 +220,6 @@ export class AuthParts {
       if (failed) throw failed.reason;
     })();
     return this.closing;
-  }
-
-  private createLimiters(): Limiters | undefined {
-    const { rateLimit } = this.config;
-    if (!rateLimit.enabled) return undefined;
-    const limiter = (name: string, rate: Rate) => createLimiter({ name, rate, redis: this.redis?.client, onRedisFailure: () => this.redis?.fellBack() });
-    return {
-      login: limiter('login', rateLimit.login),
-      register: limiter('register', rateLimit.register),
-      forgotPassword: limiter('forgot', rateLimit.forgotPassword),
-      resetPassword: limiter('reset', rateLimit.resetPassword),
-      confirm: limiter('confirm', rateLimit.resetPassword),
-      confirmationMail: limiter('confirmation-mail', rateLimit.forgotPassword),
-      loginFailures: limiter('login-failures', rateLimit.loginFailures),
-      secondFactorFailures: limiter('second-factor-failures', rateLimit.secondFactorFailures),
-      tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
-      tokenCreation: limiter('token-creation', rateLimit.tokenCreation),
-    };
   }
 
   private async start(): Promise<void> {

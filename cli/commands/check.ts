@@ -1,5 +1,7 @@
 import { Command, Option } from 'clipanion';
 import { routeContext } from '../../src/authorization/context.js';
+import type { AuthUser } from '../../src/users/auth-user.js';
+import type { AuthParts } from '../../src/wiring.js';
 import { ServiceAuthCommand } from './base.js';
 import { decidedBy } from './explanations.js';
 import { CliFailure, EXIT_USAGE } from './failures.js';
@@ -20,12 +22,15 @@ export class CheckCommand extends ServiceAuthCommand {
 
       \`--field key=value\` gives the subject's fields (or a policy's context), repeated for several; values are read as URL parameters are: a canonical integer becomes a number. A named policy (\`--policy\`) is code, so it needs \`--app\`.
 
+      \`--org\` (an organization's slug or id) asks in that organization: with the user's global roles and the organization roles their membership there holds (global roles only for a non-member), the subject belonging to it unless \`--field\` names its tenant field (\`org_id\`) itself.
+
       Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy? }\`.
     `,
     examples: [
       ['May ann read team north\'s reports?', '$0 auth check --email ann@example.com --action read --subject Report --field team=north'],
       ['Through the application, as JSON', '$0 auth check --email ann@example.com --action read --subject Report --field team=south --app dist/app.js --json'],
       ['A named policy', '$0 auth check --email ann@example.com --policy is_self_or_admin --field user_id=7 --app dist/app.js'],
+      ['In an organization', '$0 auth check --email ann@example.com --action create --subject Task --org acme'],
     ],
   });
 
@@ -35,6 +40,7 @@ export class CheckCommand extends ServiceAuthCommand {
     requiredUnless('subject', '--subject', 'policy', '--policy'),
     exclusive({ policy: '--policy', action: '--action' }),
     exclusive({ policy: '--policy', subject: '--subject' }),
+    exclusive({ policy: '--policy', org: '--org' }),
     exclusive({ app: '--app', policies: '--policies' }),
     needs('policy', '--policy', 'app', '--app', 'a named policy is code, which only the application has'),
   ];
@@ -44,6 +50,7 @@ export class CheckCommand extends ServiceAuthCommand {
   subject = Option.String('--subject', { description: 'The subject type, e.g. Report' });
   policy = Option.String('--policy', { description: 'A named policy instead of an action on a subject (needs --app)' });
   fields = Option.Array('--field', { description: "A field of the subject (or the policy's context) as key=value; repeat for several" });
+  org = Option.String('--org', { description: "Ask in this organization (its slug or id), with the user's organization roles there" });
   policies = Option.String('--policies', { description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})` });
   json = Option.Boolean('--json', false, { description: 'Print the explanation as JSON' });
 
@@ -54,18 +61,30 @@ export class CheckCommand extends ServiceAuthCommand {
       return EXIT_USAGE;
     }
     const parts = await this.auth();
-    const rules = this.app ? applicationRules(parts) : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable);
+    const rules = this.app ? applicationRules(parts) : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable, parts.config.tenantField);
     const { explain } = await import('../../src/authorization/explain.js');
     const user = await this.existingUser(parts, this.email!);
     if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
-    const explanation = this.policy !== undefined ? explain(rules, user, 'satisfy', this.policy, context) : explain(rules, user, this.action!, this.subject!, context);
+    const place = this.org === undefined ? undefined : await this.place(parts, user);
+    const question = place ? { ...place.tenant.condition(this.subject ?? '', place.org.id), ...context } : context;
+    const ability = place && rules.abilities.abilityFor(user, { org: place.org, roles: place.roles });
+    const explanation = this.policy !== undefined ? explain(rules, user, 'satisfy', this.policy, context) : explain(rules, user, this.action!, this.subject!, question, undefined, ability);
     if (this.json) {
-      this.print(JSON.stringify({ email: user.email, ...explanation }, null, 2));
+      this.print(JSON.stringify({ email: user.email, ...(place && { org: place.org.slug }), ...explanation }, null, 2));
     } else {
       this.print(explanation.allowed ? 'allowed' : 'denied');
-      this.print(decidedBy(explanation, user.roles));
+      this.print(decidedBy(explanation, [...user.roles, ...(place?.roles ?? [])]));
     }
     return explanation.allowed ? 0 : EXIT_DENIED;
+  }
+
+  /** The organization of `--org`, the user's roles there, and how a subject names its organization. */
+  private async place(parts: AuthParts, user: AuthUser) {
+    const org = await parts.orgs.find(this.org!);
+    if (!org) throw new CliFailure(`Unknown organization: no organization ${JSON.stringify(this.org)}`);
+    const membership = await parts.orgs.membership(org.id, user.id);
+    const { Tenant } = await import('../../src/authorization/tenant.js');
+    return { org, roles: membership?.roles ?? [], tenant: new Tenant(parts.config.tenantField) };
   }
 
   /** The `--field` pairs as a context, numbers as URL parameters give them; a pair without `=` is a usage error. */

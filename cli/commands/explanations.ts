@@ -10,7 +10,7 @@ export function decidedBy(explanation: Explanation, roles: Iterable<string>): st
     return held.length ? `no rule of the roles ${held.join(', ')} grants it` : 'no rule grants it: the user has no roles';
   }
   const { role, source } = explanation.rule;
-  return `by ${role === null ? 'a rule of no role' : `role "${role}"`}${source ? ` (${source})` : ''}: ${ruleText(explanation.rule)}`;
+  return `by ${role === null ? 'a rule of no role' : `${explanation.rule.org_role ? 'org role' : 'role'} "${role}"`}${source ? ` (${source})` : ''}: ${ruleText(explanation.rule)}`;
 }
 
 function ruleText(rule: ExplainedRule): string {

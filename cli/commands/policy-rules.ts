@@ -1,7 +1,7 @@
 /**
  * Where `auth check` and `auth test-policies` find the rules: the application's (`--app`, its
- * roles and its named policies) or the JSON role files of a directory (`--policies`, default
- * `./policies`), which need no database. The authorization modules (CASL, the rule schema) are
+ * roles, organization roles and named policies) or the JSON role files of a directory
+ * (`--policies`, default `./policies`: global and organization roles), which need no database. The authorization modules (CASL, the rule schema) are
  * imported when a command asks for rules, not with the command classes.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -19,22 +19,24 @@ export function applicationRules(parts: AuthParts): ExplainDeps {
 }
 
 /** The role rules of a directory's JSON files (no named policies: those are code). */
-export async function directoryRules(directory: string, log: LoggerHolder): Promise<ExplainDeps> {
+export async function directoryRules(directory: string, log: LoggerHolder, tenantField?: string): Promise<ExplainDeps> {
   const path = resolve(directory);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new CliFailure(`No policies directory ${path}: give one with --policies, or the application with --app`);
-  const [{ AbilityFactory }, { PolicyRegistry }, { loadRuleFiles }, { RoleRules }] = await Promise.all([
+  const [{ AbilityFactory }, { PolicyRegistry }, { loadRuleFiles }, { OrgRoleRules, RoleRules }, { Tenant }] = await Promise.all([
     import('../../src/authorization/abilities.js'),
     import('../../src/authorization/policies.js'),
     import('../../src/authorization/rule-files.js'),
     import('../../src/authorization/role-rules.js'),
+    import('../../src/authorization/tenant.js'),
   ]);
   const roles = new RoleRules();
+  const orgRoles = new OrgRoleRules(new Tenant(tenantField));
   try {
-    loadRuleFiles(roles, path);
+    loadRuleFiles(roles, path, orgRoles);
   } catch (error) {
     throw new CliFailure(`Invalid role rules: ${error instanceof Error ? error.message : String(error)}`);
   }
   const policies = new PolicyRegistry(log);
-  return { abilities: new AbilityFactory(roles, policies), roles, policies };
+  return { abilities: new AbilityFactory(roles, policies, orgRoles), roles, policies };
 }
 

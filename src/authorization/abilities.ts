@@ -86,12 +86,15 @@ export class AbilityFactory {
   private abilityIn(user: Principal, { org, roles }: OrgPlace): AppAbility {
     const orgRoles = this.orgRoles;
     if (!orgRoles || roles.length === 0) return this.abilityFor(user);
+    // By name, as global roles are (a user's roles come sorted): the rules, and so the decisions
+    // and the cache key, do not depend on the order the membership lists them in.
+    const held = [...new Set(roles)].sort();
     const versions = [this.roles.version, orgRoles.version, this.policies.version];
-    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, [...roles].sort()]);
+    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, held]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
-      const rules = [...this.roles.rulesFor(user), ...orgRoles.rulesIn(user, org, roles), ...this.policyRules(user)];
+      const rules = [...this.roles.rulesFor(user), ...orgRoles.rulesIn(user, org, held), ...this.policyRules(user)];
       ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher });
       cache.set(key, ability);
     }

@@ -16,6 +16,8 @@ const principal = z.strictObject({
   id: z.number().int().optional(),
   /** Defaults to `<name>@example.test`. */
   email: z.string().min(1).optional(),
+  /** A member of this organization, with these organization roles: the tests ask in it. */
+  org: z.strictObject({ id: z.number().int(), slug: name, roles: z.array(name).default([]) }).optional(),
 });
 
 const resource = z.strictObject({ subject: name, fields: fields.default({}) });

@@ -75,7 +75,9 @@ function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Pr
   const resource = test.resource === undefined ? undefined : file.resources[test.resource]!;
   const subject = resource?.subject ?? test.subject!;
   const fields = resource?.fields ?? test.fields ?? {};
-  const explanation = explain(deps, user, test.action, subject, fields, test.field);
+  const org = file.principals[test.principal]!.org;
+  const ability = org && deps.abilities.abilityFor(user, { org, roles: org.roles });
+  const explanation = explain(deps, user, test.action, subject, fields, test.field, ability);
   return { ...common, action: test.action, subject, fields, ...(test.field !== undefined && { field: test.field }), actual: explanation.allowed, passed: explanation.allowed === test.allowed, explanation };
 }
 

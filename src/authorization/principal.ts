@@ -29,6 +29,7 @@ export function toPrincipal(user: PrincipalLike): Principal {
     email: user.email,
     is_admin: isAdmin,
     isAdmin,
-    roles: new Set(user.roles ?? []) as ReadonlySet<string>,
+    // Sorted, as a stored user's are: rules come in the roles' order, and abilities are cached by the set.
+    roles: new Set([...(user.roles ?? [])].sort()) as ReadonlySet<string>,
   });
 }

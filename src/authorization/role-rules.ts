@@ -133,7 +133,8 @@ export class RoleRules {
  * one organization, every rule bound to it by the tenant condition.
  */
 export class OrgRoleRules extends RoleRules {
-  constructor(tenant: Tenant) {
+  /** SERVICE_AUTH_TENANT_FIELD: how a subject names its organization. */
+  constructor(override readonly tenant: Tenant) {
     super(tenant);
   }
 

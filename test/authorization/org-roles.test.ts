@@ -75,6 +75,21 @@ describe('organization roles', () => {
     expect(ability.can('read', subject('Project', { org_id: 2, secret: true })), "another organization's row: the global grant holds").to.equal(true);
   });
 
+  it('decides alike whatever order a membership (or a user) lists its roles in: they are taken by name', () => {
+    // Found by the tenant property suite: the cache was keyed by the sorted roles while the rules
+    // came in the membership's order, so the first order asked decided for both.
+    t.auth.defineOrgRole('viewer', [{ action: 'update', subject: 'Doc' }]);
+    t.auth.defineOrgRole('owner', [{ action: 'update', subject: 'Doc', inverted: true }]);
+    const doc = subject('Doc', { org_id: 1 });
+    const first = inOrg(ACME, ['viewer', 'owner']).can('update', doc);
+    expect(inOrg(ACME, ['owner', 'viewer']).can('update', doc)).to.equal(first);
+    expect(first, '"viewer" after "owner", by name').to.equal(true);
+    t.auth.defineRole('b', [{ action: 'read', subject: 'Doc' }]);
+    t.auth.defineRole('a', [{ action: 'read', subject: 'Doc', inverted: true }]);
+    const global = (roles: string[]) => t.auth.abilityFor({ id: 7, email: 'ada@example.com', roles }).can('read', 'Doc');
+    expect([global(['b', 'a']), global(['a', 'b'])]).to.deep.equal([true, true]);
+  });
+
   it('fills in ${org.id} and ${org.slug}, and ${user.*}, per organization', () => {
     t.auth.defineOrgRole('member', [
       { action: 'read', subject: 'Channel', conditions: { name: 'org-${org.slug}', owner_org: '${org.id}' } },

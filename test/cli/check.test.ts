@@ -19,6 +19,9 @@ const AUDITOR_RULES = {
   ],
 };
 
+// An organization role: editors update the invoices they own, in their organization.
+const ORG_RULES = { orgRoles: { editor: [{ action: 'update', subject: 'Invoice', conditions: { owner_id: '${user.id}' } }] } };
+
 describe('CLI: auth check', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let dir: string;
@@ -34,6 +37,7 @@ describe('CLI: auth check', () => {
     ownPolicies = join(dir, 'policies');
     await mkdir(ownPolicies);
     await writeFile(join(ownPolicies, 'roles.json'), JSON.stringify(AUDITOR_RULES, null, 2));
+    await writeFile(join(ownPolicies, 'org-roles.json'), JSON.stringify(ORG_RULES, null, 2));
     // An application module as an operator's would be, for --app: its own role rules (the
     // directory above) and a named policy. It imports the built package and express by absolute URL.
     appModule = join(dir, 'app.mjs');
@@ -60,6 +64,10 @@ describe('CLI: auth check', () => {
     ] as const) {
       ids[email] = (await t.auth.users.create({ email, password: PASSWORD, roles: [...roles] })).id;
     }
+    t.auth.defineOrgRole('editor', []);
+    await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: ids['ann@example.com']! });
+    await t.auth.orgs.addMember('acme', ids['meg@example.com']!, ['editor']);
+    const meg = ['--email', 'meg@example.com', '--action', 'update', '--subject', 'Invoice', '--policies', ownPolicies];
 
     // --app in a process of its own: a module loads once per process, and its ServiceAuth closes with the command.
     const check = (...args: string[]) => (): Promise<CliResult> => (args.includes('--app') ? runCli : runCliInProcess)(['auth', 'check', ...args, '--database', database.url]);
@@ -94,6 +102,11 @@ describe('CLI: auth check', () => {
           policyAndAction: check(...ida, '--policy', 'is_self', '--action', 'read', '--app', appModule),
           fieldWithoutEquals: check(...ann, '--action', 'read', '--subject', 'Report', '--field', 'team'),
           appAndPolicies: check(...ann, '--action', 'read', '--subject', 'Report', '--app', appModule, '--policies', ownPolicies),
+          inOrg: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--org', 'acme'),
+          inOrgJson: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--org', 'acme', '--json'),
+          otherOrgsRow: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--field', 'org_id=2', '--org', 'acme'),
+          outsideOrg: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`),
+          unknownOrg: check(...meg, '--org', 'nowhere'),
           missingPolicies: check(...ann, '--action', 'read', '--subject', 'Report', '--policies', join(dir, 'nowhere')),
         },
       }),
@@ -157,6 +170,19 @@ describe('CLI: auth check', () => {
     });
     expect(results['jsonDenied']!.code, results['jsonDenied']!.stderr).to.equal(3);
     expect(JSON.parse(results['jsonDenied']!.stdout)).to.deep.equal({ email: 'ann@example.com', allowed: false, rule: null });
+  });
+
+  it("asks in an organization with --org: the membership's organization roles, the subject in the organization", () => {
+    const source = join(ownPolicies, 'org-roles.json');
+    const rule = `by org role "editor" (${source}): can update Invoice where {"owner_id":${ids['meg@example.com']},"org_id":1}`;
+    expect(results['inOrg']).to.deep.equal({ code: 0, stdout: `allowed\n${rule}\n`, stderr: '' });
+    expect(JSON.parse(results['inOrgJson']!.stdout)).to.deep.include({ email: 'meg@example.com', org: 'acme', allowed: true });
+    expect(JSON.parse(results['inOrgJson']!.stdout).rule).to.include({ role: 'editor', org_role: true });
+    // Another organization's invoice, and outside every organization: no rule of hers grants it.
+    expect(results['otherOrgsRow']).to.deep.equal({ code: 3, stdout: 'denied\nno rule of the roles member, editor grants it\n', stderr: '' });
+    expect(results['outsideOrg']!.code).to.equal(3);
+    expect(results['unknownOrg']).to.deep.include({ code: 1, stdout: '' });
+    expect(results['unknownOrg']!.stderr).to.contain('Unknown organization: no organization "nowhere"');
   });
 
   it('fails with exit 1 on an unknown email', () => {

@@ -39,6 +39,16 @@ const FAILING = {
     { principal: 'ann', action: 'read', resource: 'north', allowed: false },
   ],
 };
+// Organization roles in a file of their own beside ROLES, and a principal who is a member of acme.
+const ORG_ROLES = { orgRoles: { editor: [{ action: 'update', subject: 'Project', conditions: { lead_id: '${user.id}' } }] } };
+const IN_ORG = {
+  principals: { mia: { id: 3, org: { id: 1, slug: 'acme', roles: ['editor'] } } },
+  tests: [
+    { principal: 'mia', action: 'update', subject: 'Project', fields: { org_id: 1, lead_id: 3 }, allowed: true },
+    { description: "another organization's project", principal: 'mia', action: 'update', subject: 'Project', fields: { org_id: 2, lead_id: 3 }, allowed: false },
+    { principal: 'mia', action: 'update', subject: 'Project', fields: { org_id: 1, lead_id: 3 }, allowed: false },
+  ],
+};
 const POLICY = { principals, tests: [{ principal: 'meg', policy: 'is_self', context: { user_id: 7 }, allowed: true }] };
 const DEMO_TESTS = (JSON.parse(readFileSync(join(ROOT, 'policies/tests/demo.json'), 'utf8')) as { tests: unknown[] }).tests.length;
 
@@ -56,6 +66,8 @@ describe('CLI: auth test-policies', () => {
     await mkdir(join(policies, 'tests'), { recursive: true });
     const write = (name: string, content: unknown) => writeFile(file(name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
     await write('policies/roles.json', ROLES);
+    await write('policies/org-roles.json', ORG_ROLES);
+    await write('in-org.json', IN_ORG);
     await write('policies/tests/a.json', PASSING);
     await write('policies/tests/b.json', MORE);
     await write('policies/tests/notes.txt', 'not a test file');
@@ -78,6 +90,7 @@ describe('CLI: auth test-policies', () => {
         others: {
           passing: run(file('policies/tests/a.json'), '--policies', policies),
           failing: run(file('failing.json'), '--policies', policies),
+          inOrg: run(file('in-org.json'), '--policies', policies),
           defaults: () => runCliInProcess(['auth', 'test-policies'], { cwd: dir }),
           several: run(file('policies/tests/a.json'), file('failing.json'), file('policies/tests/b.json'), '--policies', policies),
           json: run(file('policies/tests/a.json'), file('failing.json'), '--policies', policies, '--json'),
@@ -117,6 +130,20 @@ describe('CLI: auth test-policies', () => {
         'FAIL tests[2] ann: read Report {"team":"north"}: expected denied, was allowed',
         `     by role "analyst" (${source}): can read Report where {"team":"north"}`,
         '1 passed, 2 failed',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+  });
+
+  it('asks in an organization for a principal that is a member of one, with the organization roles of the files', () => {
+    expect(results['inOrg']).to.deep.equal({
+      code: 1,
+      stdout: [
+        `${file('in-org.json')}:`,
+        'FAIL tests[2] mia: update Project {"org_id":1,"lead_id":3}: expected denied, was allowed',
+        `     by org role "editor" (${join(policies, 'org-roles.json')}): can update Project where {"lead_id":3,"org_id":1}`,
+        '2 passed, 1 failed',
         '',
       ].join('\n'),
       stderr: '',
