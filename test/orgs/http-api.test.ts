@@ -4,9 +4,10 @@
  * own ability does not let them assign. Every answer is also checked against the OpenAPI document
  * (test/helpers/openapi-check.ts).
  */
+import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, sessionCookieFrom, type AppWithOutbox } from '../helpers/app.js';
+import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, sessionCookieFrom, temporaryDirectory, type AppWithOutbox } from '../helpers/app.js';
 import { defineDemoOrgRoles } from './org-roles.js';
 
 const PREFIX = '/service-auth';
@@ -274,6 +275,20 @@ describe('organizations over HTTP', () => {
       await request(t.app).patch(`${PREFIX}/api/orgs/${org.slug}`).set(bearer(all)).send({ name: 'By token' }).expect(200);
       expect((await request(t.app).get(`${PREFIX}/api/orgs`).set(bearer(scoped)).expect(403)).body.code).to.equal('insufficient_scope');
       expect((await request(t.app).get(`${PREFIX}/api/orgs/${org.slug}`).set(bearer(scoped)).expect(403)).body.code).to.equal('insufficient_scope');
+      // Before the organization is looked up: one that does not exist reads the same.
+      expect((await request(t.app).get(`${PREFIX}/api/orgs/no-such-org`).set(bearer(scoped)).expect(403)).body.code).to.equal('insufficient_scope');
+    });
+
+    it('acts with a token bound to an organization in that one only: it lists only it, and neither creates nor joins another', async () => {
+      const mine = await team('bound-here');
+      const other = await team('bound-elsewhere');
+      const { token } = await t.auth.tokens.create('ada@example.com', { name: 'bound', org: mine.slug });
+      const bound = (test: request.Test) => test.set('Authorization', `Bearer ${token}`);
+      expect((await bound(request(t.app).get(`${PREFIX}/api/orgs`)).expect(200)).body.orgs.map((o: { slug: string }) => o.slug)).to.deep.equal(['bound-here']);
+      await bound(request(t.app).get(`${PREFIX}/api/orgs/${mine.slug}/members`)).expect(200);
+      expect((await bound(request(t.app).get(`${PREFIX}/api/orgs/${other.slug}`)).expect(403)).body.code).to.equal('forbidden');
+      expect((await bound(request(t.app).post(`${PREFIX}/api/orgs`)).send({ name: 'By bound token' }).expect(403)).body.code).to.equal('forbidden');
+      expect((await bound(request(t.app).post(`${PREFIX}/api/invitations/accept`)).send({ token: 'whatever' }).expect(403)).body.code).to.equal('forbidden');
     });
   });
 });
@@ -295,6 +310,28 @@ describe('SERVICE_AUTH_ORG_CREATION=admins', () => {
       expect((await plain.get('/api/orgs').expect(200)).body.orgs).to.deep.equal([]);
     } finally {
       await t.auth.close();
+    }
+  });
+});
+
+describe('the limits of the organization endpoints', () => {
+  it('counts invitations per client with the other mails asked for, and answers 429 past it', async () => {
+    const outbox = await temporaryDirectory();
+    const t = await createTestApp({ SERVICE_AUTH_MAIL_OUTBOX: outbox, SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '2 per minute' });
+    try {
+      defineDemoOrgRoles(t.auth);
+      await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+      const ada = client(t.app, sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!);
+      await ada.post('/api/orgs', { name: 'Limited', slug: 'limited' }).expect(201);
+      const first = await ada.post('/api/orgs/limited/invitations', { email: 'a@example.com', roles: ['member'] }).expect(201);
+      expect(first.headers['ratelimit-remaining']).to.equal('1');
+      await ada.post('/api/orgs/limited/invitations', { email: 'b@example.com', roles: ['member'] }).expect(201);
+      const refused = await ada.post('/api/orgs/limited/invitations', { email: 'c@example.com', roles: ['member'] }).expect(429);
+      expect(refused.body.code).to.equal('rate_limited');
+      expect((await t.auth.orgs.invitations('limited')).map((i) => i.email)).to.deep.equal(['a@example.com', 'b@example.com']);
+    } finally {
+      await t.auth.close();
+      await rm(outbox, { recursive: true, force: true });
     }
   });
 });
