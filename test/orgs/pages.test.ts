@@ -171,6 +171,18 @@ describe('the organization pages', () => {
       await get('cy@example.com', '/orgs/forms').expect(404);
     });
 
+    it('answers a member whose roles may not read the organization with the 403 page, and logs no error', async () => {
+      t.auth.defineOrgRole('guest', [{ action: 'read', subject: 'Membership' }]);
+      await post('ada@example.com', '/api/orgs', { name: 'Closed', slug: 'closed' }).expect(303);
+      await t.auth.orgs.addMember('closed', 'dan@example.com', ['guest']);
+      const refused = await get('dan@example.com', '/orgs/closed').expect(403);
+      expect(refused.headers['content-type']).to.match(/^text\/html/);
+      expect(refused.text).to.contain('Your account does not have permission for this.');
+      const form = await post('dan@example.com', `/orgs/closed/members/${ids['dan@example.com']}/remove`, {}).expect(303);
+      expect(form.headers['location']).to.equal('/service-auth/orgs?left=1');
+      expect(t.log.entries.filter((entry) => entry.level === 'error')).to.deep.equal([]);
+    });
+
     it('takes only a browser’s form on the routes of its own buttons', async () => {
       await post('ada@example.com', '/api/orgs', { name: 'Only forms', slug: 'only-forms' }).expect(303);
       const program = await request(t.app)
