@@ -108,7 +108,7 @@ export function orgPages({ config, orgs, loginRequired, orgRequired, currentUser
     async showAgain(req, res, error) {
       const refusal = orgRefusal(error, pluggable.texts);
       // Not when the page itself would be refused (not in it, or no `read` on it): that gets a page of its own.
-      if (!refusal || !req.user || !req.org || (error.code === 'not_found' && !req.membership) || !orgs.may(req, 'read', 'Organization', req.org)) return false;
+      if (!refusal || !req.user || !req.org || (error.code === 'not_found' && !req.membership) || !orgs.may(req, 'read', 'Organization', { ...req.org })) return false;
       const inviting = req.path.endsWith('/invitations');
       const values = inviting ? { email: textField(req, 'email'), roles: rolesSent(req) } : null;
       await showOrg(req, res, error.status, inviting ? { ...refusal, values } : { notice: refusal.notice ?? noticeOf(refusal.errors), errors: null });
