@@ -31,6 +31,7 @@ legend { font-weight: 600; padding: 0; }
 input[type=checkbox] { width: auto; margin: 0; }
 td form { margin: 0; }
 td fieldset { margin: 0; }
+time { white-space: nowrap; }
 .invalid { border-left: 4px solid #b3261e; padding-left: .75rem; }
 .invalid input { border-color: #b3261e; }
 .field-error { color: #b3261e; font-weight: 600; margin: .1rem 0 .3rem; }
