@@ -53,6 +53,7 @@ describe('configuration', () => {
       expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false, maxPerUser: 50 });
       expect(config.resetTokenTtlSeconds).to.equal(3600);
       expect(config.mail).to.deep.equal({ outbox: undefined, smtpUrl: undefined, from: 'no-reply@localhost' });
+      expect(config.orgs).to.deep.equal({ ownerRoles: ['owner'], creation: 'anyone', invitationTtlSeconds: 604_800 });
     });
   });
 
@@ -107,6 +108,7 @@ describe('configuration', () => {
       ['SERVICE_AUTH_MAX_SESSIONS_PER_USER', (c) => c.sessions.maxPerUser, [1, '50', 10_000], [0, 'many', 10_001, '2.5']],
       ['SERVICE_AUTH_RESET_TOKEN_TTL', (c) => c.resetTokenTtlSeconds, [300, '900'], [0, '15 minutes', 30 * 86_400 + 1]],
       ['SERVICE_AUTH_BODY_TIMEOUT_MS', (c) => c.bodyTimeoutMs, [1, '250', 300_000], [0, '10s', '1.5', 300_001]],
+      ['SERVICE_AUTH_INVITATION_TTL', (c) => c.orgs.invitationTtlSeconds, [3600, '86400', 90 * 86_400], [0, '7 days', 90 * 86_400 + 1]],
     ];
     for (const [key, read, good, bad] of cases) {
       it(`${key} accepts numbers and decimal strings in range, and rejects others`, () => {
@@ -276,6 +278,14 @@ describe('configuration', () => {
     it('SERVICE_AUTH_MAIL_OUTBOX is a directory path', () => {
       expect(configWith({ SERVICE_AUTH_MAIL_OUTBOX: './outbox' }).mail.outbox).to.equal('./outbox');
       expect(rejection({ SERVICE_AUTH_MAIL_OUTBOX: '   ' }).key).to.equal('SERVICE_AUTH_MAIL_OUTBOX');
+    });
+
+    it('SERVICE_AUTH_ORG_OWNER_ROLES is one or more role names; SERVICE_AUTH_ORG_CREATION is anyone or admins', () => {
+      expect(configWith({ SERVICE_AUTH_ORG_OWNER_ROLES: 'owner, admin' }).orgs.ownerRoles).to.deep.equal(['owner', 'admin']);
+      expect(configWith({ SERVICE_AUTH_ORG_OWNER_ROLES: ['founder'] }).orgs.ownerRoles).to.deep.equal(['founder']);
+      for (const bad of ['', ' , ', 'has space', []]) expect(rejection({ SERVICE_AUTH_ORG_OWNER_ROLES: bad }).key).to.equal('SERVICE_AUTH_ORG_OWNER_ROLES');
+      expect(configWith({ SERVICE_AUTH_ORG_CREATION: 'admins' }).orgs.creation).to.equal('admins');
+      for (const bad of ['', 'everyone', 'Admins', true]) expect(rejection({ SERVICE_AUTH_ORG_CREATION: bad }).key).to.equal('SERVICE_AUTH_ORG_CREATION');
     });
 
     it('SERVICE_AUTH_MAIL_FROM is an address, optionally with a display name', () => {

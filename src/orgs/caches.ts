@@ -58,6 +58,7 @@ export class MembershipCache {
 
   /** The user's membership of the organization, or null. */
   async find(orgId: number, userId: number): Promise<MembershipInfo | null> {
+    if (!Number.isSafeInteger(orgId) || !Number.isSafeInteger(userId)) return null;
     const held = (await this.rows.fetch(userId))?.get(orgId);
     // A copy: the caller may keep or change it without touching what is held.
     return held ? { roles: [...held.roles], created_at: held.created_at } : null;

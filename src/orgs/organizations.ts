@@ -41,8 +41,10 @@ export class Organizations {
         const org = await storage.transaction(em, async (tx) => {
           const slug = explicit ?? (await freeSlug(tx.em, slugFrom(name)));
           if (explicit !== undefined && (await tx.em.count(Organization, { slug }))) throw slugTaken(slug);
-          const org = tx.em.create(Organization, { slug, name });
-          tx.em.create(Membership, { org, user: owner.id, roles });
+          // Its creator is a member from the moment it exists.
+          const createdAt = new Date();
+          const org = tx.em.create(Organization, { slug, name, createdAt });
+          tx.em.create(Membership, { org, user: owner.id, roles, createdAt });
           await tx.em.flush();
           await storage.changes.note(tx.em, [owner.id]);
           audit.record(tx, { type: 'org_created', userId: owner.id, email: owner.email, detail: { org_id: org.id, org: slug, roles: roles.join(' '), by: actorId(actor) } });
@@ -112,8 +114,8 @@ export class Organizations {
     return rows.map((membership) => ({ ...toOrgInfo(membership.org), roles: [...membership.roles] }));
   }
 
-  get(ref: OrgRef): Promise<OrgInfo> {
-    return this.deps.storage.em().then(async (em) => toOrgInfo(await requireOrg(em, ref)));
+  async get(ref: OrgRef): Promise<OrgInfo> {
+    return toOrgInfo(await requireOrg(await this.deps.storage.em(), ref));
   }
 }
 

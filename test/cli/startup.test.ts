@@ -1,7 +1,7 @@
 /**
  * What the built CLI loads for a command: `--version` and `--help` answer from the command classes
  * alone, a command on an up-to-date database opens MikroORM without the migrator (umzug and its
- * dependencies), `list-users` opens the database alone (no services), and no command loads the
+ * dependencies), `list-users` and `list-orgs` open the database alone (no services), and no command loads the
  * Redis client without Redis. Counted in modules loaded, not timed: the bench times them.
  */
 import { expect } from 'chai';
@@ -43,7 +43,7 @@ describe('CLI: what a command loads', () => {
     }
   });
 
-  it('list-users migrates a fresh database, and on an up-to-date one opens it without the migrator', async () => {
+  it('list-users migrates a fresh database, and on an up-to-date one opens it without the migrator; list-orgs too', async () => {
     const database = await temporaryDatabase();
     try {
       const fresh = await traced(['auth', 'list-users', '--database', database.url]);
@@ -56,8 +56,11 @@ describe('CLI: what a command loads', () => {
       expect(loaded(upToDate.modules, '/node_modules/@mikro-orm/migrations/')).to.equal(false);
       expect(loaded(upToDate.modules, '/node_modules/express/')).to.equal(false);
       // The database alone: neither the services nor what they bring (validation, policies, Redis, limits).
+      const orgs = await traced(['auth', 'list-orgs', '--database', database.url]);
+      expect(orgs).to.include({ code: 0, stdout: 'No organizations.\n', stderr: '' });
       for (const heavy of ['/dist/src/wiring.js', '/dist/src/users/service.js', '/node_modules/zod/', '/node_modules/@casl/', '/node_modules/ioredis/', '/node_modules/rate-limiter-flexible/']) {
         expect(loaded(upToDate.modules, heavy), `list-users loaded ${heavy}`).to.equal(false);
+        expect(loaded(orgs.modules, heavy), `list-orgs loaded ${heavy}`).to.equal(false);
       }
     } finally {
       await database.remove();

@@ -1,7 +1,8 @@
 /**
  * Changes to one organization arriving at once, on SQLite and PostgreSQL (where they really run
  * side by side, on several connections): the organization's row is locked for the change, so the
- * last-owner rule, single-use invitations and unique slugs hold whatever the interleaving.
+ * last-owner rule, single-use invitations and unique slugs hold whatever the interleaving. And
+ * what differs between the two databases: counting members, ordering by a joined column, cascades.
  */
 import { expect } from 'chai';
 import { AuthError } from '../../src/errors.js';
@@ -63,6 +64,18 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
     const derived = await Promise.all([1, 2, 3].map(() => t.auth.orgs.create({ name: 'Rush', owner })));
     expect(derived.map((org) => org.slug).sort()).to.deep.equal(['rush', 'rush-2', 'rush-3']);
     expect(await outcomes([1, 2].map(() => t.auth.orgs.create({ name: 'Claim', slug: 'claimed', owner })))).to.deep.equal(['ok', 'slug_taken']);
+  });
+
+  it('lists organizations with their numbers of members, a user’s with their roles, and the members', async () => {
+    const [owner, bob] = [await newUser(t), await newUser(t)];
+    const org = await t.auth.orgs.create({ name: 'Counted', owner: owner.id });
+    await t.auth.orgs.addMember(org.id, bob.id, ['viewer', 'member']);
+    expect((await t.auth.orgs.list()).find((listed) => listed.id === org.id)).to.deep.equal({ ...org, members: 2 });
+    expect(await t.auth.orgs.listFor(bob.id)).to.deep.equal([{ ...org, roles: ['member', 'viewer'] }]);
+    expect((await t.auth.orgs.members(org.slug)).map((m) => [m.user_id, m.roles])).to.deep.equal([
+      [owner.id, ['owner']],
+      [bob.id, ['member', 'viewer']],
+    ]);
   });
 
   it('deletes an organization with its memberships and bound tokens, through the database’s cascade', async () => {

@@ -73,7 +73,7 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
   it('shows a rename made elsewhere within the interval, reading that organization again and no membership', async () => {
     const { owner, org } = await orgOnA('Before');
     const other = (await orgOnA('Bystander')).org;
-    await holdOnB(() => Promise.all([org.id, org.slug, other.id].map((ref) => b.auth.orgs.find(ref)).concat([b.auth.orgs.membership(org.id, owner.id)])));
+    await holdOnB(() => Promise.all([...[org.id, org.slug, other.id].map((ref) => b.auth.orgs.find(ref)), b.auth.orgs.membership(org.id, owner.id)]));
     await a.auth.orgs.rename(org.id, 'After');
     clock.passInterval();
     const read = await readOnB(async () => {

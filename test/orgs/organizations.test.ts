@@ -5,7 +5,10 @@
  */
 import { expect } from 'chai';
 import { ApiToken, Invitation, Membership, Organization } from '../../src/storage/entities/index.js';
-import type { TestApp } from '../helpers/app.js';
+import request from 'supertest';
+import { login } from '../accounts/accounts.js';
+import { PASSWORD, type TestApp } from '../helpers/app.js';
+import { PROBLEM } from '../helpers/problems.js';
 import { newUser, orgApp, refusal } from './org-app.js';
 
 describe('organizations', () => {
@@ -198,6 +201,16 @@ describe('organizations', () => {
       expect(await snapshot()).to.deep.equal(before);
       expect(await t.auth.users.findById(owner.id)).to.not.equal(null);
       expect(await t.auth.tokens.verify(token.token)).to.not.equal(null);
+    });
+
+    it('answers DELETE /me of such an owner with 409 last_owner, as problem details, and keeps the account', async () => {
+      const [owner, bob] = [await newUser(t), await newUser(t)];
+      const org = await t.auth.orgs.create({ name: 'Kept Over HTTP', owner: owner.id });
+      await t.auth.orgs.addMember(org.id, bob.id, ['member']);
+      const cookie = await login(t, owner.email);
+      const response = await request(t.app).delete('/service-auth/me').set('Cookie', cookie).send({ password: PASSWORD }).expect(409).expect('Content-Type', PROBLEM);
+      expect(response.body).to.include({ code: 'last_owner', detail: `${owner.email} is the last owner of kept-over-http: give another member an owner role first, or delete the organization` });
+      await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(200);
     });
 
     it('deletes an organization’s only member; the organization stays, with no members', async () => {

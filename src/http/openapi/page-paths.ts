@@ -89,7 +89,7 @@ export function pagePaths(context: DocumentContext): Paths {
           summary: 'Delete the account (the deletion page’s form)',
           description: `As \`DELETE /me\`, which a form cannot send: with the password; a wrong one is 401 \`invalid_credentials\` and counts as a failed login. Answered with a 303 to \`/\`, the cookie cleared.`,
           responses: { 303: redirect('Deleted: to `/`, the cookie cleared', clearsCookie(true)) },
-          refusals: [...unsafe, 'invalid_credentials'],
+          refusals: [...unsafe, 'invalid_credentials', 'last_owner'],
         },
         context.schemas.of(accountSchemas(config.passwords).deleteAccount, 'input'),
       ),

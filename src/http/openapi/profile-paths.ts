@@ -73,12 +73,12 @@ export function profilePaths(context: DocumentContext): Paths {
       delete: operation(context, {
         operationId: 'deleteAccount',
         summary: 'Delete the account',
-        description: `With the password. The user's sessions, tokens, links and role links go with it, in one transaction; the address may register again. ${password} The deletion page’s form posts to \`POST /delete-account\` instead, since forms cannot send DELETE.`,
+        description: `With the password. The user's memberships, sessions, tokens, links and role links go with it, in one transaction; the address may register again. The last owner of an organization with other members is 409 \`last_owner\`. ${password} The deletion page’s form posts to \`POST /delete-account\` instead, since forms cannot send DELETE.`,
         tags: ['account'],
         security: SESSION,
         body: { json: bodies.deleteAccount },
         responses: { 204: noContent('Deleted; the cookie is cleared', { ...noStore(), ...sessionCookieHeader(context, 'Clears the cookie') }) },
-        refusals: [...own, 'invalid_credentials'],
+        refusals: [...own, 'invalid_credentials', 'last_owner'],
       }),
     },
     '/api/sessions': {
