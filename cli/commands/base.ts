@@ -22,6 +22,7 @@ import type { Storage } from '../../src/storage/storage.js';
 import type { AuthParts } from '../../src/wiring.js';
 import { cliLogger } from './cli-logger.js';
 import { CliFailure, EXIT_USAGE } from './failures.js';
+import { loadDefaultPolicies } from './policy-rules.js';
 
 const DATABASE_KEY = 'SERVICE_AUTH_DATABASE_URL';
 
@@ -172,7 +173,14 @@ export abstract class ServiceAuthCommand extends Command {
 /** Our own parts, with no application to hold them. */
 async function ownParts(config: AuthConfig): Promise<AuthParts> {
   const { AuthParts } = await import('../../src/wiring.js');
-  return new AuthParts(config);
+  const parts = new AuthParts(config);
+  try {
+    await loadDefaultPolicies(parts);
+  } catch (error) {
+    await parts.close().catch(() => undefined);
+    throw error;
+  }
+  return parts;
 }
 
 /** Our own database alone, its log lines on stderr as the parts' are (`openParts`). */

@@ -40,3 +40,17 @@ export async function directoryRules(directory: string, log: LoggerHolder, tenan
   return { abilities: new AbilityFactory(roles, policies, orgRoles), roles, policies };
 }
 
+/**
+ * Our own parts (no `--app`) know the roles of `./policies`, when there is such a directory: the
+ * organization roles a membership may be given (`add-member`) are those defined there.
+ */
+export async function loadDefaultPolicies(parts: AuthParts): Promise<void> {
+  const path = resolve(DEFAULT_POLICIES);
+  if (!existsSync(path) || !statSync(path).isDirectory()) return;
+  const { loadRuleFiles } = await import('../../src/authorization/rule-files.js');
+  try {
+    loadRuleFiles(parts.roleRules, path, parts.orgRoles);
+  } catch (error) {
+    throw new CliFailure(`Invalid role rules: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -4,18 +4,25 @@
  * the same file; one refusal in a real process, for its exit status as the shell sees it.
  */
 import { expect } from 'chai';
-import { PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
-import { orgApp } from '../orgs/org-app.js';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import { ORG_ROLES, orgApp } from '../orgs/org-app.js';
 import { runCli, type CliResult } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
 describe('CLI: create-org, list-orgs, list-members, add-member, remove-member, delete-org', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let t: TestApp;
-  const cli = (...args: string[]): Promise<CliResult> => runCliInProcess(['auth', ...args, '--database', database.url]);
+  /** The working directory: its ./policies defines the organization roles the commands may give. */
+  let dir: string;
+  const cli = (...args: string[]): Promise<CliResult> => runCliInProcess(['auth', ...args, '--database', database.url], { cwd: dir });
   const failure = (stderr: string): CliResult => ({ code: 1, stdout: '', stderr: `${stderr}\n` });
 
   before(async () => {
+    dir = await temporaryDirectory();
+    await mkdir(join(dir, 'policies'));
+    await writeFile(join(dir, 'policies', 'org-roles.json'), JSON.stringify({ orgRoles: Object.fromEntries(ORG_ROLES.map((role) => [role, []])) }));
     database = await temporaryDatabase();
     t = await orgApp({ SERVICE_AUTH_DATABASE_URL: database.url });
     for (const name of ['ada', 'bob', 'cy']) await t.auth.users.create({ email: `${name}@example.com`, password: PASSWORD });
@@ -23,6 +30,7 @@ describe('CLI: create-org, list-orgs, list-members, add-member, remove-member, d
   after(async () => {
     await t.auth.close();
     await database.remove();
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('create-org creates an organization owned by a user, its slug derived or given', async () => {
