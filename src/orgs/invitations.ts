@@ -73,14 +73,16 @@ export class Invitations {
   }
 
   /** Revokes a pending invitation: its link stops working (a 404 `not_found` if there is none such). */
-  async revoke(ref: OrgRef, id: number, actor?: OrgActor): Promise<void> {
+  async revoke(ref: OrgRef, id: number | string, actor?: OrgActor): Promise<void> {
+    // A URL's `:id` arrives as a string of digits.
+    const invitationId = typeof id === 'string' && /^[0-9]{1,15}$/.test(id) ? Number(id) : id;
     const { storage, audit } = this.deps;
     const em = await storage.em();
     await storage.transaction(em, async (tx) => {
       const org = await requireOrg(tx.em, ref);
       const now = new Date();
-      const invitation = await tx.em.findOne(Invitation, { id: Number.isSafeInteger(id) ? id : 0, org: org.id, ...pending(now) });
-      if (!invitation) throw new AuthError('not_found', `no pending invitation ${id} to ${org.slug}`);
+      const invitation = await tx.em.findOne(Invitation, { id: Number.isSafeInteger(invitationId) ? (invitationId as number) : 0, org: org.id, ...pending(now) });
+      if (!invitation) throw new AuthError('not_found', `no pending invitation ${JSON.stringify(id)} to ${org.slug}`);
       invitation.revokedAt = now;
       audit.record(tx, { type: 'invitation_revoked', email: invitation.email, detail: { org_id: org.id, org: org.slug, invitation: invitation.id, by: actorId(actor) } });
     });

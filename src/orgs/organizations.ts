@@ -3,7 +3,7 @@
  * listing them. Each change, its audit record and its change-feed note commit together.
  */
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { AuthError } from '../errors.js';
+import { AuthError, ValidationError } from '../errors.js';
 import { ApiToken, Membership, Organization } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { UserRef } from '../storage/user-ref.js';
@@ -32,6 +32,7 @@ export class Organizations {
   async create(input: NewOrg, actor?: OrgActor): Promise<OrgInfo> {
     const name = validOrgName(input?.name);
     const explicit = input.slug === undefined ? undefined : validSlug(input.slug);
+    if (input.owner === undefined || input.owner === null) throw new ValidationError([{ field: 'owner', message: 'the user who becomes its owner is required' }]);
     const { storage, audit, lookup, settings, memberships } = this.deps;
     const em = await storage.em();
     const owner = await lookup.require(em, input.owner);

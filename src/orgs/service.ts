@@ -121,7 +121,8 @@ export class OrgService {
     return this.invitations_.list(ref);
   }
 
-  revokeInvitation(ref: OrgRef, id: number, actor?: OrgActor): Promise<void> {
+  /** Revokes a pending invitation by its id (a number, or a string of digits); another id is a 404 `not_found`. */
+  revokeInvitation(ref: OrgRef, id: number | string, actor?: OrgActor): Promise<void> {
     return this.invitations_.revoke(ref, id, actor);
   }
 

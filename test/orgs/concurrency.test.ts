@@ -46,6 +46,17 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
     expect(owners).to.have.length(1);
   });
 
+  it('of two owners, one deleting their account while the other is removed, one goes and the other stays (409 last_owner)', async () => {
+    const [ada, bob, cy] = [await newUser(t, 'ada'), await newUser(t, 'bob'), await newUser(t, 'cy')];
+    const org = await t.auth.orgs.create({ name: 'Exodus', owner: ada.id });
+    await t.auth.orgs.addMember(org.id, bob.id, ['owner']);
+    await t.auth.orgs.addMember(org.id, cy.id, ['member']);
+    expect(await outcomes([t.auth.users.delete(ada.id), t.auth.orgs.removeMember(org.id, bob.id)])).to.deep.equal(['last_owner', 'ok']);
+    const members = await t.auth.orgs.members(org.id);
+    expect(members.filter((member) => member.roles.includes('owner'))).to.have.length(1);
+    expect(members.map((member) => member.user_id)).to.include(cy.id);
+  });
+
   it('accepts one invitation once when it is accepted twice at once', async () => {
     const owner = await newUser(t, 'owner');
     const org = await t.auth.orgs.create({ name: 'Once', owner: owner.id });

@@ -70,10 +70,11 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
     expect(read[0]).to.match(/service_auth_changes/);
   });
 
-  it('shows a rename made elsewhere within the interval, reading that organization again and no membership', async () => {
+  it('shows a rename made elsewhere within the interval, reading that organization again, and no membership or user', async () => {
     const { owner, org } = await orgOnA('Before');
     const other = (await orgOnA('Bystander')).org;
-    await holdOnB(() => Promise.all([...[org.id, org.slug, other.id].map((ref) => b.auth.orgs.find(ref)), b.auth.orgs.membership(org.id, owner.id)]));
+    const hold = () => Promise.all([...[org.id, org.slug, other.id].map((ref) => b.auth.orgs.find(ref)), b.auth.orgs.membership(org.id, owner.id), b.parts.users.cached(owner.id)]);
+    await holdOnB(hold);
     await a.auth.orgs.rename(org.id, 'After');
     clock.passInterval();
     const read = await readOnB(async () => {
@@ -81,9 +82,10 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
       expect(await b.auth.orgs.find(org.id)).to.include({ name: 'After' });
       expect(await b.auth.orgs.find(other.id)).to.deep.equal(other);
       expect(await b.auth.orgs.membership(org.id, owner.id)).to.deep.include({ roles: ['owner'] });
+      expect(await b.parts.users.cached(owner.id)).to.include({ email: owner.email });
     });
     expect(read.filter((sql) => /service_auth_orgs/.test(sql)), 'the renamed one, by slug and by id').to.have.length(2);
-    expect(read.filter((sql) => /service_auth_memberships/.test(sql))).to.deep.equal([]);
+    expect(read.filter((sql) => /service_auth_(memberships|users)/.test(sql)), 'no membership, no user: nobody’s credentials').to.deep.equal([]);
   });
 
   it('finds neither a deleted organization nor its memberships within the interval', async () => {

@@ -98,7 +98,8 @@ describe('invitations', () => {
     await refusal(t.auth.orgs.revokeInvitation(org.id, first.id), 'not_found');
 
     const [pending] = await t.auth.orgs.invitations(org.id);
-    await t.auth.orgs.revokeInvitation(org.slug, pending!.id);
+    for (const id of ['x', '1.5', -1, pending!.id + 1000]) await refusal(t.auth.orgs.revokeInvitation(org.id, id), 'not_found');
+    await t.auth.orgs.revokeInvitation(org.slug, String(pending!.id));
     await refusal(t.auth.orgs.acceptInvitation(current, ada.id), 'invalid_invitation');
 
     await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['member'] });

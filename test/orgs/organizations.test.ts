@@ -65,6 +65,7 @@ describe('organizations', () => {
         expect(error.errors?.[0]).to.include({ field: 'name' });
       }
       await refusal(t.auth.orgs.create({ name: 'Nobody’s', owner: 'nobody@example.com' }), 'not_found');
+      expect((await refusal(t.auth.orgs.create({ name: 'Ownerless' } as never), 'bad_request')).errors).to.deep.equal([{ field: 'owner', message: 'the user who becomes its owner is required' }]);
       expect(await snapshot()).to.deep.equal(before);
     });
 
