@@ -107,7 +107,7 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
       const tokens = JSON.parse(results['json']!.stdout) as Record<string, unknown>[];
       expect(tokens).to.have.length(4);
       for (const token of tokens) {
-        expect(Object.keys(token).sort()).to.deep.equal(['created_at', 'email', 'expires_at', 'id', 'last_used_at', 'legacy', 'name', 'scopes']);
+        expect(Object.keys(token).sort()).to.deep.equal(['created_at', 'email', 'expires_at', 'id', 'last_used_at', 'legacy', 'name', 'org', 'scopes']);
       }
       const legacy = tokens.find((token) => token['legacy'] === true)!;
       expect(legacy).to.include({ email: 'ada@example.com', name: 'old script', expires_at: null });

@@ -33,7 +33,8 @@ describe('/api/tokens and the token guards', () => {
       const before = Date.now();
       const response = await create(ada, { name: 'deploy bot' }).expect(201);
       expect(response.headers['cache-control']).to.equal('no-store');
-      expect(Object.keys(response.body).sort()).to.deep.equal(['created_at', 'expires_at', 'id', 'name', 'scopes', 'token']);
+      expect(Object.keys(response.body).sort()).to.deep.equal(['created_at', 'expires_at', 'id', 'name', 'org', 'scopes', 'token']);
+      expect(response.body.org, 'bound to no organization').to.equal(null);
       expect(response.body).to.include({ name: 'deploy bot' });
       expect(response.body.scopes).to.deep.equal([]);
       expect(response.body.token).to.match(new RegExp(`^sat_${response.body.id}_[A-Za-z0-9]{49}$`));
@@ -108,6 +109,7 @@ describe('/api/tokens and the token guards', () => {
         id: mine.id,
         name: 'mine',
         scopes: ['a:b'],
+        org: null,
         created_at: mine.created_at,
         last_used_at: null,
         expires_at: mine.expires_at,
@@ -156,7 +158,7 @@ describe('/api/tokens and the token guards', () => {
     it('lets a token through with req.user, req.token and req.authMethod', async () => {
       const { id, token } = (await create(ada, { name: 'whoami', scopes: ['x:y'] }).expect(201)).body;
       const response = await bearer('/api/whoami', token).expect(200);
-      expect(response.body).to.deep.equal({ email: 'ada@example.com', method: 'token', token: { id, scopes: ['x:y'] } });
+      expect(response.body).to.deep.equal({ email: 'ada@example.com', method: 'token', token: { id, scopes: ['x:y'], org: null } });
       await bearer('/alias', token).expect(200);
     });
 
