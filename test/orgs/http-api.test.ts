@@ -191,6 +191,24 @@ describe('organizations over HTTP', () => {
       await ada.delete(`/api/orgs/${org.slug}/members/${adaId}`).expect(204);
     });
 
+    it('refuses the member list to a member whose roles may not read memberships (403), and answers a global admin who is no member', async () => {
+      const org = await team('guests');
+      t.auth.defineOrgRole('guest', [{ action: 'read', subject: 'Organization' }]);
+      await t.auth.orgs.addMember(org.id, 'dan@example.com', ['guest']);
+      await dan.get(`/api/orgs/${org.slug}`).expect(200);
+      expect((await dan.get(`/api/orgs/${org.slug}/members`).expect(403)).body.code).to.equal('forbidden');
+      await t.auth.orgs.removeMember(org.id, 'dan@example.com');
+
+      // A global role reaches every organization: reading it, and granting any role in it.
+      t.auth.defineRole('staff', [{ action: 'manage', subject: 'all' }]);
+      const staff = await t.auth.users.create({ email: 'staff@example.com', password: PASSWORD, roles: ['staff'] });
+      const cookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: staff.email, password: PASSWORD }).expect(200))!;
+      const operator = client(t.app, cookie);
+      expect((await operator.get(`/api/orgs/${org.slug}/members`).expect(200)).body.members).to.have.length(3);
+      await operator.patch(`/api/orgs/${org.slug}/members/${ids['cy@example.com']}`, { roles: ['owner'] }).expect(200);
+      expect((await operator.get('/api/orgs').expect(200)).body.orgs).to.deep.equal([]);
+    });
+
     it('lets any member leave, even one who may not delete memberships', async () => {
       const org = await team('leave-me');
       await cy.delete(`/api/orgs/${org.slug}/members/${ids['bob@example.com']}`).expect(403);
@@ -254,6 +272,16 @@ describe('organizations over HTTP', () => {
       const hal = await signIn('hal@example.com');
       expect((await hal.post('/api/invitations/accept', { token }).expect(400)).body.code).to.equal('invalid_invitation');
       await hal.get(`/api/orgs/${org.slug}`).expect(404);
+    });
+
+    it('answers 409 already_member to an invitee who became a member meanwhile, and keeps the invitation usable', async () => {
+      const org = await team('meanwhile');
+      await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'dan@example.com', roles: ['viewer'] }).expect(201);
+      const token = await invitationToken('dan@example.com');
+      await t.auth.orgs.addMember(org.id, 'dan@example.com', ['member']);
+      expect((await dan.post('/api/invitations/accept', { token }).expect(409)).body.code).to.equal('already_member');
+      await t.auth.orgs.removeMember(org.id, 'dan@example.com');
+      expect((await dan.post('/api/invitations/accept', { token }).expect(200)).body.roles).to.deep.equal(['viewer']);
     });
 
     it('does not let an invitation of another organization be revoked through this one', async () => {

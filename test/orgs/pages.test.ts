@@ -210,7 +210,13 @@ describe('the organization pages', () => {
       expect(other).to.contain('You are logged in as dan@example.com, but this invitation was mailed to another address.');
       expect((await post('dan@example.com', '/api/invitations/accept', { token }).expect(403)).text).to.contain('You are logged in as dan@example.com');
 
-      await t.auth.users.create({ email: 'gus@example.com', password: PASSWORD });
+      // The invited address, not confirmed (an account made by an operator, say): confirm it first.
+      await t.auth.users.create({ email: 'gus@example.com', password: PASSWORD, emailConfirmed: false });
+      const unconfirmed = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'gus@example.com', password: PASSWORD }).expect(200))!;
+      const waiting = (await pageGet(t.app, link).set('Cookie', unconfirmed).expect(200)).text;
+      expect(waiting).to.contain('Your email address is not confirmed yet.');
+      expect(waiting).not.to.contain('Accept the invitation');
+      await t.auth.users.confirmEmail('gus@example.com');
       cookies['gus@example.com'] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'gus@example.com', password: PASSWORD }).expect(200))!;
       const invitee = (await get('gus@example.com', link).expect(200)).text;
       expect(invitee).to.contain('Accept the invitation');

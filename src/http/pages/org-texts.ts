@@ -139,7 +139,7 @@ export const defaultOrgTexts: OrgTexts = {
     logIn: 'Log in',
     register: 'Create an account',
     otherAccount: (email) => `You are logged in as ${email}, but this invitation was mailed to another address. Log out, then log in (or create an account) with the invited address and open this link again.`,
-    unconfirmed: 'Confirm your email address first (open the link we mailed you), then open this link again.',
+    unconfirmed: 'Your email address is not confirmed yet. Confirm it first, then open this link again.',
     logOut: 'Log out',
     unusable: 'This invitation link is unknown, expired, revoked or already used. Ask for a new invitation.',
   },
