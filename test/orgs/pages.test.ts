@@ -183,7 +183,7 @@ describe('the organization pages', () => {
       expect(t.log.entries.filter((entry) => entry.level === 'error')).to.deep.equal([]);
     });
 
-    it('takes only a browser’s form on the routes of its own buttons', async () => {
+    it('takes only a browser’s form from this site on the routes of its own buttons', async () => {
       await post('ada@example.com', '/api/orgs', { name: 'Only forms', slug: 'only-forms' }).expect(303);
       const program = await request(t.app)
         .post(`/service-auth/orgs/only-forms/members/${ids['ada@example.com']}/remove`)
@@ -192,6 +192,13 @@ describe('the organization pages', () => {
         .send({})
         .expect(404);
       expect(program.body.code).to.equal('not_found');
+      // A form another site made the browser send is refused, and changes nothing.
+      await t.auth.orgs.addMember('only-forms', 'cy@example.com', ['member']);
+      const forged = await as('ada@example.com', formPost(t.app, `/orgs/only-forms/members/${ids['cy@example.com']}/remove`, {}))
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(403);
+      expect(forged.text).to.contain('This form was sent from another site');
+      expect((await t.auth.orgs.members('only-forms')).map((m) => m.email)).to.deep.equal(['ada@example.com', 'cy@example.com']);
     });
 
     it('shows the invitation link’s page in each state, and accepting it leads to the organization', async () => {
