@@ -82,7 +82,7 @@ export function orgPaths(context: DocumentContext): Paths {
       get: api({
         operationId: 'listMyOrgs',
         summary: 'The caller’s organizations, with their roles in each',
-        description: 'Oldest membership first. A token bound to an organization lists that one only.',
+        description: 'By slug. A token bound to an organization lists that one only.',
         responses: { 200: json(schemas, 'The organizations', myOrganizationListResponse, noStore()), 303: toLoginPage(config) },
         refusals: [...guardRefusals(config, false), 'insufficient_scope'],
       }),
