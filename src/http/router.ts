@@ -116,7 +116,12 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const orgs = new OrgActions({ config, orgs: deps.orgs, links: new InvitationLinks(deps.storage), orgRoles: deps.orgRoles });
   const orgRequired = deps.guards.orgRequired('org');
   const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
-  const currentUser = async (req: Request) => (await deps.credentials.acceptable(req).catch(() => null))?.user ?? null;
+  // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
+  const currentUser = async (req: Request) =>
+    (await deps.credentials.acceptable(req).catch((error: unknown) => {
+      if (error instanceof AuthError && error.code !== 'unavailable') return null;
+      throw error;
+    }))?.user ?? null;
   router.use(orgPages({ config, orgs, loginRequired, orgRequired, currentUser, ...orgLimits, pluggable }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
