@@ -232,6 +232,14 @@ describe('the organization pages', () => {
       expect(accepted.headers['location']).to.equal('/service-auth/orgs/link-team?done=joined');
       expect((await get('gus@example.com', '/orgs/link-team?done=joined').expect(200)).text).to.contain('You joined the organization.');
       expect((await post('gus@example.com', '/api/invitations/accept', { token }).expect(400)).text).to.contain('This invitation link is unknown, expired, revoked or already used.');
+
+      // Made a member meanwhile: the page says so, with the way to the organization.
+      await formPostFields(t.app, '/api/orgs/link-team/invitations', [['email', 'cy@example.com'], ['roles', 'viewer']], cookies['ada@example.com']!).expect(303);
+      const second = await invitationToken('cy@example.com');
+      await t.auth.orgs.addMember('link-team', 'cy@example.com', ['member']);
+      const member = await post('cy@example.com', '/api/invitations/accept', { token: second }).expect(409);
+      expect(member.text).to.contain('You are a member of this organization already.');
+      expect(member.text).to.contain('href="/service-auth/orgs/link-team"');
     });
   });
 

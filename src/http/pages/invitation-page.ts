@@ -3,14 +3,15 @@
  * nothing (mail scanners follow links). Signed in with the invited address, confirmed: what the
  * invitation is for, and a button whose form posts the token to `POST /api/invitations/accept`.
  * Otherwise it says what to do: log in or register with that address and come back, log out of
- * another account, confirm the address first; or that the link cannot be used.
+ * another account, confirm the address first; that they are a member already; or that the link
+ * cannot be used.
  */
 import type { OrgView } from '../schemas/org-responses.js';
 import { escapeHtml } from './html.js';
 import { layout, type Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
-export type InvitationPageState = 'accept' | 'sign-in' | 'other-account' | 'unconfirmed' | 'unusable';
+export type InvitationPageState = 'accept' | 'sign-in' | 'other-account' | 'unconfirmed' | 'member' | 'unusable';
 
 /** What the invitation page is given: every key, null when it has no value. */
 export interface InvitationPageLocals {
@@ -52,6 +53,10 @@ export function invitationPage(locals: InvitationPageLocals): string {
       break;
     case 'unconfirmed':
       body = `${about}    <p>${escapeHtml(t.unconfirmed)}</p>`;
+      break;
+    case 'member':
+      body = `${about}    <p>${escapeHtml(t.member)}</p>
+    <p><a href="${prefix}/orgs/${encodeURIComponent(invitation?.org.slug ?? '')}">${escapeHtml(t.openOrg)}</a></p>`;
       break;
     case 'unusable':
       body = `    <p>${escapeHtml(t.unusable)}</p>`;

@@ -170,7 +170,8 @@ export function orgPages({ config, orgs, loginRequired, orgRequired, currentUser
     fields: ['token'],
     page: (req) => `${prefix}/invitations/accept?token=${encodeURIComponent(textField(req, 'token') ?? '')}`,
     async showAgain(req, res, error) {
-      const state = error.code === 'invalid_invitation' ? 'unusable' : error.code === 'invitation_email_mismatch' ? 'other-account' : undefined;
+      const states: Partial<Record<string, InvitationPageState>> = { invalid_invitation: 'unusable', invitation_email_mismatch: 'other-account', already_member: 'member' };
+      const state = states[error.code];
       if (!state) return false;
       await showInvitation(req, res, error.status, textField(req, 'token'), state);
       return true;

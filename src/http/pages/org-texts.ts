@@ -67,6 +67,9 @@ export interface OrgTexts {
     otherAccount(email: string): string;
     unconfirmed: string;
     logOut: string;
+    /** Accepting found the user a member already. */
+    member: string;
+    openOrg: string;
     /** Unknown, used, revoked or expired. */
     unusable: string;
   };
@@ -141,6 +144,8 @@ export const defaultOrgTexts: OrgTexts = {
     otherAccount: (email) => `You are logged in as ${email}, but this invitation was mailed to another address. Log out, then log in (or create an account) with the invited address and open this link again.`,
     unconfirmed: 'Your email address is not confirmed yet. Confirm it first, then open this link again.',
     logOut: 'Log out',
+    member: 'You are a member of this organization already.',
+    openOrg: 'Open the organization',
     unusable: 'This invitation link is unknown, expired, revoked or already used. Ask for a new invitation.',
   },
   orgErrors: {
