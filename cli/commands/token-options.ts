@@ -6,6 +6,7 @@ const OPTION_OF_FIELD: Record<string, string> = {
   name: '--name',
   expiresInDays: '--expires-in-days',
   scopes: '--scope',
+  org: '--org',
   sha256: '--sha256',
 };
 

@@ -36,10 +36,8 @@ type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
 export function attachCredentials(req: Request, credentials: Credentials, abilities: AbilityFactory): void {
   const stateful = req as StatefulRequest;
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
-  const previous = stateful[STATE];
-  // A later guard of the same request keeps its organization, and its ability when the user is the same.
-  const kept = previous?.credentials.user === credentials.user ? previous.ability : undefined;
-  stateful[STATE] = { credentials, abilities, ability: kept, place: previous?.place };
+  // A later guard of the same request keeps its organization.
+  stateful[STATE] = { credentials, abilities, ability: undefined, place: stateful[STATE]?.place };
 }
 
 /** Puts the request in an organization (`orgRequired`): `req.ability` is from now on the ability there. */

@@ -151,4 +151,19 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
       });
     });
   });
+
+  describe('create-token --org', () => {
+    it('binds the token to an organization of the user, and refuses one the user is not a member of', async () => {
+      const acme = await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: 'ada@example.com' });
+      const bound = await cli(['create-token', '--email', 'ada@example.com', '--name', 'acme ci', '--org', 'acme']);
+      expect(bound.code, bound.stderr).to.equal(0);
+      const listed = (await t.auth.tokens.list({ user: 'ada@example.com' })).find((token) => token.name === 'acme ci');
+      expect(listed?.org).to.deep.equal({ id: acme.id, slug: 'acme' });
+      expect(await cli(['create-token', '--email', 'bob@example.com', '--name', 'x', '--org', 'acme'])).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Invalid --org: is no organization you are a member of\n',
+      });
+    });
+  });
 });

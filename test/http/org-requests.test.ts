@@ -45,6 +45,10 @@ function routes(app: Express, auth: ServiceAuth): void {
   });
   app.get('/orgs/:org/projects/:id', auth.orgRequired(), auth.require({ action: 'read', subject: 'Project', load }), (req, res) => res.json({ project: req.resource }));
   app.patch('/orgs/:org/projects/:id', auth.orgRequired(), auth.require({ action: 'update', subject: 'Project', load, fields: 'body' }), (_req, res) => res.json({ updated: true }));
+  app.get('/orgs/:org/why/:id', auth.orgRequired(), (req, res) => {
+    const project = projects.find((p) => p.id === Number(req.params['id']))!;
+    res.json({ why: auth.explain(req, 'update', 'Project', { lead_id: project.lead_id }, 'name'), fields: auth.permittedFields(req, 'update', subject('Project', { ...project })) });
+  });
   app.get('/outside', auth.loginRequired, (req, res) => res.json({ readsProjects: req.ability!.can('read', 'Project'), org: req.org ?? null }));
 }
 
@@ -137,6 +141,15 @@ describe('requests in an organization', () => {
     expect(body.filter).to.deep.equal({ $and: [{ org_id: acme }, { org_id: acme }] });
     // A global admin who is no member: every row by the global rule, but of acme only.
     expect((await get('/orgs/acme/projects', 'root').expect(200)).body.filter).to.deep.equal({ $and: [{ id: { $ne: null } }, { org_id: acme }] });
+  });
+
+  it('lets explain(req) and permittedFields(req) decide in the organization, the subject its own', async () => {
+    const { body } = await get('/orgs/acme/why/1', 'mia').expect(200);
+    expect(body.why).to.deep.include({ allowed: true });
+    expect(body.why.rule).to.deep.include({ role: 'member', org_role: true, fields: ['name'] });
+    expect(body.fields).to.deep.equal(['name']);
+    // vic only views acme: no field of it.
+    expect((await get('/orgs/acme/why/1', 'vic').expect(200)).body).to.deep.equal({ why: { allowed: false, rule: null }, fields: [] });
   });
 
   it('answers abilityFor, accessibleBy and explain with { org } in service code, from the membership', async () => {
