@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, sessionCookieFrom, temporaryDirectory, type AppWithOutbox } from '../helpers/app.js';
+import { formPost, pageGet } from '../helpers/forms.js';
 import { defineDemoOrgRoles } from './org-roles.js';
 
 const PREFIX = '/service-auth';
@@ -333,6 +334,12 @@ describe('SERVICE_AUTH_ORG_CREATION=admins', () => {
       };
       const plain = await login('plain@example.com');
       expect((await plain.post('/api/orgs', { name: 'Nope' }).expect(403)).body.code).to.equal('forbidden');
+      // The page says so instead of showing the form, and a form sent anyway is told the same.
+      const plainCookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: 'plain@example.com', password: PASSWORD }).expect(200))!;
+      const page = await pageGet(t.app, '/orgs').set('Cookie', plainCookie).expect(200);
+      expect(page.text).to.contain('Only administrators may create organizations here.').and.not.contain('action="/service-auth/api/orgs"');
+      const form = await formPost(t.app, '/api/orgs', { name: 'Nope', slug: '' }).set('Cookie', plainCookie).expect(403);
+      expect(form.text).to.contain('Only administrators may create organizations here.');
       await (await login('root@example.com', { isAdmin: true })).post('/api/orgs', { name: 'By admin' }).expect(201);
       await (await login('founder@example.com', { roles: ['founder'] })).post('/api/orgs', { name: 'By founder' }).expect(201);
       expect((await plain.get('/api/orgs').expect(200)).body.orgs).to.deep.equal([]);

@@ -94,7 +94,8 @@ export function orgPages({ config, orgs, loginRequired, orgRequired, currentUser
     fields: ['name', 'slug'],
     page: () => `${prefix}/orgs`,
     async showAgain(req, res, error) {
-      const refusal = orgRefusal(error, pluggable.texts);
+      const closed = error.code === 'forbidden' ? { errors: null, notice: { kind: 'error' as const, text: pluggable.texts.orgs.creationClosed } } : undefined;
+      const refusal = closed ?? orgRefusal(error, pluggable.texts);
       if (!refusal || !req.user) return false;
       await showOrgs(req, res, error.status, { ...refusal, values: { name: textField(req, 'name'), slug: textField(req, 'slug') } });
       return true;
