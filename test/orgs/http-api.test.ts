@@ -92,7 +92,7 @@ describe('organizations over HTTP', () => {
     });
 
     it('refuses a malformed name or slug with 400 bad_request naming each field, and creates nothing', async () => {
-      const before = (await ada.get('/api/orgs').expect(200)).body.orgs.length;
+      const before = (await ada.get('/api/orgs').expect(200)).body.orgs.length + 1; // and the one of 100 rockets
       const bad = await ada.post('/api/orgs', { name: '', slug: 'Not A Slug' }).expect(400);
       expect(bad.body.code).to.equal('bad_request');
       expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['name', 'slug']);
@@ -100,6 +100,11 @@ describe('organizations over HTTP', () => {
       expect((await ada.post('/api/orgs', { name: '   ' }).expect(400)).body.errors[0].field).to.equal('name');
       expect((await ada.post('/api/orgs', { name: 'Fine', slug: 'a' }).expect(400)).body.errors[0].field).to.equal('slug');
       expect((await ada.post('/api/orgs', { name: 42 }).expect(400)).body.errors[0].field).to.equal('name');
+      expect((await ada.post('/api/orgs', { name: 'Bell\u0007' }).expect(400)).body.errors[0].field).to.equal('name');
+      // Digits alone name an organization by its id.
+      expect((await ada.post('/api/orgs', { name: 'Digits', slug: '2026' }).expect(400)).body.errors[0].field).to.equal('slug');
+      // Characters, not UTF-16 units: 100 of them fit.
+      expect((await ada.post('/api/orgs', { name: '🚀'.repeat(100) }).expect(201)).body.org.name).to.equal('🚀'.repeat(100));
       expect((await ada.get('/api/orgs').expect(200)).body.orgs.length).to.equal(before);
     });
 

@@ -7,21 +7,24 @@
 import { z } from 'zod';
 import { requiredText } from './accounts.js';
 
-/** Lower-case letters, digits and hyphens, 2 to 48 (§20.1). */
-export const SLUG = /^[a-z0-9-]{2,48}$/;
+/** Lower-case letters, digits and hyphens, 2 to 48; not digits alone, which name an organization by its id. */
+export const SLUG = /^(?![0-9]+$)[a-z0-9-]{2,48}$/;
 
 /** Organization roles are named as global roles are (users/role-names.ts). */
 const ROLE_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 
+// Counted in characters (code points) once trimmed, as auth.orgs counts them.
 const name = requiredText
-  .max(100, 'must be at most 100 characters')
   .refine((text) => text.trim() !== '', 'must not be only spaces')
-  .meta({ description: 'What people call the organization: 1 to 100 characters' });
+  .refine((text) => Array.from(text.trim()).length <= 100, 'must be at most 100 characters')
+  // eslint-disable-next-line no-control-regex
+  .refine((text) => !/[\u0000-\u001f\u007f-\u009f]/.test(text), 'must not contain control characters')
+  .meta({ maxLength: 100, description: 'What people call the organization: 1 to 100 characters, trimmed, without control characters' });
 
 const slug = z
   .string({ error: 'must be a string' })
-  .regex(SLUG, 'must be 2 to 48 of a-z 0-9 -')
-  .meta({ description: 'Its name in URLs: 2 to 48 of a-z 0-9 -, unique (409 slug_taken if taken); derived from the name when left out (with a numeric suffix if that one is taken)' });
+  .regex(SLUG, 'must be 2 to 48 of a-z 0-9 -, not digits alone')
+  .meta({ description: 'Its name in URLs: 2 to 48 of a-z 0-9 -, not digits alone (those name an organization by its id), unique (409 slug_taken if taken); derived from the name when left out (with a numeric suffix if that one is taken)' });
 
 const roleName = z.string({ error: 'must be a list of role names' }).regex(ROLE_NAME, 'each role is 1 to 64 of A-Z a-z 0-9 _ . : -');
 
