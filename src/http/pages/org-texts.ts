@@ -83,8 +83,6 @@ export interface OrgTexts {
     lastOwner: string;
     alreadyMember: string;
     notAllowed: string;
-    emailMismatch: string;
-    invalidInvitation: string;
   };
 }
 
@@ -157,7 +155,5 @@ export const defaultOrgTexts: OrgTexts = {
     lastOwner: 'The organization must keep at least one owner: make someone else an owner first.',
     alreadyMember: 'Someone with this address is a member already.',
     notAllowed: 'Your roles here do not allow this.',
-    emailMismatch: 'This invitation was mailed to another address.',
-    invalidInvitation: 'This invitation link is unknown, expired, revoked or already used.',
   },
 };
