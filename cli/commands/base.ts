@@ -130,7 +130,7 @@ export abstract class ServiceAuthCommand extends Command {
    * mail, so it needs no public URL, which production otherwise requires. An SQLite file whose
    * folder does not exist is refused: it is a mistyped path, not a new database.
    */
-  private config(): AuthConfig {
+  protected config(): AuthConfig {
     const overrides = new Map<string, string>();
     if (this.database !== undefined) overrides.set(DATABASE_KEY, this.database);
     if (!process.env['SERVICE_AUTH_PUBLIC_URL']) overrides.set('SERVICE_AUTH_PUBLIC_URL', 'http://localhost');

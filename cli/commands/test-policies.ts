@@ -35,7 +35,7 @@ export class TestPoliciesCommand extends ServiceAuthCommand {
 
   protected override async run(): Promise<number> {
     const files = this.files.length ? this.files : defaultFiles();
-    const rules = this.app ? applicationRules(await this.auth()) : await directoryRules(this.policies ?? DEFAULT_POLICIES, { logger: console });
+    const rules = this.app ? applicationRules(await this.auth()) : await directoryRules(this.policies ?? DEFAULT_POLICIES, { logger: console }, this.config().tenantField);
     const { PolicyTestFileError, runPolicyTests } = await import('../../src/authorization/policy-tests.js');
     const reports: PolicyTestReport[] = [];
     for (const file of files) {
