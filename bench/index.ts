@@ -21,6 +21,7 @@ import { credentialScaleFigures } from './credential-scale.js';
 import { auditFloodFigures } from './audit-flood.js';
 import { FRESH_INSTANCE_FIGURE, freshInstanceFigures } from './fresh-instance.js';
 import { cliFigures } from './cli-startup.js';
+import { appStartupFigures } from './app-startup.js';
 import { forgedFloodFigures } from './forged-flood.js';
 
 const settings: LoadSettings = {
@@ -179,6 +180,7 @@ try {
   figures.push(...scale);
   figures.push(...(await freshInstanceFigures(postgresUrl).catch((error: unknown) => [skipped(FRESH_INSTANCE_FIGURE, 's', '≤ 2 s', error instanceof Error ? error.message : String(error))])));
   figures.push(...(await cliFigures(dir)));
+  figures.push(...(await appStartupFigures(dir)));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -29,8 +29,21 @@ export async function runCommandLine(cli: Cli, args: string[], context: BaseCont
     command = cli.process(args, context);
   } catch (error) {
     // clipanion writes parse errors to stdout; an operator's scripts expect them on stderr.
-    context.stderr.write(cli.error(error, { colored: coloredErrors }));
+    context.stderr.write((await commandNotFound(cli, args, error)) ?? cli.error(error, { colored: coloredErrors }));
     return EXIT_USAGE;
   }
   return cli.run(command, context);
+}
+
+/**
+ * A command line that names no command, answered with the nearest command when one is near
+ * (`service-auth list-users`: did you mean "service-auth auth list-users"?), instead of
+ * clipanion's list of every command; undefined for any other error.
+ */
+async function commandNotFound(cli: Cli, args: string[], error: unknown): Promise<string | undefined> {
+  if (!(error instanceof Error && error.name === 'UnknownSyntaxError' && error.message.startsWith('Command not found'))) return undefined;
+  const { nearestCommand } = await import('./commands/nearest-command.js');
+  const nearest = nearestCommand(args, authCommands.flatMap((command) => command.paths ?? []));
+  if (nearest === undefined) return undefined;
+  return `Unknown command "${nearest.typed}"; did you mean "${cli.binaryName} ${nearest.name}"? See ${cli.binaryName} --help\n`;
 }

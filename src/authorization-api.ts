@@ -122,11 +122,24 @@ export abstract class AuthorizationApi {
 
   /**
    * Guard: `{ policy }` returns true; or the ability allows `{ action, subject }` on the URL context,
-   * or on what `load(req)` finds (then `req.resource`; null is a 404); `fields: 'body'` also checks
-   * every field the body sets.
+   * or on what `load(req)` finds (then `req.resource`, read typed with `auth.resource<T>(req)`; null
+   * is a 404, and so is a refused resource with `conceal`); `fields: 'body'` also checks every field
+   * the body sets. `T` is what `load` finds: inferred from it, or named to check it.
    */
-  require(options: RequireOptions): RequestHandler {
+  require<T = unknown>(options: RequireOptions<T>): RequestHandler {
     return this[PARTS].guards.require(options);
+  }
+
+  /**
+   * The resource a `require({ action, subject, load })` guard loaded and allowed for this request,
+   * as `T` (unchecked: name the type `load` returns). Throws a TypeError when no such guard ran
+   * before, rather than handing the handler `undefined`.
+   */
+  resource<T = unknown>(req: Request): T {
+    if (req.resource === undefined) {
+      throw new TypeError('auth.resource(req): no require({ action, subject, load }) guard loaded a resource for this request; put one before this handler');
+    }
+    return req.resource as T;
   }
 
   /**

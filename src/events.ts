@@ -9,7 +9,7 @@
  * The organization events (src/orgs/) are handed the acting user (null for the CLI or code that
  * named none) and what happened: `{ org, member?, roles? }`.
  */
-import { logLine, type LoggerHolder } from './logger.js';
+import { logError, type LoggerHolder } from './logger.js';
 import type { OrgInfo } from './orgs/views.js';
 import type { AuthUser } from './users/auth-user.js';
 
@@ -91,7 +91,7 @@ export class EventBus {
       try {
         await handler(...args);
       } catch (error) {
-        this.log.logger.error(logLine(`a ${name} handler failed (${about})`, error));
+        logError(this.log.logger, 'error', `a ${name} handler failed (${about})`, error);
       }
     }
     return handlers.length;

@@ -5,6 +5,7 @@ export { AuthUser } from './users/auth-user.js';
 export { routeContext } from './authorization/context.js';
 export { consoleLogger } from './logger.js';
 export { defaultPageTexts } from './http/pages/texts.js';
+export { SERVICE_AUTH_TABLES } from './storage/tables.js';
 
 export type { AbilityTypes, AppAbility, AppActions, AppRule, AppSubjectTypes, TypedAbility } from './authorization/abilities.js';
 export type { RouteContext } from './authorization/context.js';

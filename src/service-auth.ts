@@ -66,7 +66,8 @@ export class ServiceAuth extends AuthorizationApi {
   readonly notFound: RequestHandler = unknownPath;
 
   constructor(app: Application) {
-    const config = readConfig(sourceFrom(app), app.get('env'));
+    const assumed: string[] = [];
+    const config = readConfig(sourceFrom(app), app.get('env'), (warning) => assumed.push(warning));
     const parts = new AuthParts(config);
     super(parts);
     this.config = config;
@@ -83,11 +84,11 @@ export class ServiceAuth extends AuthorizationApi {
     Object.defineProperty(app, INSTANCE, { value: this, configurable: true });
     // Found now, among what construction read; logged once it is done, so that a logger assigned
     // right after it receives the warnings.
-    const unknown = unknownKeys(app.settings as Record<string, unknown>, process.env);
+    const unknown = unknownKeys(app.settings as Record<string, unknown>, process.env).map(
+      ({ key, source, nearest }) => `unknown configuration key ${key} in the ${source === 'settings' ? "application's settings" : 'environment'}; did you mean ${nearest}?`,
+    );
     queueMicrotask(() => {
-      for (const { key, source, nearest } of unknown) {
-        parts.pluggable.logger.warn(`unknown configuration key ${key} in the ${source === 'settings' ? "application's settings" : 'environment'}; did you mean ${nearest}?`);
-      }
+      for (const warning of [...unknown, ...assumed]) parts.pluggable.logger.warn(warning);
     });
   }
 

@@ -223,7 +223,7 @@ export class AuthParts {
   }
 
   private async start(): Promise<void> {
-    await this.storage.ready;
-    await this.hasher.warmUp();
+    // At once: the dummy hash runs on libuv's thread pool while this thread opens storage.
+    await Promise.all([this.storage.ready, this.hasher.warmUp()]);
   }
 }

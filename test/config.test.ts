@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import express from 'express';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, ServiceAuth } from '../src/index.js';
 import { readConfig, sourceFrom, type AuthConfig } from '../src/config/config.js';
 
@@ -207,7 +209,8 @@ describe('configuration', () => {
     });
 
     it('SERVICE_AUTH_DATABASE_URL takes sqlite and postgresql URLs', () => {
-      for (const good of ['sqlite:app.sqlite', 'sqlite::memory:', 'sqlite:/var/lib/app/auth.sqlite', 'postgresql://u@db:5432/app', 'postgres://u:p@db/app']) {
+      // An SQLite file in a folder that exists (one that does not is refused: test/cli/database-path.test.ts).
+      for (const good of ['sqlite:app.sqlite', 'sqlite::memory:', `sqlite:${join(tmpdir(), 'auth.sqlite')}`, 'postgresql://u@db:5432/app', 'postgres://u:p@db/app']) {
         expect(configWith({ SERVICE_AUTH_DATABASE_URL: good }).databaseUrl).to.equal(good);
       }
       for (const bad of ['mysql://db/app', 'sqlite:', 'app.sqlite', 'postgresql://']) {

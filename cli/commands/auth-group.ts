@@ -102,12 +102,29 @@ export class AuthGroupCommand extends Command {
 
   async execute(): Promise<number> {
     const [first] = this.rest;
+    // `service-auth auth --version` answers as `service-auth --version` does.
+    if (first === '--version' || first === '-v') {
+      this.context.stdout.write(`${this.cli.binaryVersion ?? '<unknown>'}\n`);
+      return 0;
+    }
     if (first !== undefined && first !== '--help' && first !== '-h') {
-      const names = AUTH_GROUP_COMMANDS.map(nameOf).join(', ');
-      this.context.stderr.write(`Unknown command "auth ${first}"; the commands are ${names}; see ${this.cli.binaryName} auth --help\n`);
+      this.context.stderr.write(`${await unknownCommand(['auth', ...this.rest], this.cli.binaryName)}\n`);
       return EXIT_USAGE;
     }
     this.context.stdout.write(this.cli.usage(AuthGroupCommand, { detailed: true }));
     return 0;
   }
+}
+
+/**
+ * What to say of `auth <words>` naming no command of the group: the nearest command if one is
+ * near, else the list.
+ */
+async function unknownCommand(args: string[], binaryName: string): Promise<string> {
+  const { nearestCommand } = await import('./nearest-command.js');
+  const typed = `auth ${args[1]}`;
+  const nearest = nearestCommand(args, AUTH_GROUP_COMMANDS.flatMap((command) => command.paths ?? []));
+  if (nearest !== undefined) return `Unknown command "${nearest.typed}"; did you mean "${binaryName} ${nearest.name}"? See ${binaryName} auth --help`;
+  const names = AUTH_GROUP_COMMANDS.map(nameOf).join(', ');
+  return `Unknown command "${typed}"; the commands are ${names}; see ${binaryName} auth --help`;
 }

@@ -8,8 +8,6 @@
  * and `--version`, which should answer at once. The parts (MikroORM, the services), an
  * application module and the failure report are imported when a command runs.
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Command, Option, UsageError } from 'clipanion';
 import { withAuditContext } from '../../src/audit/context.js';
@@ -128,7 +126,7 @@ export abstract class ServiceAuthCommand extends Command {
   /**
    * The configuration of our own parts: `--database`, then the environment. The CLI sends no
    * mail, so it needs no public URL, which production otherwise requires. An SQLite file whose
-   * folder does not exist is refused: it is a mistyped path, not a new database.
+   * folder does not exist is refused there, as the server refuses it (src/config/sqlite-folder.ts).
    */
   protected config(): AuthConfig {
     const overrides = new Map<string, string>();
@@ -137,15 +135,16 @@ export abstract class ServiceAuthCommand extends Command {
     // Nor does it answer requests, so it counts none: without limiters it loads no rate limiter
     // and, unless SERVICE_AUTH_SECRET shares verified tokens, opens no Redis connection.
     overrides.set('SERVICE_AUTH_RATE_LIMIT_ENABLED', 'false');
-    const config = readConfig(sourceFrom(overrides), process.env['NODE_ENV'] || 'development');
-    assertSqliteFolder(config.databaseUrl);
-    return config;
+    return readConfig(sourceFrom(overrides), process.env['NODE_ENV'] || 'development');
   }
 
   private async applicationParts(modulePath: string): Promise<AuthParts> {
     // The module builds its ServiceAuth while it loads, so `--database` can only reach it through
     // the environment; an application that sets the key with app.set() keeps its own database.
     if (this.database !== undefined) process.env[DATABASE_KEY] = this.database;
+    // As for our own parts, no public URL is needed to send no mail; without one the application
+    // would warn (or, in production, refuse to start) about links the command never makes.
+    process.env['SERVICE_AUTH_PUBLIC_URL'] ||= 'http://localhost';
     const [{ serviceAuthOfModule }, { partsOf }] = await Promise.all([import('./application-module.js'), import('../../src/service-auth.js')]);
     return partsOf(await serviceAuthOfModule(modulePath, process.cwd()));
   }
@@ -191,14 +190,4 @@ async function ownStorage(config: AuthConfig, stderr: Writable): Promise<Storage
   const storage = new Storage(config.databaseUrl, { migrate: config.autoMigrate, log });
   log.logger = cliLogger(stderr, storage.ready);
   return storage;
-}
-
-/** An SQLite file must be in a folder that exists (`:memory:` is not a file). */
-function assertSqliteFolder(databaseUrl: string): void {
-  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
-  if (path === undefined || path === ':memory:' || path.startsWith('file:')) return;
-  const folder = dirname(resolve(path));
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-    throw new CliFailure(`No such folder for the SQLite database ${path}: ${folder} does not exist (a mistyped path would otherwise create a new, empty database)`);
-  }
 }

@@ -9,7 +9,7 @@
  *   endpoint per REFUSAL_WINDOW_MS on each instance, so a flood writes a handful of rows.
  * - `auth.on('audit', handler)` gets each record once it has committed.
  */
-import { logLine, type LoggerHolder } from '../logger.js';
+import { logError, type LoggerHolder } from '../logger.js';
 import { AuditEvent, User } from '../storage/entities/index.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import { appendAlone, appendInTransaction, pruneChain, toRecord, verifyChain, type ChainCheck } from './chain.js';
@@ -85,7 +85,7 @@ export class AuditLog implements AuditApi {
     private readonly log: LoggerHolder,
   ) {
     if (settings.enabled) {
-      this.pruneTimer = setInterval(() => void this.prune().catch((error: unknown) => this.log.logger.error(logLine('pruning the audit log failed', error))), PRUNE_INTERVAL_MS);
+      this.pruneTimer = setInterval(() => void this.prune().catch((error: unknown) => logError(this.log.logger, 'error', 'pruning the audit log failed', error)), PRUNE_INTERVAL_MS);
       this.pruneTimer.unref();
     }
   }
@@ -169,7 +169,7 @@ export class AuditLog implements AuditApi {
     this.writing = appendAlone(this.storage, batch).then(
       (records) => this.emit(records),
       (error: unknown) => {
-        this.log.logger.error(logLine(`writing ${batch.length} audit records failed; they are kept for the next batch`, error));
+        logError(this.log.logger, 'error', `writing ${batch.length} audit records failed; they are kept for the next batch`, error);
         this.queued = [...batch, ...this.queued].slice(-MAX_QUEUED);
         this.schedule();
       },
@@ -213,9 +213,9 @@ export class AuditLog implements AuditApi {
     for (const record of records) {
       for (const handler of [...this.handlers]) {
         try {
-          Promise.resolve(handler(record)).catch((error: unknown) => this.log.logger.error(logLine(`an audit handler failed (record ${record.id})`, error)));
+          Promise.resolve(handler(record)).catch((error: unknown) => logError(this.log.logger, 'error', `an audit handler failed (record ${record.id})`, error));
         } catch (error) {
-          this.log.logger.error(logLine(`an audit handler failed (record ${record.id})`, error));
+          logError(this.log.logger, 'error', `an audit handler failed (record ${record.id})`, error);
         }
       }
     }

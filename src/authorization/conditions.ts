@@ -17,9 +17,19 @@ export function assertReadableConditions(conditions: object, where: string): voi
   try {
     conditionsMatcher(conditions as never);
   } catch (error) {
-    throw new TypeError(`${where}: the conditions cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`${where}: the conditions cannot be read: ${NOT_OVER_CONDITIONS.test(message) ? NOT_OVER_CONDITIONS_HINT : message}`);
   }
 }
+
+/**
+ * `{ $not: { team: 'north' } }`: MongoDB's `$not`, and so CASL's, negates one field's test, not
+ * whole conditions, and ucast says so in its own terms. Said in the rule's terms, with the form
+ * that negates whole conditions.
+ */
+const NOT_OVER_CONDITIONS = /operator "\$not" in "document" context/;
+const NOT_OVER_CONDITIONS_HINT =
+  '$not applies to one field, as in { "team": { "$not": { "$eq": "north" } } }; to negate whole conditions, use { "$nor": [{ "team": "north" }] }';
 
 /** The first `$`-key that is no operator, at any depth (it would be read as a value to equal). */
 function unknownOperator(value: unknown): string | undefined {

@@ -36,7 +36,8 @@ export interface GuardDeps {
 /** Decides whether authenticated credentials may pass; returns the refusal, or nothing (perhaps later). */
 type Check = (req: Request, credentials: Credentials) => AuthError | undefined | Promise<AuthError | undefined>;
 
-export type RequireOptions = { policy: string } | ResourceOptions;
+/** `T`: what `load` finds (inferred from it, or named: `require<Note>({ …, load })`). */
+export type RequireOptions<T = unknown> = { policy: string } | ResourceOptions<T>;
 
 export class Guards {
   /** A session or a token. */
@@ -94,10 +95,10 @@ export class Guards {
   /**
    * `{ policy }`: the named policy returns true for the user and the URL context.
    * `{ action, subject }`: the user's ability allows `action` on a `subject` whose fields are the
-   * URL context; with `load`, on the resource it loads (then on `req.resource`); with
-   * `fields: 'body'`, also on every field the body sets.
+   * URL context; with `load`, on the resource it loads (then on `req.resource`), which `conceal`
+   * answers as missing when refused; with `fields: 'body'`, also on every field the body sets.
    */
-  require(options: RequireOptions): RequestHandler {
+  require<T = unknown>(options: RequireOptions<T>): RequestHandler {
     if (options && 'policy' in options && typeof options.policy === 'string' && options.policy) {
       const { policy } = options;
       // The same answer as `req.ability.can('satisfy', subject(policy, context))` (only the function
@@ -108,10 +109,12 @@ export class Guards {
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
       if (options.load !== undefined && typeof options.load !== 'function') throw new TypeError('require({ load }): load must be a function of the request');
       if (options.fields !== undefined && options.fields !== 'body') throw new TypeError("require({ fields }): the only fields to check are 'body'");
+      if (options.conceal !== undefined && typeof options.conceal !== 'boolean' && (typeof options.conceal !== 'string' || options.conceal === '')) throw new TypeError('require({ conceal }): conceal is true, false or an action');
+      if (options.conceal && !options.load) throw new TypeError('require({ conceal }): conceal needs load: without a resource there is nothing to hide');
       const check = resourceCheck(this.deps.abilities, options, this.deps.tenant);
       return this.guard((req, { user }) => check(req, user));
     }
-    throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields? }');
+    throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields?, conceal? }');
   }
 
   /**

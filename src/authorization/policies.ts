@@ -3,7 +3,7 @@
  * policy that throws, answers anything but `true`, or does not exist denies, and the reason is
  * logged (a denial that is a bug should be findable).
  */
-import { logLine, type LoggerHolder } from '../logger.js';
+import { logError, type LoggerHolder } from '../logger.js';
 import type { Principal } from './principal.js';
 
 export type PolicyContext = Record<string, unknown>;
@@ -42,7 +42,7 @@ export class PolicyRegistry {
     try {
       result = policy(user, context);
     } catch (error) {
-      this.log.logger.error(logLine(`policy "${name}" denied user ${user.id}: it threw`, error));
+      logError(this.log.logger, 'error', `policy "${name}" denied user ${user.id}: it threw`, error);
       return false;
     }
     if (result === true) return true;

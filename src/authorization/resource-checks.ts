@@ -5,7 +5,8 @@
  *
  * With `load`, a user whose ability allows `action` on no `subject` at all is refused before
  * anything is loaded; a resource that is not there is a 404; one the ability refuses, by its own
- * fields, a 403. A refusal says the deciding rule's `reason` if it gives one, and nothing of roles.
+ * fields, a 403, or with `conceal` the very 404 of a missing one. A refusal says the deciding
+ * rule's `reason` if it gives one, and nothing of roles.
  *
  * After `orgRequired`, they decide with the ability in that organization, and the URL context
  * belongs to it (it carries the tenant field: `org_id`, or `id` for an `Organization`).
@@ -20,20 +21,26 @@ import type { Principal } from './principal.js';
 import { orgOfRequest } from './request-state.js';
 import type { Tenant } from './tenant.js';
 
-export interface ResourceOptions {
+export interface ResourceOptions<T = unknown> {
   action: AppActions;
   /** The CASL subject type, e.g. `'Note'`. */
   subject: AppSubjectTypes;
   /** Finds the resource the request is about (an entity or a plain object), or null. */
-  load?: (req: Request) => unknown;
+  load?: (req: Request) => T | null | undefined | PromiseLike<T | null | undefined>;
   /** `'body'`: every top-level key of the parsed body must be a field the user may `action`. */
   fields?: 'body';
+  /**
+   * With `load`: a resource the user may not `action` answers exactly as a missing one (404), so
+   * that ids cannot be probed. An action (`'read'`) conceals it only from a user who may not do
+   * that either: one who may read it is told 403.
+   */
+  conceal?: boolean | AppActions;
 }
 
 type Refusal = AuthError | undefined;
 
 export function resourceCheck(abilities: AbilityFactory, options: ResourceOptions, tenant: Tenant): (req: Request, user: Principal) => Refusal | Promise<Refusal> {
-  const { action, subject, load, fields } = options;
+  const { action, subject, load, fields, conceal } = options;
   const abilityOf = (req: Request, user: Principal): AppAbility => (orgOfRequest(req) ? req.ability! : abilities.abilityFor(user));
   const contextOf = (req: Request): object => {
     const place = orgOfRequest(req);
@@ -42,6 +49,7 @@ export function resourceCheck(abilities: AbilityFactory, options: ResourceOption
   const decide = (req: Request, ability: AppAbility, object: object): Refusal => {
     const target = asSubject(subject, object);
     const refusal = refusalOf(ability, action, target, subject);
+    if (refusal && conceals(ability, conceal, target)) return notFound(subject);
     if (refusal || fields !== 'body') return refusal;
     return refusedFields(ability, action, target, req.body);
   };
@@ -51,7 +59,7 @@ export function resourceCheck(abilities: AbilityFactory, options: ResourceOption
     if (!ability.can(action, subject)) return forbidden(ability.relevantRuleFor(action, subject)?.reason ?? `You may not ${action} any ${subject}`);
     return (async () => {
       const resource: unknown = await load(req);
-      if (resource === null || resource === undefined) return new AuthError('not_found', `No such ${subject}`);
+      if (resource === null || resource === undefined) return notFound(subject);
       if (typeof resource !== 'object') throw new TypeError(`require({ subject: '${subject}', load }): load(req) must resolve to an object or null`);
       const refusal = decide(req, ability, resource);
       if (!refusal) req.resource = resource;
@@ -80,4 +88,14 @@ function refusedFields(ability: AppAbility, action: string, target: object, body
 
 function forbidden(detail: string): AuthError {
   return new AuthError('forbidden', detail);
+}
+
+/** Whether `conceal` hides a refused resource from this user: always, or when they may not do its action either. */
+function conceals(ability: AppAbility, conceal: ResourceOptions['conceal'], target: object): boolean {
+  return conceal === true || (typeof conceal === 'string' && !decide(ability, conceal, target).allowed);
+}
+
+/** What a missing resource answers, and a concealed one: nothing tells them apart. */
+function notFound(subject: string): AuthError {
+  return new AuthError('not_found', `No such ${subject}`);
 }

@@ -128,9 +128,10 @@ const DEFAULT_RATES = {
 
 /**
  * Reads the whole configuration. `environment` is Express's `app.get('env')` (`NODE_ENV`, else
- * `development`); it decides the defaults that differ in production.
+ * `development`); it decides the defaults that differ in production. `warn` hears of each default
+ * a developer should know was assumed (ServiceAuth logs them once construction is done).
  */
-export function readConfig(source: ConfigSource, environment = 'development'): AuthConfig {
+export function readConfig(source: ConfigSource, environment = 'development', warn: (message: string) => void = () => undefined): AuthConfig {
   const production = environment === 'production';
   const read = <T>(key: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
     const value = source.get(key);
@@ -153,10 +154,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
   const maxLength = read('SERVICE_AUTH_MAX_PASSWORD_LENGTH', integerBetween(minLength, 4096, 'SERVICE_AUTH_MIN_PASSWORD_LENGTH'), Math.max(256, minLength));
   const maxExpiryDays = read('SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', integerBetween(1, TEN_YEARS_DAYS), 365);
 
-  const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl);
-  if (publicUrl === undefined && production) {
-    throw new ConfigError('SERVICE_AUTH_PUBLIC_URL', undefined, "an http(s) URL: it is required when app.get('env') is 'production'");
-  }
+  const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl) ?? assumedPublicUrl(production, warn);
 
   return {
     urlPrefix: read('SERVICE_AUTH_URL_PREFIX', urlPath, '/service-auth'),
@@ -165,7 +163,7 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
     redisUrl: optional('SERVICE_AUTH_REDIS_URL', urlWithScheme(['redis:', 'rediss:'])),
     redisPrefix: read('SERVICE_AUTH_REDIS_PREFIX', matching(/^[\w:.-]{1,64}$/, 'up to 64 letters, digits, _, :, . or -'), ''),
     secret: optional('SERVICE_AUTH_SECRET', secret(32)),
-    publicUrl: publicUrl ?? `http://localhost:${process.env['PORT'] || 3000}`,
+    publicUrl,
     production,
     // Node's own server.requestTimeout (300 s by default) bounds it from above.
     bodyTimeoutMs: read('SERVICE_AUTH_BODY_TIMEOUT_MS', integerBetween(1, 300_000), 10_000),
@@ -227,3 +225,19 @@ export function readConfig(source: ConfigSource, environment = 'development'): A
   };
 }
 
+/**
+ * The base of links when SERVICE_AUTH_PUBLIC_URL is not set: none in production, where mail
+ * pointing at localhost would reach real users; elsewhere localhost on PORT, said aloud, since the
+ * port the application listens on is not known here and a link to the wrong one fails silently.
+ */
+function assumedPublicUrl(production: boolean, warn: (message: string) => void): string {
+  if (production) {
+    throw new ConfigError('SERVICE_AUTH_PUBLIC_URL', undefined, "an http(s) URL: it is required when app.get('env') is 'production'");
+  }
+  const url = `http://localhost:${process.env['PORT'] || 3000}`;
+  warn(
+    `SERVICE_AUTH_PUBLIC_URL is not set, so links in mail (password resets, email confirmations), passkeys and the authenticator app's issuer assume ${url}; ` +
+      'set it to the address users reach this application at (it is required in production)',
+  );
+  return url;
+}

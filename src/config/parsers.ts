@@ -6,6 +6,7 @@
 import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
 import { redactUrl } from './redact.js';
+import { sqliteFolderProblem } from './sqlite-folder.js';
 
 export function boolean(value: unknown, key: string): boolean {
   if (typeof value === 'boolean') return value;
@@ -68,7 +69,11 @@ export function urlPath(value: unknown, key: string): string {
 export function databaseUrl(value: unknown, key: string): string {
   const expected = 'sqlite:<path>, sqlite::memory: or postgresql://user@host:port/database';
   if (typeof value === 'string') {
-    if (/^sqlite:.+/.test(value)) return value;
+    if (/^sqlite:.+/.test(value)) {
+      const problem = sqliteFolderProblem(value);
+      if (problem !== undefined) throw new ConfigError(key, value, problem);
+      return value;
+    }
     if (/^postgres(ql)?:\/\/./.test(value)) {
       try {
         new URL(value);

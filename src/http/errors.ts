@@ -16,7 +16,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Refusal } from '../audit/audit-log.js';
 import type { AuthConfig } from '../config/config.js';
 import { AuthError, LoginRequired } from '../errors.js';
-import { logLine, quote, type Logger } from '../logger.js';
+import { logError, type Logger, type RequestFacts } from '../logger.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import { isDatabaseBusy, isDatabaseUnreachable } from '../storage/outages.js';
 import { isNavigation, safeNext, wantsPage } from './requests/negotiation.js';
@@ -53,7 +53,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
       return;
     }
     answerWithPage(req, res, error, deps).catch((pageError: unknown) => {
-      deps.pluggable.logger.error(logLine(`could not show the page for a ${error.code} refusal`, pageError));
+      logError(deps.pluggable.logger, 'error', `could not show the page for a ${error.code} refusal`, pageError, requestFacts(req));
       if (!res.headersSent) sendProblem(res, error);
     });
   };
@@ -92,14 +92,13 @@ async function answerWithPage(req: Request, res: Response, error: AuthError, { c
 /** Any error as the AuthError to answer with. */
 function asAuthError(err: unknown, req: Request, logger: Logger): AuthError {
   if (err instanceof AuthError) return err;
-  // The path without its query string: a query may carry a secret (a reset link's token).
-  const where = `${req.method} ${quote(req.baseUrl + req.path)}`;
   if (isDatabaseUnreachable(err)) {
-    logger.error(logLine(`database unreachable in ${where}`, err));
+    logError(logger, 'error', 'database unreachable', err, requestFacts(req));
     return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly', undefined, { 'Retry-After': '5' });
   }
   if (isDatabaseBusy(err)) {
-    logger.warn(logLine(`database busy in ${where}: another connection held the write lock too long`, err));
+    // Another connection held the write lock longer than the busy timeout.
+    logError(logger, 'warn', 'database busy', err, requestFacts(req));
     return new AuthError('unavailable', 'The service is busy; retry shortly', undefined, { 'Retry-After': '5' });
   }
   const status = statusOf(err);
@@ -108,9 +107,25 @@ function asAuthError(err: unknown, req: Request, logger: Logger): AuthError {
   if (isBodyParserError(err)) return unreadableBody(err);
   if (status !== undefined && status >= 400 && status < 500) return clientError(err, status);
   if (status === 503) return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly');
-  logger.error(logLine(`unexpected error in ${where}`, err));
+  logError(logger, 'error', 'unexpected error', err, requestFacts(req));
   return new AuthError('internal_error', 'An unexpected error occurred');
 }
+
+/**
+ * What the log says of a request: its method, its path without the query string (a query may carry
+ * a secret: a reset link's token), and its id: `req.id` as pino-http or express-request-id set it,
+ * else an `X-Request-Id` header from a proxy if it is a plain token (nothing a line could be forged with).
+ */
+function requestFacts(req: Request): RequestFacts {
+  const facts: RequestFacts = { method: req.method, path: req.baseUrl + req.path };
+  const { id } = req as { id?: unknown };
+  const header = req.get('x-request-id');
+  if (typeof id === 'string' || typeof id === 'number') facts.id = id;
+  else if (header !== undefined && REQUEST_ID.test(header)) facts.id = header;
+  return facts;
+}
+
+const REQUEST_ID = /^[\w.:@/+=-]{1,200}$/;
 
 /** The status an `http-errors`-style error carries (body-parser's, the router's, an application's). */
 function statusOf(err: unknown): number | undefined {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { AuthConfig } from '../config/config.js';
+import { OPENAPI_PATH } from './api/openapi.js';
 import { openApiResponse } from './schemas/responses.js';
 import { accountPaths } from './openapi/account-paths.js';
 import { SchemaComponents } from './openapi/json-schema.js';
@@ -17,9 +18,6 @@ import { pagePaths } from './openapi/page-paths.js';
 import { profilePaths } from './openapi/profile-paths.js';
 import { refusals } from './openapi/responses.js';
 import { tokenPaths } from './openapi/token-paths.js';
-
-/** Where the document is served, under the prefix. */
-export const OPENAPI_PATH = '/openapi.json';
 
 /** Extension at the document's root: what any other path or method under the prefix answers. */
 export const UNKNOWN_PATHS = 'x-unknown-paths';

@@ -39,7 +39,6 @@ import { openApiApi } from './api/openapi.js';
 import { orgsApi } from './api/orgs.js';
 import { tokensApi } from './api/tokens.js';
 import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
-import { OPENAPI_PATH, openApiDocument } from './openapi.js';
 import { boundedBody } from './requests/body-limits.js';
 import { BODY_LIMIT_BYTES, checkPath, readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
@@ -133,7 +132,9 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
   router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
-  router.use(openApiApi(OPENAPI_PATH, () => openApiDocument(config)));
+  // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
+  // first request for it, not with the package.
+  router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config)));
   return router;
 }
 

@@ -1,4 +1,4 @@
-import { logLine, type LoggerHolder } from '../logger.js';
+import { logError, type LoggerHolder } from '../logger.js';
 import type { Mail, MailHolder } from './transport.js';
 
 /**
@@ -9,6 +9,6 @@ export async function deliver(holder: MailHolder, log: LoggerHolder, message: Ma
   try {
     await holder.mail.send(message);
   } catch (error) {
-    log.logger.error(logLine(`could not send "${message.subject}" to ${message.to}`, error));
+    logError(log.logger, 'error', `could not send "${message.subject}" to ${message.to}`, error);
   }
 }

@@ -2,7 +2,16 @@
  * RFC 6238 as the package uses it (docs/mfa.md): HMAC-SHA-1, 6 digits, 30-second steps, one step of drift
  * either way. The codes come from `otpauth`; the QR code of the set-up link from `qrcode`, as SVG.
  */
-import { Secret, TOTP } from 'otpauth';
+import { createRequire } from 'node:module';
+import type { TOTP } from 'otpauth';
+
+/**
+ * Required on the first TOTP operation, not imported above: an application whose users never set
+ * up a second factor does not load it at start (docs/performance.md). Synchronous, so the functions
+ * below keep their signatures.
+ */
+let library: typeof import('otpauth') | undefined;
+const otpauth = () => (library ??= createRequire(import.meta.url)('otpauth') as typeof import('otpauth'));
 
 export const TOTP_PERIOD_SECONDS = 30;
 const DIGITS = 6;
@@ -10,10 +19,11 @@ const DRIFT_STEPS = 1;
 
 /** A new secret: 20 random bytes (the HMAC-SHA-1 key size RFC 4226 recommends), base32. */
 export function newTotpSecret(): string {
-  return new Secret({ size: 20 }).base32;
+  return new (otpauth().Secret)({ size: 20 }).base32;
 }
 
 function totp(secret: string, label = 'account', issuer = 'service-auth'): TOTP {
+  const { Secret, TOTP } = otpauth();
   return new TOTP({ issuer, label, algorithm: 'SHA1', digits: DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
 }
 

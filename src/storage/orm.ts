@@ -10,17 +10,17 @@ import { MikroORM, type IMigrator, type MigrationsOptions, type Options } from '
 import type { EntityManager } from '@mikro-orm/knex';
 import { redactUrl } from '../config/redact.js';
 import type { LoggerHolder } from '../logger.js';
+import { importDriver } from './drivers.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATION_NAMES } from './migrations/names.js';
 import { sqliteOptions } from './sqlite.js';
+import { MIGRATIONS_TABLE } from './tables.js';
 
 export type Orm = MikroORM;
 export type { EntityManager };
 
 /** Our RequestContext name, distinct from an application's own MikroORM context ('default'). */
 export const CONTEXT_NAME = 'service-auth';
-
-const MIGRATIONS_TABLE = 'service_auth_migrations';
 
 /** How long opening the database may take before `ready` rejects. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -52,7 +52,7 @@ async function connectionOptions(databaseUrl: string, log?: LoggerHolder): Promi
     debug: false,
   };
   if (databaseUrl.startsWith('sqlite:')) return { ...common, ...(await sqliteOptions(databaseUrl.slice('sqlite:'.length))) };
-  const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+  const { PostgreSqlDriver } = await importDriver('@mikro-orm/postgresql', () => import('@mikro-orm/postgresql'));
   return {
     ...common,
     driver: PostgreSqlDriver,

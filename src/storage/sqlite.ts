@@ -13,6 +13,7 @@
  */
 import type { Options } from '@mikro-orm/core';
 import { SqliteKnexDialect } from '@mikro-orm/knex';
+import { importDriver } from './drivers.js';
 
 /** How long a write waits for another connection's write lock before the request answers 503. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -45,7 +46,7 @@ interface SqliteConnection {
 
 /** The MikroORM options for the SQLite file at `path` (or `:memory:`). */
 export async function sqliteOptions(path: string): Promise<Options> {
-  const { SqliteDriver } = await import('@mikro-orm/sqlite');
+  const { SqliteDriver } = await importDriver('@mikro-orm/sqlite', () => import('@mikro-orm/sqlite'));
   return {
     driver: SqliteDriver,
     dbName: path,

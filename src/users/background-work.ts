@@ -3,7 +3,7 @@
  * work found (whether an address has an account). Failures are logged, never answered; `flush()`
  * waits for what is still under way (at close).
  */
-import { logLine, type LoggerHolder } from '../logger.js';
+import { logError, type LoggerHolder } from '../logger.js';
 
 export class BackgroundWork {
   private readonly pending = new Set<Promise<void>>();
@@ -14,7 +14,7 @@ export class BackgroundWork {
   run(what: string, work: () => Promise<void>): void {
     const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(work)
-      .catch((error: unknown) => this.log.logger.error(logLine(`${what} could not be completed`, error)))
+      .catch((error: unknown) => logError(this.log.logger, 'error', `${what} could not be completed`, error))
       .finally(() => this.pending.delete(done));
     this.pending.add(done);
   }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { runBatch, runCli, type CliOptions, type CliResult } from './cli-process.js';
@@ -14,6 +14,7 @@ describe('CLI: --app loads the application, whose configuration and event handle
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let traceDir: string;
   let trace: string;
+  let withoutTsx: string;
   let t: TestApp;
   const results: Record<string, CliResult> = {};
 
@@ -21,6 +22,10 @@ describe('CLI: --app loads the application, whose configuration and event handle
     database = await temporaryDatabase();
     traceDir = await temporaryDirectory();
     trace = join(traceDir, 'events.log');
+    // A TypeScript application in a folder with no tsx to be found from it (the temporary
+    // directory, outside this checkout).
+    withoutTsx = join(traceDir, 'app.ts');
+    await writeFile(withoutTsx, "export default 'never loaded';\n");
     t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
     for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) {
       await t.auth.users.create({ email, password: PASSWORD });
@@ -49,7 +54,11 @@ describe('CLI: --app loads the application, whose configuration and event handle
           withoutApp: () => withApp('without-app.js', ['list-users']),
           withoutServiceAuth: () => withApp('without-service-auth.js', ['list-users']),
           missing: () => withApp('missing.js', ['list-users']),
+          // The built CLI loads a TypeScript module with the tsx installed for it (this checkout's).
           typeScriptWithBuiltCli: () => withApp('app.ts', ['list-users']),
+          typeScriptWithoutTsx: () => runCli(['auth', 'list-users', '--app', withoutTsx, '--database', database.url]),
+          // The demo's own policy tests, as README's "The demo" runs them; its database in memory.
+          demoPolicyTests: () => runCli(['auth', 'test-policies', '--app', 'demo/app.ts'], { env: { SERVICE_AUTH_DATABASE_URL: 'sqlite::memory:' } }),
         },
       }),
     );
@@ -87,6 +96,16 @@ describe('CLI: --app loads the application, whose configuration and event handle
     expect((await traceLines()).sort()).to.deep.equal(['password_reset_completed ada@example.com', 'password_reset_completed cy@example.com']);
   });
 
+  it('loads a TypeScript module with the built CLI through the tsx installed for the application', () => {
+    expect(results['typeScriptWithBuiltCli']!.stderr).to.equal('');
+    expect(results['typeScriptWithBuiltCli']!.code).to.equal(0);
+    for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) expect(results['typeScriptWithBuiltCli']!.stdout).to.contain(email);
+  });
+
+  it("runs the demo's policy tests with --app demo/app.ts", () => {
+    expect(results['demoPolicyTests']).to.deep.equal({ code: 0, stdout: '21 passed, 0 failed\n', stderr: '' });
+  });
+
   it('says clearly when the module has no Express application, no ServiceAuth, or cannot be loaded', () => {
     expect(results['withoutApp']).to.deep.equal({
       code: 1,
@@ -99,9 +118,12 @@ describe('CLI: --app loads the application, whose configuration and event handle
     );
     expect(results['missing']!.code).to.equal(1);
     expect(results['missing']!.stderr).to.match(/^Cannot load the application module test\/cli\/fixtures\/missing\.js: Cannot find module /);
-    expect(results['typeScriptWithBuiltCli']!.code).to.equal(1);
-    expect(results['typeScriptWithBuiltCli']!.stderr).to.contain('a TypeScript module needs the CLI to run under tsx');
-    for (const name of ['withoutApp', 'withoutServiceAuth', 'missing', 'typeScriptWithBuiltCli']) {
+    expect(results['typeScriptWithoutTsx']).to.deep.equal({
+      code: 1,
+      stdout: '',
+      stderr: `Cannot load the application module ${withoutTsx}: a TypeScript module needs tsx, which is not installed for it (looked from ${traceDir}): npm install --save-dev tsx\n`,
+    });
+    for (const name of ['withoutApp', 'withoutServiceAuth', 'missing', 'typeScriptWithoutTsx']) {
       expect(results[name]!.stderr, name).to.not.match(/\n\s+at /); // no stack trace
     }
   });

@@ -1,6 +1,7 @@
 /**
  * A mistyped SQLite path must not quietly become a new, empty database: the CLI refuses a file
- * whose folder does not exist, and creates nothing. A path in a folder that exists still works.
+ * whose folder does not exist, and creates nothing; the server refuses it at construction with the
+ * same message (one check, src/config/sqlite-folder.ts). A path in a folder that exists still works.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -8,6 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import express from 'express';
+import { ConfigError, ServiceAuth } from '../../src/index.js';
 import { openDatabase } from '../helpers/app.js';
 import { runCli, type CliResult } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
@@ -50,6 +53,34 @@ describe('CLI: an SQLite path whose folder does not exist', () => {
     const { code, stdout, stderr } = results['env']!;
     expect({ code, stdout }).to.deep.equal({ code: 1, stdout: '' });
     expect(stderr).to.contain(missing);
+  });
+
+  it('the server refuses it too, at construction: a ConfigError naming the key, with the words the CLI used', () => {
+    const url = `sqlite:${join(missing, 'auth.sqlite')}`;
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', url);
+    let error: unknown;
+    try {
+      new ServiceAuth(app);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).to.be.instanceOf(ConfigError);
+    const { key, message, expected } = error as ConfigError;
+    expect(key).to.equal('SERVICE_AUTH_DATABASE_URL');
+    expect(message).to.contain(missing);
+    expect(results['env']!.stderr).to.equal(`Configuration error: ${message}\n`);
+    expect(results['flag']!.stderr).to.equal(`Invalid --database ${JSON.stringify(url)}: expected ${expected}\n`);
+  });
+
+  it('refuses a path through a file that is not a folder, in the server and in the CLI', async () => {
+    const url = `sqlite:${join(existing, 'flag.sqlite', 'auth.sqlite')}`;
+    const app = express();
+    app.set('SERVICE_AUTH_DATABASE_URL', url);
+    expect(() => new ServiceAuth(app)).to.throw(ConfigError, join(existing, 'flag.sqlite'));
+    const result = await runCliInProcess(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: url } });
+    expect(result).to.include({ code: 1, stdout: '' });
+    expect(result.stderr).to.contain('folder that exists');
   });
 
   it('refuses a relative path into a folder missing from the working directory', () => {

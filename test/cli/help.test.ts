@@ -93,15 +93,11 @@ describe('CLI: help, version and usage errors', () => {
     expect(results['version']).to.deep.equal({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
-  it('an unknown command or option is a usage error on stderr, status 2', () => {
+  it('an unknown command or option is a usage error on stderr, status 2 (more in unknown-command.test.ts)', () => {
     expect(results['unknownCommand']).to.deep.equal({
       code: 2,
       stdout: '',
-      stderr:
-        'Unknown command "auth create-usr"; the commands are create-user, list-users, reset-password, reset-mfa, disable-user, enable-user, ' +
-        'confirm-email, delete-user, create-role, ' +
-        'list-roles, delete-role, add-role, remove-role, create-org, list-orgs, list-members, add-member, remove-member, delete-org, check, test-policies, create-token, list-tokens, revoke-token, import-legacy-token, audit, audit verify, audit prune, migrate; ' +
-        'see service-auth auth --help\n',
+      stderr: 'Unknown command "auth create-usr"; did you mean "service-auth auth create-user"? See service-auth auth --help\n',
     });
     const { code, stdout, stderr } = results['unknownOption']!;
     expect({ code, stdout }).to.deep.equal({ code: 2, stdout: '' });

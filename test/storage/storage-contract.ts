@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import express from 'express';
-import { ServiceAuth } from '../../src/index.js';
-import { MikroORM } from '@mikro-orm/core';
+import { SERVICE_AUTH_TABLES, ServiceAuth } from '../../src/index.js';
+import { defineEntity, MikroORM, type Options } from '@mikro-orm/core';
 import { DatabaseSchema, type SqlEntityManager } from '@mikro-orm/knex';
 import { ormOptions } from '../../src/storage/orm.js';
 import { rm } from 'node:fs/promises';
@@ -24,6 +24,35 @@ async function schemaOf(url: string): Promise<{ tables: { name: string }[]; migr
   } finally {
     await orm.close();
   }
+}
+
+/** Every table of the database (of the current schema on PostgreSQL), sorted by name. */
+async function tablesOf(url: string): Promise<string[]> {
+  const orm = await MikroORM.init(await ormOptions(url));
+  try {
+    const connection = (orm.em as unknown as SqlEntityManager).getConnection();
+    const sql = url.startsWith('sqlite:')
+      ? "select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'"
+      : 'select table_name as name from information_schema.tables where table_schema = current_schema()';
+    return (await connection.execute<{ name: string }[]>(sql)).map((row) => row.name).sort();
+  } finally {
+    await orm.close();
+  }
+}
+
+/** An application's own entity, in its own table, as its own MikroORM would define it. */
+const AppNote = defineEntity({
+  name: 'AppNote',
+  tableName: 'app_notes',
+  properties: (p) => ({ id: p.integer().primary().autoincrement(), text: p.string() }),
+});
+
+/** The application's own MikroORM on the package's database, with its own options. */
+async function applicationOrm(url: string, options: Options = {}): Promise<MikroORM> {
+  const driver = url.startsWith('sqlite:')
+    ? { driver: (await import('@mikro-orm/sqlite')).SqliteDriver, dbName: url.slice('sqlite:'.length) }
+    : { driver: (await import('@mikro-orm/postgresql')).PostgreSqlDriver, clientUrl: url };
+  return MikroORM.init({ ...driver, entities: [AppNote], debug: false, ...options } as Options);
 }
 
 export interface StorageTarget {
@@ -208,5 +237,42 @@ export function storageContract(target: StorageTarget): void {
     await auth.users.create({ email: 'ada@example.com', password: PASSWORD, roles: ['newrole'] }).catch(() => undefined);
     expect((await auth.users.list()).length).to.equal(count);
     expect((await auth.roles.list()).length).to.equal(roles);
+  });
+
+  it('names every table it creates in SERVICE_AUTH_TABLES, its migrations table included', async () => {
+    expect(await tablesOf(database.url)).to.deep.equal([...SERVICE_AUTH_TABLES].sort());
+  });
+
+  it("keeps every table, the audit log included, through an application's schema:update that skips SERVICE_AUTH_TABLES", async () => {
+    const dropsAll = await applicationOrm(database.url);
+    try {
+      // Without the setting, the application's schema:update would drop every table of the package.
+      const sql = await dropsAll.schema.getUpdateSchemaSQL({ wrap: false });
+      for (const table of SERVICE_AUTH_TABLES) expect(sql).to.match(new RegExp(`drop table [^;]*\\b${table}\\b`), table);
+    } finally {
+      await dropsAll.close();
+    }
+    await auth.users.create({ email: 'audited@example.com', password: PASSWORD });
+    const events = (await auth.audit.query({ limit: 1000 })).length;
+    expect(events).to.be.above(0);
+
+    const orm = await applicationOrm(database.url, { schemaGenerator: { skipTables: [...SERVICE_AUTH_TABLES] } });
+    try {
+      await orm.schema.updateSchema();
+      await orm.em.fork().insert(AppNote, { text: 'mine' });
+      expect(await tablesOf(database.url)).to.deep.equal([...SERVICE_AUTH_TABLES, 'app_notes'].sort());
+      // The package's tables are still exactly what its entities describe, with their rows.
+      const own = await MikroORM.init(await ormOptions(database.url));
+      try {
+        expect((await own.schema.getUpdateSchemaSQL({ wrap: false })).replace(/drop table[^;]*\bapp_notes\b[^;]*;\s*/, '')).to.equal('');
+      } finally {
+        await own.close();
+      }
+      expect((await auth.audit.query({ limit: 1000 })).length).to.equal(events);
+      expect(await auth.users.findByEmail('audited@example.com')).to.not.equal(null);
+    } finally {
+      await orm.em.getConnection().execute('drop table app_notes');
+      await orm.close();
+    }
   });
 }
