@@ -12,6 +12,8 @@ import { openApiResponse } from './schemas/responses.js';
 import { accountPaths } from './openapi/account-paths.js';
 import { SchemaComponents } from './openapi/json-schema.js';
 import { ANY_ENDPOINT, limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
+import { orgPagePaths } from './openapi/org-page-paths.js';
+import { orgPaths } from './openapi/org-paths.js';
 import { pagePaths } from './openapi/page-paths.js';
 import { profilePaths } from './openapi/profile-paths.js';
 import { refusals } from './openapi/responses.js';
@@ -26,7 +28,7 @@ export function openApiDocument(config: AuthConfig): OpenApiDocument {
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas };
   const operations: Paths = {};
-  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), documentPath(context)]) {
+  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
   }
   const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));
@@ -50,6 +52,7 @@ export function openApiDocument(config: AuthConfig): OpenApiDocument {
       { name: 'account', description: 'Registering, logging in and out, password resets, the account’s own password, address, sessions and deletion' },
       { name: 'tokens', description: 'Personal access tokens, for `Authorization: Bearer`' },
       { name: 'authorization', description: 'What the user may do' },
+      { name: 'organizations', description: 'Organizations (tenants), their members and roles there, and invitations' },
       { name: 'pages', description: 'HTML pages for people with browsers' },
       { name: 'meta', description: 'This description' },
     ],

@@ -3,7 +3,7 @@
  * browser sends them), then the JSON API's, and its OpenAPI description (openapi.ts). ServiceAuth
  * mounts `unknownPath` and the one error middleware right after it.
  */
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { AuditApi } from '../audit/audit-log.js';
 import { withAuditContext } from '../audit/context.js';
 import type { CredentialResolver } from '../authentication/credentials.js';
@@ -15,6 +15,7 @@ import { clientKey } from '../rate-limit/client-key.js';
 import type { EventBus } from '../events.js';
 import type { Passkeys } from '../mfa/passkeys.js';
 import type { SecondFactors } from '../mfa/second-factor.js';
+import type { EntityManager } from '../storage/orm.js';
 import type { TokenService } from '../tokens/service.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { EmailChanges } from '../users/email-changes.js';
@@ -23,6 +24,8 @@ import type { Registrations } from '../users/registrations.js';
 import type { UserService } from '../users/service.js';
 import { AccountActions } from './actions/account.js';
 import { MfaActions } from './actions/mfa.js';
+import { InvitationLinks } from './actions/invitation-links.js';
+import { OrgActions, type OrgsForHttp } from './actions/orgs.js';
 import { ProfileActions } from './actions/profile.js';
 import { SessionActions } from './actions/sessions.js';
 import { accountApi } from './api/account.js';
@@ -33,6 +36,7 @@ import { securityLogApi } from './api/security-log.js';
 import { sessionsApi } from './api/sessions.js';
 import { abilitiesApi } from './api/abilities.js';
 import { openApiApi } from './api/openapi.js';
+import { orgsApi } from './api/orgs.js';
 import { tokensApi } from './api/tokens.js';
 import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
 import { boundedBody } from './requests/body-limits.js';
@@ -41,6 +45,7 @@ import { accountPages } from './pages/account-routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
 import { mfaPages } from './pages/mfa-routes.js';
+import { orgPages } from './pages/org-routes.js';
 import { passkeyPages } from './pages/passkeys-routes.js';
 import { securityLogPages } from './pages/security-log-routes.js';
 import { sessionPages } from './pages/session-routes.js';
@@ -67,13 +72,17 @@ export interface AuthRouterDeps {
   /** The caller's own records, for the security log. */
   audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
-  guards: { readonly loginRequired: RequestHandler };
+  guards: { readonly loginRequired: RequestHandler; orgRequired(param?: string): RequestHandler };
+  /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
+  orgs: OrgsForHttp;
+  /** The organization roles the application defines. */
+  orgRoles: { names(): string[] };
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
   limiters: EndpointLimiters | undefined;
   /** Waits for storage on behalf of a request (a failed start is a 503). */
   whenReady(): Promise<void>;
-  /** One entity manager per request. */
-  storage: { readonly requestContext: RequestHandler };
+  /** One entity manager per request; the invitation link's page reads an invitation. */
+  storage: { readonly requestContext: RequestHandler; em(): Promise<EntityManager> };
 }
 
 export function createAuthRouter(deps: AuthRouterDeps): Router {
@@ -103,6 +112,16 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
   router.use(mfaPages({ config, mfa, account: actions, checks, loginRequired, pluggable }));
   router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
+  const orgs = new OrgActions({ config, orgs: deps.orgs, links: new InvitationLinks(deps.storage), orgRoles: deps.orgRoles });
+  const orgRequired = deps.guards.orgRequired('org');
+  const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
+  // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
+  const currentUser = async (req: Request) =>
+    (await deps.credentials.acceptable(req).catch((error: unknown) => {
+      if (error instanceof AuthError && error.code !== 'unavailable') return null;
+      throw error;
+    }))?.user ?? null;
+  router.use(orgPages({ config, orgs, loginRequired, orgRequired, currentUser, ...orgLimits, pluggable }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
   router.use(profileApi({ actions: profile, checks, loginRequired }));
@@ -112,6 +131,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
+  router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.
   router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config)));

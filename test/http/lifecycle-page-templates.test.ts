@@ -31,6 +31,9 @@ const DOCUMENTED = {
   confirm: ['prefix', 'texts', 'state', 'token', 'email', 'errors'],
   'confirm-email': ['prefix', 'texts', 'state', 'token', 'email'],
   problem: ['prefix', 'texts', 'code', 'title', 'text', 'link'],
+  orgs: ['prefix', 'texts', 'email', 'orgs', 'mayCreate', 'notice', 'errors', 'values'],
+  org: ['prefix', 'texts', 'email', 'org', 'roles', 'members', 'assignable', 'invitations', 'mayInvite', 'notice', 'errors', 'values'],
+  invitation: ['prefix', 'texts', 'state', 'token', 'invitation', 'email', 'back', 'notice'],
 } satisfies { [N in keyof PageLocalsByName]: (keyof PageLocalsByName[N])[] };
 
 type Mail = Awaited<ReturnType<typeof outboxMails>>[number];

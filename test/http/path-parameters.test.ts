@@ -48,16 +48,19 @@ describe('every path and query parameter of the OpenAPI document, spoilt', () =>
     const templates = Object.keys(document.paths ?? {}).filter((path) => path.includes('{'));
     // The JSON API's and the pages' alike.
     expect(templates).to.include.members(['/api/passkeys/{id}', '/api/tokens/{id}', '/api/sessions/{id}', '/passkeys/{id}/remove', '/sessions/{id}/end', '/tokens/{id}/revoke']);
-    for (const template of templates) {
+    // One parameter spoilt at a time, the others harmless: two of 10 KB would pass Node's limit on
+    // the request line (431) before any route sees them.
+    const spoilt = templates.flatMap((template) => (template.match(/\{[^}]+\}/g) ?? []).map((parameter) => ({ template, parameter })));
+    for (const { template, parameter } of spoilt) {
       for (const [name, value] of Object.entries(VALUES)) {
-        const url = `/service-auth${template.replace(/\{[^}]+\}/g, value)}`;
+        const url = `/service-auth${template.replace(parameter, value).replace(/\{[^}]+\}/g, 'x')}`;
         for (const method of METHODS) {
           // Every method as a program; the documented ones also as a browser's form and with a token.
           const documented = method in (document.paths![template] as object) || (method === 'head' && 'get' in (document.paths![template] as object));
           for (const [client, headers] of Object.entries(clients).slice(0, documented ? undefined : 1)) {
             statements.length = 0;
             const response = await send(method, url, headers);
-            const what = `${method.toUpperCase()} ${template} with ${name}, as a ${client}: ${response.status} ${response.text?.slice(0, 200)}`;
+            const what = `${method.toUpperCase()} ${template} with ${name} in ${parameter}, as a ${client}: ${response.status} ${response.text?.slice(0, 200)}`;
             expect(response.status, what).to.be.below(500);
             if (!REFUSED.has(name)) continue;
             expect(response.status, what).to.equal(400);

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { pageGet } from '../helpers/forms.js';
 
 /** What shows nothing of an account, whoever asks. */
-const PUBLIC_PAGES = ['/login', '/register', '/forgot', '/reset', '/confirm', '/confirm-email', '/openapi.json'];
+const PUBLIC_PAGES = ['/login', '/register', '/forgot', '/reset', '/confirm', '/confirm-email', '/invitations/accept', '/openapi.json'];
 /** Who the credentials belong to: a token of any scope may ask (as `auth.currentUser`). */
 const WHO_AM_I = ['/me'];
 
@@ -46,15 +46,15 @@ describe('scopes on the pages', () => {
 
   it('refuses a token with scopes every page of the account, as the JSON API does', async () => {
     const routes = pageRoutes(t.app);
-    expect(routes).to.include.members(['/tokens', '/tokens/:id/revoke', '/security-log', '/sessions', '/mfa', '/passkeys', '/password']);
+    expect(routes).to.include.members(['/tokens', '/tokens/:id/revoke', '/security-log', '/sessions', '/mfa', '/passkeys', '/password', '/orgs', '/orgs/:org']);
     for (const route of routes) {
       const response = await page(route.replace(':id', other.id), scoped.token);
       expect(response.text, route).not.to.contain('nightly backup');
       if (PUBLIC_PAGES.includes(route) || WHO_AM_I.includes(route)) continue;
       expect(response.status, route).to.equal(403);
       expect(response.headers['content-type'], route).to.match(/^text\/html/);
-      // Seeing tokens or the log needs every scope; the account's own settings, a session.
-      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log'].includes(route) ? 'Bearer realm="service-auth", error="insufficient_scope"' : undefined;
+      // Seeing tokens, the log or organizations needs every scope; the account's own settings, a session.
+      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log', '/orgs', '/orgs/:org'].includes(route) ? 'Bearer realm="service-auth", error="insufficient_scope"' : undefined;
       expect(response.headers['www-authenticate'], route).to.equal(needs);
     }
   });

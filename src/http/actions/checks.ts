@@ -26,7 +26,7 @@ export interface EndpointLimiters {
 
 export type AccountEndpoint = 'login' | 'register' | 'forgot' | 'reset';
 
-export type CheckedEndpoint = AccountEndpoint | 'confirm' | 'resend' | 'email' | 'createToken';
+export type CheckedEndpoint = AccountEndpoint | 'confirm' | 'resend' | 'email' | 'createToken' | 'invite' | 'acceptInvitation';
 
 export type EndpointChecks = Record<CheckedEndpoint, RequestHandler[]>;
 
@@ -52,5 +52,8 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     resend: [...limit('confirmationMail', 'confirmation mails asked for from this address'), sameSite],
     email: limit('confirmationMail', 'confirmation mails asked for from this address'),
     createToken: limiters ? [sessionOnly, limitPerUser(limiters.tokenCreation, 'tokens created by this account')] : [],
+    // After the guards (a member who may invite): each invitation mails someone.
+    invite: limit('confirmationMail', 'mails asked for from this address'),
+    acceptInvitation: limit('confirm', 'links used from this address'),
   };
 }

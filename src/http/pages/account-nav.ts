@@ -5,7 +5,7 @@
 import { escapeHtml } from './html.js';
 import type { PageTexts } from './texts.js';
 
-export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'passkeys' | 'tokens' | 'security-log' | 'delete-account';
+export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'passkeys' | 'tokens' | 'orgs' | 'security-log' | 'delete-account';
 
 export function accountNav(prefix: string, texts: PageTexts, current: AccountPage): string {
   const t = texts.account;
@@ -16,6 +16,7 @@ export function accountNav(prefix: string, texts: PageTexts, current: AccountPag
     ['mfa', t.mfa],
     ['passkeys', t.passkeys],
     ['tokens', t.tokens],
+    ['orgs', t.orgs],
     ['security-log', t.securityLog],
     ['delete-account', t.deleteAccount],
   ];

@@ -24,6 +24,14 @@ label { display: block; font-weight: 600; }
 .hint { margin: .1rem 0 .3rem; color: #505a66; font-size: .95rem; }
 input { font: inherit; width: 100%; padding: .55rem .6rem; border: 2px solid #5b6673; border-radius: .3rem; background: #fff; }
 input:focus, button:focus, a:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
+fieldset { border: 0; padding: 0; margin: 1rem 0 0; }
+legend { font-weight: 600; padding: 0; }
+.choices { display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
+.choices label { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; }
+input[type=checkbox] { width: auto; margin: 0; }
+td form { margin: 0; }
+td fieldset { margin: 0; }
+time { white-space: nowrap; }
 .invalid { border-left: 4px solid #b3261e; padding-left: .75rem; }
 .invalid input { border-color: #b3261e; }
 .field-error { color: #b3261e; font-weight: 600; margin: .1rem 0 .3rem; }

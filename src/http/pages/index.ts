@@ -1,7 +1,9 @@
 /** The built-in pages by name: the names an application's own views use (`service-auth/<name>`). */
 import { forgotPage, loginPage, registerPage, resetPage, type AccountPageLocals } from './account-pages.js';
 import { confirmEmailPage, confirmPage, type ConfirmEmailPageLocals, type ConfirmPageLocals } from './confirm-pages.js';
+import { invitationPage, type InvitationPageLocals } from './invitation-page.js';
 import { mfaPage, secondStepPage, type MfaPageLocals, type SecondStepPageLocals } from './mfa-pages.js';
+import { orgPage, orgsPage, type OrgPageLocals, type OrgsPageLocals } from './org-pages.js';
 import { passkeysPage, type PasskeysPageLocals } from './passkeys-page.js';
 import { problemPage, type ProblemPageLocals } from './problem-page.js';
 import { deleteAccountPage, emailPage, passwordPage, type DeleteAccountPageLocals, type EmailPageLocals, type PasswordPageLocals } from './profile-pages.js';
@@ -27,6 +29,9 @@ export interface PageLocalsByName {
   'delete-account': DeleteAccountPageLocals;
   confirm: ConfirmPageLocals;
   'confirm-email': ConfirmEmailPageLocals;
+  orgs: OrgsPageLocals;
+  org: OrgPageLocals;
+  invitation: InvitationPageLocals;
   problem: ProblemPageLocals;
 }
 
@@ -49,5 +54,8 @@ export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string }
   'delete-account': deleteAccountPage,
   confirm: confirmPage,
   'confirm-email': confirmEmailPage,
+  orgs: orgsPage,
+  org: orgPage,
+  invitation: invitationPage,
   problem: problemPage,
 };

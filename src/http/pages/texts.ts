@@ -8,11 +8,12 @@
 import type { PasswordPolicy } from '../../config/config.js';
 import type { PasswordRuleFailure } from '../../errors.js';
 import { defaultMfaTexts, type MfaTexts } from './mfa-texts.js';
+import { defaultOrgTexts, type OrgTexts } from './org-texts.js';
 import { defaultProfileTexts, type ProfileTexts } from './profile-texts.js';
 
 export type PasswordRule = PasswordRuleFailure['rule'];
 
-export interface PageTexts extends ProfileTexts, MfaTexts {
+export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
   /** The pages' language, for `<html lang>`: screen readers pronounce the words by it. */
   lang: string;
   /** The link back to the application's home page, in every page's header. */
@@ -171,6 +172,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
   },
   ...defaultProfileTexts,
   ...defaultMfaTexts,
+  ...defaultOrgTexts,
   revoke: {
     title: 'Revoke a token',
     question: (name) => `Revoke the token “${name}”?`,

@@ -12,7 +12,7 @@ import type { SessionView } from '../../sessions/store.js';
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
 import type { PublicUser } from '../../users/auth-user.js';
 
-const timestamp = z.iso.datetime().meta({ id: 'Timestamp', description: 'An ISO 8601 time in UTC, e.g. 2026-01-31T09:30:00.000Z' });
+export const timestamp = z.iso.datetime().meta({ id: 'Timestamp', description: 'An ISO 8601 time in UTC, e.g. 2026-01-31T09:30:00.000Z' });
 
 export const userSchema = z
   .object({
