@@ -104,7 +104,10 @@ describe('bodies bounded at the door', () => {
     expect(answer.status).to.equal(408);
     expect(answer.headers['connection']).to.equal('close');
     expect(answer.body).to.include({ status: 408, code: 'request_timeout', detail: 'The request body did not arrive within 0.3 seconds' });
-    expect(sentBeforeAnswer, 'the body was still arriving').to.be.above(5);
+    // Bytes kept arriving (an idle timeout would never have fired) and the answer came before the
+    // body was whole: the deadline, not the byte count, ended it. How many bytes a loaded machine's
+    // 20 ms timers get out in 0.3 s is not asserted.
+    expect(sentBeforeAnswer, 'the body was still arriving').to.be.within(2, 999);
     expect(closed).to.equal(true);
   });
 
