@@ -135,7 +135,7 @@ type FieldRule = RuleLike & { fields?: string[] | undefined };
  * The changes for one action and subject type: asked without a field, and, where rules name
  * fields, for each field (fields with the same rules on both sides asked once, together).
  */
-function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly FieldRule[][], action: string, subject: string): Found[] {
+function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (readonly FieldRule[])[], action: string, subject: string): Found[] {
   const named = [...new Set(possible.flat().flatMap((rule) => rule.fields ?? []))].sort();
   if (named.some((field) => field.includes('*'))) throw new OutsideFragment('a field pattern with *');
   const other = freshField(named);
@@ -151,7 +151,7 @@ function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly Fi
   }
   const found: Found[] = [];
   for (const { fields, field } of [{ fields: null, field: undefined }, ...groups.values()]) {
-    const [was, is] = abilities.map((ability) => allowedBy(ability.rulesFor(action, subject, field) as RuleLike[]));
+    const [was, is] = abilities.map((ability) => allowedBy(ability.rulesFor(action, subject, field) as readonly RuleLike[]));
     const grant = satisfy(and([is!, not(was!)]));
     const revoke = satisfy(and([was!, not(is!)]));
     if (grant) found.push({ fields, field, change: 'grant', solution: grant });
