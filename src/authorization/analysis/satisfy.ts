@@ -159,7 +159,9 @@ function candidates(literals: Literal[], values: ReadonlyMap<string, unknown>): 
   const fresh = ['other', ...strings.map((value) => `${value}\u0000`), '', '\u0000', ...pivots.map(String)];
   // The constants first, then the most legible values: a witness is read by people.
   const booleans = constants.some((value) => typeof value === 'boolean') ? [false, true] : [];
-  return unique([...constants, ...booleans, ...numbers, 0, ...fresh, true, false, null, ABSENT, OBJECT]);
+  const ordered = constants.some((value) => typeof value === 'number' || typeof value === 'string');
+  const empty = ordered ? [] : [null, ABSENT];
+  return unique([...constants, ...booleans, ...empty, ...numbers, 0, ...fresh, true, false, null, ABSENT, OBJECT]);
 }
 
 /** The numbers the constants compare as (`<` converts null, booleans and numeric strings), sorted. */
