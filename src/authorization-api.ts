@@ -8,8 +8,7 @@ import { subject as asSubject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
-import { diffPolicies, type PolicyDiff } from './authorization/analysis/diff.js';
-import { policySetOf, type PolicySource } from './authorization/analysis/policy-sets.js';
+import { policyAnalysis, type PolicyAnalysis } from './authorization/analysis/policy-analysis.js';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { explain, type Explanation } from './authorization/explain.js';
 import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
@@ -32,19 +31,6 @@ export interface InOrg {
   org: OrgName;
 }
 
-/** `auth.policies`: policy analysis (docs/policy-analysis.md). */
-export interface PolicyAnalysis {
-  /**
-   * What changes from policies `a` to `b`, each a policy file's or directory's path or a policy
-   * file's content (`{ roles, orgRoles }`, or a map of global roles): per global and organization
-   * role, each action and subject type (and fields) newly allowed (`grant`) or newly denied
-   * (`revoke`), with a witness; and what could not be analysed. Only the two sides' roles are
-   * compared (not the roles this application defines in code); organization roles are bound by
-   * this application's tenant field. A malformed side throws a TypeError naming the problem.
-   */
-  diff(a: PolicySource, b: PolicySource): PolicyDiff;
-}
-
 /** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
 export const PARTS = Symbol.for('service-auth.parts');
 
@@ -55,13 +41,8 @@ export abstract class AuthorizationApi {
     this[PARTS] = parts;
   }
 
-  /** Policy analysis: `auth.policies.diff(a, b)`. */
-  readonly policies: PolicyAnalysis = {
-    diff: (a, b) => {
-      const tenantField = this[PARTS].orgRoles.tenant.field;
-      return diffPolicies(policySetOf(a, { tenantField }), policySetOf(b, { tenantField }));
-    },
-  };
+  /** Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`. */
+  readonly policies: PolicyAnalysis = policyAnalysis(() => this[PARTS].orgRoles.tenant.field);
 
   /**
    * Defines (or replaces) a named policy: a synchronous `(user, context) => boolean`, where the

@@ -14,7 +14,7 @@ export type { RequireOptions } from './authorization/guards.js';
 export type { AccessibleByOptions } from './authorization/filters.js';
 export type { NotAnalysed, PolicyChange, PolicyDiff, Witness } from './authorization/analysis/diff.js';
 export type { PolicyDocument, PolicySource } from './authorization/analysis/policy-sets.js';
-export type { PolicyAnalysis } from './authorization-api.js';
+export type { PolicyAnalysis } from './authorization/analysis/policy-analysis.js';
 export type { AuditApi, AuditHandler, AuditQuery } from './audit/audit-log.js';
 export type { ChainCheck } from './audit/chain.js';
 export type { AuditDetail, AuditOutcome, AuditRecord, AuditType, Actor } from './audit/records.js';

@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { diffPolicies, type PolicyChange, type PolicyDiff, type PolicySet } from '../../src/authorization/analysis/diff.js';
 import { policySetOf } from '../../src/authorization/analysis/policy-sets.js';
+import type { AppAbility } from '../../src/authorization/abilities.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 
@@ -94,15 +95,15 @@ function clean(object: Json): Json {
 }
 
 /** The ability of one side for the role (global or organization), the user (and organization), built once per pair. */
-const abilities = new WeakMap<PolicySet, Map<string, ReturnType<typeof createMongoAbility>>>();
-function abilityOf(set: PolicySet, who: { role: string | null; org_role: string | null }, user: { id: number; email?: string; is_admin?: boolean }, org: { id: number; slug: string }) {
+const abilities = new WeakMap<PolicySet, Map<string, AppAbility>>();
+function abilityOf(set: PolicySet, who: { role: string | null; org_role: string | null }, user: { id: number; email?: string; is_admin?: boolean }, org: { id: number; slug: string }): AppAbility {
   const held = abilities.get(set) ?? abilities.set(set, new Map()).get(set)!;
   const key = JSON.stringify([who.role, who.org_role, user, org]);
   let ability = held.get(key);
   if (!ability) {
     const principal = toPrincipal({ email: 'ann@example.com', ...user, roles: who.role ? [who.role] : [] });
     const rules = who.role ? set.roles.rulesFor(principal) : set.orgRoles.rulesIn(principal, org, [who.org_role!]);
-    held.set(key, (ability = createMongoAbility(rules, { conditionsMatcher })));
+    held.set(key, (ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher })));
   }
   return ability;
 }
