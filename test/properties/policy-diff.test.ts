@@ -7,6 +7,8 @@
  * - whenever the diff reports no change for a (role, action, subject type), CASL's `can` decides
  *   every generated subject alike on both sides, for every field;
  * - every witness is decided differently by `can` on both sides, in the direction reported.
+ *
+ * 100 runs by default (about a second and a half); POLICY_DIFF_RUNS=2000 searches longer.
  */
 import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import { expect } from 'chai';
@@ -79,7 +81,7 @@ const subjectValue = fc.record({
 const pair: fc.Arbitrary<Pair> = fc.record({
   before: policyFile,
   change: fc.oneof(policyFile.map((file) => ({ file })), fc.record({ role: fc.constantFrom('base', 'member'), rule: globalRules.map((list) => list[0]).filter((item) => item !== undefined) })),
-  subjects: fc.array(subjectValue, { minLength: 1, maxLength: 6 }),
+  subjects: fc.array(subjectValue, { minLength: 1, maxLength: 4 }),
   users: fc.array(fc.record({ id: fc.constantFrom(1, 2), org: fc.constantFrom(1, 2), admin: fc.boolean() }), { minLength: 1, maxLength: 2 }),
 }).map(({ before, change, subjects, users }) => {
   if ('file' in change) return { before, after: change.file, subjects: subjects.map(clean), users };
@@ -109,7 +111,7 @@ function abilityOf(set: PolicySet, who: { role: string | null; org_role: string 
 }
 
 function can(set: PolicySet, who: { role: string | null; org_role: string | null }, user: { id: number; email?: string; is_admin?: boolean }, org: { id: number; slug: string }, action: string, type: string, object: Json, field?: string): boolean {
-  return abilityOf(set, who, user, org).can(action, asSubject(type, structuredClone(object)), field);
+  return abilityOf(set, who, user, org).can(action, asSubject(type, { ...object }), field);
 }
 
 const WHO = [
@@ -146,8 +148,8 @@ function check({ before, after, subjects, users }: Pair): void {
 
 /** Whether the diff reports a change (or no analysis) for the question: an unnamed action is `manage`'s, an unnamed type `all`'s. */
 function reported(diff: PolicyDiff, who: { role: string | null; org_role: string | null }, action: string, type: string, sides: readonly PolicySet[]): boolean {
-  const named = (key: 'action' | 'subject', name: string) =>
-    sides.some((set) => (who.role ? set.roles.rulesFor(toPrincipal({ id: 1, email: 'a@b.c', roles: [who.role] })) : set.orgRoles.rulesIn(toPrincipal({ id: 1, email: 'a@b.c' }), { id: 1, slug: 'acme' }, [who.org_role!])).some((rule) => [rule[key]].flat().includes(name)));
+  const rules = sides.flatMap((set) => abilityOf(set, who, { id: 1 }, { id: 1, slug: 'acme' }).rules);
+  const named = (key: 'action' | 'subject', name: string) => rules.some((rule) => [rule[key]].flat().includes(name));
   const asAction = named('action', action) ? action : 'manage';
   const asType = named('subject', type) ? type : 'all';
   const same = (entry: { role: string | null; org_role: string | null; action: string; subject: string }) =>
@@ -169,6 +171,6 @@ const FOUND: Pair[] = [];
 describe('policy diff, by property', () => {
   it('reports every difference that can shows on generated subjects, and each witness differs', () => {
     for (const found of FOUND) check(found);
-    fc.assert(fc.property(pair, check), { numRuns: Number(process.env['POLICY_DIFF_RUNS'] ?? 150) });
+    fc.assert(fc.property(pair, check), { numRuns: Number(process.env['POLICY_DIFF_RUNS'] ?? 100) });
   });
 });
