@@ -36,7 +36,7 @@ const NEW = {
 describe('auth policy diff', () => {
   let dir: string;
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, stdio: 'pipe' });
-  const diff = (...args: string[]) => runCliInProcess(['auth', 'policy', 'diff', ...args], { cwd: dir, stdio: 'pipe' });
+  const diff = (...args: string[]) => runCliInProcess(['auth', 'policy', 'diff', ...args], { cwd: dir });
 
   before(async () => {
     dir = await temporaryDirectory();
@@ -125,7 +125,7 @@ describe('auth policy diff', () => {
     // The file narrows the application's reviewer: without the application it would be a grant.
     await writeFile(join(dir, 'reviewer.json'), JSON.stringify({ reviewer: [{ action: 'read', subject: 'Invoice', conditions: { status: 'sent' } }] }));
     await writeFile(join(dir, 'empty.json'), '{}');
-    const { code, stdout } = await runCli(['auth', 'policy', 'diff', 'empty.json', 'reviewer.json', '--app', appModule, '--database', 'sqlite::memory:', '--json'], { cwd: dir, stdio: 'pipe' });
+    const { code, stdout } = await runCli(['auth', 'policy', 'diff', 'empty.json', 'reviewer.json', '--app', appModule, '--database', 'sqlite::memory:', '--json'], { cwd: dir });
     const report = JSON.parse(stdout) as { changes: { role: string; change: string }[]; not_analysed: unknown[] };
     expect(report.changes.map(({ role, change }) => `${role} ${change}`)).to.deep.equal(['reviewer revoke']);
     expect(report.not_analysed).to.deep.equal([{ role: null, org_role: null, action: 'satisfy', subject: 'is_self', reason: 'a named policy is code' }]);
