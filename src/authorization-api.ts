@@ -8,6 +8,7 @@ import { subject as asSubject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
+import { policyAnalysis, type PolicyAnalysis } from './authorization/analysis/policy-analysis.js';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { explain, type Explanation } from './authorization/explain.js';
 import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
@@ -39,6 +40,9 @@ export abstract class AuthorizationApi {
   constructor(parts: AuthParts) {
     this[PARTS] = parts;
   }
+
+  /** Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`. */
+  readonly policies: PolicyAnalysis = policyAnalysis(() => this[PARTS].orgRoles.tenant.field);
 
   /**
    * Defines (or replaces) a named policy: a synchronous `(user, context) => boolean`, where the

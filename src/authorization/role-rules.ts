@@ -41,6 +41,8 @@ export interface RuleSource {
 interface Role {
   includes: readonly string[];
   rulesFor: (values: PlaceholderValues) => RoleRule[];
+  /** As defined, for copying into another registry (policy diff's `--app`). */
+  definition: { rules: RoleRule[]; options: RoleOptions };
 }
 
 export class RoleRules {
@@ -61,7 +63,8 @@ export class RoleRules {
     const includes = checkIncludes(role, options.includes);
     const cycle = this.cycleThrough(name, includes);
     if (cycle) throw new TypeError(`${role} would include itself: ${cycle.join(' -> ')}`);
-    this.roles.set(name, { includes, rulesFor: this.compile(name, structuredClone(rules) as RoleRule[], options.source) });
+    const copy = structuredClone(rules) as RoleRule[];
+    this.roles.set(name, { includes, rulesFor: this.compile(name, copy, options.source), definition: { rules: copy, options: { ...options, includes } } });
     this.version++;
   }
 
@@ -72,6 +75,11 @@ export class RoleRules {
   /** The defined roles' names, in the order they were first defined. */
   names(): string[] {
     return [...this.roles.keys()];
+  }
+
+  /** Defines every role of `other` here too, as it was defined there. */
+  copyFrom(other: RoleRules): void {
+    for (const [name, { definition }] of other.roles) this.define(name, definition.rules, definition.options);
   }
 
   /** The rules the user's roles grant, included roles' first, interpolated for the user. */

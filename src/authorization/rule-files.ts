@@ -26,13 +26,19 @@ export function loadRuleFiles(roles: RoleRules, path: string, orgRoles?: RoleRul
     } catch (error) {
       throw new TypeError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
     }
-    const parsed = parseRoleFile(document);
-    if ('problems' in parsed) throw new TypeError(`${file}: ${parsed.problems.join('; ')}`);
-    const { roles: globals, orgRoles: inOrgs } = parsed.file;
-    if (Object.keys(inOrgs).length > 0 && !orgRoles) throw new TypeError(`${file}: organization roles ("orgRoles") cannot be loaded here`);
-    defined.push(...define(roles, globals, file));
-    if (orgRoles) define(orgRoles, inOrgs, file);
+    defined.push(...loadRuleDocument(roles, document, file, orgRoles));
   }
+  return defined;
+}
+
+/** Loads one policy file's parsed content (`file` names it in messages); returns the global role names defined. */
+export function loadRuleDocument(roles: RoleRules, document: unknown, file: string, orgRoles?: RoleRules): string[] {
+  const parsed = parseRoleFile(document);
+  if ('problems' in parsed) throw new TypeError(`${file}: ${parsed.problems.join('; ')}`);
+  const { roles: globals, orgRoles: inOrgs } = parsed.file;
+  if (Object.keys(inOrgs).length > 0 && !orgRoles) throw new TypeError(`${file}: organization roles ("orgRoles") cannot be loaded here`);
+  const defined = define(roles, globals, file);
+  if (orgRoles) define(orgRoles, inOrgs, file);
   return defined;
 }
 

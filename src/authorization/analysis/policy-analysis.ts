@@ -1,0 +1,22 @@
+/** `auth.policies`: policy analysis in code (docs/policy-analysis.md). */
+import { diffPolicies, type PolicyDiff } from './diff.js';
+import { policySetOf, type PolicySource } from './policy-sets.js';
+
+export interface PolicyAnalysis {
+  /**
+   * What changes from policies `a` to `b`, each a policy file's or directory's path or a policy
+   * file's content (`{ roles, orgRoles }`, or a map of global roles): per global and organization
+   * role, each action and subject type (and fields) newly allowed (`grant`) or newly denied
+   * (`revoke`), with a witness; and what could not be analysed. Only the two sides' roles are
+   * compared (not the roles the application defines in code); organization roles are bound by
+   * the application's tenant field. A malformed side throws a TypeError naming the problem.
+   */
+  diff(a: PolicySource, b: PolicySource): PolicyDiff;
+}
+
+/** `tenantField`: the application's SERVICE_AUTH_TENANT_FIELD, read when asked. */
+export function policyAnalysis(tenantField: () => string): PolicyAnalysis {
+  return {
+    diff: (a, b) => diffPolicies(policySetOf(a, { tenantField: tenantField() }), policySetOf(b, { tenantField: tenantField() })),
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Policy diff (CONTRACT-3 §22) on hand-written cases: what each of CASL's rules of decision
+ * (order, inverted rules, includes, `manage` and `all`, fields, the tenant condition, null and
+ * absent fields, dotted paths, placeholders) makes of a change, with the witness checked by `can`.
+ * The generated cases are in test/properties/policy-diff.test.ts.
+ */
+import { createMongoAbility, subject as asSubject } from '@casl/ability';
+import { expect } from 'chai';
+import { diffPolicies, type PolicyChange, type PolicyDiff, type PolicySet } from '../../src/authorization/analysis/diff.js';
+import { policySetOf } from '../../src/authorization/analysis/policy-sets.js';
+import { conditionsMatcher } from '../../src/authorization/conditions.js';
+import { toPrincipal } from '../../src/authorization/principal.js';
+import { createTestApp } from '../helpers/app.js';
+
+type File = Record<string, unknown>;
+
+function diff(before: File, after: File): PolicyDiff & { sides: [PolicySet, PolicySet] } {
+  const sides: [PolicySet, PolicySet] = [policySetOf(before), policySetOf(after)];
+  return { ...diffPolicies(...sides), sides };
+}
+
+/** What `can` says of the witness on each side. */
+function decisions(sides: [PolicySet, PolicySet], change: PolicyChange): boolean[] {
+  const field = change.fields === null ? undefined : change.fields[0] === '*' ? 'unnamed' : change.fields[0];
+  return sides.map((set) => {
+    const user = toPrincipal({ ...change.witness.user, roles: change.role ? [change.role] : [] });
+    const rules = change.role ? set.roles.rulesFor(user) : set.orgRoles.rulesIn(user, change.witness.org!, [change.org_role!]);
+    return createMongoAbility(rules, { conditionsMatcher }).can(change.action, asSubject(change.subject, structuredClone(change.witness.subject)), field);
+  });
+}
+
+/** The changes as `+ action subject [fields]`, each witness checked on both sides. */
+function summary(before: File, after: File): string[] {
+  const { changes, sides } = diff(before, after);
+  return changes.map((change) => {
+    expect(decisions(sides, change), JSON.stringify(change)).to.deep.equal(change.change === 'grant' ? [false, true] : [true, false]);
+    const who = change.role ?? `org:${change.org_role}`;
+    return `${who} ${change.change === 'grant' ? '+' : '-'} ${change.action} ${change.subject}${change.fields ? ` [${change.fields.join(',')}]` : ''}`;
+  });
+}
+
+const read = (conditions?: object, more: object = {}) => ({ action: 'read', subject: 'Post', ...(conditions && { conditions }), ...more });
+
+describe('policy diff', () => {
+  it('reports no change for the same policies, and for conditions written otherwise that decide alike', () => {
+    expect(summary({ r: [read({ n: { $gt: 3 } })] }, { r: [read({ $nor: [{ n: { $lte: 3 } }] })] })).to.deep.equal([]);
+    expect(summary({ r: [read({ s: { $in: ['a', 'b'] } })] }, { r: [read({ $or: [{ s: 'a' }, { s: 'b' }] })] })).to.deep.equal([]);
+    expect(summary({ r: [read({ s: { $ne: 'a' } })] }, { r: [read({ s: { $not: { $eq: 'a' } } })] })).to.deep.equal([]);
+  });
+
+  it('finds the boundary a bound moves across, and says which way', () => {
+    const { changes } = diff({ r: [read({ n: { $gt: 3 } })] }, { r: [read({ n: { $gte: 3 } })] });
+    expect(changes).to.have.length(1);
+    expect(changes[0]).to.deep.include({ role: 'r', org_role: null, action: 'read', subject: 'Post', fields: null, change: 'grant' });
+    expect(changes[0]!.witness.subject).to.deep.equal({ n: 3 });
+    expect(summary({ r: [read({ n: { $gte: 3 } })] }, { r: [read({ n: { $gt: 3 } })] })).to.deep.equal(['r - read Post']);
+  });
+
+  it('follows CASL: a later rule wins, so moving a refusal before the grant it limited grants', () => {
+    const grant = read();
+    const refusal = read({ draft: true }, { inverted: true });
+    const { changes } = diff({ r: [grant, refusal] }, { r: [refusal, grant] });
+    expect(changes.map((change) => [change.change, change.witness.subject])).to.deep.equal([['grant', { draft: true }]]);
+  });
+
+  it('reports a change in an included role for every role that includes it, and lets the including role take away', () => {
+    const before = { viewer: [read()], editor: { includes: ['viewer'], rules: [read({ secret: true }, { inverted: true })] } };
+    const after = { viewer: [read({ published: true })], editor: { includes: ['viewer'], rules: [read({ secret: true }, { inverted: true })] } };
+    expect(summary(before, after)).to.deep.equal(['editor - read Post', 'viewer - read Post']);
+    const witness = diff(before, after).changes[0]!.witness.subject;
+    expect(witness['secret'], 'a secret post was refused before too').to.not.equal(true);
+  });
+
+  it('reads manage as every action and all as every subject type: the others are reported as manage and all', () => {
+    // Other subject types were denied (no rule) and still are (a refusal only): no change for `all`.
+    expect(summary({ r: [{ action: 'manage', subject: 'all' }] }, { r: [{ action: 'manage', subject: 'Post' }] })).to.deep.equal(['r - manage all']);
+    expect(summary({ r: [{ action: 'manage', subject: 'Post' }] }, { r: [{ action: 'read', subject: 'Post' }] })).to.deep.equal(['r - manage Post']);
+    expect(summary({ r: [read()] }, { r: [read(), { action: 'read', subject: 'all', inverted: true, conditions: { hidden: true } }] })).to.deep.equal(['r - read Post']);
+  });
+
+  it('reports a change in which fields are allowed, by field; * for the fields no rule names', () => {
+    expect(summary({ r: [read(undefined, { fields: ['title'] })] }, { r: [read(undefined, { fields: ['title', 'body'] })] })).to.deep.equal(['r + read Post [body]']);
+    expect(summary({ r: [read()] }, { r: [read(undefined, { fields: ['title'] })] })).to.deep.equal(['r - read Post [*]']);
+    expect(summary({ r: [read(), read(undefined, { fields: ['secret'], inverted: true })] }, { r: [read()] })).to.deep.equal(['r + read Post [secret]']);
+  });
+
+  it('binds organization roles to their organization: a witness belongs to it', () => {
+    const { changes } = diff({ orgRoles: { member: [] } }, { orgRoles: { member: [{ action: 'read', subject: 'Task' }] } });
+    expect(changes).to.have.length(1);
+    const [change] = changes;
+    expect(change).to.deep.include({ role: null, org_role: 'member', action: 'read', subject: 'Task', change: 'grant' });
+    expect(change!.witness.subject['org_id']).to.equal(change!.witness.org!.id);
+    expect(summary({ orgRoles: { member: [] } }, { orgRoles: { member: [{ action: 'read', subject: 'Organization' }] } })).to.deep.equal(['org:member + read Organization']);
+  });
+
+  it('decides null and absent fields as CASL does: $ne true also allows a subject without the field', () => {
+    const { changes } = diff({ r: [read({ archived: false })] }, { r: [read({ archived: { $ne: true } })] });
+    expect(changes).to.have.length(1);
+    expect([true, false]).to.not.include(changes[0]!.witness.subject['archived']);
+    expect(summary({ r: [read({ archived: null })] }, { r: [read({ $or: [{ archived: null }, { archived: { $exists: false } }] })] }), 'beyond the fragment: not analysed').to.deep.equal([]);
+    expect(diff({ r: [read({ archived: null })] }, { r: [read({ $or: [{ archived: null }, { archived: { $exists: false } }] })] }).not_analysed).to.have.length(1);
+  });
+
+  it('follows dotted paths, a missing relation included', () => {
+    const { changes, sides } = diff({ r: [read({ 'project.archived': false })] }, { r: [read({ 'project.archived': { $ne: true } })] });
+    expect(changes).to.have.length(1);
+    expect(decisions(sides, changes[0]!)).to.deep.equal([false, true]);
+    expect(summary({ r: [read({ 'project.archived': false, 'project.id': 3 })] }, { r: [read({ project: { $ne: null }, 'project.archived': false, 'project.id': 3 })] })).to.deep.equal([]);
+  });
+
+  it('treats placeholders as variables, and gives their values in the witness', () => {
+    const { changes } = diff({ r: [read({ owner_id: '${user.id}' })] }, { r: [read({ owner_id: { $in: ['${user.id}', 3] } })] });
+    expect(changes).to.have.length(1);
+    const { subject, user } = changes[0]!.witness;
+    expect(subject['owner_id']).to.equal(3);
+    expect(user.id).to.not.equal(3);
+    expect(summary({ orgRoles: { m: [read({ team: '${org.slug}' })] } }, { orgRoles: { m: [read({ team: '${org.slug}', org_id: '${org.id}' })] } }), 'the tenant condition says as much').to.deep.equal([]);
+  });
+
+  it('lists rules beyond the fragment as not analysed, unless they are the same on both sides', () => {
+    const { changes, not_analysed } = diff({ r: [read({ title: { $regex: '^a' } })] }, { r: [read({ title: { $regex: '^b' } })] });
+    expect(changes).to.deep.equal([]);
+    expect(not_analysed).to.deep.equal([{ role: 'r', org_role: null, action: 'read', subject: 'Post', reason: 'the operator $regex' }]);
+    const same = { r: [read({ title: { $regex: '^a' } }), { action: 'update', subject: 'Post' }] };
+    expect(diff(same, { r: [...same.r, { action: 'delete', subject: 'Post' }] }).not_analysed).to.deep.equal([]);
+    expect(diff({ r: [read(undefined, { fields: ['meta.*'] })] }, { r: [read()] }).not_analysed[0]?.reason).to.equal('a field pattern with *');
+  });
+
+  it('auth.policies.diff(a, b): paths or contents, the application\'s tenant field', async () => {
+    const t = await createTestApp({ SERVICE_AUTH_TENANT_FIELD: 'tenant' });
+    try {
+      const result = t.auth.policies.diff({ orgRoles: { member: [] } }, { orgRoles: { member: [{ action: 'read', subject: 'Task' }] } });
+      expect(result.changes[0]!.witness.subject).to.have.property('tenant', result.changes[0]!.witness.org!.id);
+      expect(t.auth.policies.diff('policies/roles.json', 'policies')).to.deep.equal({ changes: [], not_analysed: [] });
+      expect(() => t.auth.policies.diff({ r: [{ action: 'read' }] }, {})).to.throw(TypeError, /\$\.r\[0\]\.subject/);
+    } finally {
+      await t.auth.close();
+    }
+  });
+});
