@@ -4,11 +4,12 @@
  * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
  */
 import { fileURLToPath } from 'node:url';
-import { subject as asSubject } from '@casl/ability';
+import { detectSubjectType, subject as asSubject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
+import { lintDefinitions, type LintReport, type PolicyLintOptions } from './authorization/analysis/lint-roles.js';
 import { explain, type Explanation } from './authorization/explain.js';
 import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
 import type { RequireOptions } from './authorization/guards.js';
@@ -155,6 +156,11 @@ export abstract class AuthorizationApi {
     return isGuardedRequest(who) ? who.ability! : this[PARTS].abilities.abilityFor(toPrincipal(who));
   }
 
+  /** Policy analysis (docs/policy-analysis.md). `lint`: rules that never decide, duplicates, rules on entities without the tenant field. */
+  readonly policies = {
+    lint: (options?: PolicyLintOptions): LintReport => lintDefinitions(this[PARTS].abilities.definitions(), this[PARTS].orgRoles.tenant.field, options),
+  };
+
   /** Whether the named policy allows the user in this context; fails closed like the guard. */
   can(user: PrincipalLike, policy: string, context: Record<string, unknown> = {}): boolean {
     const { policies, abilities } = this[PARTS];
@@ -175,6 +181,7 @@ export abstract class AuthorizationApi {
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg): Promise<FilterQuery<T>>;
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
     const { abilities, orgAccess, orgRoles } = this[PARTS];
+    abilities.assertKnownNames('accessibleBy', action, subjectType);
     const { tenant } = orgRoles;
     const primaryKey = options.primaryKey ?? 'id';
     if (options.org !== undefined) {
@@ -191,6 +198,7 @@ export abstract class AuthorizationApi {
    * object's own keys (none for a bare type name).
    */
   permittedFields(user: Asker, action: string, subject: string | object, allFields?: readonly string[]): string[] {
+    this[PARTS].abilities.assertKnownNames('permittedFields', action, typeof subject === 'string' ? subject : detectSubjectType(subject));
     const every = allFields ?? (typeof subject === 'object' ? Object.keys(subject) : []);
     const fields = permittedFieldsOf(this.abilityFor(user), action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
     return [...new Set(fields)].sort();
@@ -213,6 +221,7 @@ export abstract class AuthorizationApi {
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
     const { abilities, roleRules, orgAccess, orgRoles, policies } = this[PARTS];
+    abilities.assertKnownNames('explain', action, subjectType);
     const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
     const user = principalOf(who);

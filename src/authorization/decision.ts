@@ -27,7 +27,8 @@ function namesOnlyPresentFields(condition: Condition, object: object): boolean {
   return typeof field !== 'string' || field === ITSELF || valueAt(object, field) !== undefined;
 }
 
-function valueAt(object: object, path: string): unknown {
+/** The value at a dotted path, or undefined (a path through a list finds nothing). */
+export function valueAt(object: object, path: string): unknown {
   let value: unknown = object;
   for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   return value;

@@ -41,6 +41,21 @@ export interface RuleSource {
 interface Role {
   includes: readonly string[];
   rulesFor: (values: PlaceholderValues) => RoleRule[];
+  /** The rules as defined (placeholders not filled, not bound to an organization), for analysis. */
+  rules: readonly RoleRule[];
+  source?: string;
+}
+
+/** A role as it was defined, for analysis (coverage, lint, the names rules use). */
+export interface RoleDefinition {
+  role: string;
+  /** True for an organization role. */
+  org: boolean;
+  includes: readonly string[];
+  /** Its own rules, as defined: placeholders not filled, no tenant condition. */
+  rules: readonly RoleRule[];
+  /** The file it was loaded from. */
+  source?: string;
 }
 
 export class RoleRules {
@@ -61,7 +76,8 @@ export class RoleRules {
     const includes = checkIncludes(role, options.includes);
     const cycle = this.cycleThrough(name, includes);
     if (cycle) throw new TypeError(`${role} would include itself: ${cycle.join(' -> ')}`);
-    this.roles.set(name, { includes, rulesFor: this.compile(name, structuredClone(rules) as RoleRule[], options.source) });
+    const own = deepFreeze(structuredClone(rules) as RoleRule[]);
+    this.roles.set(name, { includes, rulesFor: this.compile(name, structuredClone(rules) as RoleRule[], options.source), rules: own, ...(options.source !== undefined && { source: options.source }) });
     this.version++;
   }
 
@@ -72,6 +88,11 @@ export class RoleRules {
   /** The defined roles' names, in the order they were first defined. */
   names(): string[] {
     return [...this.roles.keys()];
+  }
+
+  /** Every role as defined, in the order they were first defined. */
+  definitions(): RoleDefinition[] {
+    return [...this.roles].map(([role, { includes, rules, source }]) => ({ role, org: this.tenant !== undefined, includes, rules, ...(source !== undefined && { source }) }));
   }
 
   /** The rules the user's roles grant, included roles' first, interpolated for the user. */
