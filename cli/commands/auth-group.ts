@@ -23,6 +23,7 @@ import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
+import { PolicyLintCommand } from './policy-lint.js';
 import { RemoveMemberCommand } from './remove-member.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
@@ -53,6 +54,7 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   DeleteOrgCommand,
   CheckCommand,
   TestPoliciesCommand,
+  PolicyLintCommand,
   CreateTokenCommand,
   ListTokensCommand,
   RevokeTokenCommand,

@@ -29,6 +29,7 @@ import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
+import { PolicyLintCommand } from './policy-lint.js';
 import { RemoveMemberCommand } from './remove-member.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
@@ -62,6 +63,7 @@ export {
   ListTokensCommand,
   ListUsersCommand,
   MigrateCommand,
+  PolicyLintCommand,
   RemoveMemberCommand,
   RemoveRoleCommand,
   ResetMfaCommand,
