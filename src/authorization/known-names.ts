@@ -4,8 +4,10 @@
  * about a name none of them uses can only ever be denied, so a misspelt name would pass a test
  * that expects a denial: `accessibleBy`, `explain`, `permittedFields`, policy tests and `auth
  * check` refuse it instead, naming the closest known name. `manage` and `all` are CASL's own and
- * may always be asked about, but they make no other name known (an admin's `manage all` would
- * otherwise let every typo through). Computed when asked, so roles defined later count.
+ * may always be asked about. A rule on `manage` makes CASL's usual actions known too (`create`,
+ * `read`, `update`, `delete`: an admin's `manage all` grants them without naming them), but no
+ * other name: otherwise every misspelt action would pass. `all` makes no subject type known.
+ * Computed when asked, so roles defined later count.
  */
 import { closest } from 'fastest-levenshtein';
 import type { RoleDefinition } from './role-rules.js';
@@ -17,6 +19,8 @@ export interface KnownNames {
 
 const CASL_ACTION = 'manage';
 const CASL_SUBJECT = 'all';
+/** The actions CASL's documentation manages with: known wherever a rule names `manage`. */
+const CRUD = ['create', 'read', 'update', 'delete'];
 
 /** The names the roles' rules and the policies use. */
 export function knownNames(definitions: Iterable<RoleDefinition>, policies: Iterable<string>, policyAction: string): KnownNames {
@@ -31,6 +35,7 @@ export function knownNames(definitions: Iterable<RoleDefinition>, policies: Iter
       add(subjects, rule.subject);
     }
   }
+  if (actions.has(CASL_ACTION)) for (const action of CRUD) actions.add(action);
   for (const policy of policies) {
     subjects.add(policy);
     actions.add(policyAction);
