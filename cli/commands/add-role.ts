@@ -27,15 +27,15 @@ export class AddRoleCommand extends ServiceAuthCommand {
   protected override async run(): Promise<void> {
     const auth = await this.auth();
     const role = validRoleName(this.role);
-    const defined = auth.roleRules.names();
-    if (!this.force && defined.length > 0 && !defined.includes(role)) {
-      const { closest } = await import('fastest-levenshtein');
-      throw new CliFailure(`No definition names the role "${role}" (the defined roles are ${defined.join(', ')}; did you mean "${closest(role, defined)}"?): it would grant nothing. Give it anyway with --force`);
-    }
     const user = await this.existingUser(auth, this.email);
     if (user.hasRole(role)) {
       this.print(`${user.email} already has the role "${role}"; nothing changed`);
       return;
+    }
+    const defined = auth.roleRules.names();
+    if (!this.force && defined.length > 0 && !defined.includes(role)) {
+      const { closest } = await import('fastest-levenshtein');
+      throw new CliFailure(`No definition names the role "${role}" (the defined roles are ${defined.join(', ')}; did you mean "${closest(role, defined)}"?): it would grant nothing. Give it anyway with --force`);
     }
     const roleExisted = (await auth.roles.list()).some((existing) => existing.name === role);
     const updated = await auth.users.addRole(user.id, role);

@@ -88,8 +88,9 @@ function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Pr
   const user = principals.get(test.principal)!;
   const common = { index, principal: test.principal, roles: [...user.roles], expected: test.allowed, ...(test.description !== undefined && { description: test.description }) };
   if ('policy' in test) {
-    const explanation = explain(deps, user, POLICY_ACTION, test.policy, test.context);
-    const problem = deps.policies.has(test.policy) ? undefined : `no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the application with --app)`;
+    const defined = deps.policies.has(test.policy);
+    const explanation = defined ? explain(deps, user, POLICY_ACTION, test.policy, test.context) : { allowed: false, rule: null, policy: test.policy };
+    const problem = defined ? undefined : `no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the application with --app)`;
     return { ...common, action: POLICY_ACTION, subject: test.policy, policy: test.policy, fields: test.context, actual: explanation.allowed, passed: explanation.allowed === test.allowed && !problem, explanation, ...(problem && { problem }) };
   }
   const resource = test.resource === undefined ? undefined : file.resources[test.resource]!;
