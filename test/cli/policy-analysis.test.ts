@@ -5,7 +5,10 @@
 import { expect } from 'chai';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { temporaryDirectory } from '../helpers/app.js';
+import { ROOT } from '../helpers/processes.js';
+import { runCli } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
 const ROLES = {
@@ -79,6 +82,29 @@ describe('CLI: auth policy lint and test-policies --coverage', () => {
     await mkdir(join(clean, 'policies'));
     await writeFile(join(clean, 'policies', 'roles.json'), JSON.stringify(CLEAN));
     expect(await runCliInProcess(['auth', 'policy', 'lint'], { cwd: clean })).to.deep.equal({ code: 0, stdout: 'No findings.\n', stderr: '' });
+  });
+
+  it("lint --app checks the application's entities: an organization role's rule on one without the tenant field (a process: --app)", async () => {
+    const app = join(dir, 'app.mjs');
+    await writeFile(
+      app,
+      [
+        `import express from ${JSON.stringify(import.meta.resolve('express'))};`,
+        `import { defineEntity } from ${JSON.stringify(import.meta.resolve('@mikro-orm/core'))};`,
+        `import { ServiceAuth } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/src/index.js')).href)};`,
+        'const p = defineEntity.properties;',
+        "export const entities = [defineEntity({ name: 'Task', properties: { id: p.integer().primary(), title: p.string() } })];",
+        'const app = express();',
+        'new ServiceAuth(app);',
+        'export default app;',
+        '',
+      ].join('\n'),
+    );
+    const file = join(clean, 'roles.json');
+    const { code, stdout } = await runCli(['auth', 'policy', 'lint', file, '--app', app], { env: { SERVICE_AUTH_DATABASE_URL: 'sqlite::memory:' } });
+    expect(code).to.equal(1);
+    expect(stdout).to.contain(`${file}: org role "member", rule 1: no_tenant_field: matches nothing: the entity Task has no tenant field "org_id"`);
+    expect(stdout).to.contain(`${file}: org role "member", rule 2: no_tenant_field:`);
   });
 
   it('test-policies --coverage lists, per role, the rules no test decided, and the total', async () => {
