@@ -4,12 +4,13 @@
  * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
  */
 import { fileURLToPath } from 'node:url';
-import { subject as asSubject } from '@casl/ability';
+import { detectSubjectType, subject as asSubject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
 import { policyAnalysis, type PolicyAnalysis } from './authorization/analysis/policy-analysis.js';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
+import { lintDefinitions } from './authorization/analysis/lint-roles.js';
 import { explain, type Explanation } from './authorization/explain.js';
 import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
 import type { RequireOptions } from './authorization/guards.js';
@@ -41,8 +42,14 @@ export abstract class AuthorizationApi {
     this[PARTS] = parts;
   }
 
-  /** Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`. */
-  readonly policies: PolicyAnalysis = policyAnalysis(() => this[PARTS].orgRoles.tenant.field);
+  /**
+   * Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`, what a change grants;
+   * `auth.policies.lint()`, rules that never decide, duplicates, rules on entities without the tenant field.
+   */
+  readonly policies: PolicyAnalysis = policyAnalysis(
+    () => this[PARTS].orgRoles.tenant.field,
+    (options) => lintDefinitions(this[PARTS].abilities.definitions(), this[PARTS].orgRoles.tenant.field, options),
+  );
 
   /**
    * Defines (or replaces) a named policy: a synchronous `(user, context) => boolean`, where the
@@ -180,6 +187,7 @@ export abstract class AuthorizationApi {
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg): Promise<FilterQuery<T>>;
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
     const { abilities, orgAccess, orgRoles } = this[PARTS];
+    abilities.assertKnownNames('accessibleBy', action, subjectType);
     const { tenant } = orgRoles;
     if (options.org !== undefined) {
       return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, options) as FilterQuery<T>);
@@ -195,6 +203,7 @@ export abstract class AuthorizationApi {
    * object's own keys (none for a bare type name).
    */
   permittedFields(user: Asker, action: string, subject: string | object, allFields?: readonly string[]): string[] {
+    this[PARTS].abilities.assertKnownNames('permittedFields', action, typeof subject === 'string' ? subject : detectSubjectType(subject));
     const every = allFields ?? (typeof subject === 'object' ? Object.keys(subject) : []);
     const fields = permittedFieldsOf(this.abilityFor(user), action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
     return [...new Set(fields)].sort();
@@ -217,6 +226,7 @@ export abstract class AuthorizationApi {
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
     const { abilities, roleRules, orgAccess, orgRoles, policies } = this[PARTS];
+    abilities.assertKnownNames('explain', action, subjectType);
     const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
     const user = principalOf(who);

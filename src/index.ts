@@ -21,6 +21,11 @@ export type { AuditDetail, AuditOutcome, AuditRecord, AuditType, Actor } from '.
 export type { Policy, PolicyContext } from './authorization/policies.js';
 export type { Principal, PrincipalLike } from './authorization/principal.js';
 export type { RoleRule } from './authorization/role-rules.js';
+export type { ExplainedRule, Explanation, FailedCondition, WhyNotRule } from './authorization/explain.js';
+export type { Coverage, RoleCoverage } from './authorization/coverage.js';
+export type { PolicyTestReport, PolicyTestResult } from './authorization/policy-tests.js';
+export type { LintReport, PolicyLintOptions } from './authorization/analysis/lint-roles.js';
+export type { LintFinding, LintKind } from './authorization/analysis/lint.js';
 export type { AuthConfig, PasswordPolicy } from './config/config.js';
 export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem } from './errors.js';
 export type { EventHandler, EventName, OrgEventDetail, OrgEventHandler, OrgEventName } from './events.js';

@@ -72,3 +72,8 @@ function isExpressApp(value: unknown): value is Application {
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
+
+/** The values a module exports (it is already loaded: the same module instance), for what else it holds (its entities). */
+export async function exportsOfModule(modulePath: string, cwd: string): Promise<unknown[]> {
+  return Object.values((await import(pathToFileURL(resolve(cwd, modulePath)).href)) as Record<string, unknown>);
+}

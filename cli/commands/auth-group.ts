@@ -24,6 +24,7 @@ import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
 import { PolicyDiffCommand } from './policy-diff.js';
+import { PolicyLintCommand } from './policy-lint.js';
 import { RemoveMemberCommand } from './remove-member.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
@@ -55,6 +56,7 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   CheckCommand,
   TestPoliciesCommand,
   PolicyDiffCommand,
+  PolicyLintCommand,
   CreateTokenCommand,
   ListTokensCommand,
   RevokeTokenCommand,

@@ -3,7 +3,7 @@ import { routeContext } from '../../src/authorization/context.js';
 import type { AuthUser } from '../../src/users/auth-user.js';
 import type { AuthParts } from '../../src/wiring.js';
 import { ServiceAuthCommand } from './base.js';
-import { decidedBy } from './explanations.js';
+import { decidedBy, whyNotLines } from './explanations.js';
 import { CliFailure, EXIT_USAGE } from './failures.js';
 import { exclusive, needs, required, requiredUnless } from './option-rules.js';
 import { applicationRules, DEFAULT_POLICIES, directoryRules } from './policy-rules.js';
@@ -18,13 +18,15 @@ export class CheckCommand extends ServiceAuthCommand {
     category: 'Policies',
     description: 'Ask whether a user may do something, and why',
     details: `
-      Prints \`allowed\` or \`denied\`, then the rule that decided, with its role and the file it came from, or that no rule of the user's roles grants it. The user is found by email; the rules are the application's (\`--app\`) or, without it, the JSON role files of \`--policies\` (default \`./policies\`).
+      Prints \`allowed\` or \`denied\`, then the rule that decided, with its role and the file it came from, or that no rule of the user's roles grants it. For a refusal, it then names each rule that could have allowed it and why it did not: the first of its conditions the subject fails (field, operator, the value wanted and the subject's), or the inverted rule that refused. The user is found by email; the rules are the application's (\`--app\`) or, without it, the JSON role files of \`--policies\` (default \`./policies\`).
 
-      \`--field key=value\` gives the subject's fields (or a policy's context), repeated for several; values are read as URL parameters are: a canonical integer becomes a number. A named policy (\`--policy\`) is code, so it needs \`--app\`.
+      \`--field key=value\` gives the subject's fields (or a policy's context), repeated for several; values are read as URL parameters are: a canonical integer becomes a number. \`--field key:=JSON\` gives a typed value (\`shared:=true\`, \`team:=null\`, \`tags:='["a"]'\`), so a boolean or null column can be asked about. A named policy (\`--policy\`) is code, so it needs \`--app\`.
 
       \`--org\` (an organization's slug or id) asks in that organization: with the user's global roles and the organization roles their membership there holds (global roles only for a non-member), the subject belonging to it unless \`--field\` names its tenant field (\`org_id\`) itself.
 
-      Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy? }\`.
+      An action or subject type that no rule of any role names is a usage error naming the closest known one (a typo would otherwise be "denied").
+
+      Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy?, why_not? }\`.
     `,
     examples: [
       ['May ann read team north\'s reports?', '$0 auth check --email ann@example.com --action read --subject Report --field team=north'],
@@ -49,7 +51,7 @@ export class CheckCommand extends ServiceAuthCommand {
   action = Option.String('--action', { description: 'The action, e.g. read' });
   subject = Option.String('--subject', { description: 'The subject type, e.g. Report' });
   policy = Option.String('--policy', { description: 'A named policy instead of an action on a subject (needs --app)' });
-  fields = Option.Array('--field', { description: "A field of the subject (or the policy's context) as key=value; repeat for several" });
+  fields = Option.Array('--field', { description: "A field of the subject (or the policy's context) as key=value, or key:=JSON for a typed value; repeat for several" });
   org = Option.String('--org', { description: "Ask in this organization (its slug or id), with the user's organization roles there" });
   policies = Option.String('--policies', { description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})` });
   json = Option.Boolean('--json', false, { description: 'Print the explanation as JSON' });
@@ -68,12 +70,20 @@ export class CheckCommand extends ServiceAuthCommand {
     const place = this.org === undefined ? undefined : await this.place(parts, user);
     const question = place ? { ...place.tenant.condition(this.subject ?? '', place.org.id), ...context } : context;
     const ability = place && rules.abilities.abilityFor(user, { org: place.org, roles: place.roles });
-    const explanation = this.policy !== undefined ? explain(rules, user, 'satisfy', this.policy, context) : explain(rules, user, this.action!, this.subject!, question, undefined, ability);
+    let explanation: ReturnType<typeof explain>;
+    try {
+      explanation = this.policy !== undefined ? explain(rules, user, 'satisfy', this.policy, context) : explain(rules, user, this.action!, this.subject!, question, undefined, ability);
+    } catch (error) {
+      // An action or subject type no rule names: a typo on the command line.
+      if (error instanceof TypeError) throw new CliFailure(`Usage Error: ${error.message.replace(/^explain: /, '')}`, EXIT_USAGE);
+      throw error;
+    }
     if (this.json) {
       this.print(JSON.stringify({ email: user.email, ...(place && { org: place.org.slug }), ...explanation }, null, 2));
     } else {
       this.print(explanation.allowed ? 'allowed' : 'denied');
       this.print(decidedBy(explanation, [...user.roles, ...(place?.roles ?? [])]));
+      for (const line of whyNotLines(explanation)) this.print(line);
     }
     return explanation.allowed ? 0 : EXIT_DENIED;
   }
@@ -87,14 +97,27 @@ export class CheckCommand extends ServiceAuthCommand {
     return { org, roles: membership?.roles ?? [], tenant: new Tenant(parts.config.tenantField) };
   }
 
-  /** The `--field` pairs as a context, numbers as URL parameters give them; a pair without `=` is a usage error. */
+  /**
+   * The `--field` pairs as a context: `key=value` as URL parameters give them (a canonical integer
+   * a number), `key:=JSON` typed. A pair without `=`, or bad JSON after `:=`, is a usage error.
+   */
   private subjectFields(): Record<string, unknown> | CliFailure {
     const params: Record<string, string> = {};
+    const typed: Record<string, unknown> = {};
     for (const pair of this.fields ?? []) {
       const at = pair.indexOf('=');
-      if (at < 1) return new CliFailure(`Usage Error: --field ${JSON.stringify(pair)} is not key=value`, EXIT_USAGE);
-      params[pair.slice(0, at)] = pair.slice(at + 1);
+      const isTyped = at > 1 && pair[at - 1] === ':';
+      if (at < 1 || (isTyped && at < 2)) return new CliFailure(`Usage Error: --field ${JSON.stringify(pair)} is not key=value or key:=JSON`, EXIT_USAGE);
+      if (!isTyped) {
+        params[pair.slice(0, at)] = pair.slice(at + 1);
+        continue;
+      }
+      try {
+        typed[pair.slice(0, at - 1)] = JSON.parse(pair.slice(at + 1));
+      } catch {
+        return new CliFailure(`Usage Error: --field ${JSON.stringify(pair)}: the value after := is not JSON (true, false, null, a number, "a string", a list or an object)`, EXIT_USAGE);
+      }
     }
-    return routeContext(params);
+    return { ...routeContext(params), ...typed };
   }
 }

@@ -30,6 +30,7 @@ import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
 import { PolicyDiffCommand } from './policy-diff.js';
+import { PolicyLintCommand } from './policy-lint.js';
 import { RemoveMemberCommand } from './remove-member.js';
 import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
@@ -64,6 +65,7 @@ export {
   ListUsersCommand,
   MigrateCommand,
   PolicyDiffCommand,
+  PolicyLintCommand,
   RemoveMemberCommand,
   RemoveRoleCommand,
   ResetMfaCommand,

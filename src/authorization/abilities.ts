@@ -16,7 +16,8 @@ import { conditionsMatcher } from './conditions.js';
 import type { OrgRef } from './placeholders.js';
 import type { PolicyContext, PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
-import type { OrgRoleRules, RoleRules, RuleSource } from './role-rules.js';
+import { knownNames, unknownNameProblem, type KnownNames } from './known-names.js';
+import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
 
 /**
  * An application that wants its abilities typed names its actions and subject types here, by
@@ -54,6 +55,7 @@ export interface OrgPlace {
 export class AbilityFactory {
   /** Made on first use: lru-cache allocates arrays for `max` entries up front. */
   private held: LRUCache<string, AppAbility> | undefined;
+  private known: { versions: string; names: KnownNames } | undefined;
   /** The same user object (cached for a while by the credential lookups) skips building the key. */
   private readonly byUser = new WeakMap<Principal, { roles: number; policies: number; ability: AppAbility }>();
 
@@ -99,6 +101,24 @@ export class AbilityFactory {
       cache.set(key, ability);
     }
     return ability;
+  }
+
+  /** Every role as defined: global roles, then organization roles. */
+  definitions(): RoleDefinition[] {
+    return [...this.roles.definitions(), ...(this.orgRoles?.definitions() ?? [])];
+  }
+
+  /** The actions and subject types some rule or policy names, as the definitions stand now. */
+  knownNames(): KnownNames {
+    const versions = `${this.roles.version}/${this.orgRoles?.version}/${this.policies.version}`;
+    if (this.known?.versions !== versions) this.known = { versions, names: knownNames(this.definitions(), this.policies.names(), POLICY_ACTION) };
+    return this.known.names;
+  }
+
+  /** A TypeError, `call` naming where, for an action or subject type that no rule or policy names (typos-are-errors, known-names.ts). */
+  assertKnownNames(call: string, action: string, subjectType: string): void {
+    const problem = unknownNameProblem(this.knownNames(), action, subjectType);
+    if (problem) throw new TypeError(`${call}: ${problem}`);
   }
 
   /** The role, position and file a rule of an ability came from (a global role's or an organization role's). */

@@ -38,3 +38,10 @@ function present(value: unknown, path: string[]): boolean {
   if (typeof value !== 'object') return false;
   return present(step(value as Record<string, unknown>, path[0]!), path.slice(1));
 }
+
+/** The value at a dotted path, or undefined (a path through a list finds nothing). */
+export function valueAt(object: object, path: string): unknown {
+  let value: unknown = object;
+  for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}

@@ -1,7 +1,8 @@
 /**
  * Why a user may or may not do something: the rule that decided (CASL's `relevantRuleFor`, with
  * decision.ts's rule on missing fields), with the role it came from and the file it was loaded
- * from, or the named policy that decided.
+ * from, or the named policy that decided; for a refusal, why each rule that could have allowed it
+ * did not (why-not.ts). An action or subject type that no rule names is a TypeError (known-names.ts).
  */
 import { subject as asSubject } from '@casl/ability';
 import type { AbilityFactory, AppAbility } from './abilities.js';
@@ -9,11 +10,16 @@ import { decide } from './decision.js';
 import type { PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
 import type { RoleRule, RoleRules, RuleSource } from './role-rules.js';
+import { whyNot, type FailedCondition } from './why-not.js';
+
+export type { FailedCondition } from './why-not.js';
 
 /** A rule as `explain` shows it. */
 export interface ExplainedRule {
   /** The role that defined it; null for a rule of no role (none of ours). */
   role: string | null;
+  /** Its position in the role's own rules, from 1. */
+  index?: number;
   action: string | string[];
   subject: string | string[];
   conditions?: Record<string, unknown>;
@@ -32,6 +38,21 @@ export interface Explanation {
   rule: ExplainedRule | null;
   /** The named policy that decided, for a policy subject. */
   policy?: string;
+  /**
+   * For a refusal by the rules: each rule that could have allowed the action on that subject type
+   * (in the order defined), with the first of its conditions that failed, or the inverted rule
+   * that refused although it matched. Empty when no rule allows it at all.
+   */
+  why_not?: WhyNotRule[];
+}
+
+/** A rule that could have allowed it, and why it did not. */
+export interface WhyNotRule {
+  rule: ExplainedRule;
+  /** The first of its conditions the subject does not meet. */
+  failed?: FailedCondition;
+  /** The inverted rule that decided, when this rule's conditions were met. */
+  refused_by?: ExplainedRule;
 }
 
 export interface ExplainDeps {
@@ -50,14 +71,24 @@ export function explain(
   /** The ability to explain, when not the user's everywhere (in an organization). */
   ability: AppAbility = abilities.abilityFor(user),
 ): Explanation {
+  abilities.assertKnownNames('explain', action, subjectType);
   if (policies.has(subjectType)) return { allowed: policies.check(subjectType, user, context), rule: null, policy: subjectType };
   const { allowed, rule } = decide(ability, action, asSubject(subjectType, { ...context }), field);
-  return { allowed, rule: rule ? explained(rule.origin as RoleRule, (origin) => roles.sourceOf(origin) ?? abilities.sourceOf(origin)) : null };
+  const show = (origin: object) => explained(origin as RoleRule, (of) => roles.sourceOf(of) ?? abilities.sourceOf(of));
+  const explanation: Explanation = { allowed, rule: rule ? show(rule.origin) : null };
+  if (!allowed) {
+    explanation.why_not = whyNot(ability, action, subjectType, context, field, rule).map(({ rule: allowing, failed, refused_by }) => ({
+      rule: show(allowing.origin),
+      ...(failed && { failed }),
+      ...(refused_by && { refused_by: show(refused_by.origin) }),
+    }));
+  }
+  return explanation;
 }
 
 function explained(origin: RoleRule, sourceOf: (rule: object) => RuleSource | undefined): ExplainedRule {
   const source = sourceOf(origin);
-  const rule: ExplainedRule = { role: source?.role ?? null, action: origin.action, subject: origin.subject as string | string[], inverted: origin.inverted === true };
+  const rule: ExplainedRule = { role: source?.role ?? null, ...(source && { index: source.index }), action: origin.action, subject: origin.subject as string | string[], inverted: origin.inverted === true };
   if (origin.conditions) rule.conditions = origin.conditions as Record<string, unknown>;
   if (origin.fields) rule.fields = origin.fields;
   if (origin.reason) rule.reason = origin.reason;

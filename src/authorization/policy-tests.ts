@@ -2,10 +2,14 @@
  * Policy tests: role rules and named policies tested as data (`auth test-policies`,
  * `auth.testPolicies`). Each test names a principal and a question (an action on a resource, or
  * a policy in a context) and the decision it expects; the run answers every question with
- * `explain`, so a failure shows the rule that decided.
+ * `explain`, so a failure shows the rule that decided, and the report says which rules no test
+ * decided (coverage.ts). A test naming an action or subject type that no rule names is a
+ * malformed file: with a typo, a test expecting a denial would pass.
  */
 import { readFileSync } from 'node:fs';
 import { explain, type ExplainDeps, type Explanation } from './explain.js';
+import { coverageOf, type Coverage } from './coverage.js';
+import { unknownNameProblem } from './known-names.js';
 import { readPolicyTestFile, type PolicyTestFile } from './policy-test-file.js';
 import { POLICY_ACTION } from './abilities.js';
 import { toPrincipal, type Principal } from './principal.js';
@@ -40,10 +44,12 @@ export interface PolicyTestReport {
   passed: number;
   failed: number;
   results: PolicyTestResult[];
+  /** The rules of every role (global and organization) that no test of this file decided. */
+  coverage: Coverage;
 }
 
-/** A file that is not a policy test file: every problem, by JSON path. */
-export class PolicyTestFileError extends Error {
+/** A file that is not a policy test file: every problem, by JSON path (a TypeError: a typo is one). */
+export class PolicyTestFileError extends TypeError {
   override name = 'PolicyTestFileError';
 
   constructor(
@@ -58,18 +64,33 @@ export class PolicyTestFileError extends Error {
 export function runPolicyTests(deps: ExplainDeps, input: string | object, file = typeof input === 'string' ? input : '(object)'): PolicyTestReport {
   const { data, problems } = readPolicyTestFile(typeof input === 'string' ? readJson(input) : input);
   if (!data) throw new PolicyTestFileError(file, problems);
+  const unknown = unknownNames(deps, data);
+  if (unknown.length) throw new PolicyTestFileError(file, unknown);
   const principals = principalsOf(data);
   const results = data.tests.map((test, index) => run(deps, data, principals, test, index));
   const passed = results.filter((result) => result.passed).length;
-  return { ...(typeof input === 'string' && { file }), passed, failed: results.length - passed, results };
+  const coverage = coverageOf(deps.abilities.definitions(), results);
+  return { ...(typeof input === 'string' && { file }), passed, failed: results.length - passed, results, coverage };
+}
+
+/** Each test asking about an action or subject type that no rule names, by JSON path. */
+function unknownNames({ abilities }: ExplainDeps, file: PolicyTestFile): string[] {
+  const known = abilities.knownNames();
+  return file.tests.flatMap((test, index) => {
+    if ('policy' in test) return [];
+    const subject = test.resource === undefined ? test.subject! : file.resources[test.resource]!.subject;
+    const problem = unknownNameProblem(known, test.action, subject);
+    return problem ? [`$.tests[${index}]: ${problem}`] : [];
+  });
 }
 
 function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Principal>, test: PolicyTestFile['tests'][number], index: number): PolicyTestResult {
   const user = principals.get(test.principal)!;
   const common = { index, principal: test.principal, roles: [...user.roles], expected: test.allowed, ...(test.description !== undefined && { description: test.description }) };
   if ('policy' in test) {
-    const explanation = explain(deps, user, POLICY_ACTION, test.policy, test.context);
-    const problem = deps.policies.has(test.policy) ? undefined : `no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the application with --app)`;
+    const defined = deps.policies.has(test.policy);
+    const explanation = defined ? explain(deps, user, POLICY_ACTION, test.policy, test.context) : { allowed: false, rule: null, policy: test.policy };
+    const problem = defined ? undefined : `no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the application with --app)`;
     return { ...common, action: POLICY_ACTION, subject: test.policy, policy: test.policy, fields: test.context, actual: explanation.allowed, passed: explanation.allowed === test.allowed && !problem, explanation, ...(problem && { problem }) };
   }
   const resource = test.resource === undefined ? undefined : file.resources[test.resource]!;

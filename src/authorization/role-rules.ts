@@ -43,6 +43,21 @@ interface Role {
   rulesFor: (values: PlaceholderValues) => RoleRule[];
   /** As defined, for copying into another registry (policy diff's `--app`). */
   definition: { rules: RoleRule[]; options: RoleOptions };
+  /** The rules as defined (placeholders not filled, not bound to an organization), for analysis. */
+  rules: readonly RoleRule[];
+  source?: string;
+}
+
+/** A role as it was defined, for analysis (coverage, lint, the names rules use). */
+export interface RoleDefinition {
+  role: string;
+  /** True for an organization role. */
+  org: boolean;
+  includes: readonly string[];
+  /** Its own rules, as defined: placeholders not filled, no tenant condition. */
+  rules: readonly RoleRule[];
+  /** The file it was loaded from. */
+  source?: string;
 }
 
 export class RoleRules {
@@ -64,7 +79,14 @@ export class RoleRules {
     const cycle = this.cycleThrough(name, includes);
     if (cycle) throw new TypeError(`${role} would include itself: ${cycle.join(' -> ')}`);
     const copy = structuredClone(rules) as RoleRule[];
-    this.roles.set(name, { includes, rulesFor: this.compile(name, copy, options.source), definition: { rules: copy, options: { ...options, includes } } });
+    const own = deepFreeze(structuredClone(rules) as RoleRule[]);
+    this.roles.set(name, {
+      includes,
+      rulesFor: this.compile(name, copy, options.source),
+      definition: { rules: copy, options: { ...options, includes } },
+      rules: own,
+      ...(options.source !== undefined && { source: options.source }),
+    });
     this.version++;
   }
 
@@ -80,6 +102,11 @@ export class RoleRules {
   /** Defines every role of `other` here too, as it was defined there. */
   copyFrom(other: RoleRules): void {
     for (const [name, { definition }] of other.roles) this.define(name, definition.rules, definition.options);
+  }
+
+  /** Every role as defined, in the order they were first defined. */
+  definitions(): RoleDefinition[] {
+    return [...this.roles].map(([role, { includes, rules, source }]) => ({ role, org: this.tenant !== undefined, includes, rules, ...(source !== undefined && { source }) }));
   }
 
   /** The rules the user's roles grant, included roles' first, interpolated for the user. */

@@ -115,13 +115,7 @@ export interface RoleFile {
  * the roles, or every problem by JSON path: `$.reader[0].subject: must be …`.
  */
 export function parseRoleFile(document: unknown): { file: RoleFile } | { problems: string[] } {
-  const sectioned =
-    document !== null &&
-    typeof document === 'object' &&
-    !Array.isArray(document) &&
-    Object.keys(document).length > 0 &&
-    Object.entries(document).every(([key, value]) => SECTIONS.includes(key) && !Array.isArray(value));
-  if (sectioned) {
+  if (isSectioned(document)) {
     const parsed = sectionedFile.safeParse(document);
     if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
     return { file: { roles: parsed.data.roles ?? {}, orgRoles: parsed.data.orgRoles ?? {} } };
@@ -129,6 +123,17 @@ export function parseRoleFile(document: unknown): { file: RoleFile } | { problem
   const parsed = globalRolesFile.safeParse(document);
   if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
   return { file: { roles: parsed.data, orgRoles: {} } };
+}
+
+/** Whether a policy file's document is of the sectioned form (`roles`, `orgRoles`, `scopes`). */
+export function isSectioned(document: unknown): document is Record<string, unknown> {
+  return (
+    document !== null &&
+    typeof document === 'object' &&
+    !Array.isArray(document) &&
+    Object.keys(document).length > 0 &&
+    Object.entries(document).every(([key, value]) => SECTIONS.includes(key) && !Array.isArray(value))
+  );
 }
 
 /** The rules given to `defineRole` or `defineOrgRole`, or a TypeError naming the role (`role "x"`), the rule and the field. */

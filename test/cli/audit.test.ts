@@ -46,7 +46,7 @@ describe('CLI: audit, audit verify and audit prune', () => {
     for (const args of [
       ['create-user', '--email', 'Ada@example.com', '--password-stdin', '--role', 'editor'],
       ['create-user', '--email', 'bob@example.com', '--password-stdin'],
-      ['add-role', 'ada@example.com', 'auditor'],
+      ['add-role', 'ada@example.com', 'auditor', '--force'],
       ['disable-user', 'bob@example.com'],
     ]) {
       const run = args[2] === 'Ada@example.com' ? runCli : runCliInProcess;

@@ -107,6 +107,12 @@ describe('CLI: auth check', () => {
           otherOrgsRow: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--field', 'org_id=2', '--org', 'acme'),
           outsideOrg: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`),
           unknownOrg: check(...meg, '--org', 'nowhere'),
+          typedNumber: check(...approve, '--field', 'owner_id:=7'),
+          typedNull: check(...approve, '--field', 'owner_id:=null'),
+          typedString: check(...invoices, '--field', 'status:="draft"', '--policies', ownPolicies),
+          badJson: check(...approve, '--field', 'owner_id:=seven'),
+          misspeltSubject: check(...ida, '--action', 'read', '--subject', 'Invoce', '--policies', ownPolicies),
+          misspeltAction: check(...ida, '--action', 'aprove', '--subject', 'Invoice', '--policies', ownPolicies),
           missingPolicies: check(...ann, '--action', 'read', '--subject', 'Report', '--policies', join(dir, 'nowhere')),
         },
       }),
@@ -127,14 +133,22 @@ describe('CLI: auth check', () => {
   });
 
   it("prints denied and that no rule of the user's roles grants it, and exits 3", () => {
-    expect(results['deniedNoRule']).to.deep.equal({ code: 3, stdout: 'denied\nno rule of the roles analyst grants it\n', stderr: '' });
+    expect(results['deniedNoRule']).to.deep.equal({
+      code: 3,
+      // Why not: the rule that could have allowed it, and the condition the subject fails.
+      stdout: `denied\nno rule of the roles analyst grants it\nwhy not:\n  role "analyst", rule 1 (${join(ROOT, 'policies/roles.json')}): can read Report where {"team":"north"}\n    fails team $eq "north": the subject's team is "south"\n`,
+      stderr: '',
+    });
     expect(results['noRoles']).to.deep.equal({ code: 3, stdout: 'denied\nno rule grants it: the user has no roles\n', stderr: '' });
   });
 
   it('names an inverted rule that denies, with its reason, from the --policies directory', () => {
     expect(results['inverted']).to.deep.equal({
       code: 3,
-      stdout: `denied\nby role "auditor" (${join(ownPolicies, 'roles.json')}): cannot read Invoice where {"status":"draft"} (reason: "drafts are private")\n`,
+      stdout:
+        `denied\nby role "auditor" (${join(ownPolicies, 'roles.json')}): cannot read Invoice where {"status":"draft"} (reason: "drafts are private")\n` +
+        `why not:\n  role "auditor", rule 1 (${join(ownPolicies, 'roles.json')}): can read Invoice\n` +
+        `    matches, but role "auditor", rule 2 (${join(ownPolicies, 'roles.json')}) refuses: cannot read Invoice where {"status":"draft"} (reason: "drafts are private")\n`,
       stderr: '',
     });
     expect(results['notInverted']).to.deep.equal({
@@ -151,7 +165,8 @@ describe('CLI: auth check', () => {
       stderr: '',
     });
     // "07" is not how 7 is written: it stays a string, and the condition on the number fails.
-    expect(results['notCanonical']).to.deep.equal({ code: 3, stdout: 'denied\nno rule of the roles auditor grants it\n', stderr: '' });
+    expect(results['notCanonical']).to.deep.include({ code: 3, stderr: '' });
+    expect(results['notCanonical']!.stdout).to.match(/^denied\nno rule of the roles auditor grants it\nwhy not:\n.*\n    fails owner_id \$eq 7: the subject's owner_id is "07"\n$/);
     // A ${user.id} placeholder compares with the number the user's id is.
     const meg = ids['meg@example.com'];
     expect(results['placeholder']).to.deep.equal({
@@ -166,10 +181,14 @@ describe('CLI: auth check', () => {
     expect(JSON.parse(results['json']!.stdout)).to.deep.equal({
       email: 'ann@example.com',
       allowed: true,
-      rule: { role: 'analyst', action: 'read', subject: 'Report', conditions: { team: 'north' }, inverted: false, source: join(ROOT, 'policies/roles.json') },
+      rule: { role: 'analyst', index: 1, action: 'read', subject: 'Report', conditions: { team: 'north' }, inverted: false, source: join(ROOT, 'policies/roles.json') },
     });
     expect(results['jsonDenied']!.code, results['jsonDenied']!.stderr).to.equal(3);
-    expect(JSON.parse(results['jsonDenied']!.stdout)).to.deep.equal({ email: 'ann@example.com', allowed: false, rule: null });
+    const denied = JSON.parse(results['jsonDenied']!.stdout);
+    expect(denied).to.deep.include({ email: 'ann@example.com', allowed: false, rule: null });
+    expect(denied.why_not.map(({ rule, failed }: { rule: { role: string; index: number }; failed: unknown }) => [rule.role, rule.index, failed])).to.deep.equal([
+      ['analyst', 1, { field: 'team', operator: '$eq', expected: 'north', missing: true }],
+    ]);
   });
 
   it("asks in an organization with --org: the membership's organization roles, the subject in the organization", () => {
@@ -179,7 +198,11 @@ describe('CLI: auth check', () => {
     expect(JSON.parse(results['inOrgJson']!.stdout)).to.deep.include({ email: 'meg@example.com', org: 'acme', allowed: true });
     expect(JSON.parse(results['inOrgJson']!.stdout).rule).to.include({ role: 'editor', org_role: true });
     // Another organization's invoice, and outside every organization: no rule of hers grants it.
-    expect(results['otherOrgsRow']).to.deep.equal({ code: 3, stdout: 'denied\nno rule of the roles member, editor grants it\n', stderr: '' });
+    expect(results['otherOrgsRow']).to.deep.equal({
+      code: 3,
+      stdout: `denied\nno rule of the roles member, editor grants it\nwhy not:\n  org role "editor", rule 1 (${source}): can update Invoice where {"owner_id":${ids['meg@example.com']},"org_id":1}\n    fails org_id $eq 1: the subject's org_id is 2\n`,
+      stderr: '',
+    });
     expect(results['outsideOrg']!.code).to.equal(3);
     expect(results['unknownOrg']).to.deep.include({ code: 1, stdout: '' });
     expect(results['unknownOrg']!.stderr).to.contain('Unknown organization: no organization "nowhere"');
@@ -192,9 +215,19 @@ describe('CLI: auth check', () => {
   it("takes the role rules from the application with --app", () => {
     expect(results['appRules']).to.deep.equal({
       code: 3,
-      stdout: `denied\nby role "auditor" (${join(ownPolicies, 'roles.json')}): cannot read Invoice where {"status":"draft"} (reason: "drafts are private")\n`,
+      stdout:
+        `denied\nby role "auditor" (${join(ownPolicies, 'roles.json')}): cannot read Invoice where {"status":"draft"} (reason: "drafts are private")\n` +
+        `why not:\n  role "auditor", rule 1 (${join(ownPolicies, 'roles.json')}): can read Invoice\n` +
+        `    matches, but role "auditor", rule 2 (${join(ownPolicies, 'roles.json')}) refuses: cannot read Invoice where {"status":"draft"} (reason: "drafts are private")\n`,
       stderr: '',
     });
+  });
+
+  it('takes typed --field values after := (JSON), a plain = staying as before', () => {
+    expect(results['typedNumber']).to.include({ code: 0 });
+    expect(results['typedNull']).to.include({ code: 3 });
+    expect(results['typedNull']!.stdout).to.contain(`    fails owner_id $eq 7: the subject's owner_id is null\n`);
+    expect(results['typedString']!.stdout).to.match(/^denied\nby role "auditor" .*cannot read Invoice where \{"status":"draft"\}/);
   });
 
   it("asks the application's named policy with --policy: allowed 0, denied 3, unknown policy 1", () => {
@@ -220,8 +253,12 @@ describe('CLI: auth check', () => {
     usage('noQuestion', '--action is required (or --policy)');
     usage('subjectOnly', '--action is required (or --policy)');
     usage('policyAndAction', '--policy and --action cannot be used together');
-    usage('fieldWithoutEquals', '--field "team" is not key=value');
+    usage('fieldWithoutEquals', '--field "team" is not key=value or key:=JSON');
     usage('appAndPolicies', '--app and --policies cannot be used together');
+    usage('badJson', '--field "owner_id:=seven": the value after := is not JSON');
+    // A misspelt name would only ever be denied: a usage error naming the closest known one.
+    usage('misspeltSubject', 'no rule of any role names the subject type "Invoce"; did you mean "Invoice"?');
+    usage('misspeltAction', 'no rule of any role names the action "aprove"; did you mean "approve"?');
     expect(results['policyWithoutApp']!.stderr).to.match(USAGE_LINE);
   });
 

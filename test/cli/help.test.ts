@@ -110,7 +110,7 @@ describe('CLI: help, version and usage errors', () => {
       stdout:
         'AddMemberCommand AddRoleCommand AuditCommand AuditPruneCommand AuditVerifyCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateOrgCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteOrgCommand DeleteRoleCommand ' +
         'DeleteUserCommand DisableUserCommand EnableUserCommand ImportLegacyTokenCommand ' +
-        'ListMembersCommand ListOrgsCommand ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand PolicyDiffCommand RemoveMemberCommand RemoveRoleCommand ResetMfaCommand ResetPasswordCommand ' +
+        'ListMembersCommand ListOrgsCommand ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand PolicyDiffCommand PolicyLintCommand RemoveMemberCommand RemoveRoleCommand ResetMfaCommand ResetPasswordCommand ' +
         'RevokeTokenCommand ServiceAuthCommand TestPoliciesCommand authCommands\n',
       stderr: '',
     });

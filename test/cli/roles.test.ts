@@ -26,7 +26,8 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
         writers: {
           createRole: run('create-role', 'editor'),
           addNewRole: run('add-role', 'ada@example.com', 'analyst'),
-          addExistingRole: run('add-role', 'BOB@example.com', 'viewer'),
+          // viewer is in the database, but no definition (./policies) names it: --force.
+          addExistingRole: run('add-role', 'BOB@example.com', 'viewer', '--force'),
           remove: run('remove-role', 'cy@example.com', 'auditor'),
         },
         others: {
@@ -35,6 +36,7 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
           addHeld: run('add-role', 'cy@example.com', 'viewer'),
           addUnknownEmail: run('add-role', 'nobody@example.com', 'viewer'),
           addInvalidRole: run('add-role', 'ada@example.com', 'bad:role!'),
+          addUndefined: run('add-role', 'ada@example.com', 'analist'),
           removeNotHeld: run('remove-role', 'ada@example.com', 'auditor'),
           removeUnknownEmail: run('remove-role', 'nobody@example.com', 'auditor'),
         },
@@ -120,6 +122,12 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
         stderr: 'Invalid role name: "bad:role!" is not a role name (1 to 64 of A-Z a-z 0-9 _ . : -)\n',
       });
       expect(await roleNames()).to.not.include('bad:role!');
+    });
+
+    it('asks for --force for a role that no definition (./policies) names, naming the closest, changing nothing', async () => {
+      expect(results['addUndefined']).to.include({ code: 1, stdout: '' });
+      expect(results['addUndefined']!.stderr).to.match(/^No definition names the role "analist" \(the defined roles are .*; did you mean "analyst"\?\): it would grant nothing\. Give it anyway with --force\n$/);
+      expect(await roleNames()).to.not.include('analist');
     });
   });
 

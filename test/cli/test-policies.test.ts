@@ -184,7 +184,7 @@ describe('CLI: auth test-policies', () => {
     });
     expect(reports[1]!.results[2]!['explanation']).to.deep.equal({
       allowed: true,
-      rule: { role: 'analyst', action: 'read', subject: 'Report', conditions: { team: 'north' }, inverted: false, source: join(policies, 'roles.json') },
+      rule: { role: 'analyst', index: 1, action: 'read', subject: 'Report', conditions: { team: 'north' }, inverted: false, source: join(policies, 'roles.json') },
     });
   });
 
@@ -247,7 +247,7 @@ describe('auth.testPolicies', () => {
 
   it("runs an object's tests against the application's roles and policies", () => {
     const report = t.auth.testPolicies({ ...FAILING, tests: [...FAILING.tests, ...POLICY.tests] });
-    expect(report).to.have.keys('passed', 'failed', 'results');
+    expect(report).to.have.keys('passed', 'failed', 'results', 'coverage');
     expect({ passed: report.passed, failed: report.failed }).to.deep.equal({ passed: 2, failed: 2 });
     expect(report.results.map((result) => result.passed)).to.deep.equal([true, false, false, true]);
     expect(report.results[3]).to.deep.include({ policy: 'is_self', actual: true, explanation: { allowed: true, rule: null, policy: 'is_self' } });

@@ -149,7 +149,7 @@ describe('requests in an organization', () => {
     expect(body.why.rule).to.deep.include({ role: 'member', org_role: true, fields: ['name'] });
     expect(body.fields).to.deep.equal(['name']);
     // vic only views acme: no field of it.
-    expect((await get('/orgs/acme/why/1', 'vic').expect(200)).body).to.deep.equal({ why: { allowed: false, rule: null }, fields: [] });
+    expect((await get('/orgs/acme/why/1', 'vic').expect(200)).body).to.deep.equal({ why: { allowed: false, rule: null, why_not: [] }, fields: [] });
   });
 
   it('answers abilityFor, accessibleBy and explain with { org } in service code, from the membership', async () => {

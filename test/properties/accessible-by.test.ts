@@ -19,11 +19,20 @@ import { accessCase, allows, idsAllowed, idsWhere, openThings, store, type Acces
 const NORTH = { team: 'north' };
 
 /**
+ * The application's vocabulary: a role no one holds names every action and subject type the cases
+ * ask about (a name no rule names is a TypeError), whatever the case's own rules name.
+ */
+function defineVocabulary(t: TestApp): void {
+  t.auth.defineRole('vocabulary', [{ action: ['read', 'update', 'delete'], subject: 'Thing' }]);
+}
+
+/**
  * Defines the case's roles, then holds the filter to the ability on the case's rows: alone, within
  * `$and` with a condition of the caller's, spread with one on a column the rules never name (the
  * most natural way to narrow it), and within `$or`.
  */
 async function check(t: TestApp, orm: MikroORM, { roles, user, action, rows }: AccessCase): Promise<void> {
+  defineVocabulary(t);
   for (const role of roles) t.auth.defineRole(role.name, role.rules, { includes: role.includes });
   const ability = t.auth.abilityFor(user);
   const filter = t.auth.accessibleBy(user, action, 'Thing');
@@ -69,6 +78,7 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
 
   /** The ids the filter selects among ROWS, checked against the ability too. */
   const selected = async (rules: RoleRule[], action = 'read', extra: Record<string, RoleRule[]> = {}) => {
+    defineVocabulary(t);
     for (const [name, more] of Object.entries(extra)) t.auth.defineRole(name, more);
     t.auth.defineRole('unit', rules, { includes: Object.keys(extra) });
     await store(orm!, ROWS);

@@ -1,5 +1,6 @@
 /** `auth.policies`: policy analysis in code (docs/policy-analysis.md). */
 import { diffPolicies, type PolicyDiff } from './diff.js';
+import type { LintReport, PolicyLintOptions } from './lint-roles.js';
 import { policySetOf, type PolicySource } from './policy-sets.js';
 
 export interface PolicyAnalysis {
@@ -12,11 +13,14 @@ export interface PolicyAnalysis {
    * the application's tenant field. A malformed side throws a TypeError naming the problem.
    */
   diff(a: PolicySource, b: PolicySource): PolicyDiff;
+  /** The application's roles' rules that never decide, duplicates, rules on entities without the tenant field. */
+  lint(options?: PolicyLintOptions): LintReport;
 }
 
-/** `tenantField`: the application's SERVICE_AUTH_TENANT_FIELD, read when asked. */
-export function policyAnalysis(tenantField: () => string): PolicyAnalysis {
+/** `tenantField`: the application's SERVICE_AUTH_TENANT_FIELD, read when asked; `lint` lints the application's roles. */
+export function policyAnalysis(tenantField: () => string, lint: PolicyAnalysis['lint']): PolicyAnalysis {
   return {
     diff: (a, b) => diffPolicies(policySetOf(a, { tenantField: tenantField() }), policySetOf(b, { tenantField: tenantField() })),
+    lint,
   };
 }
