@@ -20,6 +20,8 @@ import { toPrincipal, type Principal, type PrincipalLike } from './authorization
 import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
 import { loadRuleFiles } from './authorization/rule-files.js';
 import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
+import type { ScopeInfo } from './authorization/scope-rules.js';
+import { ScopedAbility } from './authorization/scoped-ability.js';
 import type { AuthParts } from './wiring.js';
 
 /** Who a question is about: a user, or a request a guard has passed (its user, in its organization if any). */
@@ -28,6 +30,14 @@ export type Asker = PrincipalLike | Request;
 /** `{ org }`: ask in an organization (its id, its slug, or `req.org`); the answer is then a promise. */
 export interface InOrg {
   org: OrgName;
+}
+
+/**
+ * `{ scopes }`: ask as a token with these scopes would (service code without a request): the
+ * user's ability intersected with the scopes' rules. A request decides with its own token's.
+ */
+export interface WithScopes {
+  scopes?: readonly string[];
 }
 
 /** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
@@ -70,12 +80,28 @@ export abstract class AuthorizationApi {
   }
 
   /**
-   * Loads role rules from a JSON file (role name to rule list, or `{ roles, orgRoles }`) or every
-   * .json file of a directory; returns the global role names it defined.
+   * Defines (or replaces) a scope: what a token made with it may do at most, as CASL rules (the
+   * role rules' schema, `${user.*}` placeholders; granting only), with a description the tokens
+   * page shows. A scoped token's ability is its owner's intersected with the union of its scopes'
+   * rules; once any scope is defined, a token with an undefined scope cannot be made (422
+   * `unknown_scope`), and one made before gets nothing from it (docs/tokens.md).
+   */
+  defineScope(name: string, rules: readonly RoleRule[], description: string): void {
+    this[PARTS].scopes.define(name, rules, description);
+  }
+
+  /** The defined scopes, sorted by name, with their descriptions. */
+  get scopes(): ScopeInfo[] {
+    return this[PARTS].scopes.list();
+  }
+
+  /**
+   * Loads role rules from a JSON file (role name to rule list, or `{ roles, orgRoles, scopes }`)
+   * or every .json file of a directory; returns the global role names it defined.
    */
   loadPolicies(path: string | URL): string[] {
-    const { roleRules, orgRoles } = this[PARTS];
-    return loadRuleFiles(roleRules, path instanceof URL ? fileURLToPath(path) : path, orgRoles);
+    const { roleRules, orgRoles, scopes } = this[PARTS];
+    return loadRuleFiles(roleRules, path instanceof URL ? fileURLToPath(path) : path, orgRoles, scopes);
   }
 
   /**
@@ -148,11 +174,14 @@ export abstract class AuthorizationApi {
    * `{ org }`, a promise of the ability in that organization (global roles and the membership's
    * organization roles); an unknown organization is a 404 AuthError.
    */
-  abilityFor(who: Asker): AppAbility;
-  abilityFor(who: Asker, options: InOrg): Promise<AppAbility>;
-  abilityFor(who: Asker, options?: InOrg): AppAbility | Promise<AppAbility> {
-    if (options?.org !== undefined) return this[PARTS].orgAccess.abilityIn(principalOf(who), options.org).then(({ ability }) => ability);
-    return isGuardedRequest(who) ? who.ability! : this[PARTS].abilities.abilityFor(toPrincipal(who));
+  abilityFor(who: Asker, options?: WithScopes): AppAbility;
+  abilityFor(who: Asker, options: InOrg & WithScopes): Promise<AppAbility>;
+  abilityFor(who: Asker, options?: Partial<InOrg> & WithScopes): AppAbility | Promise<AppAbility> {
+    const { abilities, orgAccess } = this[PARTS];
+    const user = principalOf(who);
+    const scoped = (ability: AppAbility) => (options?.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
+    if (options?.org !== undefined) return orgAccess.abilityIn(user, options.org).then(({ ability }) => scoped(ability));
+    return scoped(isGuardedRequest(who) ? who.ability! : abilities.abilityFor(user));
   }
 
   /** Whether the named policy allows the user in this context; fails closed like the guard. */
@@ -170,19 +199,23 @@ export abstract class AuthorizationApi {
    * `$or`), a condition on the primary key (`options.primaryKey`, default `id`) that no row
    * satisfies. A condition with no SQL form throws a TypeError.
    */
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions): FilterQuery<T>;
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions & WithScopes): FilterQuery<T>;
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg): Promise<FilterQuery<T>>;
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg & WithScopes): Promise<FilterQuery<T>>;
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> & WithScopes = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
     const { abilities, orgAccess, orgRoles } = this[PARTS];
     const { tenant } = orgRoles;
     const primaryKey = options.primaryKey ?? 'id';
+    const user = principalOf(who);
+    // A scoped token's filter is the `$and` of its owner's and its scopes' (filters.ts).
+    const scoped = (ability: AppAbility) => (options.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
     if (options.org !== undefined) {
-      return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, primaryKey) as FilterQuery<T>);
+      return orgAccess.abilityIn(user, options.org).then(({ ability, org }) => orgAccessFilter(abilities, tenant, { ability: scoped(ability), org }, action, subjectType, primaryKey) as FilterQuery<T>);
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
-    if (place) return orgAccessFilter(abilities, tenant, { ability: this.abilityFor(who), org: place.org }, action, subjectType, primaryKey) as FilterQuery<T>;
-    return accessFilter(this.abilityFor(who), action, subjectType, (rule) => abilities.describe(rule), primaryKey) as FilterQuery<T>;
+    const ability = scoped(this.abilityFor(who));
+    if (place) return orgAccessFilter(abilities, tenant, { ability, org: place.org }, action, subjectType, primaryKey) as FilterQuery<T>;
+    return accessFilter(ability, action, subjectType, (rule) => abilities.describe(rule), primaryKey) as FilterQuery<T>;
   }
 
   /**
@@ -192,8 +225,7 @@ export abstract class AuthorizationApi {
    */
   permittedFields(user: Asker, action: string, subject: string | object, allFields?: readonly string[]): string[] {
     const every = allFields ?? (typeof subject === 'object' ? Object.keys(subject) : []);
-    const fields = permittedFieldsOf(this.abilityFor(user), action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
-    return [...new Set(fields)].sort();
+    return [...new Set(fieldsOf(this.abilityFor(user), action, subject, every))].sort();
   }
 
   /** A copy of `object` with only the keys the user may `action` on it, as a `subjectType` (for responses). */
@@ -233,6 +265,15 @@ export abstract class AuthorizationApi {
     const { abilities, roleRules, policies } = this[PARTS];
     return runPolicyTests({ abilities, roles: roleRules, policies }, fileOrObject);
   }
+}
+
+/** The fields the ability permits; a scoped token's: those both its owner's and its scopes' permit. */
+function fieldsOf(ability: AppAbility, action: string, subject: string | object, every: readonly string[]): string[] {
+  if (ability instanceof ScopedAbility) {
+    const granted = new Set(fieldsOf(ability.scopes, action, subject, every));
+    return fieldsOf(ability.owner, action, subject, every).filter((field) => granted.has(field));
+  }
+  return permittedFieldsOf(ability, action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
 }
 
 /** The user of a request a guard passed, or the user given. */

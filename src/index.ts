@@ -18,6 +18,9 @@ export type { AuditDetail, AuditOutcome, AuditRecord, AuditType, Actor } from '.
 export type { Policy, PolicyContext } from './authorization/policies.js';
 export type { Principal, PrincipalLike } from './authorization/principal.js';
 export type { RoleRule } from './authorization/role-rules.js';
+export type { ScopeInfo } from './authorization/scope-rules.js';
+export type { Explanation, ExplainedRule } from './authorization/explain.js';
+export type { WithScopes } from './authorization-api.js';
 export type { AuthConfig, PasswordPolicy } from './config/config.js';
 export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem } from './errors.js';
 export type { EventHandler, EventName, OrgEventDetail, OrgEventHandler, OrgEventName } from './events.js';
@@ -40,7 +43,7 @@ export type { PasskeyView } from './mfa/passkeys.js';
 export type { SecurityLogPageLocals } from './http/pages/security-log-page.js';
 export type { SessionsPageLocals } from './http/pages/sessions-page.js';
 export type { PageTexts } from './http/pages/texts.js';
-export type { TokenFormValues, TokensPageLocals } from './http/pages/tokens-page.js';
+export type { DefinedScope, TokenFormValues, TokensPageLocals } from './http/pages/tokens-page.js';
 export type { Rate } from './config/rates.js';
 export type { NewInvitation } from './orgs/invitations.js';
 export type { NewOrg } from './orgs/organizations.js';

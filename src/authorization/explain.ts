@@ -4,8 +4,9 @@
  * from, or the named policy that decided.
  */
 import { subject as asSubject } from '@casl/ability';
-import type { AbilityFactory, AppAbility } from './abilities.js';
+import { POLICY_ACTION, type AbilityFactory, type AppAbility } from './abilities.js';
 import { decide } from './decision.js';
+import { isScopeRefusal, SCOPE_REFUSAL, ScopedAbility } from './scoped-ability.js';
 import type { PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
 import type { RoleRule, RoleRules, RuleSource } from './role-rules.js';
@@ -32,6 +33,11 @@ export interface Explanation {
   rule: ExplainedRule | null;
   /** The named policy that decided, for a policy subject. */
   policy?: string;
+  /**
+   * `'scopes'`: the user's roles allow it, and the token's scopes do not (scoped-ability.ts);
+   * `rule` is then the scopes' refusal (role null, with its reason).
+   */
+  refused_by?: 'scopes';
 }
 
 export interface ExplainDeps {
@@ -50,9 +56,18 @@ export function explain(
   /** The ability to explain, when not the user's everywhere (in an organization). */
   ability: AppAbility = abilities.abilityFor(user),
 ): Explanation {
-  if (policies.has(subjectType)) return { allowed: policies.check(subjectType, user, context), rule: null, policy: subjectType };
+  if (policies.has(subjectType)) {
+    const allowed = policies.check(subjectType, user, context);
+    // A scoped token needs a scope granting `satisfy` on the policy too (guards.ts).
+    if (allowed && ability instanceof ScopedAbility && !ability.scopes.can(POLICY_ACTION, subjectType)) {
+      return { allowed: false, rule: { role: null, action: POLICY_ACTION, subject: subjectType, inverted: true, reason: SCOPE_REFUSAL }, policy: subjectType, refused_by: 'scopes' };
+    }
+    return { allowed, rule: null, policy: subjectType };
+  }
   const { allowed, rule } = decide(ability, action, asSubject(subjectType, { ...context }), field);
-  return { allowed, rule: rule ? explained(rule.origin as RoleRule, (origin) => roles.sourceOf(origin) ?? abilities.sourceOf(origin)) : null };
+  const explanation: Explanation = { allowed, rule: rule ? explained(rule.origin as RoleRule, (origin) => roles.sourceOf(origin) ?? abilities.sourceOf(origin)) : null };
+  if (rule && isScopeRefusal(rule.origin)) explanation.refused_by = 'scopes';
+  return explanation;
 }
 
 function explained(origin: RoleRule, sourceOf: (rule: object) => RuleSource | undefined): ExplainedRule {

@@ -22,6 +22,7 @@
 import { rulesToAST } from '@casl/ability/extra';
 import { CompoundCondition, createInterpreter, ITSELF, type Condition, type FieldCondition } from '@ucast/mongo2js';
 import type { AppAbility } from './abilities.js';
+import { ScopedAbility } from './scoped-ability.js';
 
 /** A MikroORM filter: `{ $and | $or: [...] }` and `{ property: value | { $op: value } }`. */
 export type AccessFilter = Record<string, unknown>;
@@ -124,6 +125,8 @@ export function conditionToQuery(condition: Condition, negate = false): Query {
  * entity's, which the filters for every row and for none name.
  */
 export function accessFilter(ability: AppAbility, action: string, subjectType: string, describe: (rule: object) => string, primaryKey: string): AccessFilter {
+  // A scoped token: the owner's rows that its scopes allow too (scoped-ability.ts).
+  if (ability instanceof ScopedAbility) return { $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, primaryKey)) };
   for (const rule of ability.rulesFor(action, subjectType)) {
     if (!rule.conditions) continue;
     try {

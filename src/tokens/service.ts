@@ -70,6 +70,12 @@ export interface TokenOrgs {
   membership(orgId: number, userId: number): Promise<object | null>;
 }
 
+/** The scopes the application defines (`auth.defineScope`): once there is one, a token may carry only those. */
+export interface TokenScopes {
+  readonly any: boolean;
+  has(name: string): boolean;
+}
+
 const LEGACY_IMPORT = z.object({ sha256: legacyHash, name: tokenName });
 
 /** Public ids are 16 base62 characters; anything else names no token, and costs no query. */
@@ -89,6 +95,7 @@ export class TokenService {
     private readonly audit: AuditLog,
     /** A function: the organizations are built after the tokens. */
     private readonly orgs: () => TokenOrgs,
+    private readonly scopes?: TokenScopes,
   ) {
     this.newToken = z.object({ name: tokenName, expiresInDays: expiryDays(config.maxExpiryDays).optional(), scopes: tokenScopes.optional(), org: tokenOrg.optional() });
   }
@@ -96,12 +103,14 @@ export class TokenService {
   /**
    * Creates a token for the user. Validates every field at once (400 `bad_request`), then the
    * organization (400 `bad_request` on `org` for one that does not exist or the user is not a
-   * member of, alike), then the per-user cap of active tokens (409 `token_limit`).
+   * member of, alike), then the per-user cap of active tokens (409 `token_limit`). Once the
+   * application defines any scope, a scope it does not define is 422 `unknown_scope`.
    */
   async create(owner: UserRef, input: NewToken): Promise<CreatedToken> {
     const parsed = this.newToken.safeParse(input);
     if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
     const { name, expiresInDays = this.config.defaultExpiryDays, scopes = [] } = parsed.data;
+    this.assertDefinedScopes(scopes);
     const user = await this.owners.get(owner);
     const org = parsed.data.org === undefined ? null : await this.memberOrg(parsed.data.org, user.id);
     const em = await this.storage.em();
@@ -134,6 +143,15 @@ export class TokenService {
       });
     });
     return { id, name, token, scopes, org, created_at: now.toISOString(), expires_at: expiresAt.toISOString() };
+  }
+
+  /** 422 `unknown_scope` naming the scopes the application does not define, once it defines any. */
+  private assertDefinedScopes(scopes: readonly string[]): void {
+    const defined = this.scopes;
+    if (!defined?.any) return;
+    const unknown = scopes.filter((scope) => !defined.has(scope));
+    if (unknown.length === 0) return;
+    throw new AuthError('unknown_scope', `no scope named ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`, unknown.map((scope) => ({ field: 'scopes', message: `${JSON.stringify(scope)} is not a defined scope` })));
   }
 
   /** The organization (by id or slug) if the user is a member of it; one that does not exist reads the same. */
