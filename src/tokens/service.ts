@@ -151,7 +151,7 @@ export class TokenService {
     if (!defined?.any) return;
     const unknown = scopes.filter((scope) => !defined.has(scope));
     if (unknown.length === 0) return;
-    throw new AuthError('unknown_scope', `no scope named ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`, unknown.map((scope) => ({ field: 'scopes', message: `${JSON.stringify(scope)} is not a defined scope` })));
+    throw new AuthError('unknown_scope', `no scope named ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`);
   }
 
   /** The organization (by id or slug) if the user is a member of it; one that does not exist reads the same. */
