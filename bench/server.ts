@@ -49,6 +49,10 @@ app.get('/open/:user_id', ok); // the policy route's shape, unguarded
 app.get('/token', auth.tokenRequired, ok);
 app.get('/session', auth.loginRequired, ok);
 app.get('/policy/:user_id', auth.require({ policy: 'is_self' }), ok);
+// A token's scopes as rules (bench/scoped-tokens.ts): the same ability check, for a scoped token and an unscoped one.
+auth.defineScope('notes:read', [{ action: 'read', subject: 'BenchNote' }], 'Read notes');
+auth.defineScope('notes:write', [{ action: ['read', 'update'], subject: 'BenchNote' }], 'Read and edit notes');
+app.get('/note-check/:owner_id', auth.require({ action: 'read', subject: 'BenchNote' }), ok);
 // What any limiter's place in the route costs before it does anything: Express's price for one
 // more middleware. Against it, express-rate-limit's route shows the best score a limiter can get.
 app.get('/empty-middleware', (_req, _res, next) => next(), ok);
@@ -119,7 +123,7 @@ const server = app.listen(0, '127.0.0.1', async () => {
 const pbkdf2Async = promisify(pbkdf2);
 
 type Command =
-  | { id: number; cmd: 'createTokens'; count: number }
+  | { id: number; cmd: 'createTokens'; count: number; scopes?: string[] }
   | { id: number; cmd: 'bareDerivation' }
   | { id: number; cmd: 'fill'; total: number }
   | { id: number; cmd: 'cpuMicros' }
@@ -140,7 +144,7 @@ process.on('message', async (message: Command) => {
   switch (message.cmd) {
     case 'createTokens': {
       const tokens = [];
-      for (let i = 0; i < message.count; i++) tokens.push((await auth.tokens.create(user.id, { name: `bench ${i}` })).token);
+      for (let i = 0; i < message.count; i++) tokens.push((await auth.tokens.create(user.id, { name: `bench ${i}`, scopes: message.scopes })).token);
       reply(tokens);
       break;
     }
