@@ -49,10 +49,6 @@ app.get('/open/:user_id', ok); // the policy route's shape, unguarded
 app.get('/token', auth.tokenRequired, ok);
 app.get('/session', auth.loginRequired, ok);
 app.get('/policy/:user_id', auth.require({ policy: 'is_self' }), ok);
-// A token's scopes as rules (bench/scoped-tokens.ts): the same ability check, for a scoped token and an unscoped one.
-auth.defineScope('notes:read', [{ action: 'read', subject: 'BenchNote' }], 'Read notes');
-auth.defineScope('notes:write', [{ action: ['read', 'update'], subject: 'BenchNote' }], 'Read and edit notes');
-app.get('/note-check/:owner_id', auth.require({ action: 'read', subject: 'BenchNote' }), ok);
 // What any limiter's place in the route costs before it does anything: Express's price for one
 // more middleware. Against it, express-rate-limit's route shows the best score a limiter can get.
 app.get('/empty-middleware', (_req, _res, next) => next(), ok);

@@ -1,11 +1,9 @@
 /**
- * The authorization half of ServiceAuth's public API: defining roles and policies, the guards, and
- * asking what a user may do in service code (an ability, a policy, the rows, the fields).
+ * The authorization half of ServiceAuth's public API: the guards, and asking what a user may do in
+ * service code (an ability, a policy, the rows, the fields); what it defines is policy-definitions.ts.
  * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
  */
-import { fileURLToPath } from 'node:url';
 import { subject as asSubject } from '@casl/ability';
-import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
@@ -14,15 +12,12 @@ import { accessFilter, type AccessibleByOptions } from './authorization/filters.
 import type { RequireOptions } from './authorization/guards.js';
 import { orgAccessFilter } from './authorization/org-access.js';
 import type { OrgName } from './authorization/org-directory.js';
-import type { Policy } from './authorization/policies.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
 import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
 import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
-import { loadRuleFiles } from './authorization/rule-files.js';
-import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
-import type { ScopeInfo } from './authorization/scope-rules.js';
-import { ScopedAbility } from './authorization/scoped-ability.js';
-import type { AuthParts } from './wiring.js';
+import type { WithScopes } from './authorization/scope-rules.js';
+import { permittedFieldsIn } from './authorization/scoped-ability.js';
+import { PARTS, PolicyDefinitions } from './policy-definitions.js';
 
 /** Who a question is about: a user, or a request a guard has passed (its user, in its organization if any). */
 export type Asker = PrincipalLike | Request;
@@ -32,78 +27,9 @@ export interface InOrg {
   org: OrgName;
 }
 
-/**
- * `{ scopes }`: ask as a token with these scopes would (service code without a request): the
- * user's ability intersected with the scopes' rules. A request decides with its own token's.
- */
-export interface WithScopes {
-  scopes?: readonly string[];
-}
+export { PARTS } from './policy-definitions.js';
 
-/** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
-export const PARTS = Symbol.for('service-auth.parts');
-
-export abstract class AuthorizationApi {
-  protected readonly [PARTS]: AuthParts;
-
-  constructor(parts: AuthParts) {
-    this[PARTS] = parts;
-  }
-
-  /**
-   * Defines (or replaces) a named policy: a synchronous `(user, context) => boolean`, where the
-   * context is the route's URL parameters (canonical integers as numbers). Only `true` allows.
-   */
-  definePolicy(name: string, policy: Policy): void {
-    this[PARTS].policies.define(name, policy);
-  }
-
-  /** The specification's spelling of `definePolicy`. */
-  readonly define_policy = (name: string, policy: Policy): void => this.definePolicy(name, policy);
-
-  /**
-   * Defines (or replaces) what a role permits, as CASL raw rules with `${user.*}` placeholders;
-   * `{ includes: ['viewer'] }` gives it another role's rules first. A cycle throws a TypeError.
-   */
-  defineRole(name: string, rules: readonly RoleRule[], options: Pick<RoleOptions, 'includes'> = {}): void {
-    this[PARTS].roleRules.define(name, rules, options.includes ? { includes: options.includes } : {});
-  }
-
-  /**
-   * Defines (or replaces) an organization role, held by members of an organization: rules as for
-   * `defineRole` (`${org.id}` and `${org.slug}` too), or `{ includes, rules }`. The package binds
-   * every rule to the organization (SERVICE_AUTH_TENANT_FIELD): it reaches nothing outside it.
-   */
-  defineOrgRole(name: string, definition: readonly RoleRule[] | { includes?: readonly string[]; rules: readonly RoleRule[] }, options: Pick<RoleOptions, 'includes'> = {}): void {
-    const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
-    this[PARTS].orgRoles.define(name, rules, includes ? { includes } : {});
-  }
-
-  /**
-   * Defines (or replaces) a scope: what a token made with it may do at most, as CASL rules (the
-   * role rules' schema, `${user.*}` placeholders; granting only), with a description the tokens
-   * page shows. A scoped token's ability is its owner's intersected with the union of its scopes'
-   * rules; once any scope is defined, a token with an undefined scope cannot be made (422
-   * `unknown_scope`), and one made before gets nothing from it (docs/tokens.md).
-   */
-  defineScope(name: string, rules: readonly RoleRule[], description: string): void {
-    this[PARTS].scopes.define(name, rules, description);
-  }
-
-  /** The defined scopes, sorted by name, with their descriptions. */
-  get scopes(): ScopeInfo[] {
-    return this[PARTS].scopes.list();
-  }
-
-  /**
-   * Loads role rules from a JSON file (role name to rule list, or `{ roles, orgRoles, scopes }`)
-   * or every .json file of a directory; returns the global role names it defined.
-   */
-  loadPolicies(path: string | URL): string[] {
-    const { roleRules, orgRoles, scopes } = this[PARTS];
-    return loadRuleFiles(roleRules, path instanceof URL ? fileURLToPath(path) : path, orgRoles, scopes);
-  }
-
+export abstract class AuthorizationApi extends PolicyDefinitions {
   /**
    * Guard: the organization of the URL parameter `param` (id or slug), of which the user is a
    * member; sets `req.org`, `req.membership`, and `req.ability` in it for every later guard.
@@ -225,7 +151,7 @@ export abstract class AuthorizationApi {
    */
   permittedFields(user: Asker, action: string, subject: string | object, allFields?: readonly string[]): string[] {
     const every = allFields ?? (typeof subject === 'object' ? Object.keys(subject) : []);
-    return [...new Set(fieldsOf(this.abilityFor(user), action, subject, every))].sort();
+    return [...new Set(permittedFieldsIn(this.abilityFor(user), action, subject, every))].sort();
   }
 
   /** A copy of `object` with only the keys the user may `action` on it, as a `subjectType` (for responses). */
@@ -265,15 +191,6 @@ export abstract class AuthorizationApi {
     const { abilities, roleRules, policies } = this[PARTS];
     return runPolicyTests({ abilities, roles: roleRules, policies }, fileOrObject);
   }
-}
-
-/** The fields the ability permits; a scoped token's: those both its owner's and its scopes' permit. */
-function fieldsOf(ability: AppAbility, action: string, subject: string | object, every: readonly string[]): string[] {
-  if (ability instanceof ScopedAbility) {
-    const granted = new Set(fieldsOf(ability.scopes, action, subject, every));
-    return fieldsOf(ability.owner, action, subject, every).filter((field) => granted.has(field));
-  }
-  return permittedFieldsOf(ability, action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
 }
 
 /** The user of a request a guard passed, or the user given. */

@@ -20,7 +20,7 @@ export type { Principal, PrincipalLike } from './authorization/principal.js';
 export type { RoleRule } from './authorization/role-rules.js';
 export type { ScopeInfo } from './authorization/scope-rules.js';
 export type { Explanation, ExplainedRule } from './authorization/explain.js';
-export type { WithScopes } from './authorization-api.js';
+export type { WithScopes } from './authorization/scope-rules.js';
 export type { AuthConfig, PasswordPolicy } from './config/config.js';
 export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem } from './errors.js';
 export type { EventHandler, EventName, OrgEventDetail, OrgEventHandler, OrgEventName } from './events.js';

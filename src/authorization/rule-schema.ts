@@ -58,7 +58,7 @@ const globalRolesFile = roleMap(ruleSchema);
 const scopeSchema = z.strictObject({
   description: z.string({ error: 'must be a non-empty string (the tokens page shows it)' }).trim().min(1, 'must be a non-empty string (the tokens page shows it)'),
   rules: z.array(ruleSchema, { error: 'must be a list of rules' }),
-});
+}, { error: 'must be { "description": "…", "rules": [rules] }' });
 const scopeMap = z.record(z.string().min(1), scopeSchema, { error: 'expected an object mapping scope names to { description, rules }' });
 
 /** The sectioned form: global roles, organization roles, and scopes. */

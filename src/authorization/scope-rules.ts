@@ -16,6 +16,14 @@ import { RoleRules, type RoleRule, type RuleSource } from './role-rules.js';
 import { checkRules } from './rule-schema.js';
 import { SCOPE_NAME } from './scope-name.js';
 
+/**
+ * `{ scopes }`: ask as a token with these scopes would (service code without a request): the
+ * user's ability intersected with the scopes' rules. A request decides with its own token's.
+ */
+export interface WithScopes {
+  scopes?: readonly string[];
+}
+
 export interface ScopeInfo {
   name: string;
   description: string;

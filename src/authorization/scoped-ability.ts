@@ -23,6 +23,7 @@
  * two filters, the intersection of two field lists).
  */
 import { Ability, createMongoAbility, fieldPatternMatcher, type MongoQuery, type Subject } from '@casl/ability';
+import { permittedFieldsOf } from '@casl/ability/extra';
 import type { AppAbility } from './abilities.js';
 import { conditionsMatcher } from './conditions.js';
 
@@ -119,4 +120,16 @@ function refusal(action: string, subjectType: string, grants: readonly AnyRule[]
   refusals.add(raw);
   const [rule] = createMongoAbility([raw] as never[], { conditionsMatcher }).rulesFor(action, subjectType);
   return rule as AnyRule;
+}
+
+/**
+ * The fields the ability permits on the subject (`every` for a rule without `fields`); a scoped
+ * token's: those both its owner's and its scopes' permit.
+ */
+export function permittedFieldsIn(ability: AppAbility, action: string, subject: string | object, every: readonly string[]): string[] {
+  if (ability instanceof ScopedAbility) {
+    const granted = new Set(permittedFieldsIn(ability.scopes, action, subject, every));
+    return permittedFieldsIn(ability.owner, action, subject, every).filter((field) => granted.has(field));
+  }
+  return permittedFieldsOf(ability, action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
 }

@@ -12,7 +12,7 @@ import type { EntityManager } from '../storage/orm.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
 import { z } from 'zod';
-import { expiryDays, legacyHash, tokenName, tokenOrg, tokenScopes } from './fields.js';
+import { assertDefinedScopes, expiryDays, legacyHash, tokenName, tokenOrg, tokenScopes, type TokenScopes } from './fields.js';
 import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
 import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM, PBKDF2_ITERATIONS } from './hashing.js';
@@ -70,12 +70,6 @@ export interface TokenOrgs {
   membership(orgId: number, userId: number): Promise<object | null>;
 }
 
-/** The scopes the application defines (`auth.defineScope`): once there is one, a token may carry only those. */
-export interface TokenScopes {
-  readonly any: boolean;
-  has(name: string): boolean;
-}
-
 const LEGACY_IMPORT = z.object({ sha256: legacyHash, name: tokenName });
 
 /** Public ids are 16 base62 characters; anything else names no token, and costs no query. */
@@ -103,14 +97,13 @@ export class TokenService {
   /**
    * Creates a token for the user. Validates every field at once (400 `bad_request`), then the
    * organization (400 `bad_request` on `org` for one that does not exist or the user is not a
-   * member of, alike), then the per-user cap of active tokens (409 `token_limit`). Once the
-   * application defines any scope, a scope it does not define is 422 `unknown_scope`.
-   */
+   * member of, alike), then the per-user cap of active tokens (409 `token_limit`). An undefined
+   * scope, once the application defines any, is 422 `unknown_scope`. */
   async create(owner: UserRef, input: NewToken): Promise<CreatedToken> {
     const parsed = this.newToken.safeParse(input);
     if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
     const { name, expiresInDays = this.config.defaultExpiryDays, scopes = [] } = parsed.data;
-    this.assertDefinedScopes(scopes);
+    assertDefinedScopes(scopes, this.scopes);
     const user = await this.owners.get(owner);
     const org = parsed.data.org === undefined ? null : await this.memberOrg(parsed.data.org, user.id);
     const em = await this.storage.em();
@@ -143,15 +136,6 @@ export class TokenService {
       });
     });
     return { id, name, token, scopes, org, created_at: now.toISOString(), expires_at: expiresAt.toISOString() };
-  }
-
-  /** 422 `unknown_scope` naming the scopes the application does not define, once it defines any. */
-  private assertDefinedScopes(scopes: readonly string[]): void {
-    const defined = this.scopes;
-    if (!defined?.any) return;
-    const unknown = scopes.filter((scope) => !defined.has(scope));
-    if (unknown.length === 0) return;
-    throw new AuthError('unknown_scope', `no scope named ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`);
   }
 
   /** The organization (by id or slug) if the user is a member of it; one that does not exist reads the same. */
