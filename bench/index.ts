@@ -24,6 +24,7 @@ import { cliFigures } from './cli-startup.js';
 import { appStartupFigures } from './app-startup.js';
 import { forgedFloodFigures } from './forged-flood.js';
 import { canLatencyFigures } from './can-latency.js';
+import { scopedTokenFigures } from './scoped-tokens.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -83,6 +84,7 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
 
     const token = await ratio(settings, cpu, `${base}/plain`, `${base}/token`, bearer);
     figures.push(atLeast('warm bearer token ÷ unguarded', token.ratio, 0.85, versus(token)));
+    figures.push(...(await scopedTokenFigures(app, settings, versus)));
     const session = await ratio(settings, cpu, `${base}/plain`, `${base}/session`, cookie);
     figures.push(atLeast('session cookie ÷ unguarded', session.ratio, 0.85, versus(session)));
     const policy = await ratio(settings, cpu, `${base}/open/${ready.userId}`, `${base}/policy/${ready.userId}`, cookie);

@@ -50,6 +50,12 @@ export interface BenchNotes {
  */
 export async function benchNotes(app: Express, auth: ServiceAuth, databaseUrl: string): Promise<BenchNotes> {
   auth.defineRole(NOTE_READER, [{ action: 'read', subject: 'BenchNote', conditions: { owner_id: '${user.id}' } }]);
+  // A token's scopes as rules (bench/scoped-tokens.ts): the same ability check, for a scoped token and an unscoped one.
+  auth.defineScope('notes:read', [{ action: 'read', subject: 'BenchNote' }], 'Read notes');
+  auth.defineScope('notes:write', [{ action: ['read', 'update'], subject: 'BenchNote' }], 'Read and edit notes');
+  app.get('/note-check/:owner_id', auth.require({ action: 'read', subject: 'BenchNote' }), (_req, res) => {
+    res.json({ ok: true });
+  });
   const orm = await MikroORM.init({ ...(await ormOptions(databaseUrl)), entities: [BenchNote], extensions: [], migrations: {}, contextName: 'bench-notes' });
   await orm.schema.createSchema();
 

@@ -121,7 +121,7 @@ const server = app.listen(0, '127.0.0.1', async () => {
 const pbkdf2Async = promisify(pbkdf2);
 
 type Command =
-  | { id: number; cmd: 'createTokens'; count: number }
+  | { id: number; cmd: 'createTokens'; count: number; scopes?: string[] }
   | { id: number; cmd: 'bareDerivation' }
   | { id: number; cmd: 'fill'; total: number }
   | { id: number; cmd: 'cpuMicros' }
@@ -142,7 +142,7 @@ process.on('message', async (message: Command) => {
   switch (message.cmd) {
     case 'createTokens': {
       const tokens = [];
-      for (let i = 0; i < message.count; i++) tokens.push((await auth.tokens.create(user.id, { name: `bench ${i}` })).token);
+      for (let i = 0; i < message.count; i++) tokens.push((await auth.tokens.create(user.id, { name: `bench ${i}`, scopes: message.scopes })).token);
       reply(tokens);
       break;
     }

@@ -1,9 +1,8 @@
 /**
- * The authorization half of ServiceAuth's public API: defining roles and policies, the guards, and
- * asking what a user may do in service code (an ability, a policy, the rows, the fields).
+ * The authorization half of ServiceAuth's public API: the guards, and asking what a user may do in
+ * service code (an ability, a policy, the rows, the fields); what it defines is policy-definitions.ts.
  * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
  */
-import { fileURLToPath } from 'node:url';
 import { detectSubjectType, subject as asSubject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
@@ -16,13 +15,12 @@ import { accessFilter, type AccessibleByOptions } from './authorization/filters.
 import type { RequireOptions } from './authorization/guards.js';
 import { orgAccessFilter } from './authorization/org-access.js';
 import type { OrgName } from './authorization/org-directory.js';
-import type { Policy } from './authorization/policies.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
 import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
 import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
-import { loadRuleFiles } from './authorization/rule-files.js';
-import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
-import type { AuthParts } from './wiring.js';
+import type { WithScopes } from './authorization/scope-rules.js';
+import { permittedFieldsIn } from './authorization/scoped-ability.js';
+import { PARTS, PolicyDefinitions } from './policy-definitions.js';
 
 /** Who a question is about: a user, or a request a guard has passed (its user, in its organization if any). */
 export type Asker = PrincipalLike | Request;
@@ -32,16 +30,9 @@ export interface InOrg {
   org: OrgName;
 }
 
-/** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
-export const PARTS = Symbol.for('service-auth.parts');
+export { PARTS } from './policy-definitions.js';
 
-export abstract class AuthorizationApi {
-  protected readonly [PARTS]: AuthParts;
-
-  constructor(parts: AuthParts) {
-    this[PARTS] = parts;
-  }
-
+export abstract class AuthorizationApi extends PolicyDefinitions {
   /**
    * Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`, what a change grants;
    * `auth.policies.lint()`, rules that never decide, duplicates, rules on entities without the tenant field.
@@ -50,44 +41,6 @@ export abstract class AuthorizationApi {
     () => this[PARTS].orgRoles.tenant.field,
     (options) => lintDefinitions(this[PARTS].abilities.definitions(), this[PARTS].orgRoles.tenant.field, options),
   );
-
-  /**
-   * Defines (or replaces) a named policy: a synchronous `(user, context) => boolean`, where the
-   * context is the route's URL parameters (canonical integers as numbers). Only `true` allows.
-   */
-  definePolicy(name: string, policy: Policy): void {
-    this[PARTS].policies.define(name, policy);
-  }
-
-  /** The specification's spelling of `definePolicy`. */
-  readonly define_policy = (name: string, policy: Policy): void => this.definePolicy(name, policy);
-
-  /**
-   * Defines (or replaces) what a role permits, as CASL raw rules with `${user.*}` placeholders;
-   * `{ includes: ['viewer'] }` gives it another role's rules first. A cycle throws a TypeError.
-   */
-  defineRole(name: string, rules: readonly RoleRule[], options: Pick<RoleOptions, 'includes'> = {}): void {
-    this[PARTS].roleRules.define(name, rules, options.includes ? { includes: options.includes } : {});
-  }
-
-  /**
-   * Defines (or replaces) an organization role, held by members of an organization: rules as for
-   * `defineRole` (`${org.id}` and `${org.slug}` too), or `{ includes, rules }`. The package binds
-   * every rule to the organization (SERVICE_AUTH_TENANT_FIELD): it reaches nothing outside it.
-   */
-  defineOrgRole(name: string, definition: readonly RoleRule[] | { includes?: readonly string[]; rules: readonly RoleRule[] }, options: Pick<RoleOptions, 'includes'> = {}): void {
-    const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
-    this[PARTS].orgRoles.define(name, rules, includes ? { includes } : {});
-  }
-
-  /**
-   * Loads role rules from a JSON file (role name to rule list, or `{ roles, orgRoles }`) or every
-   * .json file of a directory; returns the global role names it defined.
-   */
-  loadPolicies(path: string | URL): string[] {
-    const { roleRules, orgRoles } = this[PARTS];
-    return loadRuleFiles(roleRules, path instanceof URL ? fileURLToPath(path) : path, orgRoles);
-  }
 
   /**
    * Guard: the organization of the URL parameter `param` (id or slug), of which the user is a
@@ -159,11 +112,14 @@ export abstract class AuthorizationApi {
    * `{ org }`, a promise of the ability in that organization (global roles and the membership's
    * organization roles); an unknown organization is a 404 AuthError.
    */
-  abilityFor(who: Asker): AppAbility;
-  abilityFor(who: Asker, options: InOrg): Promise<AppAbility>;
-  abilityFor(who: Asker, options?: InOrg): AppAbility | Promise<AppAbility> {
-    if (options?.org !== undefined) return this[PARTS].orgAccess.abilityIn(principalOf(who), options.org).then(({ ability }) => ability);
-    return isGuardedRequest(who) ? who.ability! : this[PARTS].abilities.abilityFor(toPrincipal(who));
+  abilityFor(who: Asker, options?: WithScopes): AppAbility;
+  abilityFor(who: Asker, options: InOrg & WithScopes): Promise<AppAbility>;
+  abilityFor(who: Asker, options?: Partial<InOrg> & WithScopes): AppAbility | Promise<AppAbility> {
+    const { abilities, orgAccess } = this[PARTS];
+    const user = principalOf(who);
+    const scoped = (ability: AppAbility) => (options?.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
+    if (options?.org !== undefined) return orgAccess.abilityIn(user, options.org).then(({ ability }) => scoped(ability));
+    return scoped(isGuardedRequest(who) ? who.ability! : abilities.abilityFor(user));
   }
 
   /** Whether the named policy allows the user in this context; fails closed like the guard. */
@@ -182,19 +138,23 @@ export abstract class AuthorizationApi {
    * satisfies. Rules that follow relations (`project.members.user_id`, `$elemMatch`) need
    * `options.em`, whose metadata says what is a relation. A condition with no SQL form throws a TypeError.
    */
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions): FilterQuery<T>;
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions & WithScopes): FilterQuery<T>;
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg): Promise<FilterQuery<T>>;
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg & WithScopes): Promise<FilterQuery<T>>;
+  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> & WithScopes = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
     const { abilities, orgAccess, orgRoles } = this[PARTS];
     abilities.assertKnownNames('accessibleBy', action, subjectType);
     const { tenant } = orgRoles;
+    const user = principalOf(who);
+    // A scoped token's filter is the `$and` of its owner's and its scopes' (filters.ts).
+    const scoped = (ability: AppAbility) => (options.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
     if (options.org !== undefined) {
-      return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, options) as FilterQuery<T>);
+      return orgAccess.abilityIn(user, options.org).then(({ ability, org }) => orgAccessFilter(abilities, tenant, { ability: scoped(ability), org }, action, subjectType, options) as FilterQuery<T>);
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
-    if (place) return orgAccessFilter(abilities, tenant, { ability: this.abilityFor(who), org: place.org }, action, subjectType, options) as FilterQuery<T>;
-    return accessFilter(this.abilityFor(who), action, subjectType, (rule) => abilities.describe(rule), options) as FilterQuery<T>;
+    const ability = scoped(this.abilityFor(who));
+    if (place) return orgAccessFilter(abilities, tenant, { ability, org: place.org }, action, subjectType, options) as FilterQuery<T>;
+    return accessFilter(ability, action, subjectType, (rule) => abilities.describe(rule), options) as FilterQuery<T>;
   }
 
   /**
@@ -205,8 +165,7 @@ export abstract class AuthorizationApi {
   permittedFields(user: Asker, action: string, subject: string | object, allFields?: readonly string[]): string[] {
     this[PARTS].abilities.assertKnownNames('permittedFields', action, typeof subject === 'string' ? subject : detectSubjectType(subject));
     const every = allFields ?? (typeof subject === 'object' ? Object.keys(subject) : []);
-    const fields = permittedFieldsOf(this.abilityFor(user), action, subject, { fieldsFrom: (rule) => rule.fields ?? [...every] });
-    return [...new Set(fields)].sort();
+    return [...new Set(permittedFieldsIn(this.abilityFor(user), action, subject, every))].sort();
   }
 
   /** A copy of `object` with only the keys the user may `action` on it, as a `subjectType` (for responses). */

@@ -36,6 +36,7 @@ const PROBLEMS = {
   invalid_email: [422, 'Invalid email'],
   password_rules: [422, 'Password rules not met'],
   unknown_role: [422, 'Unknown role'],
+  unknown_scope: [422, 'Unknown scope'],
   rate_limited: [429, 'Too Many Requests'],
   internal_error: [500, 'Internal Server Error'],
   unavailable: [503, 'Service Unavailable'],

@@ -15,6 +15,7 @@ import { SecretBox } from './mfa/secret-box.js';
 import { PolicyRegistry } from './authorization/policies.js';
 import { OrgAccess } from './authorization/org-access.js';
 import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
+import { ScopeRules } from './authorization/scope-rules.js';
 import { Tenant } from './authorization/tenant.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
@@ -89,6 +90,8 @@ export class AuthParts {
   readonly roleRules = new RoleRules();
   /** Organization roles (`auth.defineOrgRole`), bound to their organization by the tenant field. */
   readonly orgRoles: OrgRoleRules;
+  /** Scopes (`auth.defineScope`): what a token made with them may do at most. */
+  readonly scopes = new ScopeRules();
   readonly policies: PolicyRegistry;
   readonly abilities: AbilityFactory;
   readonly guards: Guards;
@@ -116,7 +119,7 @@ export class AuthParts {
     this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, { rateLimits: config.rateLimit.enabled, verifiedTokens: config.secret !== undefined }) : undefined;
     const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
     this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
-    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgs);
+    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgs, this.scopes);
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
     const loginTickets = new LoginTickets(this.storage);
@@ -185,7 +188,7 @@ export class AuthParts {
     this.policies = new PolicyRegistry(pluggable);
     const tenant = new Tenant(config.tenantField);
     this.orgRoles = new OrgRoleRules(tenant);
-    this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles);
+    this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles, this.scopes);
     this.orgAccess = new OrgAccess(this.abilities, () => this.orgs);
     this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, publicOrigin });
 

@@ -42,14 +42,15 @@ export async function directoryRules(directory: string, log: LoggerHolder, tenan
 
 /**
  * Our own parts (no `--app`) know the roles of `./policies`, when there is such a directory: the
- * organization roles a membership may be given (`add-member`) are those defined there.
+ * organization roles a membership may be given (`add-member`) are those defined there, and the
+ * scopes a token may be made with (`create-token`).
  */
 export async function loadDefaultPolicies(parts: AuthParts): Promise<void> {
   const path = resolve(DEFAULT_POLICIES);
   if (!existsSync(path) || !statSync(path).isDirectory()) return;
   const { loadRuleFiles } = await import('../../src/authorization/rule-files.js');
   try {
-    loadRuleFiles(parts.roleRules, path, parts.orgRoles);
+    loadRuleFiles(parts.roleRules, path, parts.orgRoles, parts.scopes);
   } catch (error) {
     throw new CliFailure(`Invalid role rules: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -18,6 +18,8 @@ import type { PolicyContext, PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
 import { knownNames, unknownNameProblem, type KnownNames } from './known-names.js';
 import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
+import { ScopedAbility } from './scoped-ability.js';
+import type { ScopeRules } from './scope-rules.js';
 
 /**
  * An application that wants its abilities typed names its actions and subject types here, by
@@ -63,7 +65,32 @@ export class AbilityFactory {
     private readonly roles: RoleRules,
     private readonly policies: PolicyRegistry,
     private readonly orgRoles?: OrgRoleRules,
+    private readonly scopes?: ScopeRules,
   ) {}
+
+  /** A scoped token's abilities, per owner's ability (itself per user and organization) and scope list. */
+  private readonly scoped = new WeakMap<AppAbility, Map<string, AppAbility>>();
+
+  /**
+   * The ability of a token with these scopes, whose owner's ability (everywhere, or in an
+   * organization) is `ability`: that ability intersected with the union of the scopes' rules
+   * (scoped-ability.ts). A token without scopes, and any token before a scope is defined, has its
+   * owner's ability. Cached per (owner's ability, scope definitions, scopes).
+   */
+  forToken(ability: AppAbility, user: Principal, scopes: readonly string[] | undefined): AppAbility {
+    const registry = this.scopes;
+    if (!scopes || scopes.length === 0 || !registry?.any) return ability;
+    let byScopes = this.scoped.get(ability);
+    if (!byScopes) this.scoped.set(ability, (byScopes = new Map()));
+    const key = `${registry.version} ${scopes.join(' ')}`;
+    let scoped = byScopes.get(key);
+    if (!scoped) {
+      const granted = createMongoAbility<AppAbility>(registry.rulesFor(scopes, user), { conditionsMatcher });
+      scoped = new ScopedAbility(ability, granted) as unknown as AppAbility;
+      byScopes.set(key, scoped);
+    }
+    return scoped;
+  }
 
   /** The user's ability, everywhere (global roles), or in an organization. */
   abilityFor(user: Principal, place?: OrgPlace): AppAbility {
@@ -126,8 +153,15 @@ export class AbilityFactory {
     return this.roles.sourceOf(rule) ?? this.orgRoles?.sourceOf(rule);
   }
 
+  /** The scope and position a rule of a scoped token's ability came from (`role` names the scope). */
+  scopeOf(rule: object): RuleSource | undefined {
+    return this.scopes?.sourceOf(rule);
+  }
+
   /** How a rule of an ability reads in a message: its role, position and file, or its policy. */
   describe(rule: object): string {
+    const scope = this.scopeOf(rule);
+    if (scope) return `scope "${scope.role}", rule ${scope.index}${scope.source ? ` (${scope.source})` : ''}`;
     const source = this.sourceOf(rule);
     if (source) return `${source.org ? 'org role' : 'role'} "${source.role}", rule ${source.index}${source.source ? ` (${source.source})` : ''}`;
     const { subject } = rule as { subject?: unknown };

@@ -9,6 +9,7 @@
 import { ITSELF, type Condition, type FieldCondition } from '@ucast/mongo2js';
 import type { AppAbility } from './abilities.js';
 import { step } from './conditions.js';
+import { ScopedAbility } from './scoped-ability.js';
 
 export type AppRuleOf = NonNullable<ReturnType<AppAbility['relevantRuleFor']>>;
 
@@ -19,6 +20,12 @@ export interface Decision {
 }
 
 export function decide(ability: AppAbility, action: string, target: object | string, field?: string): Decision {
+  // A scoped token: the owner's decision, and then the scopes' (scoped-ability.ts), each by these rules.
+  if (ability instanceof ScopedAbility) {
+    const owner = decide(ability.owner, action, target, field);
+    if (!owner.allowed || decide(ability.scopes, action, target, field).allowed) return owner;
+    return { allowed: false, rule: ability.refusalFor(action, ability.detectSubjectType(target as never) as string, field) };
+  }
   const rule = ability.relevantRuleFor(action, target, field) ?? null;
   const allowed = rule !== null && !rule.inverted && (typeof target !== 'object' || !rule.ast || namesOnlyPresentFields(rule.ast, target));
   return { allowed, rule };

@@ -5,8 +5,9 @@
  * did not (why-not.ts). An action or subject type that no rule names is a TypeError (known-names.ts).
  */
 import { subject as asSubject } from '@casl/ability';
-import type { AbilityFactory, AppAbility } from './abilities.js';
+import { POLICY_ACTION, type AbilityFactory, type AppAbility } from './abilities.js';
 import { decide } from './decision.js';
+import { isScopeRefusal, SCOPE_REFUSAL, ScopedAbility } from './scoped-ability.js';
 import type { PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
 import type { RoleRule, RoleRules, RuleSource } from './role-rules.js';
@@ -44,6 +45,11 @@ export interface Explanation {
    * that refused although it matched. Empty when no rule allows it at all.
    */
   why_not?: WhyNotRule[];
+  /**
+   * `'scopes'`: the user's roles allow it, and the token's scopes do not (scoped-ability.ts);
+   * `rule` is then the scopes' refusal (role null, with its reason).
+   */
+  refused_by?: 'scopes';
 }
 
 /** A rule that could have allowed it, and why it did not. */
@@ -72,11 +78,19 @@ export function explain(
   ability: AppAbility = abilities.abilityFor(user),
 ): Explanation {
   abilities.assertKnownNames('explain', action, subjectType);
-  if (policies.has(subjectType)) return { allowed: policies.check(subjectType, user, context), rule: null, policy: subjectType };
+  if (policies.has(subjectType)) {
+    const allowed = policies.check(subjectType, user, context);
+    // A scoped token needs a scope granting `satisfy` on the policy too (guards.ts).
+    if (allowed && ability instanceof ScopedAbility && !ability.scopes.can(POLICY_ACTION, subjectType)) {
+      return { allowed: false, rule: { role: null, action: POLICY_ACTION, subject: subjectType, inverted: true, reason: SCOPE_REFUSAL }, policy: subjectType, refused_by: 'scopes' };
+    }
+    return { allowed, rule: null, policy: subjectType };
+  }
   const { allowed, rule } = decide(ability, action, asSubject(subjectType, { ...context }), field);
   const show = (origin: object) => explained(origin as RoleRule, (of) => roles.sourceOf(of) ?? abilities.sourceOf(of));
   const explanation: Explanation = { allowed, rule: rule ? show(rule.origin) : null };
-  if (!allowed) {
+  if (rule && isScopeRefusal(rule.origin)) explanation.refused_by = 'scopes';
+  else if (!allowed) {
     explanation.why_not = whyNot(ability, action, subjectType, context, field, rule).map(({ rule: allowing, failed, refused_by }) => ({
       rule: show(allowing.origin),
       ...(failed && { failed }),

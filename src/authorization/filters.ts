@@ -26,6 +26,7 @@ import { CompoundCondition, createInterpreter, ITSELF, type Condition, type Fiel
 import type { AppAbility } from './abilities.js';
 import { and, or, throughRelations, type Query } from './relation-filters.js';
 import { isScalar, MAX_RELATIONS, walkPath, type Relation } from './relation-paths.js';
+import { ScopedAbility } from './scoped-ability.js';
 
 /** A MikroORM filter: `{ $and | $or: [...] }` and `{ property: value | { $op: value } }`. */
 export type AccessFilter = Record<string, unknown>;
@@ -154,6 +155,8 @@ export function conditionToQuery(condition: Condition, negate = false, meta?: En
 export function accessFilter(ability: AppAbility, action: string, subjectType: string, describe: (rule: object) => string, options: AccessibleByOptions = {}): AccessFilter {
   const meta = options.em && metadataOf(options.em, options.entity ?? subjectType);
   const primaryKey = options.primaryKey ?? meta?.primaryKeys[0] ?? 'id';
+  // A scoped token: the owner's rows that its scopes allow too (scoped-ability.ts).
+  if (ability instanceof ScopedAbility) return { $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, options)) };
   for (const rule of ability.rulesFor(action, subjectType)) {
     if (!rule.conditions) continue;
     try {

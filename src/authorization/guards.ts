@@ -15,13 +15,14 @@ import type { NextFunction, Request, RequestHandler } from 'express';
 import type { CredentialResolver, Credentials } from '../authentication/credentials.js';
 import { AuthError, BEARER_CHALLENGE, LoginRequired } from '../errors.js';
 import { assertSameSite, isUnsafeMethod } from '../sessions/csrf.js';
-import type { AbilityFactory } from './abilities.js';
+import { POLICY_ACTION, type AbilityFactory } from './abilities.js';
 import { routeContext } from './context.js';
 import type { OrgAccess } from './org-access.js';
 import type { PolicyRegistry } from './policies.js';
 import type { Tenant } from './tenant.js';
 import { attachCredentials } from './request-state.js';
 import { resourceCheck, type ResourceOptions } from './resource-checks.js';
+import { SCOPE_REFUSAL, ScopedAbility } from './scoped-ability.js';
 
 export interface GuardDeps {
   credentials: CredentialResolver;
@@ -103,16 +104,20 @@ export class Guards {
       const { policy } = options;
       // The same answer as `req.ability.can('satisfy', subject(policy, context))` (only the function
       // decides a policy subject), without building a CASL subject on every request. Fails closed,
-      // and PolicyRegistry logs why.
-      return this.guard((req, { user }) => (this.deps.policies.check(policy, user, routeContext(req.params)) ? undefined : forbidden('You may not do this')));
+      // and PolicyRegistry logs why. A scoped token also needs a scope granting `satisfy` on it.
+      return this.guard((req, { user, token }) => {
+        if (!this.deps.policies.check(policy, user, routeContext(req.params))) return forbidden('You may not do this');
+        const ability = token && token.scopes.length > 0 ? req.ability : undefined;
+        return ability instanceof ScopedAbility && !ability.scopes.can(POLICY_ACTION, policy) ? forbidden(SCOPE_REFUSAL) : undefined;
+      });
     }
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
       if (options.load !== undefined && typeof options.load !== 'function') throw new TypeError('require({ load }): load must be a function of the request');
       if (options.fields !== undefined && options.fields !== 'body') throw new TypeError("require({ fields }): the only fields to check are 'body'");
       if (options.conceal !== undefined && typeof options.conceal !== 'boolean' && (typeof options.conceal !== 'string' || options.conceal === '')) throw new TypeError('require({ conceal }): conceal is true, false or an action');
       if (options.conceal && !options.load) throw new TypeError('require({ conceal }): conceal needs load: without a resource there is nothing to hide');
-      const check = resourceCheck(this.deps.abilities, options, this.deps.tenant);
-      return this.guard((req, { user }) => check(req, user));
+      const check = resourceCheck(options, this.deps.tenant);
+      return this.guard((req) => check(req));
     }
     throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields?, conceal? }');
   }

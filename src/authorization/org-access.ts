@@ -17,6 +17,7 @@ import { accessFilter, type AccessibleByOptions } from './filters.js';
 import type { OrgDirectory, OrgInfo, OrgName } from './org-directory.js';
 import type { Principal } from './principal.js';
 import { enterOrg, type OrgPlaceOfRequest } from './request-state.js';
+import { ScopedAbility } from './scoped-ability.js';
 import { ORGANIZATION, type Tenant } from './tenant.js';
 
 export class OrgAccess {
@@ -87,8 +88,14 @@ export function orgAccessFilter(
 ): Record<string, unknown> {
   let relevant = ability;
   if (subjectType === ORGANIZATION) {
-    relevant = withoutTenantWide.get(ability) ?? createMongoAbility<AppAbility>(ability.rules.filter((rule) => !(rule.subject === 'all' && abilities.sourceOf(rule)?.org)), { conditionsMatcher });
+    relevant = withoutTenantWide.get(ability) ?? withoutOrgWide(abilities, ability);
     withoutTenantWide.set(ability, relevant);
   }
   return { $and: [accessFilter(relevant, action, subjectType, (rule) => abilities.describe(rule), options), tenant.condition(subjectType, org.id)] };
+}
+
+/** The ability without the organization roles' `all` rules; a scoped token's, with its scopes kept. */
+function withoutOrgWide(abilities: AbilityFactory, ability: AppAbility): AppAbility {
+  if (ability instanceof ScopedAbility) return new ScopedAbility(withoutOrgWide(abilities, ability.owner), ability.scopes) as unknown as AppAbility;
+  return createMongoAbility<AppAbility>(ability.rules.filter((rule) => !(rule.subject === 'all' && abilities.sourceOf(rule)?.org)), { conditionsMatcher });
 }

@@ -67,9 +67,11 @@ const READERS = {
   membership: (state: RequestState) => state.place?.membership,
 };
 
+/** The user's ability (in the organization, if any), intersected with a token's scopes (abilities.ts). */
 function abilityOf({ abilities, credentials, place }: RequestState): AppAbility {
-  if (!place) return abilities.abilityFor(credentials.user);
-  return abilities.abilityFor(credentials.user, { org: place.org, roles: place.membership?.roles ?? [] });
+  const { user, token } = credentials;
+  const ability = place ? abilities.abilityFor(user, { org: place.org, roles: place.membership?.roles ?? [] }) : abilities.abilityFor(user);
+  return token ? abilities.forToken(ability, user, token.scopes) : ability;
 }
 
 function installAccessors(prototype: object): void {

@@ -14,10 +14,9 @@
 import { subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
 import { AuthError } from '../errors.js';
-import type { AbilityFactory, AppAbility, AppActions, AppSubjectTypes } from './abilities.js';
+import type { AppAbility, AppActions, AppSubjectTypes } from './abilities.js';
 import { routeContext } from './context.js';
 import { decide } from './decision.js';
-import type { Principal } from './principal.js';
 import { populateRuleRelations } from './relation-paths.js';
 import { orgOfRequest } from './request-state.js';
 import type { Tenant } from './tenant.js';
@@ -40,9 +39,10 @@ export interface ResourceOptions<T = unknown> {
 
 type Refusal = AuthError | undefined;
 
-export function resourceCheck(abilities: AbilityFactory, options: ResourceOptions, tenant: Tenant): (req: Request, user: Principal) => Refusal | Promise<Refusal> {
+export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: Request) => Refusal | Promise<Refusal> {
   const { action, subject, load, fields, conceal } = options;
-  const abilityOf = (req: Request, user: Principal): AppAbility => (orgOfRequest(req) ? req.ability! : abilities.abilityFor(user));
+  // `req.ability`: the user's, in the organization if any, within a token's scopes (request-state.ts).
+  const abilityOf = (req: Request): AppAbility => req.ability!;
   const contextOf = (req: Request): object => {
     const place = orgOfRequest(req);
     return place ? { ...routeContext(req.params), ...tenant.condition(subject, place.org.id) } : routeContext(req.params);
@@ -54,9 +54,9 @@ export function resourceCheck(abilities: AbilityFactory, options: ResourceOption
     if (refusal || fields !== 'body') return refusal;
     return refusedFields(ability, action, target, req.body);
   };
-  if (!load) return (req, user) => decide(req, abilityOf(req, user), contextOf(req));
-  return (req, user) => {
-    const ability = abilityOf(req, user);
+  if (!load) return (req) => decide(req, abilityOf(req), contextOf(req));
+  return (req) => {
+    const ability = abilityOf(req);
     if (!ability.can(action, subject)) return forbidden(ability.relevantRuleFor(action, subject)?.reason ?? `You may not ${action} any ${subject}`);
     return (async () => {
       const resource: unknown = await load(req);

@@ -92,13 +92,18 @@ const roleMap = (rule: typeof ruleSchema) => z.record(z.string().min(1), roleSch
 
 /** Today's form: a map of global roles. */
 const globalRolesFile = roleMap(ruleSchema);
-/** The sectioned form: global roles, organization roles, and (issue 31, not yet) scopes. */
+/** A scope in a file: `{ "description": "Read your notes", "rules": [rules] }` (scope-rules.ts checks the rest). */
+const scopeSchema = z.strictObject({
+  description: z.string({ error: 'must be a non-empty string (the tokens page shows it)' }).trim().min(1, 'must be a non-empty string (the tokens page shows it)'),
+  rules: z.array(ruleSchema, { error: 'must be a list of rules' }),
+}, { error: 'must be { "description": "…", "rules": [rules] }' });
+const scopeMap = z.record(z.string().min(1), scopeSchema, { error: 'expected an object mapping scope names to { description, rules }' });
+
+/** The sectioned form: global roles, organization roles, and scopes. */
 const sectionedFile = z.strictObject({
   roles: roleMap(ruleSchema).optional(),
   orgRoles: roleMap(orgRuleSchema).optional(),
-  scopes: z.unknown().optional().superRefine((scopes, context) => {
-    if (scopes !== undefined) context.addIssue({ code: 'custom', message: 'scopes are not supported yet: a policy file may define "roles" and "orgRoles"' });
-  }),
+  scopes: scopeMap.optional(),
 });
 const SECTIONS = ['roles', 'orgRoles', 'scopes'];
 
@@ -106,6 +111,7 @@ type RoleMap = z.output<typeof globalRolesFile>;
 export interface RoleFile {
   roles: RoleMap;
   orgRoles: RoleMap;
+  scopes: z.output<typeof scopeMap>;
 }
 
 /**
@@ -118,11 +124,11 @@ export function parseRoleFile(document: unknown): { file: RoleFile } | { problem
   if (isSectioned(document)) {
     const parsed = sectionedFile.safeParse(document);
     if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
-    return { file: { roles: parsed.data.roles ?? {}, orgRoles: parsed.data.orgRoles ?? {} } };
+    return { file: { roles: parsed.data.roles ?? {}, orgRoles: parsed.data.orgRoles ?? {}, scopes: parsed.data.scopes ?? {} } };
   }
   const parsed = globalRolesFile.safeParse(document);
   if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
-  return { file: { roles: parsed.data, orgRoles: {} } };
+  return { file: { roles: parsed.data, orgRoles: {}, scopes: {} } };
 }
 
 /** Whether a policy file's document is of the sectioned form (`roles`, `orgRoles`, `scopes`). */

@@ -22,11 +22,17 @@ import { tokenPaths } from './openapi/token-paths.js';
 /** Extension at the document's root: what any other path or method under the prefix answers. */
 export const UNKNOWN_PATHS = 'x-unknown-paths';
 
-export type OpenApiDocument = OpenAPIV3_1.Document & { [UNKNOWN_PATHS]: { description: string; responses: OpenAPIV3_1.ResponsesObject } };
+/** Extension at the document's root: the scopes the application defines, each with its description (`auth.defineScope`). */
+export const SCOPES = 'x-scopes';
 
-export function openApiDocument(config: AuthConfig): OpenApiDocument {
+export type OpenApiDocument = OpenAPIV3_1.Document & {
+  [UNKNOWN_PATHS]: { description: string; responses: OpenAPIV3_1.ResponsesObject };
+  [SCOPES]: { name: string; description: string }[];
+};
+
+export function openApiDocument(config: AuthConfig, scopes: readonly { name: string; description: string }[] = []): OpenApiDocument {
   const schemas = new SchemaComponents();
-  const context: DocumentContext = { config, schemas };
+  const context: DocumentContext = { config, schemas, scopes };
   const operations: Paths = {};
   for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
@@ -73,6 +79,7 @@ export function openApiDocument(config: AuthConfig): OpenApiDocument {
       description: 'Any other path or method under the prefix',
       responses: refusals(schemas, ['not_found', ...ANY_ENDPOINT]),
     },
+    [SCOPES]: scopes.map(({ name, description }) => ({ name, description })),
   };
 }
 

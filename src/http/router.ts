@@ -50,6 +50,7 @@ import { passkeyPages } from './pages/passkeys-routes.js';
 import { securityLogPages } from './pages/security-log-routes.js';
 import { sessionPages } from './pages/session-routes.js';
 import type { PageTexts } from './pages/texts.js';
+import type { DefinedScope } from './pages/tokens-page.js';
 import { tokenPages } from './pages/token-routes.js';
 import { accountSchemas } from './schemas/accounts.js';
 import { tokenSchemas } from './schemas/tokens.js';
@@ -77,6 +78,8 @@ export interface AuthRouterDeps {
   orgs: OrgsForHttp;
   /** The organization roles the application defines. */
   orgRoles: { names(): string[] };
+  /** The scopes the application defines (`auth.defineScope`): the tokens page and the OpenAPI document list them. */
+  scopes: { list(): DefinedScope[] };
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
   limiters: EndpointLimiters | undefined;
   /** Waits for storage on behalf of a request (a failed start is a 503). */
@@ -106,7 +109,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
   const newToken = tokenSchemas(config.tokens.maxExpiryDays);
   router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable }));
-  router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable }));
+  router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable, scopes: deps.scopes }));
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
   router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
@@ -134,7 +137,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.
-  router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config)));
+  router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list())));
   return router;
 }
 

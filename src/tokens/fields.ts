@@ -4,6 +4,7 @@
  * description are built from the same rules.
  */
 import { z } from 'zod';
+import { AuthError } from '../errors.js';
 
 /** 1 to 100 characters, and nothing that could hide or reorder what a table or terminal shows. */
 export const tokenName = z
@@ -45,3 +46,16 @@ export const legacyHash = z
   .trim()
   .toLowerCase()
   .regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters');
+
+/** The scopes the application defines (`auth.defineScope`): once there is one, a token may carry only those. */
+export interface TokenScopes {
+  readonly any: boolean;
+  has(name: string): boolean;
+}
+
+/** 422 `unknown_scope` naming the scopes the application does not define, once it defines any. */
+export function assertDefinedScopes(scopes: readonly string[], defined: TokenScopes | undefined): void {
+  if (!defined?.any) return;
+  const unknown = scopes.filter((scope) => !defined.has(scope));
+  if (unknown.length > 0) throw new AuthError('unknown_scope', `no scope named ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`);
+}

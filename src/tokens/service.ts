@@ -12,7 +12,7 @@ import type { EntityManager } from '../storage/orm.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
 import { z } from 'zod';
-import { expiryDays, legacyHash, tokenName, tokenOrg, tokenScopes } from './fields.js';
+import { assertDefinedScopes, expiryDays, legacyHash, tokenName, tokenOrg, tokenScopes, type TokenScopes } from './fields.js';
 import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
 import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM, PBKDF2_ITERATIONS } from './hashing.js';
@@ -89,6 +89,7 @@ export class TokenService {
     private readonly audit: AuditLog,
     /** A function: the organizations are built after the tokens. */
     private readonly orgs: () => TokenOrgs,
+    private readonly scopes?: TokenScopes,
   ) {
     this.newToken = z.object({ name: tokenName, expiresInDays: expiryDays(config.maxExpiryDays).optional(), scopes: tokenScopes.optional(), org: tokenOrg.optional() });
   }
@@ -96,12 +97,13 @@ export class TokenService {
   /**
    * Creates a token for the user. Validates every field at once (400 `bad_request`), then the
    * organization (400 `bad_request` on `org` for one that does not exist or the user is not a
-   * member of, alike), then the per-user cap of active tokens (409 `token_limit`).
-   */
+   * member of, alike), then the per-user cap of active tokens (409 `token_limit`). An undefined
+   * scope, once the application defines any, is 422 `unknown_scope`. */
   async create(owner: UserRef, input: NewToken): Promise<CreatedToken> {
     const parsed = this.newToken.safeParse(input);
     if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
     const { name, expiresInDays = this.config.defaultExpiryDays, scopes = [] } = parsed.data;
+    assertDefinedScopes(scopes, this.scopes);
     const user = await this.owners.get(owner);
     const org = parsed.data.org === undefined ? null : await this.memberOrg(parsed.data.org, user.id);
     const em = await this.storage.em();

@@ -178,9 +178,9 @@ describe('organization roles', () => {
       expect(t.auth.loadPolicies(join(dir, 'd.json'))).to.deep.equal(['roles']);
     });
 
-    it('refuses scopes, unknown keys beside roles and orgRoles, and ${org.*} in global roles, naming file and JSON path', async () => {
+    it('refuses a scope that is not { description, rules }, unknown keys beside roles, orgRoles and scopes, and ${org.*} in global roles, naming file and JSON path', async () => {
       const scopes = await file('scopes.json', { roles: {}, scopes: { 'notes:read': [] } });
-      expect(() => t.auth.loadPolicies(scopes)).to.throw(TypeError, `${scopes}: $.scopes: scopes are not supported yet`);
+      expect(() => t.auth.loadPolicies(scopes)).to.throw(TypeError, `${scopes}: $.scopes["notes:read"]: must be { "description": "…", "rules": [rules] }`);
       const wrong = await file('wrong.json', { orgRoles: { viewer: [{ action: 'read' }] } });
       expect(() => t.auth.loadPolicies(wrong)).to.throw(TypeError, `${wrong}: $.orgRoles.viewer[0].subject: must be a string or a list of strings`);
       const placeholder = await file('placeholder.json', { roles: { x: [{ action: 'read', subject: 'A', conditions: { org_id: '${org.id}' } }] } });

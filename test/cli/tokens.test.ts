@@ -166,4 +166,27 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
       });
     });
   });
+
+  describe('create-token with scopes defined in ./policies', () => {
+    it('refuses a scope the policies do not define (unknown_scope, naming it), and takes one they do', async () => {
+      const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+      const { tmpdir } = await import('node:os');
+      const { join } = await import('node:path');
+      const dir = await mkdtemp(join(tmpdir(), 'cli-scopes-'));
+      try {
+        await mkdir(join(dir, 'policies'));
+        await writeFile(join(dir, 'policies', 'scopes.json'), JSON.stringify({ scopes: { 'reports:read': { description: 'Read reports', rules: [{ action: 'read', subject: 'Report' }] } } }));
+        const refused = await runCliInProcess(['auth', 'create-token', '--email', 'ada@example.com', '--name', 'typo', '--scope', 'reports:raed', '--database', database.url], { cwd: dir });
+        expect(refused.code).to.equal(1);
+        expect(refused.stdout).to.equal('');
+        expect(refused.stderr).to.include('no scope named "reports:raed"');
+        const made = await runCliInProcess(['auth', 'create-token', '--email', 'ada@example.com', '--name', 'reader', '--scope', 'reports:read', '--database', database.url], { cwd: dir });
+        expect(made.code, made.stderr).to.equal(0);
+        const names = (await t.auth.tokens.list({ user: 'ada@example.com' })).map((token) => token.name);
+        expect(names).to.include('reader').and.not.to.include('typo');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
 });

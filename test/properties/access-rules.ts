@@ -132,6 +132,11 @@ function rule(compound: boolean): fc.Arbitrary<RoleRule> {
     .map(({ inverted, conditions, fields, ...rest }) => ({ ...rest, ...(inverted && { inverted }), ...(conditions && { conditions }), ...(fields && { fields }) }) as RoleRule);
 }
 
+/** A scope's rule: one of `rule`'s, granting only (scopes do not take away). */
+export function grantRule(compound = true): fc.Arbitrary<RoleRule> {
+  return rule(compound).map(({ inverted: _inverted, ...granting }) => granting as RoleRule);
+}
+
 const row: fc.Arbitrary<Omit<Row, 'id'>> = fc.record({
   team: orNull(fc.constantFrom(...TEAMS)),
   score: orNull(fc.integer({ min: -3, max: 3 })),

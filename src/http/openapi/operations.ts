@@ -15,6 +15,8 @@ import { HEADERS, rateLimitHeaders, redirect, refusals, type Headers, type Respo
 export interface DocumentContext {
   config: AuthConfig;
   schemas: SchemaComponents;
+  /** The scopes the application defines (`auth.defineScope`), for the token paths. */
+  scopes: readonly { name: string; description: string }[];
 }
 
 export type Operation = OpenAPIV3_1.OperationObject;

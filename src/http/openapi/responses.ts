@@ -104,6 +104,7 @@ const MEANINGS: Record<ErrorCode, string> = {
   invalid_email: 'not an email address',
   password_rules: 'the password fails rules; `errors` lists every one',
   unknown_role: 'no organization role has this name',
+  unknown_scope: 'the application defines scopes, and not this one',
   rate_limited: 'over a rate limit; retry after Retry-After seconds',
   internal_error: 'an unexpected error (details in the server log)',
   unavailable: 'storage is out of reach or busy; retry shortly',

@@ -8,7 +8,7 @@ import { countedHeaders, guardRefusals, limitNote, noStore, operation, pathId, q
 import { json, jsonOrPage, noContent, redirect } from './responses.js';
 
 export function tokenPaths(context: DocumentContext): Paths {
-  const { config, schemas } = context;
+  const { config, schemas, scopes } = context;
   const { tokens } = config;
   const newToken = tokenSchemas(tokens.maxExpiryDays);
   const failures = tokenFailuresNote(config);
@@ -43,7 +43,10 @@ export function tokenPaths(context: DocumentContext): Paths {
           `At most ${tokens.maxPerUser} active tokens per user (SERVICE_AUTH_MAX_TOKENS_PER_USER);`,
           `\`expires_in_days\` from 1 to ${tokens.maxExpiryDays} (SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS), ${tokens.defaultExpiryDays} when left out.`,
           '`org` (an organization’s id or slug) binds the token to an organization of the user’s: refused (403 `forbidden`) in any other, and with the user’s global roles only outside every organization; one that does not exist or the user is not a member of is 400 `bad_request` on `org`, alike.',
-          'The tokens page’s form sends the same fields as text: the days as digits, the scopes separated by spaces or commas;',
+          scopes.length > 0
+            ? `\`scopes\` binds what the token may do: within the user’s rights, only what one of its scopes’ rules allows (docs/tokens.md). The scopes defined here (also under \`x-scopes\` at the document’s root): ${scopes.map(({ name, description }) => `\`${name}\` (${description})`).join(', ')}; any other is 422 \`unknown_scope\`.`
+            : '`scopes` are labels for `requireScopes` until the application defines scopes (`auth.defineScope`); from then on they bind what the token may do, and an undefined one is 422 `unknown_scope`.',
+          'The tokens page’s form sends the same fields as text: the days as digits, the scopes separated by spaces or commas (or one field per checked scope);',
           'it is answered with the page, showing the new token once, or the form again with the problem.',
           limitNote(config, config.rateLimit.tokenCreation, 'requests from a session to create a token, per user, wherever from', 'SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
         ].filter(Boolean).join(' '),
@@ -51,7 +54,7 @@ export function tokenPaths(context: DocumentContext): Paths {
         security: [{ session: [] }],
         body: { json: newToken.json, form: newToken.form },
         responses: { 201: jsonOrPage(schemas, 'Created: the raw token is in this answer only', createdTokenSchema(tokens.prefix), { ...noStore(), ...countedHeaders(config) }) },
-        refusals: [...guardRefusals(config, true), 'session_required', 'token_limit'],
+        refusals: [...guardRefusals(config, true), 'session_required', 'token_limit', 'unknown_scope'],
       }),
       get: operation(context, {
         operationId: 'listTokens',

@@ -57,6 +57,8 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
     expiresInDays(max: number): string;
     scopes: string;
     scopesHint: string;
+    /** Over the checkboxes of the defined scopes. */
+    scopesChoiceHint: string;
     submit: string;
     createdHeading(name: string): string;
     createdWarning: string;
@@ -161,6 +163,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     expiresInDays: (max) => `Expires in (days, 1 to ${max})`,
     scopes: 'Scopes (optional)',
     scopesHint: 'Separated by spaces; leave empty for all. Each is 1 to 64 of a-z 0-9 : . _ -',
+    scopesChoiceHint: 'What the token may do, at most: within your own rights, only what the checked scopes allow. Check none for everything you may do.',
     submit: 'Create token',
     createdHeading: (name) => `Your new token “${name}”`,
     createdWarning: 'Copy it now and keep it somewhere safe: it will not be shown again.',

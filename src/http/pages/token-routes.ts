@@ -15,7 +15,7 @@ import { parseBody } from '../schemas/parse.js';
 import { formRoute, type FormRoute } from './forms.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
-import type { TokensPageLocals } from './tokens-page.js';
+import type { DefinedScope, TokensPageLocals } from './tokens-page.js';
 
 export interface TokenPageDeps {
   config: AuthConfig;
@@ -26,11 +26,13 @@ export interface TokenPageDeps {
   /** Creating a token's rate limit, per user (none when limits are off). */
   limit: RequestHandler[];
   pluggable: { readonly texts: PageTexts };
+  /** The scopes the application defines, for the creation form. */
+  scopes: { list(): DefinedScope[] };
 }
 
 type PageExtras = Partial<Pick<TokensPageLocals, 'created' | 'notice' | 'errors' | 'values'>>;
 
-export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pluggable }: TokenPageDeps): Router {
+export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pluggable, scopes }: TokenPageDeps): Router {
   const prefix = config.urlPrefix;
   const router = Router();
 
@@ -46,6 +48,7 @@ export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pl
       values: null,
       maxExpiryDays: config.tokens.maxExpiryDays,
       defaultExpiryDays: config.tokens.defaultExpiryDays,
+      scopes: scopes.list(),
       ...extra,
     });
   };
@@ -57,7 +60,10 @@ export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pl
     page: () => `${prefix}/tokens`,
     async showAgain(req, res, error, refusal) {
       if (!refusal || !req.user) return false;
-      const values = { name: textField(req, 'name'), expires_in_days: textField(req, 'expires_in_days'), scopes: textField(req, 'scopes') };
+      // The checkboxes of the defined scopes send one `scopes` each.
+      const checked = (req.body as Record<string, unknown> | undefined)?.['scopes'];
+      const scopeText = Array.isArray(checked) ? checked.filter((item) => typeof item === 'string').join(' ') : textField(req, 'scopes');
+      const values = { name: textField(req, 'name'), expires_in_days: textField(req, 'expires_in_days'), scopes: scopeText };
       await show(req, res, error.status, { ...refusal, values });
       return true;
     },

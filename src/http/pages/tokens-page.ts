@@ -26,6 +26,14 @@ export interface TokensPageLocals {
   values: TokenFormValues | null;
   maxExpiryDays: number;
   defaultExpiryDays: number;
+  /** The scopes the application defines (`auth.defineScope`), offered as checkboxes; none: a text field. */
+  scopes: readonly DefinedScope[];
+}
+
+/** A scope the application defines, as the tokens page offers it. */
+export interface DefinedScope {
+  name: string;
+  description: string;
 }
 
 /** The creation form's fields as sent (text, or null when the field was not sent). */
@@ -50,7 +58,7 @@ export function tokensPage(locals: TokensPageLocals): string {
         value: values.expires_in_days ?? locals.defaultExpiryDays,
         attributes: `inputmode="numeric" min="1" max="${locals.maxExpiryDays}"`,
       },
-      { name: 'scopes', label: t.scopes, value: values.scopes ?? '', hint: t.scopesHint, attributes: 'autocomplete="off" spellcheck="false"' },
+      ...(locals.scopes.length > 0 ? [] : [{ name: 'scopes', label: t.scopes, value: values.scopes ?? '', hint: t.scopesHint, attributes: 'autocomplete="off" spellcheck="false"' }]),
     ],
     locals.errors,
     texts,
@@ -63,10 +71,29 @@ export function tokensPage(locals: TokensPageLocals): string {
     script: Boolean(locals.created),
     body: `${locals.created ? createdSection(locals.created, texts) : ''}${tokenTable(locals)}
     <h2 id="create-heading">${escapeHtml(t.createHeading)}</h2>
-${summary}    <form method="post" action="${prefix}/api/tokens" aria-labelledby="create-heading" novalidate>${fields}
+${summary}    <form method="post" action="${prefix}/api/tokens" aria-labelledby="create-heading" novalidate>${fields}${scopeChoices(locals.scopes, values.scopes, texts)}
       <button type="submit">${escapeHtml(t.submit)}</button>
     </form>${accountNav(locals.prefix, texts, 'tokens')}`,
   });
+}
+
+/** A checkbox per defined scope, with its description; those sent before stay checked. */
+function scopeChoices(scopes: readonly DefinedScope[], sent: string | null, texts: PageTexts): string {
+  if (scopes.length === 0) return '';
+  const t = texts.tokens;
+  const checked = new Set((sent ?? '').split(/[\s,]+/).filter(Boolean));
+  const boxes = scopes
+    .map((scope, index) => {
+      const id = `scope-${index}`;
+      return `
+        <div class="checkbox"><input type="checkbox" id="${id}" name="scopes" value="${escapeHtml(scope.name)}"${checked.has(scope.name) ? ' checked' : ''} aria-describedby="${id}-description"><label for="${id}"><code>${escapeHtml(scope.name)}</code></label> <span class="hint" id="${id}-description">${escapeHtml(scope.description)}</span></div>`;
+    })
+    .join('');
+  return `
+      <fieldset id="scopes" aria-describedby="scopes-hint">
+        <legend>${escapeHtml(t.scopes)}</legend>
+        <p class="hint" id="scopes-hint">${escapeHtml(t.scopesChoiceHint)}</p>${boxes}
+      </fieldset>`;
 }
 
 function createdSection(created: CreatedToken, texts: PageTexts): string {

@@ -23,10 +23,10 @@ export function tokenSchemas(maxExpiryDays: number) {
         .transform((text) => (text === undefined || text.trim() === '' ? undefined : /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN))
         .pipe(days.optional()),
       scopes: z
-        .string()
+        .union([z.string(), z.array(z.string())])
         .optional()
-        .meta({ description: 'Scopes separated by spaces or commas, each [a-z0-9:._-]{1,64}; empty for every scope' })
-        .transform((text) => text?.split(/[\s,]+/).filter(Boolean))
+        .meta({ description: 'Scopes separated by spaces or commas, or one field per scope (the checkboxes of the defined scopes), each [a-z0-9:._-]{1,64}; empty for every scope' })
+        .transform((text) => (Array.isArray(text) ? text : text?.split(/[\s,]+/).filter(Boolean)))
         .pipe(tokenScopes.optional()),
     })
     .meta({ id: 'NewTokenForm' })

@@ -1,0 +1,74 @@
+/**
+ * What an application defines: named policies, roles, organization roles and scopes, in code or
+ * from policy files. AuthorizationApi (and so ServiceAuth) extends it.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Policy } from './authorization/policies.js';
+import { loadRuleFiles } from './authorization/rule-files.js';
+import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
+import type { ScopeInfo } from './authorization/scope-rules.js';
+import type { AuthParts } from './wiring.js';
+
+/** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
+export const PARTS = Symbol.for('service-auth.parts');
+
+export abstract class PolicyDefinitions {
+  protected readonly [PARTS]: AuthParts;
+
+  constructor(parts: AuthParts) {
+    this[PARTS] = parts;
+  }
+
+  /**
+   * Defines (or replaces) a named policy: a synchronous `(user, context) => boolean`, where the
+   * context is the route's URL parameters (canonical integers as numbers). Only `true` allows.
+   */
+  definePolicy(name: string, policy: Policy): void {
+    this[PARTS].policies.define(name, policy);
+  }
+
+  /** The specification's spelling of `definePolicy`. */
+  readonly define_policy = (name: string, policy: Policy): void => this.definePolicy(name, policy);
+
+  /**
+   * Defines (or replaces) what a role permits, as CASL raw rules with `${user.*}` placeholders;
+   * `{ includes: ['viewer'] }` gives it another role's rules first. A cycle throws a TypeError.
+   */
+  defineRole(name: string, rules: readonly RoleRule[], options: Pick<RoleOptions, 'includes'> = {}): void {
+    this[PARTS].roleRules.define(name, rules, options.includes ? { includes: options.includes } : {});
+  }
+
+  /**
+   * Defines (or replaces) an organization role, held by members of an organization: rules as for
+   * `defineRole` (`${org.id}` and `${org.slug}` too), or `{ includes, rules }`. The package binds
+   * every rule to the organization (SERVICE_AUTH_TENANT_FIELD): it reaches nothing outside it.
+   */
+  defineOrgRole(name: string, definition: readonly RoleRule[] | { includes?: readonly string[]; rules: readonly RoleRule[] }, options: Pick<RoleOptions, 'includes'> = {}): void {
+    const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
+    this[PARTS].orgRoles.define(name, rules, includes ? { includes } : {});
+  }
+
+  /**
+   * Defines (or replaces) a scope: what a token made with it may do at most, as granting CASL
+   * rules (the role rules' schema), described for the tokens page. A scoped token's ability is its
+   * owner's intersected with its scopes' rules; once any scope is defined, an undefined one grants
+   * nothing and cannot be given to a new token (422 `unknown_scope`). See docs/tokens.md.
+   */
+  defineScope(name: string, rules: readonly RoleRule[], description: string): void {
+    this[PARTS].scopes.define(name, rules, description);
+  }
+
+  /** The defined scopes, sorted by name, with their descriptions. */
+  get scopes(): ScopeInfo[] {
+    return this[PARTS].scopes.list();
+  }
+
+  /**
+   * Loads role rules from a JSON file (role name to rule list, or `{ roles, orgRoles, scopes }`)
+   * or every .json file of a directory; returns the global role names it defined.
+   */
+  loadPolicies(path: string | URL): string[] {
+    const { roleRules, orgRoles, scopes } = this[PARTS];
+    return loadRuleFiles(roleRules, path instanceof URL ? fileURLToPath(path) : path, orgRoles, scopes);
+  }
+}
