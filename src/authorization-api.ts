@@ -4,7 +4,6 @@
  * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
  */
 import { detectSubjectType, subject as asSubject } from '@casl/ability';
-import { permittedFieldsOf } from '@casl/ability/extra';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
 import { policyAnalysis, type PolicyAnalysis } from './authorization/analysis/policy-analysis.js';
