@@ -20,6 +20,7 @@ import { toPrincipal, type Principal, type PrincipalLike } from './authorization
 import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
 import { loadRuleFiles } from './authorization/rule-files.js';
 import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
+import { AuthError } from './errors.js';
 import type { AuthParts } from './wiring.js';
 
 /** Who a question is about: a user, or a request a guard has passed (its user, in its organization if any). */
@@ -151,7 +152,7 @@ export abstract class AuthorizationApi {
   abilityFor(who: Asker): AppAbility;
   abilityFor(who: Asker, options: InOrg): Promise<AppAbility>;
   abilityFor(who: Asker, options?: InOrg): AppAbility | Promise<AppAbility> {
-    if (options?.org !== undefined) return this[PARTS].orgAccess.abilityIn(principalOf(who), options.org).then(({ ability }) => ability);
+    if (options?.org !== undefined) return abilityIn(this[PARTS], who, options.org).then(({ ability }) => ability);
     return isGuardedRequest(who) ? who.ability! : this[PARTS].abilities.abilityFor(toPrincipal(who));
   }
 
@@ -175,10 +176,10 @@ export abstract class AuthorizationApi {
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg): Promise<FilterQuery<T>>;
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
-    const { abilities, orgAccess, orgRoles } = this[PARTS];
+    const { abilities, orgRoles } = this[PARTS];
     const { tenant } = orgRoles;
     if (options.org !== undefined) {
-      return orgAccess.abilityIn(principalOf(who), options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, options) as FilterQuery<T>);
+      return abilityIn(this[PARTS], who, options.org).then((place) => orgAccessFilter(abilities, tenant, place, action, subjectType, options) as FilterQuery<T>);
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     if (place) return orgAccessFilter(abilities, tenant, { ability: this.abilityFor(who), org: place.org }, action, subjectType, options) as FilterQuery<T>;
@@ -212,14 +213,14 @@ export abstract class AuthorizationApi {
   explain(who: Asker, action: string, subjectType: string, context?: Record<string, unknown>, field?: string): Explanation;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
-    const { abilities, roleRules, orgAccess, orgRoles, policies } = this[PARTS];
+    const { abilities, roleRules, orgRoles, policies } = this[PARTS];
     const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
     const user = principalOf(who);
     // In an organization, the subject is one of its own unless the context says otherwise.
     const inOrg = (orgId: number) => ({ ...tenant.condition(subjectType, orgId), ...context });
     if (typeof options === 'object' && options !== null) {
-      return orgAccess.abilityIn(user, options.org).then(({ ability, org }) => explain(deps, user, action, subjectType, inOrg(org.id), options.field, ability));
+      return abilityIn(this[PARTS], who, options.org).then(({ ability, org }) => explain(deps, user, action, subjectType, inOrg(org.id), options.field, ability));
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     return explain(deps, user, action, subjectType, place ? inOrg(place.org.id) : context, options, this.abilityFor(who));
@@ -233,6 +234,17 @@ export abstract class AuthorizationApi {
     const { abilities, roleRules, policies } = this[PARTS];
     return runPolicyTests({ abilities, roles: roleRules, policies }, fileOrObject);
   }
+}
+
+/**
+ * The ability in an organization of a user, or of a request's user: a request whose token is bound
+ * to another organization is refused there, 403 `forbidden`, as `orgRequired` refuses it.
+ */
+async function abilityIn(parts: AuthParts, who: Asker, org: OrgName): Promise<{ ability: AppAbility; org: { id: number } }> {
+  const place = await parts.orgAccess.abilityIn(principalOf(who), org);
+  const bound = isGuardedRequest(who) && who.authMethod === 'token' ? who.token?.org : null;
+  if (bound != null && bound !== place.org.id) throw new AuthError('forbidden', 'This token is bound to another organization');
+  return place;
 }
 
 /** The user of a request a guard passed, or the user given. */

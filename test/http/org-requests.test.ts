@@ -50,6 +50,16 @@ function routes(app: Express, auth: ServiceAuth): void {
     res.json({ why: auth.explain(req, 'update', 'Project', { lead_id: project.lead_id }, 'name'), fields: auth.permittedFields(req, 'update', subject('Project', { ...project })) });
   });
   app.get('/outside', auth.loginRequired, (req, res) => res.json({ readsProjects: req.ability!.can('read', 'Project'), org: req.org ?? null }));
+  // Service code that asks in an organization the URL names, with the request, without orgRequired.
+  app.get('/service/:name/:question', auth.loginRequired, async (req, res) => {
+    const org = req.params['name']!;
+    const answers: Record<string, () => Promise<unknown>> = {
+      ability: async () => (await auth.abilityFor(req, { org })).can('delete', 'Organization'),
+      rows: () => auth.accessibleBy(req, 'read', 'Project', { org }),
+      explain: async () => (await auth.explain(req, 'delete', 'Organization', {}, { org })).allowed,
+    };
+    res.json({ answer: await answers[req.params['question']!]!() });
+  });
 }
 
 describe('requests in an organization', () => {
@@ -217,6 +227,17 @@ describe('tokens bound to an organization', () => {
     // An unbound token acts in every organization of its user.
     await bearer('/orgs/acme', unbound).expect(200);
     await bearer('/orgs/globex', unbound).expect(200);
+  });
+
+  it('is 403 forbidden in another organization when service code asks there with the request ({ org }), as orgRequired is', async () => {
+    for (const question of ['ability', 'rows', 'explain']) {
+      expect((await bearer(`/service/acme/${question}`, bound.token).expect(200)).body.answer, question).to.not.equal(false);
+      const other = await bearer(`/service/globex/${question}`, bound.token).expect(403);
+      expect(other.body, question).to.include({ code: 'forbidden', detail: 'This token is bound to another organization' });
+      // The same user with a session, or an unbound token, is the owner there.
+      expect((await request(t.app).get(`/service/globex/${question}`).set('Cookie', cookie).expect(200)).body.answer, question).to.not.equal(false);
+      expect((await bearer(`/service/globex/${question}`, unbound).expect(200)).body.answer, question).to.not.equal(false);
+    }
   });
 
   it('refuses an organization that does not exist or the user is not a member of, alike, and creates nothing', async () => {
