@@ -44,6 +44,7 @@ function routes(app: Express, auth: ServiceAuth): void {
     res.json({ ids: projects.filter((project) => project.org_id === req.org!.id && ability.can('read', subject('Project', { ...project }))).map((p) => p.id), filter: auth.accessibleBy(req, 'read', 'Project') });
   });
   app.get('/orgs/:org/projects/:id', auth.orgRequired(), auth.require({ action: 'read', subject: 'Project', load }), (req, res) => res.json({ project: req.resource }));
+  app.post('/orgs/:org/checked-projects', auth.orgRequired(), auth.require({ action: 'create', subject: 'Project', fields: 'body' }), (_req, res) => res.status(201).json({ created: true }));
   app.patch('/orgs/:org/projects/:id', auth.orgRequired(), auth.require({ action: 'update', subject: 'Project', load, fields: 'body' }), (_req, res) => res.json({ updated: true }));
   app.get('/orgs/:org/why/:id', auth.orgRequired(), (req, res) => {
     const project = projects.find((p) => p.id === Number(req.params['id']))!;
@@ -143,6 +144,20 @@ describe('requests in an organization', () => {
     await request(t.app).patch('/orgs/acme/projects/2').set('Cookie', cookies['mia']!).send({ name: 'x' }).expect(403);
     // mia leads project 3, but in globex she is no member: 404 before anything is loaded.
     await request(t.app).patch('/orgs/globex/projects/3').set('Cookie', cookies['mia']!).send({ name: 'x' }).expect(404);
+  });
+
+  it('refuses a body whose tenant field names another organization, whatever the rules let the fields be', async () => {
+    const misplaced = [{ field: 'org_id', message: 'names another organization than the one of the request' }];
+    // mia may create projects in acme, any field: not one in globex, where she is no member.
+    const created = await request(t.app).post('/orgs/acme/checked-projects').set('Cookie', cookies['mia']!).send({ name: 'x', org_id: globex }).expect(403);
+    expect(created.body).to.include({ code: 'forbidden' });
+    expect(created.body.errors).to.deep.equal(misplaced);
+    await request(t.app).post('/orgs/acme/checked-projects').set('Cookie', cookies['mia']!).send({ name: 'x', org_id: acme }).expect(201);
+    await request(t.app).post('/orgs/acme/checked-projects').set('Cookie', cookies['mia']!).send({ name: 'x' }).expect(201);
+    // olga owns acme (manage all): she may set every field of its projects, but not move one out of it.
+    const moved = await request(t.app).patch('/orgs/acme/projects/2').set('Cookie', cookies['olga']!).send({ org_id: globex }).expect(403);
+    expect(moved.body.errors).to.deep.equal(misplaced);
+    await request(t.app).patch('/orgs/acme/projects/2').set('Cookie', cookies['olga']!).send({ org_id: acme, name: 'anvil' }).expect(200);
   });
 
   it('lets abilityFor(req) and accessibleBy(req) decide in the organization, its rows only', async () => {
