@@ -53,13 +53,13 @@ function routes(app: Express, auth: ServiceAuth): void {
   app.get('/outside', auth.loginRequired, (req, res) => res.json({ readsProjects: req.ability!.can('read', 'Project'), org: req.org ?? null }));
   // Service code that asks in an organization the URL names, with the request, without orgRequired.
   app.get('/service/:name/:question', auth.loginRequired, async (req, res) => {
-    const org = req.params['name']!;
+    const org = String(req.params['name']);
     const answers: Record<string, () => Promise<unknown>> = {
       ability: async () => (await auth.abilityFor(req, { org })).can('delete', 'Organization'),
       rows: () => auth.accessibleBy(req, 'read', 'Project', { org }),
       explain: async () => (await auth.explain(req, 'delete', 'Organization', {}, { org })).allowed,
     };
-    res.json({ answer: await answers[req.params['question']!]!() });
+    res.json({ answer: await answers[String(req.params['question'])]!() });
   });
 }
 
