@@ -4,7 +4,7 @@
  * hold (storage/change-feed.ts), so a change made on another instance or by the CLI shows within a
  * second, without a query per request:
  *
- * - an organization until the feed names it (renamed or deleted: `noteOrgs`); that there is none
+ * - an organization until the feed names it (created, renamed or deleted: `noteOrgs`); that there is none
  *   by an id or slug too, until the feed names any organization (one created is noted), so that a
  *   stranger's request for an organization that does not exist costs no more work than for one
  *   that exists (no query either way), which would tell them apart;
