@@ -20,6 +20,8 @@ import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js
 import type { WithScopes } from './authorization/scope-rules.js';
 import { permittedFieldsIn } from './authorization/scoped-ability.js';
 import { PARTS, PolicyDefinitions } from './policy-definitions.js';
+import { AuthError } from './errors.js';
+import type { AuthParts } from './wiring.js';
 
 /** Who a question is about: a user, or a request a guard has passed (its user, in its organization if any). */
 export type Asker = PrincipalLike | Request;
@@ -114,10 +116,10 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
   abilityFor(who: Asker, options?: WithScopes): AppAbility;
   abilityFor(who: Asker, options: InOrg & WithScopes): Promise<AppAbility>;
   abilityFor(who: Asker, options?: Partial<InOrg> & WithScopes): AppAbility | Promise<AppAbility> {
-    const { abilities, orgAccess } = this[PARTS];
+    const { abilities } = this[PARTS];
     const user = principalOf(who);
     const scoped = (ability: AppAbility) => (options?.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
-    if (options?.org !== undefined) return orgAccess.abilityIn(user, options.org).then(({ ability }) => scoped(ability));
+    if (options?.org !== undefined) return abilityIn(this[PARTS], who, options.org).then(({ ability }) => scoped(ability));
     return scoped(isGuardedRequest(who) ? who.ability! : abilities.abilityFor(user));
   }
 
@@ -141,14 +143,14 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg & WithScopes): Promise<FilterQuery<T>>;
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> & WithScopes = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
-    const { abilities, orgAccess, orgRoles } = this[PARTS];
+    const { abilities, orgRoles } = this[PARTS];
     abilities.assertKnownNames('accessibleBy', action, subjectType);
     const { tenant } = orgRoles;
     const user = principalOf(who);
     // A scoped token's filter is the `$and` of its owner's and its scopes' (filters.ts).
     const scoped = (ability: AppAbility) => (options.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
     if (options.org !== undefined) {
-      return orgAccess.abilityIn(user, options.org).then(({ ability, org }) => orgAccessFilter(abilities, tenant, { ability: scoped(ability), org }, action, subjectType, options) as FilterQuery<T>);
+      return abilityIn(this[PARTS], who, options.org).then(({ ability, org }) => orgAccessFilter(abilities, tenant, { ability: scoped(ability), org }, action, subjectType, options) as FilterQuery<T>);
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     const ability = scoped(this.abilityFor(who));
@@ -183,7 +185,7 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
   explain(who: Asker, action: string, subjectType: string, context?: Record<string, unknown>, field?: string): Explanation;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
-    const { abilities, roleRules, orgAccess, orgRoles, policies } = this[PARTS];
+    const { abilities, roleRules, orgRoles, policies } = this[PARTS];
     abilities.assertKnownNames('explain', action, subjectType);
     const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
@@ -191,7 +193,7 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
     // In an organization, the subject is one of its own unless the context says otherwise.
     const inOrg = (orgId: number) => ({ ...tenant.condition(subjectType, orgId), ...context });
     if (typeof options === 'object' && options !== null) {
-      return orgAccess.abilityIn(user, options.org).then(({ ability, org }) => explain(deps, user, action, subjectType, inOrg(org.id), options.field, ability));
+      return abilityIn(this[PARTS], who, options.org).then(({ ability, org }) => explain(deps, user, action, subjectType, inOrg(org.id), options.field, ability));
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     return explain(deps, user, action, subjectType, place ? inOrg(place.org.id) : context, options, this.abilityFor(who));
@@ -205,6 +207,20 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
     const { abilities, roleRules, policies } = this[PARTS];
     return runPolicyTests({ abilities, roles: roleRules, policies }, fileOrObject);
   }
+}
+
+/**
+ * The ability in an organization of a user, or of a request's user: a request whose token is bound
+ * to another organization is refused there, 403 `forbidden`, as `orgRequired` refuses it; a scoped
+ * token's ability there is within its scopes, as `req.ability` is.
+ */
+async function abilityIn(parts: AuthParts, who: Asker, org: OrgName): Promise<{ ability: AppAbility; org: { id: number } }> {
+  const user = principalOf(who);
+  const place = await parts.orgAccess.abilityIn(user, org);
+  const token = isGuardedRequest(who) && who.authMethod === 'token' ? who.token : undefined;
+  if (!token) return place;
+  if (token.org != null && token.org !== place.org.id) throw new AuthError('forbidden', 'This token is bound to another organization');
+  return { ...place, ability: parts.abilities.forToken(place.ability, user, token.scopes) };
 }
 
 /** The user of a request a guard passed, or the user given. */

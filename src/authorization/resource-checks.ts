@@ -9,7 +9,8 @@
  * rule's `reason` if it gives one, and nothing of roles.
  *
  * After `orgRequired`, they decide with the ability in that organization, and the URL context
- * belongs to it (it carries the tenant field: `org_id`, or `id` for an `Organization`).
+ * belongs to it (it carries the tenant field: `org_id`, or `id` for an `Organization`); with
+ * `fields: 'body'`, a body whose tenant field names another organization is refused.
  */
 import { subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
@@ -52,7 +53,7 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
     const refusal = refusalOf(ability, action, target, subject);
     if (refusal && conceals(ability, conceal, target)) return notFound(subject);
     if (refusal || fields !== 'body') return refusal;
-    return refusedFields(ability, action, target, req.body);
+    return misplaced(req, tenant.fieldOf(subject)) ?? refusedFields(ability, action, target, req.body);
   };
   if (!load) return (req) => decide(req, abilityOf(req), contextOf(req));
   return (req) => {
@@ -75,6 +76,20 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
 function refusalOf(ability: AppAbility, action: string, target: object, subject: string): Refusal {
   const { allowed, rule } = decide(ability, action, target);
   return allowed ? undefined : forbidden(rule?.reason ?? `You may not ${action} this ${subject}`);
+}
+
+/**
+ * In an organization, a 403 if the body's tenant field names another one: the rules are checked on
+ * the resource as it is, and would let a row be moved (or made) into an organization the caller
+ * may know nothing of.
+ */
+function misplaced(req: Request, field: string): Refusal {
+  const place = orgOfRequest(req);
+  const body: unknown = req.body;
+  if (!place || body === null || typeof body !== 'object' || !Object.hasOwn(body, field)) return undefined;
+  const value: unknown = (body as Record<string, unknown>)[field];
+  if (value === place.org.id || value === String(place.org.id)) return undefined;
+  return new AuthError('forbidden', `You may not ${field === 'id' ? 'name' : 'move this into'} another organization`, [{ field, message: 'names another organization than the one of the request' }]);
 }
 
 /** A 403 naming every body field the user may not `action`, or nothing. */

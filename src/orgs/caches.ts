@@ -4,7 +4,10 @@
  * hold (storage/change-feed.ts), so a change made on another instance or by the CLI shows within a
  * second, without a query per request:
  *
- * - an organization until the feed names it (renamed or deleted: `noteOrgs`);
+ * - an organization until the feed names it (created, renamed or deleted: `noteOrgs`); that there is none
+ *   by an id or slug too, until the feed names any organization (one created is noted), so that a
+ *   stranger's request for an organization that does not exist costs no more work than for one
+ *   that exists (no query either way), which would tell them apart;
  * - a user's memberships, all of them at once (one indexed query), until the feed names the user
  *   (added, removed, their roles changed, the organization deleted: every member is noted).
  *
@@ -17,15 +20,18 @@ import { RowCache } from '../storage/row-cache.js';
 import { isIdString } from './names.js';
 import { toMembershipInfo, toOrgInfo, type MembershipInfo, type OrgInfo } from './views.js';
 
+/** Held for an id or slug that names no organization. */
+const MISSING = Object.freeze({ missing: true as const });
+
 export class OrgCache {
   /** Keyed `#<id>` or by slug (a slug never starts with `#`). */
-  private readonly rows: RowCache<string, OrgInfo>;
+  private readonly rows: RowCache<string, OrgInfo | typeof MISSING>;
 
   constructor(em: () => Promise<EntityManager>, changes: ChangeFeed) {
     this.rows = new RowCache(changes, async (key) => {
       const where = key.startsWith('#') ? { id: Number(key.slice(1)) } : { slug: key };
       const org = await (await em()).fork().findOne(Organization, where, { disableIdentityMap: true });
-      return org ? toOrgInfo(org) : undefined;
+      return org ? toOrgInfo(org) : MISSING;
     });
     changes.onOrgChange((orgId) => this.forget(orgId));
   }
@@ -35,12 +41,12 @@ export class OrgCache {
     const key = keyOf(ref);
     const org = key === undefined ? undefined : await this.rows.fetch(key);
     // A copy: the caller may keep or change it without touching what is held.
-    return org ? { ...org } : null;
+    return org && org !== MISSING ? { ...(org as OrgInfo) } : null;
   }
 
-  /** Drops the organization (null: every one) after it changed. */
+  /** Drops the organization (null: every one) after it changed, and every "none such" (it may be a new one). */
   forget(orgId: number | null): void {
-    this.rows.deleteWhere((org) => orgId === null || org.id === orgId);
+    this.rows.deleteWhere((org) => org === MISSING || orgId === null || (org as OrgInfo).id === orgId);
   }
 }
 

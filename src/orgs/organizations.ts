@@ -33,7 +33,7 @@ export class Organizations {
     const name = validOrgName(input?.name);
     const explicit = input.slug === undefined ? undefined : validSlug(input.slug);
     if (input.owner === undefined || input.owner === null) throw new ValidationError([{ field: 'owner', message: 'the user who becomes its owner is required' }]);
-    const { storage, audit, lookup, settings, memberships } = this.deps;
+    const { storage, audit, lookup, settings, memberships, orgCache } = this.deps;
     const em = await storage.em();
     const owner = await lookup.require(em, input.owner);
     const roles = [...settings.ownerRoles].sort();
@@ -48,8 +48,13 @@ export class Organizations {
           tx.em.create(Membership, { org, user: owner.id, roles, createdAt });
           await tx.em.flush();
           await storage.changes.note(tx.em, [owner.id]);
+          // Every instance forgets that its id and slug named none.
+          await storage.changes.noteOrgs(tx.em, [org.id]);
           audit.record(tx, { type: 'org_created', userId: owner.id, email: owner.email, detail: { org_id: org.id, org: slug, roles: roles.join(' '), by: actorId(actor) } });
-          tx.afterCommit(() => memberships.forget([owner.id]));
+          tx.afterCommit(() => {
+            memberships.forget([owner.id]);
+            orgCache.forget(org.id);
+          });
           return toOrgInfo(org);
         });
         await emitOrgEvent(this.deps, 'org_created', actor, { org, member: { user_id: owner.id, email: owner.email }, roles });

@@ -12,7 +12,7 @@
  * every held row unusable after FEED_INTERVAL_MS, as before: a credential is never served from
  * memory longer than a revocation may take to arrive.
  *
- * A row may instead name an organization (`noteOrgs`: renamed or deleted): the copies of it held by
+ * A row may instead name an organization (`noteOrgs`: created, renamed or deleted): the copies of it held by
  * every instance are dropped when the feed names it (`onOrgChange`), and nobody's credentials.
  *
  * Ids are drawn when a row is inserted, not when it commits: a transaction can commit after a later
@@ -87,7 +87,7 @@ export class ChangeFeed {
     await em.insertMany(CredentialChange, rows.map((row) => ({ ...row, at })));
   }
 
-  /** Records, in the caller's transaction, that these organizations changed (renamed or deleted). */
+  /** Records, in the caller's transaction, that these organizations changed (created, renamed or deleted). */
   async noteOrgs(em: EntityManager, orgIds: readonly number[]): Promise<void> {
     if (orgIds.length === 0) return;
     const at = new Date();

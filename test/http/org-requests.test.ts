@@ -44,12 +44,23 @@ function routes(app: Express, auth: ServiceAuth): void {
     res.json({ ids: projects.filter((project) => project.org_id === req.org!.id && ability.can('read', subject('Project', { ...project }))).map((p) => p.id), filter: auth.accessibleBy(req, 'read', 'Project') });
   });
   app.get('/orgs/:org/projects/:id', auth.orgRequired(), auth.require({ action: 'read', subject: 'Project', load }), (req, res) => res.json({ project: req.resource }));
+  app.post('/orgs/:org/checked-projects', auth.orgRequired(), auth.require({ action: 'create', subject: 'Project', fields: 'body' }), (_req, res) => res.status(201).json({ created: true }));
   app.patch('/orgs/:org/projects/:id', auth.orgRequired(), auth.require({ action: 'update', subject: 'Project', load, fields: 'body' }), (_req, res) => res.json({ updated: true }));
   app.get('/orgs/:org/why/:id', auth.orgRequired(), (req, res) => {
     const project = projects.find((p) => p.id === Number(req.params['id']))!;
     res.json({ why: auth.explain(req, 'update', 'Project', { lead_id: project.lead_id }, 'name'), fields: auth.permittedFields(req, 'update', subject('Project', { ...project })) });
   });
   app.get('/outside', auth.loginRequired, (req, res) => res.json({ readsProjects: req.ability!.can('read', 'Project'), org: req.org ?? null }));
+  // Service code that asks in an organization the URL names, with the request, without orgRequired.
+  app.get('/service/:name/:question', auth.loginRequired, async (req, res) => {
+    const org = String(req.params['name']);
+    const answers: Record<string, () => Promise<unknown>> = {
+      ability: async () => (await auth.abilityFor(req, { org })).can('delete', 'Organization'),
+      rows: () => auth.accessibleBy(req, 'read', 'Project', { org }),
+      explain: async () => (await auth.explain(req, 'delete', 'Organization', {}, { org })).allowed,
+    };
+    res.json({ answer: await answers[String(req.params['question'])]!() });
+  });
 }
 
 describe('requests in an organization', () => {
@@ -135,6 +146,20 @@ describe('requests in an organization', () => {
     await request(t.app).patch('/orgs/globex/projects/3').set('Cookie', cookies['mia']!).send({ name: 'x' }).expect(404);
   });
 
+  it('refuses a body whose tenant field names another organization, whatever the rules let the fields be', async () => {
+    const misplaced = [{ field: 'org_id', message: 'names another organization than the one of the request' }];
+    // mia may create projects in acme, any field: not one in globex, where she is no member.
+    const created = await request(t.app).post('/orgs/acme/checked-projects').set('Cookie', cookies['mia']!).send({ name: 'x', org_id: globex }).expect(403);
+    expect(created.body).to.include({ code: 'forbidden' });
+    expect(created.body.errors).to.deep.equal(misplaced);
+    await request(t.app).post('/orgs/acme/checked-projects').set('Cookie', cookies['mia']!).send({ name: 'x', org_id: acme }).expect(201);
+    await request(t.app).post('/orgs/acme/checked-projects').set('Cookie', cookies['mia']!).send({ name: 'x' }).expect(201);
+    // olga owns acme (manage all): she may set every field of its projects, but not move one out of it.
+    const moved = await request(t.app).patch('/orgs/acme/projects/2').set('Cookie', cookies['olga']!).send({ org_id: globex }).expect(403);
+    expect(moved.body.errors).to.deep.equal(misplaced);
+    await request(t.app).patch('/orgs/acme/projects/2').set('Cookie', cookies['olga']!).send({ org_id: acme, name: 'anvil' }).expect(200);
+  });
+
   it('lets abilityFor(req) and accessibleBy(req) decide in the organization, its rows only', async () => {
     const { body } = await get('/orgs/acme/projects', 'olga').expect(200);
     expect(body.ids).to.deep.equal([1, 2]);
@@ -217,6 +242,17 @@ describe('tokens bound to an organization', () => {
     // An unbound token acts in every organization of its user.
     await bearer('/orgs/acme', unbound).expect(200);
     await bearer('/orgs/globex', unbound).expect(200);
+  });
+
+  it('is 403 forbidden in another organization when service code asks there with the request ({ org }), as orgRequired is', async () => {
+    for (const question of ['ability', 'rows', 'explain']) {
+      expect((await bearer(`/service/acme/${question}`, bound.token).expect(200)).body.answer, question).to.not.equal(false);
+      const other = await bearer(`/service/globex/${question}`, bound.token).expect(403);
+      expect(other.body, question).to.include({ code: 'forbidden', detail: 'This token is bound to another organization' });
+      // The same user with a session, or an unbound token, is the owner there.
+      expect((await request(t.app).get(`/service/globex/${question}`).set('Cookie', cookie).expect(200)).body.answer, question).to.not.equal(false);
+      expect((await bearer(`/service/globex/${question}`, unbound).expect(200)).body.answer, question).to.not.equal(false);
+    }
   });
 
   it('refuses an organization that does not exist or the user is not a member of, alike, and creates nothing', async () => {

@@ -290,6 +290,28 @@ describe('organizations over HTTP', () => {
       expect((await dan.post('/api/invitations/accept', { token }).expect(200)).body.roles).to.deep.equal(['viewer']);
     });
 
+    it('refuses to replace a pending invitation (revoking it) to one who may create invitations but not delete them', async () => {
+      t.auth.defineOrgRole('recruiter', [
+        { action: 'create', subject: 'Invitation' },
+        { action: 'assign', subject: 'OrgRole', conditions: { name: 'viewer' } },
+      ]);
+      const org = await team('replace-rule');
+      await t.auth.orgs.addMember(org.id, 'dan@example.com', ['recruiter']);
+      const pending = (await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'kim@example.com', roles: ['admin'] }).expect(201)).body.invitation;
+      const refused = await dan.post(`/api/orgs/${org.slug}/invitations`, { email: 'KIM@example.com', roles: ['viewer'] }).expect(403);
+      expect(refused.body.code).to.equal('forbidden');
+      expect((await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body.invitations).to.deep.equal([pending]);
+      // An address with no invitation pending, the recruiter may invite.
+      await dan.post(`/api/orgs/${org.slug}/invitations`, { email: 'lou@example.com', roles: ['viewer'] }).expect(201);
+      // One who may delete invitations replaces it.
+      await bob.post(`/api/orgs/${org.slug}/invitations`, { email: 'kim@example.com', roles: ['member'] }).expect(201);
+      const left = (await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body.invitations;
+      expect(left.map((i: { email: string; roles: string[] }) => [i.email, i.roles])).to.deep.equal([
+        ['lou@example.com', ['viewer']],
+        ['kim@example.com', ['member']],
+      ]);
+    });
+
     it('does not let an invitation of another organization be revoked through this one', async () => {
       const one = await team('revoke-one');
       const two = await team('revoke-two');

@@ -99,6 +99,15 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
     expect(await b.auth.orgs.membership(org.id, owner.id)).to.equal(null);
   });
 
+  it('finds an organization created elsewhere within the interval, though it held that none had its slug', async () => {
+    await holdOnB(() => b.auth.orgs.find('newcomer'));
+    expect(await readOnB(() => b.auth.orgs.find('newcomer')), 'that none has it is held too').to.deep.equal([]);
+    const owner = await newUser(a, 'owner');
+    const org = await a.auth.orgs.create({ name: 'Newcomer', slug: 'newcomer', owner: owner.id });
+    clock.passInterval();
+    expect(await b.auth.orgs.find('newcomer')).to.deep.equal(org);
+  });
+
   it('shows a membership added, changed and removed elsewhere within the interval, reading again only that user’s', async () => {
     const { owner, org } = await orgOnA('Changing');
     const bob = await newUser(a, 'bob');

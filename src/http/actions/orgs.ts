@@ -8,6 +8,7 @@
  * - Granting a role (inviting, or changing a member's roles) needs `assign` on
  *   `OrgRole { name, org_id }` for every role granted; taking one away needs the same, so that an
  *   admin who may not make owners cannot demote or remove one either. 403 `forbidden` otherwise.
+ * - Inviting an address with an invitation pending replaces (revokes) it: that needs `delete` on it too.
  * - Anyone may leave (remove their own membership); the last owner is 409 `last_owner`, as always.
  * - A bearer token needs every scope (one made without scopes), as for the account's own tokens; a
  *   token bound to an organization acts in that one only: it lists only it, and neither creates
@@ -143,8 +144,13 @@ export class OrgActions {
   async invite(req: Request, input: { email: string; roles: string[] }): Promise<InvitationView> {
     const org = orgOf(req);
     const roles = [...new Set(input.roles)];
-    assertCan(req, 'create', 'Invitation', { org_id: org.id, email: input.email.trim().toLowerCase(), roles });
+    const email = input.email.trim().toLowerCase();
+    assertCan(req, 'create', 'Invitation', { org_id: org.id, email, roles });
     this.assertMayAssign(req, roles);
+    // A pending invitation to the address is replaced, that is revoked: that needs `delete` on it.
+    for (const replaced of (await this.deps.orgs.invitations(org.id)).filter((pending) => pending.email === email)) {
+      assertCan(req, 'delete', 'Invitation', { ...replaced, org_id: org.id });
+    }
     return this.deps.orgs.invite(org.id, { email: input.email, roles }, req.user!.id);
   }
 
