@@ -104,13 +104,13 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
   const newToken = tokenSchemas(config.tokens.maxExpiryDays);
   router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable }));
-  router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable }));
+  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles });
+  router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable }));
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
   router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
   router.use(mfaPages({ config, mfa, account: actions, checks, loginRequired, pluggable }));
   router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
-  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles });
   const orgRequired = deps.guards.orgRequired('org');
   const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
   // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
