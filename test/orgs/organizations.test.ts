@@ -11,6 +11,19 @@ import { PASSWORD, type TestApp } from '../helpers/app.js';
 import { PROBLEM } from '../helpers/problems.js';
 import { newUser, orgApp, refusal } from './org-app.js';
 
+describe('auth.orgs.create with SERVICE_AUTH_ORG_CREATION=admins', () => {
+  it('creates for any owner: the setting limits HTTP requests only, not code', async () => {
+    const t = await orgApp({ SERVICE_AUTH_ORG_CREATION: 'admins' });
+    try {
+      const plain = await newUser(t, 'plain');
+      const org = await t.auth.orgs.create({ name: 'By code', owner: plain.id }, plain);
+      expect(await t.auth.orgs.membership(org.id, plain.id)).to.deep.include({ roles: ['owner'] });
+    } finally {
+      await t.auth.close();
+    }
+  });
+});
+
 describe('organizations', () => {
   let t: TestApp;
 
