@@ -12,7 +12,7 @@ import type { OrgDeps } from './context.js';
 import { listMembers, listOrgs } from './listing.js';
 import { Invitations, type InvitationDeps, type NewInvitation } from './invitations.js';
 import { Members } from './members.js';
-import { Organizations, type NewOrg } from './organizations.js';
+import { Organizations, type DeleteOrgOptions, type NewOrg } from './organizations.js';
 import type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './views.js';
 
 export type OrgServiceDeps = Omit<InvitationDeps, 'members' | 'orgCache' | 'memberships'> & {
@@ -82,9 +82,13 @@ export class OrgService {
     return this.organizations.rename(ref, name, actor);
   }
 
-  /** Deletes it with its memberships, invitations and the tokens bound to it. Event `org_deleted`. */
-  delete(ref: OrgRef, actor?: OrgActor): Promise<OrgInfo> {
-    return this.organizations.delete(ref, actor);
+  /**
+   * Deletes it with its memberships, invitations and the tokens bound to it; answers it as it was,
+   * with its number of members. `{ onlyOwners: true }`: 409 `org_has_members` instead if a member
+   * holds no owner role. Event `org_deleted`.
+   */
+  delete(ref: OrgRef, actor?: OrgActor, options?: DeleteOrgOptions): Promise<OrgSummary> {
+    return this.organizations.delete(ref, actor, options);
   }
 
   // ---- members ----
