@@ -32,6 +32,7 @@ const PROBLEMS = {
   slug_taken: [409, 'Slug taken'],
   last_owner: [409, 'Last owner'],
   already_member: [409, 'Already a member'],
+  org_has_members: [409, 'Organization has members'],
   payload_too_large: [413, 'Payload Too Large'],
   invalid_email: [422, 'Invalid email'],
   password_rules: [422, 'Password rules not met'],

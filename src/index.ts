@@ -57,7 +57,7 @@ export type { Rate } from './config/rates.js';
 export type { NewInvitation } from './orgs/invitations.js';
 export type { NewOrg } from './orgs/organizations.js';
 export type { OrgService } from './orgs/service.js';
-export type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, UserOrg } from './orgs/views.js';
+export type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './orgs/views.js';
 export type { SessionView } from './sessions/store.js';
 export type { UserRef } from './storage/user-ref.js';
 export type { CreatedToken, NewToken, TokenService, TokenView } from './tokens/service.js';

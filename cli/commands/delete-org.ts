@@ -1,4 +1,5 @@
 import { Command, Option } from 'clipanion';
+import { AuthError } from '../../src/errors.js';
 import { ServiceAuthCommand } from './base.js';
 import { CliFailure } from './failures.js';
 
@@ -24,14 +25,11 @@ export class DeleteOrgCommand extends ServiceAuthCommand {
 
   protected override async run(): Promise<void> {
     const auth = await this.auth();
-    const org = await auth.orgs.get(this.org);
-    const members = await auth.orgs.members(org.id);
-    const ownerRoles = auth.config.orgs.ownerRoles;
-    const others = members.filter((member) => !member.roles.some((role) => ownerRoles.includes(role))).length;
-    if (others > 0 && !this.force) {
-      throw new CliFailure(`${org.slug} has ${others} member${others === 1 ? '' : 's'} besides its owners; nothing was deleted (with --force, it is deleted with them)`);
-    }
-    await auth.orgs.delete(org.id);
-    this.print(`Deleted organization ${org.slug} (id ${org.id}), with ${members.length} member${members.length === 1 ? '' : 's'}`);
+    // The service counts the members in the transaction that deletes, so none can join between.
+    const org = await auth.orgs.delete(this.org, null, { onlyOwners: !this.force }).catch((error: unknown) => {
+      if (error instanceof AuthError && error.code === 'org_has_members') throw new CliFailure(`${error.message}; nothing was deleted (with --force, it is deleted with them)`);
+      throw error;
+    });
+    this.print(`Deleted organization ${org.slug} (id ${org.id}), with ${org.members} member${org.members === 1 ? '' : 's'}`);
   }
 }

@@ -15,7 +15,6 @@ import { clientKey } from '../rate-limit/client-key.js';
 import type { EventBus } from '../events.js';
 import type { Passkeys } from '../mfa/passkeys.js';
 import type { SecondFactors } from '../mfa/second-factor.js';
-import type { EntityManager } from '../storage/orm.js';
 import type { TokenService } from '../tokens/service.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { EmailChanges } from '../users/email-changes.js';
@@ -24,7 +23,6 @@ import type { Registrations } from '../users/registrations.js';
 import type { UserService } from '../users/service.js';
 import { AccountActions } from './actions/account.js';
 import { MfaActions } from './actions/mfa.js';
-import { InvitationLinks } from './actions/invitation-links.js';
 import { OrgActions, type OrgsForHttp } from './actions/orgs.js';
 import { ProfileActions } from './actions/profile.js';
 import { SessionActions } from './actions/sessions.js';
@@ -84,8 +82,8 @@ export interface AuthRouterDeps {
   limiters: EndpointLimiters | undefined;
   /** Waits for storage on behalf of a request (a failed start is a 503). */
   whenReady(): Promise<void>;
-  /** One entity manager per request; the invitation link's page reads an invitation. */
-  storage: { readonly requestContext: RequestHandler; em(): Promise<EntityManager> };
+  /** One entity manager per request. */
+  storage: { readonly requestContext: RequestHandler };
 }
 
 export function createAuthRouter(deps: AuthRouterDeps): Router {
@@ -109,13 +107,13 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
   const newToken = tokenSchemas(config.tokens.maxExpiryDays);
   router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable }));
-  router.use(tokenPages({ config, tokens, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable, scopes: deps.scopes }));
+  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles });
+  router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable, scopes: deps.scopes }));
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
   router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
   router.use(mfaPages({ config, mfa, account: actions, checks, loginRequired, pluggable }));
   router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
-  const orgs = new OrgActions({ config, orgs: deps.orgs, links: new InvitationLinks(deps.storage), orgRoles: deps.orgRoles });
   const orgRequired = deps.guards.orgRequired('org');
   const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
   // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.

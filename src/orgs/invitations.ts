@@ -17,7 +17,7 @@ import type { AccountLinks } from '../users/links.js';
 import { actorId, emitOrgEvent, lockedOrg, requireOrg, type OrgDeps } from './context.js';
 import type { Members } from './members.js';
 import { validOrgRoles } from './names.js';
-import { toInvitationInfo, toOrgInfo, type InvitationInfo, type OrgActor, type OrgInfo, type OrgRef } from './views.js';
+import { toInvitationInfo, toOrgInfo, type InvitationInfo, type OrgActor, type OrgInfo, type OrgRef, type PendingInvitation } from './views.js';
 
 /** What `auth.orgs.invite` takes. */
 export interface NewInvitation {
@@ -86,6 +86,16 @@ export class Invitations {
       invitation.revokedAt = now;
       audit.record(tx, { type: 'invitation_revoked', email: invitation.email, detail: { org_id: org.id, org: org.slug, invitation: invitation.id, by: actorId(actor) } });
     });
+  }
+
+  /**
+   * The pending invitation whose link carries this token: its organization, address and roles, or
+   * null for a token unknown, used, revoked or expired (the same answer for each). Reading only.
+   */
+  async pending(token: string): Promise<PendingInvitation | null> {
+    const em = await this.deps.storage.em();
+    const found = await em.findOne(Invitation, { tokenHash: sha256Hex(String(token)), ...pending(new Date()) }, { populate: ['org'], disableIdentityMap: true });
+    return found ? { org: toOrgInfo(found.org), email: found.email, roles: [...found.roles] } : null;
   }
 
   /**

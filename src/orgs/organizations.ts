@@ -7,9 +7,9 @@ import { AuthError, ValidationError } from '../errors.js';
 import { ApiToken, Membership, Organization } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { UserRef } from '../storage/user-ref.js';
-import { actorId, emitOrgEvent, lockedOrg, requireOrg, type OrgDeps } from './context.js';
+import { actorId, emitOrgEvent, holdsOwnerRole, lockedOrg, requireOrg, type OrgDeps } from './context.js';
 import { slugFrom, validOrgName, validSlug } from './names.js';
-import { toOrgInfo, type OrgActor, type OrgInfo, type OrgRef, type UserOrg } from './views.js';
+import { toOrgInfo, type OrgActor, type OrgInfo, type OrgRef, type OrgSummary, type UserOrg } from './views.js';
 
 /** What `auth.orgs.create` takes: the name, the slug if not derived from it, and who becomes its owner. */
 export interface NewOrg {
@@ -17,6 +17,16 @@ export interface NewOrg {
   slug?: string;
   /** The creator, who becomes a member with SERVICE_AUTH_ORG_OWNER_ROLES. */
   owner: UserRef;
+}
+
+/** What `auth.orgs.delete` may be told. */
+export interface DeleteOrgOptions {
+  /**
+   * Delete it only if every member holds an owner role (SERVICE_AUTH_ORG_OWNER_ROLES): otherwise 409
+   * `org_has_members`, and nothing is deleted. Checked in the deleting transaction, so a member
+   * who joins meanwhile is counted. Default false: it is deleted with its members.
+   */
+  onlyOwners?: boolean | undefined;
 }
 
 /** Derived slugs tried before giving up on a race for the same one. */
@@ -89,12 +99,15 @@ export class Organizations {
    * Deletes the organization with its memberships, invitations and the tokens bound to it. Its
    * members' and those tokens' owners' cached rows are dropped everywhere.
    */
-  async delete(ref: OrgRef, actor?: OrgActor): Promise<OrgInfo> {
-    const { storage, audit, orgCache, memberships } = this.deps;
+  async delete(ref: OrgRef, actor?: OrgActor, options: DeleteOrgOptions = {}): Promise<OrgSummary> {
+    const { storage, audit, orgCache, memberships, settings } = this.deps;
     const em = await storage.em();
-    const org = await storage.transaction(em, async (tx) => {
+    const { org, count } = await storage.transaction(em, async (tx) => {
       const org = await lockedOrg(tx.em, ref);
-      const members = (await tx.em.find(Membership, { org: org.id }, { fields: ['user'] })).map((m) => m.user.id);
+      const rows = await tx.em.find(Membership, { org: org.id }, { fields: ['user', 'roles'] });
+      const others = rows.filter((m) => !holdsOwnerRole(m.roles, settings.ownerRoles)).length;
+      if (options.onlyOwners && others > 0) throw new AuthError('org_has_members', `${org.slug} has ${others} member${others === 1 ? '' : 's'} besides its owners`);
+      const members = rows.map((m) => m.user.id);
       const tokenOwners = (await tx.em.find(ApiToken, { org: org.id }, { fields: ['user'] })).map((token) => token.user.id);
       const info = toOrgInfo(org);
       await tx.em.nativeDelete(Organization, { id: org.id });
@@ -106,10 +119,10 @@ export class Organizations {
         memberships.forget(members);
         for (const userId of new Set(tokenOwners)) this.evictTokensOf(userId);
       });
-      return info;
+      return { org: info, count: members.length };
     });
     await emitOrgEvent(this.deps, 'org_deleted', actor, { org });
-    return org;
+    return { ...org, members: count };
   }
 
   /** The user's organizations, by slug, with the roles they hold in each (a 404 `not_found` for an unknown user). */

@@ -12,8 +12,8 @@ import type { OrgDeps } from './context.js';
 import { listMembers, listOrgs } from './listing.js';
 import { Invitations, type InvitationDeps, type NewInvitation } from './invitations.js';
 import { Members } from './members.js';
-import { Organizations, type NewOrg } from './organizations.js';
-import type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, UserOrg } from './views.js';
+import { Organizations, type DeleteOrgOptions, type NewOrg } from './organizations.js';
+import type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './views.js';
 
 export type OrgServiceDeps = Omit<InvitationDeps, 'members' | 'orgCache' | 'memberships'> & {
   /** Drops a user's cached tokens (those bound to a deleted organization go with it). */
@@ -82,9 +82,13 @@ export class OrgService {
     return this.organizations.rename(ref, name, actor);
   }
 
-  /** Deletes it with its memberships, invitations and the tokens bound to it. Event `org_deleted`. */
-  delete(ref: OrgRef, actor?: OrgActor): Promise<OrgInfo> {
-    return this.organizations.delete(ref, actor);
+  /**
+   * Deletes it with its memberships, invitations and the tokens bound to it; answers it as it was,
+   * with its number of members. `{ onlyOwners: true }`: 409 `org_has_members` instead if a member
+   * holds no owner role. Event `org_deleted`.
+   */
+  delete(ref: OrgRef, actor?: OrgActor, options?: DeleteOrgOptions): Promise<OrgSummary> {
+    return this.organizations.delete(ref, actor, options);
   }
 
   // ---- members ----
@@ -124,6 +128,14 @@ export class OrgService {
   /** Revokes a pending invitation by its id (a number, or a string of digits); another id is a 404 `not_found`. */
   revokeInvitation(ref: OrgRef, id: number | string, actor?: OrgActor): Promise<void> {
     return this.invitations_.revoke(ref, id, actor);
+  }
+
+  /**
+   * The pending invitation whose link carries this token (its organization, address and roles),
+   * or null for a token unknown, used, revoked or expired. Reading only: nothing is accepted.
+   */
+  pendingInvitation(token: string): Promise<PendingInvitation | null> {
+    return this.invitations_.pending(token);
   }
 
   /** The user joins with the invitation's roles. Events `member_added`, `invitation_accepted`. */

@@ -45,6 +45,14 @@ export interface InvitationInfo {
   expires_at: string;
 }
 
+/** An invitation as its link shows it before anyone accepts: never its id or its token. */
+export interface PendingInvitation {
+  org: OrgInfo;
+  /** As stored: trimmed and lower-cased, as users' addresses are. */
+  email: string;
+  roles: string[];
+}
+
 /** An organization as its id, its slug (a string of digits is an id), or an object with its id. */
 export type OrgRef = number | string | { readonly id: number };
 

@@ -125,4 +125,11 @@ describe('CLI: create-org, list-orgs, list-members, add-member, remove-member, d
     expect(await cli('list-orgs')).to.deep.equal({ code: 0, stdout: 'No organizations.\n', stderr: '' });
     expect(await cli('delete-org', 'acme-inc')).to.deep.equal(failure('Not found: no organization with slug "acme-inc"'));
   });
+
+  it('create-org is an operator tool: SERVICE_AUTH_ORG_CREATION=admins does not limit it', async () => {
+    const created = await runCliInProcess(['auth', 'create-org', '--name', 'Initech', '--owner', 'cy@example.com', '--database', database.url], { cwd: dir, env: { SERVICE_AUTH_ORG_CREATION: 'admins' } });
+    expect(created).to.include({ code: 0, stderr: '' });
+    expect((await t.auth.orgs.members('initech')).map((m) => [m.email, m.roles])).to.deep.equal([['cy@example.com', ['owner']]]);
+    await t.auth.orgs.delete('initech');
+  });
 });

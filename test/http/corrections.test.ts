@@ -118,7 +118,7 @@ describe('CONTRACT-2 section 19 corrections', () => {
       register: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint'] satisfies (keyof AccountPageLocals)[],
       forgot: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint'] satisfies (keyof AccountPageLocals)[],
       reset: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint'] satisfies (keyof AccountPageLocals)[],
-      tokens: ['prefix', 'texts', 'email', 'tokens', 'created', 'notice', 'errors', 'values', 'maxExpiryDays', 'defaultExpiryDays'] satisfies (keyof TokensPageLocals)[],
+      tokens: ['prefix', 'texts', 'email', 'tokens', 'created', 'notice', 'errors', 'values', 'maxExpiryDays', 'defaultExpiryDays', 'orgs'] satisfies (keyof TokensPageLocals)[],
       revoke: ['prefix', 'texts', 'token'] satisfies (keyof RevokePageLocals)[],
       problem: ['prefix', 'texts', 'code', 'title', 'text', 'link'] satisfies (keyof ProblemPageLocals)[],
       // The account lifecycle's pages (part 2) have theirs checked in test/http/page-templates.test.ts.

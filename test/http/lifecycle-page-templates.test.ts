@@ -18,7 +18,7 @@ const DOCUMENTED = {
   register: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending'],
   forgot: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending'],
   reset: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending'],
-  tokens: ['prefix', 'texts', 'email', 'tokens', 'created', 'notice', 'errors', 'values', 'maxExpiryDays', 'defaultExpiryDays'],
+  tokens: ['prefix', 'texts', 'email', 'tokens', 'created', 'notice', 'errors', 'values', 'maxExpiryDays', 'defaultExpiryDays', 'orgs'],
   revoke: ['prefix', 'texts', 'token'],
   password: ['prefix', 'texts', 'email', 'notice', 'errors', 'passwordHint'],
   sessions: ['prefix', 'texts', 'email', 'sessions', 'notice'],

@@ -93,6 +93,57 @@ describe('the /tokens pages', () => {
     expect(after.text).to.contain('role="status"').and.contain('The token was revoked.').and.contain('You have no API tokens yet.');
   });
 
+  describe('organizations', () => {
+    /** The `<select>` and its options as the page shows them (empty when there is none). */
+    const orgChoices = (html: string) => [...(/<select id="org"[\s\S]*?<\/select>/.exec(html)?.[0] ?? '').matchAll(/<option value="([^"]*)"( selected)?>([^<]*)</g)].map((m) => `${m[1]}${m[2] ? '*' : ''} ${m[3]}`);
+    const orgCell = (html: string, name: string) => new RegExp(`<td data-label="Name">${name}</td>[\\s\\S]*?<td data-label="Organization">([^<]*)</td>`).exec(html)?.[1];
+
+    it('offers no choice of organization to a user without any, and lists tokens as bound to none', async () => {
+      await post('/api/tokens', { name: 'plain' }).expect(201);
+      const page = await pageGet(t.app, '/tokens').set('Cookie', ada).expect(200);
+      expect(page.text).not.to.contain('<select');
+      expect(orgCell(page.text, 'plain')).to.equal('all');
+    });
+
+    it("binds a new token to one of the user's organizations chosen in the form, and shows each token's", async () => {
+      t.parts.knownOrgRole = (name) => name === 'owner';
+      const bob = await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
+      const globex = await t.auth.orgs.create({ name: 'Globex', owner: 'ada@example.com' });
+      const acme = await t.auth.orgs.create({ name: 'Acme & Co', owner: 'ada@example.com' });
+      const initech = await t.auth.orgs.create({ name: 'Initech', owner: bob.id });
+
+      const form = await pageGet(t.app, '/tokens').set('Cookie', ada).expect(200);
+      expect(form.text).to.contain('<label for="org">Organization (optional)</label>');
+      expect(orgChoices(form.text)).to.deep.equal(['* None: every organization', `${acme.id} Acme &amp; Co (acme-co)`, `${globex.id} Globex (globex)`]);
+
+      const created = await post('/api/tokens', { name: 'acme bot', org: String(acme.id) }).expect(201);
+      const raw = rawTokenIn(created.text)!;
+      const listed = await request(t.app).get('/service-auth/api/orgs').set('Authorization', `Bearer ${raw}`).expect(200);
+      expect(listed.body.orgs.map((org: { slug: string }) => org.slug)).to.deep.equal(['acme-co']);
+      await post('/api/tokens', { name: 'any org', org: '' }).expect(201);
+
+      const page = await pageGet(t.app, '/tokens').set('Cookie', ada).expect(200);
+      expect(page.text).to.contain('<th scope="col">Organization</th>');
+      expect(orgCell(page.text, 'acme bot')).to.equal('acme-co');
+      expect(orgCell(page.text, 'any org')).to.equal('all');
+      expect((await t.auth.tokens.list({ user: 'ada@example.com' })).map((token) => token.org)).to.deep.equal([{ id: acme.id, slug: 'acme-co' }, null]);
+
+      // Seen with the bound token, the page offers its organization only.
+      const seenByToken = await pageGet(t.app, '/tokens').set('Authorization', `Bearer ${raw}`).expect(200);
+      expect(orgChoices(seenByToken.text)).to.deep.equal(['* None: every organization', `${acme.id} Acme &amp; Co (acme-co)`]);
+
+      // An organization not hers (or none such) is refused beside the field, with her choice kept, and nothing made.
+      for (const org of [String(initech.id), 'initech', '99999']) {
+        const refused = await post('/api/tokens', { name: 'sneaky', org }).expect(400);
+        expect(refused.text).to.match(/id="org-error">.*Choose one of your organizations, or none\./);
+        expect(tagWithId(refused.text, 'org')).to.contain('aria-invalid="true"').and.contain('autofocus');
+      }
+      const kept = await post('/api/tokens', { name: '', org: String(globex.id) }).expect(400);
+      expect(orgChoices(kept.text)).to.include(`${globex.id}* Globex (globex)`);
+      expect(await t.auth.tokens.list({ user: 'ada@example.com' })).to.have.length(2);
+    });
+  });
+
   it("will not confirm or revoke another user's token, or one that does not exist", async () => {
     await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
     const bobs = await t.auth.tokens.create('bob@example.com', { name: 'bob only' });

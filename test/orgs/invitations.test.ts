@@ -110,6 +110,37 @@ describe('invitations', () => {
     expect(await t.auth.orgs.membership(org.id, ada.id)).to.equal(null);
   });
 
+  it('shows a pending invitation by its token (organization, address, roles) without accepting it; null once it no longer works', async () => {
+    const { org } = await orgWithOwner('Readable');
+    const ada = await newUser(t, 'ada');
+    expect(await t.auth.orgs.pendingInvitation('no-such-token')).to.equal(null);
+
+    const first = await t.auth.orgs.invite(org.id, { email: ada.email.toUpperCase(), roles: ['viewer', 'member'] });
+    const token = tokenMailedTo(ada.email);
+    const shown = { org, email: ada.email, roles: ['member', 'viewer'] };
+    expect(await t.auth.orgs.pendingInvitation(token)).to.deep.equal(shown);
+    expect(await t.auth.orgs.pendingInvitation(token)).to.deep.equal(shown);
+    expect(await t.auth.orgs.invitations(org.id)).to.deep.equal([first]);
+    expect(await t.auth.orgs.membership(org.id, ada.id)).to.equal(null);
+
+    await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['member'] });
+    const current = tokenMailedTo(ada.email);
+    expect(await t.auth.orgs.pendingInvitation(token), 'replaced').to.equal(null);
+    await t.auth.orgs.revokeInvitation(org.id, (await t.auth.orgs.invitations(org.id))[0]!.id);
+    expect(await t.auth.orgs.pendingInvitation(current), 'revoked').to.equal(null);
+
+    await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['member'] });
+    const expiring = tokenMailedTo(ada.email);
+    await (await t.parts.storage.em()).fork().nativeUpdate(Invitation, { tokenHash: sha256Hex(expiring) }, { expiresAt: new Date(Date.now() - 1000) });
+    expect(await t.auth.orgs.pendingInvitation(expiring), 'expired').to.equal(null);
+
+    await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['admin'] });
+    const accepted = tokenMailedTo(ada.email);
+    expect(await t.auth.orgs.pendingInvitation(accepted)).to.deep.equal({ org, email: ada.email, roles: ['admin'] });
+    await t.auth.orgs.acceptInvitation(accepted, ada.id);
+    expect(await t.auth.orgs.pendingInvitation(accepted), 'used').to.equal(null);
+  });
+
   it('answers and mails the same whether or not the address has an account', async () => {
     const { org } = await orgWithOwner('Discreet');
     const ada = await newUser(t, 'ada');

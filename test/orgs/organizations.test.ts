@@ -11,6 +11,19 @@ import { PASSWORD, type TestApp } from '../helpers/app.js';
 import { PROBLEM } from '../helpers/problems.js';
 import { newUser, orgApp, refusal } from './org-app.js';
 
+describe('auth.orgs.create with SERVICE_AUTH_ORG_CREATION=admins', () => {
+  it('creates for any owner: the setting limits HTTP requests only, not code', async () => {
+    const t = await orgApp({ SERVICE_AUTH_ORG_CREATION: 'admins' });
+    try {
+      const plain = await newUser(t, 'plain');
+      const org = await t.auth.orgs.create({ name: 'By code', owner: plain.id }, plain);
+      expect(await t.auth.orgs.membership(org.id, plain.id)).to.deep.include({ roles: ['owner'] });
+    } finally {
+      await t.auth.close();
+    }
+  });
+});
+
 describe('organizations', () => {
   let t: TestApp;
 
@@ -96,7 +109,7 @@ describe('organizations', () => {
       const em = (await t.parts.storage.em()).fork();
       await em.nativeUpdate(ApiToken, { publicId: bound.id }, { org: doomed.id });
 
-      expect(await t.auth.orgs.delete(doomed.slug)).to.deep.equal(doomed);
+      expect(await t.auth.orgs.delete(doomed.slug)).to.deep.equal({ ...doomed, members: 2 });
       expect(await t.auth.orgs.find(doomed.id)).to.equal(null);
       expect(await t.auth.orgs.membership(doomed.id, member.id)).to.equal(null);
       expect(await em.count(Membership, { org: doomed.id })).to.equal(0);
@@ -105,6 +118,32 @@ describe('organizations', () => {
       expect(await t.auth.orgs.find(kept.id)).to.deep.equal(kept);
       expect(await t.auth.orgs.members(kept.id)).to.have.length(1);
       await refusal(t.auth.orgs.delete(doomed.id), 'not_found');
+    });
+
+    it('with onlyOwners, deletes an organization only while all its members are owners (409 org_has_members), counting one who joins meanwhile', async () => {
+      const [owner, coOwner, member] = [await newUser(t), await newUser(t), await newUser(t)];
+      const org = await t.auth.orgs.create({ name: 'Owners only', owner: owner.id });
+      await t.auth.orgs.addMember(org.id, coOwner.id, ['owner', 'admin']);
+      await t.auth.orgs.addMember(org.id, member.id, ['member']);
+      const before = await snapshot();
+      const refused = await refusal(t.auth.orgs.delete(org.id, null, { onlyOwners: true }), 'org_has_members');
+      expect(refused.message).to.equal('owners-only has 1 member besides its owners');
+      expect(await snapshot()).to.deep.equal(before);
+      await t.auth.orgs.removeMember(org.id, member.id);
+      expect(await t.auth.orgs.delete(org.id, null, { onlyOwners: true })).to.deep.equal({ ...org, members: 2 });
+
+      // A member added at the same moment is either counted (the delete refused) or too late (404): never deleted unseen.
+      for (let round = 0; round < 5; round++) {
+        const raced = await t.auth.orgs.create({ name: `Raced ${round}`, owner: owner.id });
+        const [added, deleted] = await Promise.allSettled([t.auth.orgs.addMember(raced.id, member.id, ['member']), t.auth.orgs.delete(raced.id, null, { onlyOwners: true })]);
+        if (deleted.status === 'fulfilled') {
+          expect(added.status).to.equal('rejected');
+          expect((added as PromiseRejectedResult).reason.code).to.equal('not_found');
+        } else {
+          expect(deleted.reason.code).to.equal('org_has_members');
+          expect(await t.auth.orgs.membership(raced.id, member.id)).to.deep.include({ roles: ['member'] });
+        }
+      }
     });
 
     it('lists every organization with its number of members, and a user’s organizations with their roles there', async () => {

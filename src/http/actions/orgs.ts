@@ -20,7 +20,6 @@ import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { NewOrg } from '../schemas/orgs.js';
 import type { InvitationView, MemberView, MyOrgView, OrgView } from '../schemas/org-responses.js';
-import type { InvitationLinks, PendingInvitation } from './invitation-links.js';
 import { assertEveryScope } from './tokens.js';
 
 /** What the HTTP layer asks of the organizations service (`auth.orgs`), which checks no permissions. */
@@ -37,13 +36,20 @@ export interface OrgsForHttp {
   invitations(orgId: number): Promise<InvitationView[]>;
   revokeInvitation(orgId: number, id: number, actor: number): Promise<void>;
   acceptInvitation(token: string, userId: number): Promise<{ org: OrgView; roles: string[] }>;
+  /** A pending invitation by its link's token, or null; accepts nothing. */
+  pendingInvitation(token: string): Promise<PendingInvitation | null>;
+}
+
+/** What the invitation link's page shows: never the invitation's id or token. */
+export interface PendingInvitation {
+  org: OrgView;
+  email: string;
+  roles: string[];
 }
 
 export interface OrgActionsDeps {
   config: AuthConfig;
   orgs: OrgsForHttp;
-  /** A pending invitation by its link's token, for the link's page. */
-  links: Pick<InvitationLinks, 'pending'>;
   /** The organization roles the application defines, in the order it defined them. */
   orgRoles: { names(): string[] };
 }
@@ -89,7 +95,7 @@ export class OrgActions {
 
   /** What the invitation link's page shows: the invitation, if it can still be accepted. */
   invitationFor(token: string): Promise<PendingInvitation | null> {
-    return this.deps.links.pending(token);
+    return this.deps.orgs.pendingInvitation(token);
   }
 
   // ---- in the organization of the request (after orgRequired) ----

@@ -99,6 +99,7 @@ const MEANINGS: Record<ErrorCode, string> = {
   slug_taken: 'an organization has this slug',
   last_owner: 'the organization would be left without a member holding an owner role (SERVICE_AUTH_ORG_OWNER_ROLES)',
   already_member: 'the user, or the address invited, is a member of the organization already',
+  org_has_members: 'the organization has members besides its owners, and was to be deleted only without them (the library and the CLI; never answered over HTTP)',
   mfa_already_enabled: 'the account has a confirmed authenticator app; remove it first',
   payload_too_large: 'the body is over 16 KiB (declared or as sent; or over the limit of the application’s own body parser); the connection is closed',
   invalid_email: 'not an email address',

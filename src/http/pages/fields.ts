@@ -24,6 +24,8 @@ export interface FieldSpec {
   hint?: string | undefined;
   /** Further attributes, written as they are: constants only, never user input. */
   attributes?: string;
+  /** Makes it a `<select>` of these choices, the one whose value is `value` chosen. */
+  options?: { value: string; label: string }[] | undefined;
 }
 
 /** The fields, each with its error, and the summary of those errors (empty when there are none). */
@@ -52,7 +54,6 @@ function field(spec: FieldSpec, error: FieldError | undefined, autofocus: boolea
   const message = error
     ? `\n        <div class="field-error" id="${name}-error"><span class="visually-hidden">${escapeHtml(texts.errorPrefix)} </span>${escapeHtml(error.message)}${items}</div>`
     : '';
-  const value = spec.value === undefined ? '' : ` value="${escapeHtml(spec.value)}"`;
   const extra = [
     spec.attributes ?? '',
     describedBy ? `aria-describedby="${describedBy}"` : '',
@@ -62,6 +63,18 @@ function field(spec: FieldSpec, error: FieldError | undefined, autofocus: boolea
   return `
       <div class="field${error ? ' invalid' : ''}">
         <label for="${name}">${escapeHtml(spec.label)}</label>${hint}${message}
-        <input id="${name}" name="${name}" type="${spec.type ?? 'text'}"${value}${extra.length ? ` ${extra.join(' ')}` : ''}>
+        ${control(spec, extra)}
       </div>`;
+}
+
+function control(spec: FieldSpec, extra: string[]): string {
+  const { name } = spec;
+  const attributes = extra.length ? ` ${extra.join(' ')}` : '';
+  if (spec.options) {
+    const chosen = String(spec.value ?? '');
+    const options = spec.options.map((o) => `<option value="${escapeHtml(o.value)}"${o.value === chosen ? ' selected' : ''}>${escapeHtml(o.label)}</option>`);
+    return `<select id="${name}" name="${name}"${attributes}>${options.join('')}</select>`;
+  }
+  const value = spec.value === undefined ? '' : ` value="${escapeHtml(spec.value)}"`;
+  return `<input id="${name}" name="${name}" type="${spec.type ?? 'text'}"${value}${attributes}>`;
 }

@@ -65,6 +65,7 @@ function fieldMessage(field: string, apiMessage: string, texts: PageTexts, confi
   if (field === 'name') return e.tokenName;
   if (field === 'expires_in_days') return e.tokenExpiry(config.tokens.maxExpiryDays);
   if (field === 'scopes') return e.tokenScopes;
+  if (field === 'org') return e.tokenOrg;
   return apiMessage;
 }
 

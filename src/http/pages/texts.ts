@@ -46,8 +46,10 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
     title: string;
     signedInAs(email: string): string;
     none: string;
-    columns: { name: string; scopes: string; created: string; lastUsed: string; expires: string; actions: string };
+    columns: { name: string; scopes: string; org: string; created: string; lastUsed: string; expires: string; actions: string };
     allScopes: string;
+    /** An unbound token's organization: it acts in every one of its user's. */
+    allOrgs: string;
     never: string;
     legacy: string;
     revoke: string;
@@ -59,6 +61,10 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
     scopesHint: string;
     /** Over the checkboxes of the defined scopes. */
     scopesChoiceHint: string;
+    org: string;
+    orgHint: string;
+    /** The choice of no organization: the token acts in every one. */
+    noOrg: string;
     submit: string;
     createdHeading(name: string): string;
     createdWarning: string;
@@ -83,6 +89,7 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
     tokenName: string;
     tokenExpiry(max: number): string;
     tokenScopes: string;
+    tokenOrg: string;
     tokenLimit(max: number): string;
     tokenNotFound: string;
   };
@@ -152,8 +159,9 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     title: 'API tokens',
     signedInAs: (email) => `Tokens of ${email}`,
     none: 'You have no API tokens yet.',
-    columns: { name: 'Name', scopes: 'Scopes', created: 'Created', lastUsed: 'Last used', expires: 'Expires', actions: 'Actions' },
+    columns: { name: 'Name', scopes: 'Scopes', org: 'Organization', created: 'Created', lastUsed: 'Last used', expires: 'Expires', actions: 'Actions' },
     allScopes: 'all',
+    allOrgs: 'all',
     never: 'never',
     legacy: 'legacy: please replace it',
     revoke: 'Revoke…',
@@ -164,6 +172,9 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     scopes: 'Scopes (optional)',
     scopesHint: 'Separated by spaces; leave empty for all. Each is 1 to 64 of a-z 0-9 : . _ -',
     scopesChoiceHint: 'What the token may do, at most: within your own rights, only what the checked scopes allow. Check none for everything you may do.',
+    org: 'Organization (optional)',
+    orgHint: 'A token bound to an organization acts in that one only.',
+    noOrg: 'None: every organization',
     submit: 'Create token',
     createdHeading: (name) => `Your new token “${name}”`,
     createdWarning: 'Copy it now and keep it somewhere safe: it will not be shown again.',
@@ -203,6 +214,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     tokenName: 'Give the token a name of 1 to 100 characters.',
     tokenExpiry: (max) => `Enter a whole number of days from 1 to ${max}.`,
     tokenScopes: 'Each scope is 1 to 64 of a-z 0-9 : . _ -, separated by spaces.',
+    tokenOrg: 'Choose one of your organizations, or none.',
     tokenLimit: (max) => `You already have ${max} tokens. Revoke one before creating another.`,
     tokenNotFound: 'That token does not exist, or was already revoked.',
   },

@@ -8,6 +8,7 @@ import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { z } from 'zod';
 import type { NewToken, TokenService } from '../../tokens/service.js';
+import type { OrgActions } from '../actions/orgs.js';
 import { assertSession, ownToken, ownTokens } from '../actions/tokens.js';
 import { textField } from '../requests/input.js';
 import { browserFormsOnly } from '../requests/negotiation.js';
@@ -20,6 +21,8 @@ import type { DefinedScope, TokensPageLocals } from './tokens-page.js';
 export interface TokenPageDeps {
   config: AuthConfig;
   tokens: TokenService;
+  /** The caller's organizations, to bind a new token to one (a bound token's: that one only). */
+  orgs: Pick<OrgActions, 'mine'>;
   /** The creation form's fields, all text. */
   tokenForm: z.ZodType<NewToken>;
   loginRequired: RequestHandler;
@@ -32,7 +35,7 @@ export interface TokenPageDeps {
 
 type PageExtras = Partial<Pick<TokensPageLocals, 'created' | 'notice' | 'errors' | 'values'>>;
 
-export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pluggable, scopes }: TokenPageDeps): Router {
+export function tokenPages({ config, tokens, orgs, tokenForm, loginRequired, limit, pluggable, scopes }: TokenPageDeps): Router {
   const prefix = config.urlPrefix;
   const router = Router();
 
@@ -42,6 +45,7 @@ export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pl
       texts: pluggable.texts,
       email: req.user!.email,
       tokens: await ownTokens(tokens, req),
+      orgs: (await orgs.mine(req)).map(({ id, slug, name }) => ({ id, slug, name })),
       created: null,
       notice: null,
       errors: null,
@@ -56,14 +60,14 @@ export function tokenPages({ config, tokens, tokenForm, loginRequired, limit, pl
   // The forms posting here are on the tokens pages (the list, the revoke confirmation): a refusal
   // shows the list again, field problems beside their field with what was typed, others above it.
   const tokensForm: FormRoute = {
-    fields: ['name', 'expires_in_days', 'scopes'],
+    fields: ['name', 'expires_in_days', 'scopes', 'org'],
     page: () => `${prefix}/tokens`,
     async showAgain(req, res, error, refusal) {
       if (!refusal || !req.user) return false;
       // The checkboxes of the defined scopes send one `scopes` each.
       const checked = (req.body as Record<string, unknown> | undefined)?.['scopes'];
       const scopeText = Array.isArray(checked) ? checked.filter((item) => typeof item === 'string').join(' ') : textField(req, 'scopes');
-      const values = { name: textField(req, 'name'), expires_in_days: textField(req, 'expires_in_days'), scopes: scopeText };
+      const values = { name: textField(req, 'name'), expires_in_days: textField(req, 'expires_in_days'), scopes: scopeText, org: textField(req, 'org') };
       await show(req, res, error.status, { ...refusal, values });
       return true;
     },

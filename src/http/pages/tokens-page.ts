@@ -5,7 +5,7 @@
  */
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
 import { accountNav } from './account-nav.js';
-import { renderFields, type FieldErrors } from './fields.js';
+import { renderFields, type FieldErrors, type FieldSpec } from './fields.js';
 import { escapeHtml } from './html.js';
 import { layout, type Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
@@ -18,6 +18,8 @@ export interface TokensPageLocals {
   email: string;
   /** The user's tokens, as `GET /api/tokens` lists them. */
   tokens: TokenView[];
+  /** The user's organizations, a token may be bound to one of them (none: no choice offered). */
+  orgs: { id: number; slug: string; name: string }[];
   /** Just created: the only time its raw value is shown. */
   created: CreatedToken | null;
   notice: Notice | null;
@@ -41,11 +43,12 @@ export interface TokenFormValues {
   name: string | null;
   expires_in_days: string | null;
   scopes: string | null;
+  org: string | null;
 }
 
 export function tokensPage(locals: TokensPageLocals): string {
   const { texts } = locals;
-  const values = locals.values ?? { name: null, expires_in_days: null, scopes: null };
+  const values = locals.values ?? { name: null, expires_in_days: null, scopes: null, org: null };
   const t = texts.tokens;
   const prefix = escapeHtml(locals.prefix);
   const { fields, summary } = renderFields(
@@ -59,6 +62,7 @@ export function tokensPage(locals: TokensPageLocals): string {
         attributes: `inputmode="numeric" min="1" max="${locals.maxExpiryDays}"`,
       },
       ...(locals.scopes.length > 0 ? [] : [{ name: 'scopes', label: t.scopes, value: values.scopes ?? '', hint: t.scopesHint, attributes: 'autocomplete="off" spellcheck="false"' }]),
+      ...orgField(locals, values.org),
     ],
     locals.errors,
     texts,
@@ -96,6 +100,14 @@ function scopeChoices(scopes: readonly DefinedScope[], sent: string | null, text
       </fieldset>`;
 }
 
+/** The organization to bind the token to, offered only to a member of some (its value the org's id). */
+function orgField({ texts, orgs }: TokensPageLocals, chosen: string | null): FieldSpec[] {
+  if (orgs.length === 0) return [];
+  const t = texts.tokens;
+  const options = [{ value: '', label: t.noOrg }, ...orgs.map((org) => ({ value: String(org.id), label: `${org.name} (${org.slug})` }))];
+  return [{ name: 'org', label: t.org, hint: t.orgHint, options, value: chosen ?? '' }];
+}
+
 function createdSection(created: CreatedToken, texts: PageTexts): string {
   const t = texts.tokens;
   return `    <section class="notice info created" aria-labelledby="created-heading">
@@ -118,6 +130,7 @@ function tokenTable({ prefix, texts, email, tokens }: TokensPageLocals): string 
     (token) => `        <tr>
           <td data-label="${escapeHtml(c.name)}">${escapeHtml(token.name)}${token.legacy ? ` <em>(${escapeHtml(t.legacy)})</em>` : ''}</td>
           <td data-label="${escapeHtml(c.scopes)}">${escapeHtml(token.scopes.join(' ') || t.allScopes)}</td>
+          <td data-label="${escapeHtml(c.org)}">${escapeHtml(token.org?.slug ?? t.allOrgs)}</td>
           <td data-label="${escapeHtml(c.created)}">${escapeHtml(token.created_at.slice(0, 10))}</td>
           <td data-label="${escapeHtml(c.lastUsed)}">${escapeHtml(token.last_used_at?.slice(0, 16).replace('T', ' ') ?? t.never)}</td>
           <td data-label="${escapeHtml(c.expires)}">${escapeHtml(token.expires_at?.slice(0, 10) ?? t.never)}</td>
@@ -126,7 +139,7 @@ function tokenTable({ prefix, texts, email, tokens }: TokensPageLocals): string 
   );
   return `    <table>
       <caption>${escapeHtml(t.signedInAs(email))}</caption>
-      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.scopes)}</th><th scope="col">${escapeHtml(c.created)}</th><th scope="col">${escapeHtml(c.lastUsed)}</th><th scope="col">${escapeHtml(c.expires)}</th><th scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
+      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.scopes)}</th><th scope="col">${escapeHtml(c.org)}</th><th scope="col">${escapeHtml(c.created)}</th><th scope="col">${escapeHtml(c.lastUsed)}</th><th scope="col">${escapeHtml(c.expires)}</th><th scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
       <tbody>
 ${rows.join('\n')}
       </tbody>

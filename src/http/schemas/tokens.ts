@@ -1,7 +1,7 @@
 /**
  * `POST /api/tokens`: as JSON (`expires_in_days` a number, `scopes` a list), and as the tokens
  * page's form sends it (every field text: the days as digits, the scopes separated by spaces or
- * commas). Both yield the token service's input, by the field rules of tokens/fields.ts.
+ * commas, the organization's id or slug, empty for none). Both yield the token service's input, by the field rules of tokens/fields.ts.
  */
 import { z } from 'zod';
 import { expiryDays, tokenName, tokenOrg, tokenScopes } from '../../tokens/fields.js';
@@ -28,8 +28,14 @@ export function tokenSchemas(maxExpiryDays: number) {
         .meta({ description: 'Scopes separated by spaces or commas, or one field per scope (the checkboxes of the defined scopes), each [a-z0-9:._-]{1,64}; empty for every scope' })
         .transform((text) => (Array.isArray(text) ? text : text?.split(/[\s,]+/).filter(Boolean)))
         .pipe(tokenScopes.optional()),
+      org: z
+        .string()
+        .optional()
+        .meta({ description: 'An organization of the user’s, its id or slug, to bind the token to; empty for none' })
+        // The token service checks it (tokenOrg, then a membership).
+        .transform((text) => (text === undefined || text.trim() === '' ? undefined : text.trim())),
     })
     .meta({ id: 'NewTokenForm' })
-    .transform((body): NewToken => ({ name: body.name, expiresInDays: body.expires_in_days, scopes: body.scopes }));
+    .transform((body): NewToken => ({ name: body.name, expiresInDays: body.expires_in_days, scopes: body.scopes, org: body.org }));
   return { json, form };
 }
