@@ -165,7 +165,9 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const parsed = schema.safeParse(body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {});
   if (!parsed.success) {
     // zod reports the keys a schema does not know as one problem of the whole body: one each here.
-    const issues = parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ path: [key], message: OTHER_KEY })) : [issue]));
+    const issues = parsed.error.issues.flatMap((issue): { path: readonly PropertyKey[]; message: string }[] =>
+      issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ path: [key], message: OTHER_KEY })) : [issue],
+    );
     throw ValidationError.fromIssues(issues);
   }
   return parsed.data;
