@@ -20,12 +20,13 @@ import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
 import { parseRate } from '../dist/src/config/rates.js';
 import { randomSecret, sha256Hex } from '../dist/src/secrets.js';
 import { partsOf } from '../dist/src/service-auth.js';
-import { ApiToken, Session as SessionRow } from '../dist/src/storage/entities/index.js';
+import { ApiToken, Membership, Organization, Session as SessionRow, User } from '../dist/src/storage/entities/index.js';
 import { openOrm } from '../dist/src/storage/orm.js';
 import { makeToken, randomBase62 } from '../dist/src/tokens/format.js';
 import { derive, newSalt, PBKDF2_ALGORITHM } from '../dist/src/tokens/hashing.js';
 import { middlewareCosts } from './middleware-cost.js';
 import { benchNotes, NOTE_READER } from './notes.js';
+import { BENCH_ORG, ORG_READER, orgRoutes } from './orgs.js';
 import { benchTasks, TASK_READER } from './tasks.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
@@ -88,6 +89,7 @@ passport.use(
 app.get('/passport', passport.authenticate('bearer', { session: false }), ok);
 const notes = await benchNotes(app, auth, databaseUrl);
 const tasks = await benchTasks(app, auth, databaseUrl);
+orgRoutes(app, auth);
 // As an application mounts it: the guards' refusals (the bogus tokens of the attack) answered here.
 app.use(auth.errorHandler);
 
@@ -97,6 +99,9 @@ const others = await auth.users.create({ email: 'others@example.com', password: 
 const passportToken = randomBytes(32).toString('hex');
 await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(passportToken).digest('hex'), name: 'passport' });
 const [{ noteId, accessibleBy }, { taskId, accessibleTasks }] = [await notes.seed(user), await tasks.seed(user)];
+// The organization of the bench user's org routes (bench/orgs.ts): `others` owns it, the bench user reads its projects.
+await auth.orgs.create({ name: 'Bench', slug: BENCH_ORG, owner: others.id });
+await auth.orgs.addMember(BENCH_ORG, user.id, [ORG_READER]);
 
 // Every statement the package's own database connection runs (the change feed, rows read for
 // credentials, last_used_at writes; bench/credential-scale.ts), and the audit log's apart (bench/audit-flood.ts).
@@ -126,6 +131,7 @@ type Command =
   | { id: number; cmd: 'fill'; total: number }
   | { id: number; cmd: 'cpuMicros' }
   | { id: number; cmd: 'credentials'; count: number }
+  | { id: number; cmd: 'orgMembers'; orgs: number; members: number }
   | { id: number; cmd: 'statements' }
   | { id: number; cmd: 'auditStatements' }
   | { id: number; cmd: 'limiterCosts'; calls: number; rounds: number }
@@ -203,6 +209,30 @@ process.on('message', async (message: Command) => {
         made += batch;
       }
       reply({ tokens, secrets });
+      break;
+    }
+    case 'orgMembers': {
+      // `orgs` organizations of `members` users each (bench/orgs.ts), every user with a session,
+      // written directly: users without a usable password, members who read the organization's projects.
+      const em = orm.em.fork();
+      const members: { slug: string; secret: string }[] = [];
+      const now = new Date();
+      for (let o = 0; o < message.orgs; o++) {
+        const slug = `scale-${o}`;
+        await em.insertMany(Organization, [{ slug, name: slug, createdAt: now }]);
+        const org = (await em.findOneOrFail(Organization, { slug })).id;
+        const emails = Array.from({ length: message.members }, (_, m) => `scale-${o}-${m}@example.com`);
+        await em.insertMany(User, emails.map((email) => ({ email, passwordHash: '!', isAdmin: false, createdAt: now, updatedAt: now })));
+        const userIds = (await em.find(User, { email: { $in: emails } }, { fields: ['id'] })).map((row) => row.id);
+        await em.insertMany(Membership, userIds.map((id) => ({ org, user: id, roles: [ORG_READER], createdAt: now })));
+        const sessions = userIds.map((id) => {
+          const secret = randomSecret();
+          members.push({ slug, secret });
+          return { idHash: sha256Hex(secret), publicId: randomBase62(16), user: id, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + 86_400_000), userAgent: null };
+        });
+        await em.insertMany(SessionRow, sessions);
+      }
+      reply({ members });
       break;
     }
     case 'statements':
