@@ -39,6 +39,8 @@ export const Task = defineEntity({
     id: p.integer().primary().autoincrement(false),
     done: p.boolean().nullable(),
     project: () => p.manyToOne(Project).nullable(),
+    /** The tenant field, for the rules of organization roles; NULL unless a test sets it. */
+    org_id: p.integer().nullable(),
   },
 });
 export type Task = InferEntity<typeof Task>;
@@ -46,7 +48,7 @@ export type Task = InferEntity<typeof Task>;
 export interface Graph {
   projects: { id: number; archived: boolean | null; score: number | null; members: { user_id: number | null; role: string | null }[] }[];
   /** `project`: a project's id, or null. */
-  tasks: { id: number; done: boolean | null; project: number | null }[];
+  tasks: { id: number; done: boolean | null; project: number | null; org_id?: number | null }[];
 }
 
 /** The three tables on SQLite in memory, or on the PostgreSQL database at `url`, created empty. */

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { openGraph, storeGraph, Task, type Graph } from '../helpers/task-graph.js';
 import { relationCase, tasksAllowed, tasksWhere, type RelationCase } from './relation-rules.js';
@@ -181,5 +181,35 @@ describe('rules that follow relations: what is refused, naming the role and rule
     expect(define({ 'a.b': { $elemMatch: { 'c.d': { $elemMatch: { 'e.f': 1 } } } } })).to.throw(TypeError, /the path "a\.b\.c\.d\.e\.f" follows 5 relations/);
     expect(define({ 'a.b.c': { $not: { $elemMatch: { 'd.e.f': 1 } } } })).to.throw(TypeError, /follows 5 relations/);
     expect(define({ 'project..id': 1 })).to.throw(TypeError, /the path "project\.\.id" has an empty segment/);
+  });
+});
+
+describe('rules that follow relations in an organization', () => {
+  it('accessibleBy(…, { em, org }): the tenant condition beside a path through project.members', async () => {
+    const t = await createTestApp();
+    const orm = await openGraph();
+    try {
+      const ada = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
+      const owner = await t.auth.users.create({ email: 'owner@example.com', password: PASSWORD });
+      t.auth.defineOrgRole('owner', []);
+      t.auth.defineOrgRole('member', [{ action: 'read', subject: 'Task', conditions: { 'project.members.user_id': '${user.id}' } }]);
+      const acme = await t.auth.orgs.create({ name: 'acme', slug: 'acme', owner: owner.id });
+      const other = await t.auth.orgs.create({ name: 'other', slug: 'other', owner: owner.id });
+      await t.auth.orgs.addMember(acme.id, ada.id, ['member']);
+      await storeGraph(orm, {
+        projects: [{ id: 1, archived: false, score: null, members: [{ user_id: ada.id, role: null }] }, { id: 2, archived: false, score: null, members: [] }],
+        tasks: [
+          { id: 1, done: false, project: 1, org_id: acme.id },
+          { id: 2, done: false, project: 1, org_id: other.id },
+          { id: 3, done: false, project: 2, org_id: acme.id },
+          { id: 4, done: false, project: null, org_id: acme.id },
+        ],
+      });
+      const filter = await t.auth.accessibleBy(ada, 'read', 'Task', { em: orm.em, org: acme.id });
+      expect(await tasksWhere(orm, filter)).to.deep.equal([1]);
+    } finally {
+      await orm.close();
+      await t.auth.close();
+    }
   });
 });
