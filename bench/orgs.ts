@@ -14,10 +14,13 @@
  *   guarded route used once, then all of them in turn at a steady rate.
  */
 import { subject } from '@casl/ability';
+import type { EntityManager } from '@mikro-orm/core';
 import autocannon from 'autocannon';
 import express, { type Express } from 'express';
 import { ServiceAuth } from '../dist/src/index.js';
 import { toPrincipal } from '../dist/src/authorization/principal.js';
+import { Membership, Organization, Session, User } from '../dist/src/storage/entities/index.js';
+import { sessionRow } from './credential-rows.js';
 import { partsOf } from '../dist/src/service-auth.js';
 import type { AppProcess } from './app-process.js';
 import { atMost, type Figure } from './figures.js';
@@ -35,6 +38,32 @@ export function orgRoutes(app: Express, auth: ServiceAuth): void {
   };
   app.get('/orgs/:org/open', ok);
   app.get('/orgs/:org/guarded', auth.orgRequired(), auth.require({ action: 'read', subject: 'Project' }), ok);
+}
+
+/**
+ * `orgs` organizations of `members` users each, every user with a session, written directly (in
+ * the bench server): users without a usable password, members who read the organization's
+ * projects. Answers each member's organization and session secret.
+ */
+export async function writeOrgMembers(em: EntityManager, orgs: number, members: number): Promise<{ slug: string; secret: string }[]> {
+  const written: { slug: string; secret: string }[] = [];
+  const now = new Date();
+  for (let o = 0; o < orgs; o++) {
+    const slug = `scale-${o}`;
+    await em.insertMany(Organization, [{ slug, name: slug, createdAt: now }]);
+    const org = (await em.findOneOrFail(Organization, { slug })).id;
+    const emails = Array.from({ length: members }, (_, m) => `scale-${o}-${m}@example.com`);
+    await em.insertMany(User, emails.map((email) => ({ email, passwordHash: '!', isAdmin: false, createdAt: now, updatedAt: now })));
+    const userIds = (await em.find(User, { email: { $in: emails } }, { fields: ['id'] })).map((row) => row.id);
+    await em.insertMany(Membership, userIds.map((id) => ({ org, user: id, roles: [ORG_READER], createdAt: now })));
+    const sessions = userIds.map((id) => {
+      const { row, secret } = sessionRow(id);
+      written.push({ slug, secret });
+      return row;
+    });
+    await em.insertMany(Session, sessions);
+  }
+  return written;
 }
 
 const BUILDS = 5_000;

@@ -18,15 +18,13 @@ import { ServiceAuth } from '../dist/src/index.js';
 import { createLimiter } from '../dist/src/rate-limit/limiter.js';
 import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
 import { parseRate } from '../dist/src/config/rates.js';
-import { randomSecret, sha256Hex } from '../dist/src/secrets.js';
 import { partsOf } from '../dist/src/service-auth.js';
-import { ApiToken, Membership, Organization, Session as SessionRow, User } from '../dist/src/storage/entities/index.js';
+import { ApiToken } from '../dist/src/storage/entities/index.js';
 import { openOrm } from '../dist/src/storage/orm.js';
-import { makeToken, randomBase62 } from '../dist/src/tokens/format.js';
-import { derive, newSalt, PBKDF2_ALGORITHM } from '../dist/src/tokens/hashing.js';
 import { middlewareCosts } from './middleware-cost.js';
+import { writeCredentials } from './credential-rows.js';
 import { benchNotes, NOTE_READER } from './notes.js';
-import { BENCH_ORG, ORG_READER, orgRoutes } from './orgs.js';
+import { BENCH_ORG, ORG_READER, orgRoutes, writeOrgMembers } from './orgs.js';
 import { benchTasks, TASK_READER } from './tasks.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
@@ -183,58 +181,13 @@ process.on('message', async (message: Command) => {
       reply(stored);
       break;
     }
-    case 'credentials': {
-      // `count` tokens and `count` sessions of the bench user, written directly: each token row
-      // records its own iteration count, here 1, so that making 10,000 takes seconds. The figures
-      // they serve count statements, not derivations.
-      const em = orm.em.fork();
-      const tokens: string[] = [];
-      const secrets: string[] = []; // the session cookies' values
-      for (let made = 0; made < message.count; ) {
-        const batch = Math.min(1000, message.count - made);
-        const tokenRows = [];
-        const sessionRows = [];
-        for (let i = 0; i < batch; i++) {
-          const { token, id } = makeToken('sat');
-          const salt = newSalt();
-          tokenRows.push({ publicId: id, user: user.id, name: 'scale', algorithm: PBKDF2_ALGORITHM, hash: await derive(token, salt, 1), salt, iterations: 1, scopes: [], createdAt: new Date() });
-          tokens.push(token);
-          const secret = randomSecret();
-          const now = new Date();
-          sessionRows.push({ idHash: sha256Hex(secret), publicId: randomBase62(16), user: user.id, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + 86_400_000), userAgent: null });
-          secrets.push(secret);
-        }
-        await em.insertMany(ApiToken, tokenRows);
-        await em.insertMany(SessionRow, sessionRows);
-        made += batch;
-      }
-      reply({ tokens, secrets });
+    case 'credentials':
+      // The figures they serve count statements, not derivations (bench/credential-rows.ts).
+      reply(await writeCredentials(orm.em.fork(), user.id, message.count));
       break;
-    }
-    case 'orgMembers': {
-      // `orgs` organizations of `members` users each (bench/orgs.ts), every user with a session,
-      // written directly: users without a usable password, members who read the organization's projects.
-      const em = orm.em.fork();
-      const members: { slug: string; secret: string }[] = [];
-      const now = new Date();
-      for (let o = 0; o < message.orgs; o++) {
-        const slug = `scale-${o}`;
-        await em.insertMany(Organization, [{ slug, name: slug, createdAt: now }]);
-        const org = (await em.findOneOrFail(Organization, { slug })).id;
-        const emails = Array.from({ length: message.members }, (_, m) => `scale-${o}-${m}@example.com`);
-        await em.insertMany(User, emails.map((email) => ({ email, passwordHash: '!', isAdmin: false, createdAt: now, updatedAt: now })));
-        const userIds = (await em.find(User, { email: { $in: emails } }, { fields: ['id'] })).map((row) => row.id);
-        await em.insertMany(Membership, userIds.map((id) => ({ org, user: id, roles: [ORG_READER], createdAt: now })));
-        const sessions = userIds.map((id) => {
-          const secret = randomSecret();
-          members.push({ slug, secret });
-          return { idHash: sha256Hex(secret), publicId: randomBase62(16), user: id, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + 86_400_000), userAgent: null };
-        });
-        await em.insertMany(SessionRow, sessions);
-      }
-      reply({ members });
+    case 'orgMembers':
+      reply({ members: await writeOrgMembers(orm.em.fork(), message.orgs, message.members) });
       break;
-    }
     case 'statements':
       reply(statements);
       break;
