@@ -6,65 +6,24 @@
  *   roles), each build for a user never seen before, so that no cache holds it; timed alone;
  * - **a route in an organization ÷ unguarded**: `/orgs/:org/guarded` (`orgRequired()` and
  *   `require({ action: 'read', subject: 'Project' })`, with the bench user's session) against
- *   `/orgs/:org/open`, the same route shape and handler without a guard (bench/server.ts mounts
- *   both with `orgRoutes`);
+ *   `/orgs/:org/open`, the same route shape and handler without a guard (bench/org-routes.ts,
+ *   which bench/server.ts mounts);
  * - **database statements per second per instance, 1,000 organizations × 10 members in use**: as
  *   bench/credential-scale.ts counts them, on PostgreSQL: 10,000 members with a session each
  *   (written directly: the figure counts statements, not password hashes), every member's
  *   guarded route used once, then all of them in turn at a steady rate.
  */
 import { subject } from '@casl/ability';
-import type { EntityManager } from '@mikro-orm/core';
 import autocannon from 'autocannon';
-import express, { type Express } from 'express';
+import express from 'express';
 import { ServiceAuth } from '../dist/src/index.js';
 import { toPrincipal } from '../dist/src/authorization/principal.js';
-import { Membership, Organization, Session, User } from '../dist/src/storage/entities/index.js';
-import { sessionRow } from './credential-rows.js';
 import { partsOf } from '../dist/src/service-auth.js';
 import type { AppProcess } from './app-process.js';
 import { atMost, type Figure } from './figures.js';
+import { BENCH_ORG } from './org-routes.js';
 
-/** The organization role of the bench's route: it reads the organization's projects. */
-export const ORG_READER = 'bench_project_reader';
-export const BENCH_ORG = 'bench-org';
-
-/** The two routes of the ratio, and the role they need (before the error handler). */
-export function orgRoutes(app: Express, auth: ServiceAuth): void {
-  auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]);
-  auth.defineOrgRole(ORG_READER, [{ action: 'read', subject: 'Project' }]);
-  const ok = (_req: express.Request, res: express.Response) => {
-    res.json({ ok: true });
-  };
-  app.get('/orgs/:org/open', ok);
-  app.get('/orgs/:org/guarded', auth.orgRequired(), auth.require({ action: 'read', subject: 'Project' }), ok);
-}
-
-/**
- * `orgs` organizations of `members` users each, every user with a session, written directly (in
- * the bench server): users without a usable password, members who read the organization's
- * projects. Answers each member's organization and session secret.
- */
-export async function writeOrgMembers(em: EntityManager, orgs: number, members: number): Promise<{ slug: string; secret: string }[]> {
-  const written: { slug: string; secret: string }[] = [];
-  const now = new Date();
-  for (let o = 0; o < orgs; o++) {
-    const slug = `scale-${o}`;
-    await em.insertMany(Organization, [{ slug, name: slug, createdAt: now }]);
-    const org = (await em.findOneOrFail(Organization, { slug })).id;
-    const emails = Array.from({ length: members }, (_, m) => `scale-${o}-${m}@example.com`);
-    await em.insertMany(User, emails.map((email) => ({ email, passwordHash: '!', isAdmin: false, createdAt: now, updatedAt: now })));
-    const userIds = (await em.find(User, { email: { $in: emails } }, { fields: ['id'] })).map((row) => row.id);
-    await em.insertMany(Membership, userIds.map((id) => ({ org, user: id, roles: [ORG_READER], createdAt: now })));
-    const sessions = userIds.map((id) => {
-      const { row, secret } = sessionRow(id);
-      written.push({ slug, secret });
-      return row;
-    });
-    await em.insertMany(Session, sessions);
-  }
-  return written;
-}
+export { BENCH_ORG };
 
 const BUILDS = 5_000;
 const WARM_BUILDS = 1_000;

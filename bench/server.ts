@@ -24,7 +24,7 @@ import { openOrm } from '../dist/src/storage/orm.js';
 import { middlewareCosts } from './middleware-cost.js';
 import { writeCredentials } from './credential-rows.js';
 import { benchNotes, NOTE_READER } from './notes.js';
-import { BENCH_ORG, ORG_READER, orgRoutes, writeOrgMembers } from './orgs.js';
+import { BENCH_ORG, ORG_READER, orgRoutes, writeOrgMembers } from './org-routes.js';
 import { benchTasks, TASK_READER } from './tasks.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
