@@ -6,6 +6,7 @@
  * `orgRequired()`, and nothing of one organization reaches another.
  */
 import { expect } from 'chai';
+import request from 'supertest';
 import { inProcessDemo, type DemoUser, type InProcessDemo } from './in-process.js';
 
 const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
@@ -275,7 +276,6 @@ describe('demo: the project tracker', () => {
     });
 
     it('without a token: 401', async () => {
-      const { default: request } = await import('supertest');
       expect((await request(demo.app).get('/orgs/acme/projects').set('Accept', 'application/json')).status).to.equal(401);
     });
   });
