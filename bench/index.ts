@@ -25,6 +25,7 @@ import { appStartupFigures } from './app-startup.js';
 import { forgedFloodFigures } from './forged-flood.js';
 import { canLatencyFigures } from './can-latency.js';
 import { scopedTokenFigures } from './scoped-tokens.js';
+import { BENCH_ORG, orgAbilityFigures, orgScaleFigures } from './orgs.js';
 
 const settings: LoadSettings = {
   seconds: Number(process.env['BENCH_SECONDS'] || 2),
@@ -79,6 +80,8 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
       [`/task-handwritten/${ready.taskId}`, cookie],
       ['/tasks-handwritten', cookie],
       ['/tasks-accessible', cookie],
+      [`/orgs/${BENCH_ORG}/open`, cookie],
+      [`/orgs/${BENCH_ORG}/guarded`, cookie],
     ];
     for (const [path, headers] of warmUps) await autocannon({ url: `${base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
 
@@ -103,6 +106,7 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     const listDetail = `${versus(list)}; ${PAGE} of the user's ${NOTES / OWNERS} rows of ${NOTES.toLocaleString('en')}, accessibleBy gave ${ready.accessibleBy}`;
     figures.push(atLeast('accessibleBy + em.find ÷ the same em.find with a hand-written equivalent filter', list.ratio, 0.9, listDetail));
     figures.push(...(await relationFigures(settings, cpu, base, ready, cookie)));
+    figures.push(await orgRouteFigure(settings, cpu, base, cookie));
 
     for (const total of [10, 100_000]) {
       const stored = await app.call<number>({ cmd: 'fill', total });
@@ -152,6 +156,18 @@ async function relationFigures(settings: LoadSettings, cpu: () => Promise<number
   ];
 }
 
+/**
+ * A route in an organization (bench/orgs.ts): `orgRequired` and `require` with the session against
+ * the same route shape unguarded (the cookie sent, not read); the session guard alone, in the same
+ * rounds, shows the session's part.
+ */
+async function orgRouteFigure(settings: LoadSettings, cpu: () => Promise<number>, base: string, cookie: Record<string, string>): Promise<Figure> {
+  const org = (route: string) => ({ url: `${base}/orgs/${BENCH_ORG}/${route}`, headers: cookie });
+  const [guarded, sessionOnly] = await ratios(settings, cpu, org('open'), [org('guarded'), { url: `${base}/session`, headers: cookie }]);
+  const detail = `${versus(guarded!)}; the session guard alone (loginRequired) instead: ${sessionOnly!.ratio.toFixed(2)}`;
+  return atLeast('route in an organization (orgRequired + require) ÷ unguarded', guarded!.ratio, 0.9, detail);
+}
+
 /** The warm bearer-token figure again, on PostgreSQL, in a database of its own; then the credential-scale figures. */
 async function postgresFigures(): Promise<Figure[]> {
   const name = 'warm bearer token ÷ unguarded, PostgreSQL';
@@ -173,7 +189,12 @@ async function postgresFigures(): Promise<Figure[]> {
         await autocannon({ url: `${app.base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
       }
       const token = await ratio(settings, cpu, `${app.base}/plain`, `${app.base}/token`, bearer);
-      return [atLeast(name, token.ratio, 0.85, versus(token)), ...(await credentialScaleFigures(app, settings)), ...(await auditFloodFigures(app))];
+      return [
+        atLeast(name, token.ratio, 0.85, versus(token)),
+        ...(await credentialScaleFigures(app, settings)),
+        ...(await orgScaleFigures(app, settings.connections)),
+        ...(await auditFloodFigures(app)),
+      ];
     } finally {
       await app.stop();
     }
@@ -204,6 +225,7 @@ try {
   figures.push(...(await cliFigures(dir)));
   figures.push(...(await appStartupFigures(dir)));
   figures.push(...(await canLatencyFigures()));
+  figures.push(...(await orgAbilityFigures()));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

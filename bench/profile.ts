@@ -6,7 +6,7 @@
  * DevTools' Performance panel.
  *
  * Headers for guarded routes: `/token` gets a fresh bearer token, `/session` and `/policy/…` the
- * bench user's session cookie (so do `/note…` and `/notes…`), `/passport` the Passport token.
+ * bench user's session cookie (so do `/note…`, `/task…` and `/orgs/…`), `/passport` the Passport token.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,7 @@ try {
   const headersFor = (route: string): Headers => {
     if (route.startsWith('/token')) return { Authorization: `Bearer ${token}` };
     if (route.startsWith('/passport')) return { Authorization: `Bearer ${app.ready.passportToken}` };
-    if (route.startsWith('/session') || route.startsWith('/policy') || route.startsWith('/note')) return { Cookie: app.ready.cookie };
+    if (['/session', '/policy', '/note', '/task', '/orgs/'].some((prefix) => route.startsWith(prefix))) return { Cookie: app.ready.cookie };
     return {};
   };
   for (const route of routes) {

@@ -18,14 +18,13 @@ import { ServiceAuth } from '../dist/src/index.js';
 import { createLimiter } from '../dist/src/rate-limit/limiter.js';
 import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
 import { parseRate } from '../dist/src/config/rates.js';
-import { randomSecret, sha256Hex } from '../dist/src/secrets.js';
 import { partsOf } from '../dist/src/service-auth.js';
-import { ApiToken, Session as SessionRow } from '../dist/src/storage/entities/index.js';
+import { ApiToken } from '../dist/src/storage/entities/index.js';
 import { openOrm } from '../dist/src/storage/orm.js';
-import { makeToken, randomBase62 } from '../dist/src/tokens/format.js';
-import { derive, newSalt, PBKDF2_ALGORITHM } from '../dist/src/tokens/hashing.js';
 import { middlewareCosts } from './middleware-cost.js';
+import { writeCredentials } from './credential-rows.js';
 import { benchNotes, NOTE_READER } from './notes.js';
+import { BENCH_ORG, ORG_READER, orgRoutes, writeOrgMembers } from './org-routes.js';
 import { benchTasks, TASK_READER } from './tasks.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
@@ -88,6 +87,7 @@ passport.use(
 app.get('/passport', passport.authenticate('bearer', { session: false }), ok);
 const notes = await benchNotes(app, auth, databaseUrl);
 const tasks = await benchTasks(app, auth, databaseUrl);
+orgRoutes(app, auth);
 // As an application mounts it: the guards' refusals (the bogus tokens of the attack) answered here.
 app.use(auth.errorHandler);
 
@@ -97,6 +97,9 @@ const others = await auth.users.create({ email: 'others@example.com', password: 
 const passportToken = randomBytes(32).toString('hex');
 await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(passportToken).digest('hex'), name: 'passport' });
 const [{ noteId, accessibleBy }, { taskId, accessibleTasks }] = [await notes.seed(user), await tasks.seed(user)];
+// The organization of the bench user's org routes (bench/orgs.ts): `others` owns it, the bench user reads its projects.
+await auth.orgs.create({ name: 'Bench', slug: BENCH_ORG, owner: others.id });
+await auth.orgs.addMember(BENCH_ORG, user.id, [ORG_READER]);
 
 // Every statement the package's own database connection runs (the change feed, rows read for
 // credentials, last_used_at writes; bench/credential-scale.ts), and the audit log's apart (bench/audit-flood.ts).
@@ -126,6 +129,7 @@ type Command =
   | { id: number; cmd: 'fill'; total: number }
   | { id: number; cmd: 'cpuMicros' }
   | { id: number; cmd: 'credentials'; count: number }
+  | { id: number; cmd: 'orgMembers'; orgs: number; members: number }
   | { id: number; cmd: 'statements' }
   | { id: number; cmd: 'auditStatements' }
   | { id: number; cmd: 'limiterCosts'; calls: number; rounds: number }
@@ -177,34 +181,13 @@ process.on('message', async (message: Command) => {
       reply(stored);
       break;
     }
-    case 'credentials': {
-      // `count` tokens and `count` sessions of the bench user, written directly: each token row
-      // records its own iteration count, here 1, so that making 10,000 takes seconds. The figures
-      // they serve count statements, not derivations.
-      const em = orm.em.fork();
-      const tokens: string[] = [];
-      const secrets: string[] = []; // the session cookies' values
-      for (let made = 0; made < message.count; ) {
-        const batch = Math.min(1000, message.count - made);
-        const tokenRows = [];
-        const sessionRows = [];
-        for (let i = 0; i < batch; i++) {
-          const { token, id } = makeToken('sat');
-          const salt = newSalt();
-          tokenRows.push({ publicId: id, user: user.id, name: 'scale', algorithm: PBKDF2_ALGORITHM, hash: await derive(token, salt, 1), salt, iterations: 1, scopes: [], createdAt: new Date() });
-          tokens.push(token);
-          const secret = randomSecret();
-          const now = new Date();
-          sessionRows.push({ idHash: sha256Hex(secret), publicId: randomBase62(16), user: user.id, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + 86_400_000), userAgent: null });
-          secrets.push(secret);
-        }
-        await em.insertMany(ApiToken, tokenRows);
-        await em.insertMany(SessionRow, sessionRows);
-        made += batch;
-      }
-      reply({ tokens, secrets });
+    case 'credentials':
+      // The figures they serve count statements, not derivations (bench/credential-rows.ts).
+      reply(await writeCredentials(orm.em.fork(), user.id, message.count));
       break;
-    }
+    case 'orgMembers':
+      reply({ members: await writeOrgMembers(orm.em.fork(), message.orgs, message.members) });
+      break;
     case 'statements':
       reply(statements);
       break;

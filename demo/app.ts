@@ -9,6 +9,7 @@ import { isSelfOrAdmin } from '../policies/is-self-or-admin.js';
 import { setPageHeaders } from '../src/http/pages/render.js';
 import { HOME_PAGE_CSP, homePage } from './home-page.js';
 import { DemoDatabase } from './orm.js';
+import { projectRoutes } from './projects.js';
 import { resourceRoutes } from './resources.js';
 
 export const app = express();
@@ -21,11 +22,12 @@ export const auth = new ServiceAuth(app);
 
 // Role rules from policies/*.json: admin manages everything; analyst reads team north's reports
 // and includes member; member reads and edits their own notes and changes their own email and password.
+// And the project tracker's organization roles (owner, admin, member, viewer), held in an organization.
 auth.loadPolicies(new URL('../policies', import.meta.url));
 auth.definePolicy('is_self_or_admin', isSelfOrAdmin);
 
 /**
- * The demo's own MikroORM (reports and notes) on the package's database, opened after the
+ * The demo's own MikroORM (reports, notes, projects and tasks) on the package's database, opened after the
  * package's: `await database.ready` (as `npm start` does), or by the first request that needs it.
  */
 export const database = new DemoDatabase(() => auth.ready.then(() => auth.config.databaseUrl));
@@ -62,6 +64,8 @@ app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (
 
 // GET /reports, POST /notes, GET and PATCH /notes/:id, on the demo's own entities.
 app.use(resourceRoutes(auth, database));
+// The project tracker under /orgs/:org: projects, their members, and tasks.
+app.use(projectRoutes(auth, database));
 
 // After every route: any other path is a 404; the guards' refusals, and any error, as problem
 // details or a page.

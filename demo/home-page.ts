@@ -53,6 +53,15 @@ export function homePage({ prefix, user }: { prefix: string; user: AuthUser | nu
     { text: 'POST /notes { title, body }', note: 'loginRequired: a note of your own (201)' },
     { text: 'PATCH /notes/:id { title?, body? }', note: 'require({ load, fields: "body" }): a member changes the title and body of their own notes' },
     { text: `PATCH /users/${user?.id ?? ':user_id'} { email?, password? }`, note: 'require({ fields: "body" }): a member may set their own email and password, nothing else' },
+    // The project tracker, in an organization of yours (`:org` its id or slug; `auth create-org` makes one).
+    { text: 'GET /orgs/:org/projects', note: 'orgRequired(); the query is accessibleBy(req, "read", "Project"): a member, the projects they work on' },
+    { text: 'POST /orgs/:org/projects { name, archived? }', note: 'require create Project: owners and admins (201)' },
+    { text: 'PATCH /orgs/:org/projects/:id { name?, archived? }', note: 'require({ load, fields: "body" }): owners and admins' },
+    { text: 'POST /orgs/:org/projects/:id/members { user_id }', note: 'require update Project: a member of the organization joins the project (204)' },
+    { text: 'GET /orgs/:org/tasks', note: 'accessibleBy through project.members: a member, the tasks of their projects; a viewer, of projects not archived' },
+    { text: 'POST /orgs/:org/tasks { project_id, title, assignee_id? }', note: 'require create Task: owners, admins and members (201)' },
+    { text: 'GET /orgs/:org/tasks/:id', note: 'require({ load, conceal: true }): 404 for a task you may not read' },
+    { text: 'PATCH /orgs/:org/tasks/:id { title?, done?, assignee_id? }', note: 'require({ load, fields: "body" }): a member, title and done of tasks assigned to them' },
   ];
   const list = (links: Link[]) =>
     links.map(({ href, text, note }) => `        <li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a> <small>${escapeHtml(note)}</small></li>`).join('\n');

@@ -65,6 +65,8 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
       if (typeof resource !== 'object') throw new TypeError(`require({ subject: '${subject}', load }): load(req) must resolve to an object or null`);
       // On a MikroORM entity, the relations the rules follow (`project.members.user_id`) are loaded first.
       await populateRuleRelations(ability, action, subject, resource);
+      // `conceal: 'read'` asks about reading it too, whose rules may follow other relations.
+      if (typeof conceal === 'string' && conceal !== action) await populateRuleRelations(ability, conceal, subject, resource);
       const refusal = decide(req, ability, resource);
       if (!refusal) req.resource = resource;
       return refusal;

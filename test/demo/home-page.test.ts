@@ -22,6 +22,11 @@ describe('demo home page', () => {
     ]);
   });
 
+  it("lists the project tracker's routes, which need an organization of the visitor's", () => {
+    const html = homePage({ prefix: '/service-auth', user: null });
+    for (const route of ['GET /orgs/:org/projects', 'POST /orgs/:org/projects/:id/members', 'GET /orgs/:org/tasks', 'PATCH /orgs/:org/tasks/:id']) expect(html).to.contain(route);
+  });
+
   it('shows who is logged in, their own profile, and a logout button', () => {
     const user = new AuthUser(7, 'ada<x>@example.com', true, ['analyst', 'admin'], new Date());
     const html = homePage({ prefix: '/auth', user });
