@@ -103,7 +103,7 @@ describe('CLI: --app loads the application, whose configuration and event handle
   });
 
   it("runs the demo's policy tests (demo.json, 21, and projects.json, 124) with --app demo/app.ts", () => {
-    expect(results['demoPolicyTests']).to.deep.equal({ code: 0, stdout: '145 passed, 0 failed\n', stderr: '' });
+    expect(results['demoPolicyTests']).to.deep.equal({ code: 0, stdout: '147 passed, 0 failed\n', stderr: '' });
   });
 
   it('says clearly when the module has no Express application, no ServiceAuth, or cannot be loaded', () => {
