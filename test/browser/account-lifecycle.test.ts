@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { PASSWORD } from '../helpers/app.js';
-import { describeInChromium, useChromium } from './chromium.js';
+import { describeInChromium, useChromium, untilFocused } from './chromium.js';
 import { useDemoServer, type DemoServer } from './demo-server.js';
 
 const NEW_PASSWORD = 'Brand-New-Password-42';
@@ -69,7 +69,7 @@ describeInChromium('the account lifecycle pages in a browser', () => {
     await page.getByLabel('Current password').fill('Not-My-Password-1');
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
-    await page.waitForFunction('document.activeElement && document.activeElement.id === "current_password"');
+    await untilFocused(page, 'current_password');
     expect(await page.locator('#current_password-error').textContent()).to.contain('This is not your current password.');
     expect(await page.getByLabel('New password').inputValue()).to.equal('');
   });

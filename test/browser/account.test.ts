@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { PASSWORD } from '../helpers/app.js';
-import { describeInChromium, useChromium } from './chromium.js';
+import { describeInChromium, useChromium, untilFocused } from './chromium.js';
 import { useDemoServer } from './demo-server.js';
 
 describeInChromium('account pages in a browser', () => {
@@ -38,7 +38,7 @@ describeInChromium('account pages in a browser', () => {
     await page.getByLabel('Password').fill('weakpass');
     await page.getByRole('button', { name: 'Create account' }).click();
 
-    await page.waitForFunction('document.activeElement && document.activeElement.id === "password"');
+    await untilFocused(page, 'password');
     const rules = await page.locator('#password-error li').allTextContents();
     expect(rules).to.deep.equal(['at least 12 characters', 'an uppercase letter (A-Z)', 'a digit (0-9)', 'a special character (anything but A-Z, a-z and 0-9)']);
     // Screen readers hear the error, then the rules, when they reach the field.
@@ -53,7 +53,7 @@ describeInChromium('account pages in a browser', () => {
     await page.goto('/service-auth/login');
     await logIn(page, 'ada@example.com', 'Not-The-Password-1');
 
-    await page.waitForFunction('document.activeElement && document.activeElement.id === "password"');
+    await untilFocused(page, 'password');
     expect(await page.locator('#password-error').textContent()).to.contain('The email or password is not right.');
     expect(await page.getByRole('alert').textContent()).to.contain('There is a problem');
     expect(await page.getByLabel('Email').inputValue()).to.equal('ada@example.com');

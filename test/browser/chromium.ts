@@ -126,3 +126,16 @@ export function useChromium(baseURL: () => string): BrowserFixture {
     },
   };
 }
+
+/**
+ * Waits until the element with this id has the focus. Not `page.waitForFunction('…')`: when its
+ * first check fails, Playwright polls by evaluating the string in the page, which the pages' CSP
+ * (no 'unsafe-eval') refuses; `page.evaluate` of an expression is not subject to it.
+ */
+export async function untilFocused(page: Page, id: string, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    if ((await page.evaluate<string | null>('document.activeElement && document.activeElement.id')) === id) return;
+    if (Date.now() > deadline) throw new Error(`#${id} did not get the focus within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

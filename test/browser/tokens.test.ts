@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { PASSWORD } from '../helpers/app.js';
-import { describeInChromium, useChromium } from './chromium.js';
+import { describeInChromium, useChromium, untilFocused } from './chromium.js';
 import { useDemoServer } from './demo-server.js';
 
 describeInChromium('the tokens page in a browser', () => {
@@ -75,7 +75,7 @@ describeInChromium('the tokens page in a browser', () => {
     await page.getByLabel('Name').fill('ci');
     await page.getByLabel('Expires in').fill('9999');
     await page.getByRole('button', { name: 'Create token' }).click();
-    await page.waitForFunction('document.activeElement && document.activeElement.id === "expires_in_days"');
+    await untilFocused(page, 'expires_in_days');
     expect(await page.locator('#expires_in_days-error').textContent()).to.contain('Enter a whole number of days from 1 to 365.');
     expect(await page.getByLabel('Name').inputValue()).to.equal('ci');
   });
