@@ -115,6 +115,8 @@ async function install(version: MikroOrmVersion): Promise<string> {
       dependencies: {
         'service-auth': `file:${await tarball()}`,
         express: manifest.peerDependencies['express'],
+        // The application's own structured logger, handed to the package as auth.logger.
+        pino: manifest.devDependencies['pino'],
         ...Object.fromEntries(APPLICATION_MIKRO_ORM.map((name) => [name, version.version])),
       },
       devDependencies: Object.fromEntries(APPLICATION_DEV_DEPENDENCIES.map((name) => [name, manifest.devDependencies[name]])),

@@ -203,9 +203,46 @@ describe('the published package', function () {
         });
       });
 
-      // PINO CHECK (issue 26, item 6: the logger's error objects): the application's own pino as
-      // auth.logger is checked here, on this same installation (add pino to the application's
-      // dependencies in application.ts), once that change has landed.
+      it("hands the application's own pino an error object with the request, not a string", async () => {
+        // A route that throws, answered by the package's error middleware, logged through pino.
+        await writeFile(
+          join(dir, 'pino-check.ts'),
+          `import express from 'express';
+import { pino } from 'pino';
+import { ServiceAuth } from 'service-auth';
+
+const lines: string[] = [];
+const app = express();
+app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
+app.set('SERVICE_AUTH_PUBLIC_URL', 'http://localhost');
+const auth = new ServiceAuth(app);
+auth.logger = pino({ base: null }, { write: (line: string) => void lines.push(line) });
+app.get('/boom', () => {
+  throw new Error('the handler broke');
+});
+app.use(auth.errorHandler);
+await auth.ready;
+const server = app.listen(0);
+await new Promise((resolve) => server.once('listening', resolve));
+const { port } = server.address() as { port: number };
+const status = (await fetch(\`http://127.0.0.1:\${port}/boom?secret=1\`, { headers: { 'X-Request-Id': 'req-42' } })).status;
+server.close();
+await auth.close();
+process.stdout.write(JSON.stringify({ status, lines }));
+`,
+        );
+        const result = await run(dir, ['--import', 'tsx', 'pino-check.ts']);
+        expect(result.code, result.stderr).to.equal(0);
+        const { status, lines } = JSON.parse(result.stdout) as { status: number; lines: string[] };
+        expect(status).to.equal(500);
+        const records = lines.map((line) => JSON.parse(line) as { level: number; err?: { type: string; message: string; stack: string }; req?: unknown; msg: string });
+        const logged = records.find((record) => record.err !== undefined);
+        expect(logged, JSON.stringify(records)).not.to.equal(undefined);
+        expect(logged!.level).to.equal(50);
+        expect(logged!.err).to.include({ type: 'Error', message: 'the handler broke' });
+        expect(logged!.err!.stack).to.contain('pino-check.ts');
+        expect(logged!.req).to.deep.equal({ method: 'GET', path: '/boom', id: 'req-42' });
+      });
     });
   }
 });
