@@ -6,8 +6,7 @@
  * deciding rule comes first, in the middle, last, and none (every rule tried).
  */
 import { subject } from '@casl/ability';
-import express from 'express';
-import { ServiceAuth } from '../dist/src/index.js';
+import { memoryAuth } from './memory-auth.js';
 import { atMost, type Figure } from './figures.js';
 
 const ROLES = 100;
@@ -15,11 +14,7 @@ const SUBJECTS = ['Task', 'Project', 'Note', 'Report', 'Invoice'];
 const CALLS = 200_000;
 
 export async function canLatencyFigures(): Promise<Figure[]> {
-  const app = express();
-  app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
-  const auth = new ServiceAuth(app);
-  auth.logger = { info() {}, warn() {}, error() {} };
-  await auth.ready;
+  const auth = await memoryAuth();
   try {
     const roles = Array.from({ length: ROLES }, (_, r) => `org_role_${r}`);
     roles.forEach((role, r) =>

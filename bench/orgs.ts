@@ -15,11 +15,10 @@
  */
 import { subject } from '@casl/ability';
 import autocannon from 'autocannon';
-import express from 'express';
-import { ServiceAuth } from '../dist/src/index.js';
 import { toPrincipal } from '../dist/src/authorization/principal.js';
 import { partsOf } from '../dist/src/service-auth.js';
 import type { AppProcess } from './app-process.js';
+import { memoryAuth } from './memory-auth.js';
 import { atMost, type Figure } from './figures.js';
 import { BENCH_ORG } from './org-routes.js';
 
@@ -29,11 +28,7 @@ const BUILDS = 5_000;
 const WARM_BUILDS = 1_000;
 
 export async function orgAbilityFigures(): Promise<Figure[]> {
-  const app = express();
-  app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
-  const auth = new ServiceAuth(app);
-  auth.logger = { info() {}, warn() {}, error() {} };
-  await auth.ready;
+  const auth = await memoryAuth();
   try {
     auth.loadPolicies(new URL('../policies', import.meta.url));
     const { abilities } = partsOf(auth);
