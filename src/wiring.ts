@@ -22,7 +22,7 @@ import { AuthError } from './errors.js';
 import { EventBus } from './events.js';
 import { createMailTransport } from './mail/index.js';
 import { OrgService } from './orgs/service.js';
-import { PasswordHasher } from './passwords/hashing.js';
+import { ARGON2_OPTIONS, FAST_ARGON2_OPTIONS, PasswordHasher } from './passwords/hashing.js';
 import { Pluggable } from './pluggable.js';
 import type { MailTransport } from './mail/transport.js';
 import { createLimiters, type Limiters } from './limiters.js';
@@ -31,6 +31,7 @@ import { SessionCookie } from './sessions/cookie.js';
 import { SessionStore } from './sessions/store.js';
 import { Storage } from './storage/storage.js';
 import { DerivationPool } from './tokens/derivations.js';
+import { FAST_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS } from './tokens/hashing.js';
 import { TokenService } from './tokens/service.js';
 import { SharedVerifications } from './tokens/shared-verifications.js';
 import { TokenVerifier } from './tokens/verifier.js';
@@ -58,7 +59,7 @@ export class AuthParts {
   readonly events: EventBus;
   /** `auth.audit`: the record of security-relevant actions, chained against tampering. */
   readonly audit: AuditLog;
-  readonly hasher = new PasswordHasher();
+  readonly hasher: PasswordHasher;
   readonly derivations = new DerivationPool();
   readonly lookup: UserLookup;
   readonly sessions: SessionStore;
@@ -103,6 +104,7 @@ export class AuthParts {
 
   constructor(readonly config: AuthConfig) {
     const publicOrigin = new URL(config.publicUrl).origin;
+    this.hasher = new PasswordHasher(config.insecureFastHashing ? FAST_ARGON2_OPTIONS : ARGON2_OPTIONS);
     const pluggable = new Pluggable((log) => createMailTransport(config, log));
     this.pluggable = pluggable;
     this.configuredMail = pluggable.mail;
@@ -119,7 +121,8 @@ export class AuthParts {
     this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, { rateLimits: config.rateLimit.enabled, verifiedTokens: config.secret !== undefined }) : undefined;
     const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
     this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
-    this.tokens = new TokenService(config.tokens, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgs, this.scopes);
+    const tokenIterations = config.insecureFastHashing ? FAST_PBKDF2_ITERATIONS : PBKDF2_ITERATIONS;
+    this.tokens = new TokenService({ ...config.tokens, iterations: tokenIterations }, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgs, this.scopes);
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
     const loginTickets = new LoginTickets(this.storage);

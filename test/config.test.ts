@@ -258,6 +258,15 @@ describe('configuration', () => {
       expect(error.message).to.contain('production');
     });
 
+    it('SERVICE_AUTH_INSECURE_FAST_HASHING is off by default and refused in production', () => {
+      expect(configWith({}).insecureFastHashing).to.equal(false);
+      expect(configWith({ SERVICE_AUTH_INSECURE_FAST_HASHING: 'true' }).insecureFastHashing).to.equal(true);
+      const error = rejection({ SERVICE_AUTH_PUBLIC_URL: 'https://example.com', SERVICE_AUTH_INSECURE_FAST_HASHING: true }, 'production');
+      expect(error.key).to.equal('SERVICE_AUTH_INSECURE_FAST_HASHING');
+      expect(error.message).to.contain('production');
+      expect(configWith({ SERVICE_AUTH_PUBLIC_URL: 'https://example.com', SERVICE_AUTH_INSECURE_FAST_HASHING: false }, 'production').insecureFastHashing).to.equal(false);
+    });
+
     it('SERVICE_AUTH_SMTP_URL takes smtp:// and smtps://', () => {
       expect(configWith({ SERVICE_AUTH_SMTP_URL: 'smtp://mail.example:25' }).mail.smtpUrl).to.equal('smtp://mail.example:25');
       expect(configWith({ SERVICE_AUTH_SMTP_URL: 'smtps://user:pw@mail.example' }).mail.smtpUrl).to.equal('smtps://user:pw@mail.example');

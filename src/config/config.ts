@@ -24,6 +24,8 @@ export interface AuthConfig {
   readonly secret: string | undefined;
   readonly publicUrl: string;
   readonly production: boolean;
+  /** SERVICE_AUTH_INSECURE_FAST_HASHING: cheap argon2 and PBKDF2 costs for test suites; refused in production. */
+  readonly insecureFastHashing: boolean;
   /** SERVICE_AUTH_BODY_TIMEOUT_MS: how long a request's whole body may take to arrive. */
   readonly bodyTimeoutMs: number;
   readonly rateLimit: {
@@ -155,6 +157,8 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
   const maxExpiryDays = read('SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', integerBetween(1, TEN_YEARS_DAYS), 365);
 
   const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl) ?? assumedPublicUrl(production, warn);
+  const insecureFastHashing = read('SERVICE_AUTH_INSECURE_FAST_HASHING', boolean, false);
+  if (insecureFastHashing && production) throw new ConfigError('SERVICE_AUTH_INSECURE_FAST_HASHING', true, "false: fast hashing is for tests, refused when app.get('env') is 'production'");
 
   return {
     urlPrefix: read('SERVICE_AUTH_URL_PREFIX', urlPath, '/service-auth'),
@@ -165,6 +169,7 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
     secret: optional('SERVICE_AUTH_SECRET', secret(32)),
     publicUrl,
     production,
+    insecureFastHashing,
     // Node's own server.requestTimeout (300 s by default) bounds it from above.
     bodyTimeoutMs: read('SERVICE_AUTH_BODY_TIMEOUT_MS', integerBetween(1, 300_000), 10_000),
     rateLimit: {

@@ -8,15 +8,25 @@ import argon2 from 'argon2';
 import { normalizePassword } from './rules.js';
 
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/**
+ * argon2's smallest costs (1 MiB, 1 iteration), for test suites only (SERVICE_AUTH_INSECURE_FAST_HASHING,
+ * refused in production): a hash then takes about a millisecond instead of forty. The work counted
+ * (hashes, verifications, the dummy verification of an unknown address) stays the same.
+ */
+export const FAST_ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+
+type Argon2Options = typeof ARGON2_OPTIONS | typeof FAST_ARGON2_OPTIONS;
 
 export class PasswordHasher {
   /** How many hashes and verifications ran: tests count work instead of timing it. */
   readonly calls = { hash: 0, verify: 0 };
   private dummyHash: Promise<string> | undefined;
 
+  constructor(private readonly options: Argon2Options = ARGON2_OPTIONS) {}
+
   async hash(password: string): Promise<string> {
     this.calls.hash++;
-    return argon2.hash(normalizePassword(password), ARGON2_OPTIONS);
+    return argon2.hash(normalizePassword(password), this.options);
   }
 
   async verify(hash: string, password: string): Promise<boolean> {
@@ -41,7 +51,7 @@ export class PasswordHasher {
   /** Made with weaker parameters (or another algorithm) than today's: rehash at the next login. */
   needsRehash(hash: string): boolean {
     try {
-      return !hash.startsWith('$argon2id$') || argon2.needsRehash(hash, ARGON2_OPTIONS);
+      return !hash.startsWith('$argon2id$') || argon2.needsRehash(hash, this.options);
     } catch {
       return true;
     }
@@ -53,7 +63,7 @@ export class PasswordHasher {
   }
 
   private dummy(): Promise<string> {
-    this.dummyHash ??= argon2.hash(randomBytes(32).toString('base64'), ARGON2_OPTIONS);
+    this.dummyHash ??= argon2.hash(randomBytes(32).toString('base64'), this.options);
     return this.dummyHash;
   }
 }

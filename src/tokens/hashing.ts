@@ -12,6 +12,8 @@ import { constantTimeEqual } from '../secrets.js';
 export const PBKDF2_ALGORITHM = 'pbkdf2-sha256';
 export const LEGACY_ALGORITHM = 'sha256';
 export const PBKDF2_ITERATIONS = 600_000;
+/** For test suites only (SERVICE_AUTH_INSECURE_FAST_HASHING, refused in production). */
+export const FAST_PBKDF2_ITERATIONS = 1_000;
 const KEY_LENGTH = 32;
 
 const pbkdf2Async = promisify(pbkdf2);

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { assertDefinedScopes, expiryDays, legacyHash, tokenName, tokenOrg, tokenScopes, type TokenScopes } from './fields.js';
 import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
-import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM, PBKDF2_ITERATIONS } from './hashing.js';
+import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM } from './hashing.js';
 import type { TokenRecord, TokenVerifier } from './verifier.js';
 
 /** The organization a token is bound to. */
@@ -81,7 +81,7 @@ export class TokenService {
   private readonly newToken;
 
   constructor(
-    private readonly config: AuthConfig['tokens'],
+    private readonly config: AuthConfig['tokens'] & { readonly iterations: number }, // iterations: of new tokens' PBKDF2
     private readonly storage: Storage,
     private readonly owners: TokenOwners,
     private readonly pool: DerivationPool,
@@ -111,7 +111,7 @@ export class TokenService {
     await this.assertBelowCap(em, user.id);
     const { token, id } = makeToken(this.config.prefix);
     const salt = newSalt();
-    const hash = await this.pool.derive(token, salt, PBKDF2_ITERATIONS);
+    const hash = await this.pool.derive(token, salt, this.config.iterations);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + expiresInDays * DAY_MS);
 
@@ -128,7 +128,7 @@ export class TokenService {
         algorithm: PBKDF2_ALGORITHM,
         hash,
         salt,
-        iterations: PBKDF2_ITERATIONS,
+        iterations: this.config.iterations,
         scopes,
         org: org?.id ?? null,
         createdAt: now,

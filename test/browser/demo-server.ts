@@ -33,6 +33,8 @@ const ROOMY_RATE_LIMITS = {
   SERVICE_AUTH_RATE_LIMIT_RESET_PASSWORD: '1000 per minute',
   SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '1000 per minute',
 };
+/** Hashing at its test costs, as in every suite's app (test/helpers/app.ts). */
+const FAST_HASHING = { SERVICE_AUTH_INSECURE_FAST_HASHING: 'true' };
 
 /** `settings`: more of the demo's environment (SERVICE_AUTH_EMAIL_CONFIRMATION, say). */
 export async function startDemoServer(settings: NodeJS.ProcessEnv = {}): Promise<DemoServer> {
@@ -44,7 +46,7 @@ export async function startDemoServer(settings: NodeJS.ProcessEnv = {}): Promise
     // The public URL must be known before the demo starts, so the port is chosen here.
     const port = await freePort();
     const url = `http://localhost:${port}`;
-    demo = await startDemo(dir, { PORT: String(port), SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS, ...settings });
+    demo = await startDemo(dir, { PORT: String(port), SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS, ...FAST_HASHING, ...settings });
     operator = await createTestApp({ SERVICE_AUTH_DATABASE_URL: `sqlite:${join(dir, 'service-auth.sqlite')}` });
     const running = { demo, operator };
     return {

@@ -33,11 +33,12 @@ export async function inProcessDemo(name: string): Promise<InProcessDemo> {
   const previous = { ...process.env };
   process.env['SERVICE_AUTH_DATABASE_URL'] = 'sqlite::memory:';
   process.env['SERVICE_AUTH_PUBLIC_URL'] = 'http://localhost:3000';
+  process.env['SERVICE_AUTH_INSECURE_FAST_HASHING'] = 'true'; // as in every suite's app (test/helpers/app.ts)
   let demo: typeof import('../../demo/app.js');
   try {
     demo = (await import(`../../demo/app.js?${encodeURIComponent(name)}`)) as typeof import('../../demo/app.js');
   } finally {
-    for (const key of ['SERVICE_AUTH_DATABASE_URL', 'SERVICE_AUTH_PUBLIC_URL']) {
+    for (const key of ['SERVICE_AUTH_DATABASE_URL', 'SERVICE_AUTH_PUBLIC_URL', 'SERVICE_AUTH_INSECURE_FAST_HASHING']) {
       if (previous[key] === undefined) delete process.env[key];
       else process.env[key] = previous[key];
     }

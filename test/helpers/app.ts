@@ -41,6 +41,10 @@ export interface TestApp {
 /**
  * Builds the app; `settings` are `app.set` before construction, `routes` are added after it, and
  * then the error middleware, as an application mounts it. Call `auth.close()` when done.
+ *
+ * Hashing is at its test costs (SERVICE_AUTH_INSECURE_FAST_HASHING) unless `settings` say
+ * otherwise: at OWASP's costs a quarter of the suite's CPU went into argon2 and PBKDF2. The tests
+ * of the costs themselves (the stored parameters, rehashing, the derivation pool) set it to false.
  */
 export async function createTestApp(
   settings: Record<string, unknown> = {},
@@ -48,6 +52,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const app = express();
   app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
+  if (app.get('env') !== 'production') app.set('SERVICE_AUTH_INSECURE_FAST_HASHING', true);
   for (const [key, value] of Object.entries(settings)) app.set(key, value);
   const auth = new ServiceAuth(app);
   const log = captureLogger();

@@ -28,6 +28,7 @@ export async function countingApp(settings: Record<string, unknown>): Promise<Co
     next();
   });
   app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
+  app.set('SERVICE_AUTH_INSECURE_FAST_HASHING', true); // as in createTestApp
   for (const [key, value] of Object.entries(settings)) app.set(key, value);
   const auth = new ServiceAuth(app);
   const log = captureLogger();

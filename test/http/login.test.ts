@@ -68,7 +68,7 @@ describe('POST /login', () => {
 
   it('upgrades a hash made with weaker parameters at the next successful login', async () => {
     const database = await temporaryDatabase();
-    const app = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    const app = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_INSECURE_FAST_HASHING: false });
     const orm = await openDatabase(database.url);
     try {
       const user = await app.auth.users.create({ email: 'old@example.com', password: PASSWORD });

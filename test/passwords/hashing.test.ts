@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import argon2 from 'argon2';
-import { PasswordHasher } from '../../src/passwords/hashing.js';
+import { FAST_ARGON2_OPTIONS, PasswordHasher } from '../../src/passwords/hashing.js';
 
 describe('password hashing', () => {
   const hasher = new PasswordHasher();
@@ -32,6 +32,15 @@ describe('password hashing', () => {
     expect(hasher.needsRehash(weak)).to.equal(true);
     expect(hasher.needsRehash(await hasher.hash('Correct-Horse-9'))).to.equal(false);
     expect(hasher.needsRehash('$2b$10$somebcrypthash')).to.equal(true);
+  });
+
+  it('at test costs (SERVICE_AUTH_INSECURE_FAST_HASHING) hashes at argon2 smallest costs, which the OWASP costs rehash', async () => {
+    const fast = new PasswordHasher(FAST_ARGON2_OPTIONS);
+    const hash = await fast.hash('Correct-Horse-9');
+    expect(hash).to.match(/^\$argon2id\$v=19\$m=1024,p=1,t=1\$/);
+    expect(fast.needsRehash(hash)).to.equal(false);
+    expect(await hasher.verify(hash, 'Correct-Horse-9')).to.equal(true);
+    expect(hasher.needsRehash(hash)).to.equal(true);
   });
 
   it('does the same hashing work for an account that does not exist', async () => {

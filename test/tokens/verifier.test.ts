@@ -28,7 +28,7 @@ describe('token verification', () => {
     let userId: number;
     before(async () => {
       database = await temporaryDatabase();
-      t = await withTokenRoute({ SERVICE_AUTH_DATABASE_URL: database.url });
+      t = await withTokenRoute({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_INSECURE_FAST_HASHING: false });
       userId = (await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD })).id;
       // Other people's tokens in the table: verification must not depend on how many there are.
       const orm = await openDatabase(database.url);
