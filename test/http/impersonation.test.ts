@@ -6,6 +6,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AuditRecord } from '../../src/audit/records.js';
+import { openApiDocument } from '../../src/http/openapi.js';
+import { refusedWhileImpersonating } from '../../src/http/requests/impersonation-limits.js';
 import type { AuthUser } from '../../src/users/auth-user.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 import { formPost, pageGet } from '../helpers/forms.js';
@@ -105,7 +107,19 @@ describe('impersonation', () => {
       expect(ended.at(-1)!.detail).to.include({ impersonator: support.id });
     });
 
-    it('logging out while acting as someone logs the impersonator out too', async () => {
+    it('ends with the impersonator’s own session (ended from another device): no session at all', async () => {
+      const own = await login('support@example.com');
+      const [ownSession] = await sessionIds(own);
+      const acting = sessionCookieFrom(await start(own, bob.id).expect(201))!;
+      await me(acting).expect(200);
+      const elsewhere = await login('support@example.com');
+      await request(t.app).delete(`/service-auth/api/sessions/${ownSession}`).set('Cookie', elsewhere).expect(204);
+      // Within the change feed's interval, as every ended session.
+      const deadline = Date.now() + 5000;
+      while ((await me(acting)).status !== 401) expect(Date.now()).to.be.below(deadline);
+    });
+
+        it('logging out while acting as someone logs the impersonator out too', async () => {
       const { acting } = await actingAsBob();
       await request(t.app).post('/service-auth/logout').set('Cookie', acting).expect(204);
       await me(acting).expect(401);
@@ -216,7 +230,22 @@ describe('impersonation', () => {
     });
   });
 
-  describe('the audit log', () => {
+  it('the OpenAPI document lists impersonation_forbidden on exactly the operations the middleware refuses', () => {
+    const document = openApiDocument(t.auth.config);
+    const listed: string[] = [];
+    const refused: string[] = [];
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item ?? {})) {
+        const forbidden = (operation as { responses?: Record<string, { description?: string }> }).responses?.['403']?.description ?? '';
+        if (forbidden.includes('`impersonation_forbidden`')) listed.push(`${method.toUpperCase()} ${path}`);
+        if (refusedWhileImpersonating(method, path)) refused.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(refused.length).to.be.above(15);
+    expect(listed.sort()).to.deep.equal(refused.sort());
+  });
+
+    describe('the audit log', () => {
     it('records the start and the stop, and names the impersonator in every record meanwhile', async () => {
       const { acting } = await actingAsBob();
       const startedRecord = records.filter((r) => r.type === 'impersonation_started').at(-1)!;
