@@ -23,6 +23,7 @@ const PROBLEMS = {
   account_disabled: [403, 'Account disabled'],
   email_unconfirmed: [403, 'Email not confirmed'],
   invitation_email_mismatch: [403, 'Invitation for another address'],
+  impersonation_forbidden: [403, 'Not while impersonating'],
   not_found: [404, 'Not Found'],
   request_timeout: [408, 'Request Timeout'],
   email_taken: [409, 'Email taken'],

@@ -33,6 +33,8 @@ declare global {
       membership?: OrgMembership | null;
       /** How the request authenticated. */
       authMethod?: AuthMethod;
+      /** The user really acting while `req.user` is being impersonated (docs/impersonation.md); otherwise undefined. */
+      impersonator?: User;
       /** The API token, when the request authenticated with one. */
       token?: RequestToken;
       /** What `auth.require({ …, load })` loaded and allowed: cast it to your entity's type. */

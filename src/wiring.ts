@@ -8,6 +8,7 @@ import { CredentialResolver } from './authentication/credentials.js';
 import { SignIn } from './authentication/sign-in.js';
 import { AbilityFactory } from './authorization/abilities.js';
 import { Guards } from './authorization/guards.js';
+import { Impersonation } from './impersonation/impersonation.js';
 import { LoginTickets } from './mfa/login-tickets.js';
 import { Passkeys } from './mfa/passkeys.js';
 import { SecondFactors } from './mfa/second-factor.js';
@@ -28,6 +29,7 @@ import type { MailTransport } from './mail/transport.js';
 import { createLimiters, type Limiters } from './limiters.js';
 import { SharedRedis } from './rate-limit/shared-redis.js';
 import { SessionCookie } from './sessions/cookie.js';
+import { ImpersonationSessions } from './sessions/impersonation-sessions.js';
 import { SessionStore } from './sessions/store.js';
 import { Storage } from './storage/storage.js';
 import { DerivationPool } from './tokens/derivations.js';
@@ -84,6 +86,8 @@ export class AuthParts {
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
   readonly limiters: Limiters | undefined;
   readonly credentials: CredentialResolver;
+  /** Acting as another user: `start` and `stop` for the API and the console (docs/impersonation.md). */
+  readonly impersonation: Impersonation;
   /** TOTP factors and recovery codes (src/mfa/). */
   readonly secondFactors: SecondFactors;
   readonly passkeys: Passkeys;
@@ -163,6 +167,7 @@ export class AuthParts {
       verifier: this.verifier,
       tokenFailures: this.limiters?.tokenFailures,
       publicOrigin,
+      impersonation: { credentials: (req, session) => this.impersonation.credentials(req, session) },
       whenReady: () => this.whenReady(),
     });
     this.secondFactors = new SecondFactors({
@@ -193,6 +198,9 @@ export class AuthParts {
     this.orgRoles = new OrgRoleRules(tenant);
     this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles, this.scopes);
     this.orgAccess = new OrgAccess(this.abilities, () => this.orgs);
+    const impersonations = new ImpersonationSessions(storage, audit, sessions);
+    const ttlSeconds = config.sessions.impersonationTtlSeconds;
+    this.impersonation = new Impersonation({ ttlSeconds, sessions, impersonations, cookie: this.cookie, credentials: this.credentials, users: this.users, abilities: this.abilities });
     this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, publicOrigin });
 
     this.ready = this.start();

@@ -52,7 +52,7 @@ describe('configuration', () => {
       expect(config.bodyTimeoutMs).to.equal(10_000);
       expect(config.passwords).to.deep.equal({ minLength: 12, maxLength: 256, complexity: true, blocklist: false });
       expect(config.tokens).to.deep.equal({ prefix: 'sat', defaultExpiryDays: 90, maxExpiryDays: 365, maxPerUser: 100, revokeOnPasswordReset: true });
-      expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false, maxPerUser: 50 });
+      expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false, maxPerUser: 50, impersonationTtlSeconds: 3600 });
       expect(config.resetTokenTtlSeconds).to.equal(3600);
       expect(config.mail).to.deep.equal({ outbox: undefined, smtpUrl: undefined, from: 'no-reply@localhost' });
       expect(config.orgs).to.deep.equal({ ownerRoles: ['owner'], creation: 'anyone', invitationTtlSeconds: 604_800 });
@@ -111,6 +111,7 @@ describe('configuration', () => {
       ['SERVICE_AUTH_RESET_TOKEN_TTL', (c) => c.resetTokenTtlSeconds, [300, '900'], [0, '15 minutes', 30 * 86_400 + 1]],
       ['SERVICE_AUTH_BODY_TIMEOUT_MS', (c) => c.bodyTimeoutMs, [1, '250', 300_000], [0, '10s', '1.5', 300_001]],
       ['SERVICE_AUTH_INVITATION_TTL', (c) => c.orgs.invitationTtlSeconds, [3600, '86400', 90 * 86_400], [0, '7 days', 90 * 86_400 + 1]],
+      ['SERVICE_AUTH_IMPERSONATION_TTL', (c) => c.sessions.impersonationTtlSeconds, [1, '3600', 86_400], [0, '1 hour', '-5', 86_401]],
     ];
     for (const [key, read, good, bad] of cases) {
       it(`${key} accepts numbers and decimal strings in range, and rejects others`, () => {

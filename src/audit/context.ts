@@ -12,6 +12,8 @@ export interface AuditContext {
   /** The rate limiter's client key: the socket's address, or the trusted proxy's forwarded one. */
   ip?: string;
   userAgent?: string;
+  /** The user really acting, while they act as another (src/impersonation/): named in every record's detail. */
+  impersonator?: number;
 }
 
 const contexts = new AsyncLocalStorage<AuditContext>();
@@ -24,4 +26,14 @@ export function withAuditContext<T>(context: AuditContext, work: () => T): T {
 
 export function auditContext(): AuditContext {
   return contexts.getStore() ?? API;
+}
+
+/**
+ * Notes, for the rest of the request, that its user is being impersonated by this user: set where
+ * the credentials of an impersonation are resolved. A context of its own (a request to the
+ * package's routes, a command) is marked; the shared one of code outside them is never changed.
+ */
+export function noteImpersonator(userId: number): void {
+  const context = contexts.getStore();
+  if (context) context.impersonator = userId;
 }

@@ -36,6 +36,8 @@ export const AUDIT_TYPES = [
   'invitation_created',
   'invitation_revoked',
   'invitation_accepted',
+  'impersonation_started',
+  'impersonation_ended',
   'rate_limited',
   'csrf_rejected',
   'audit_pruned',
@@ -115,7 +117,7 @@ export function detailJson(detail: AuditDetail | undefined): string {
   return JSON.stringify(Object.fromEntries(entries));
 }
 
-export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAgent?: string | null; actor: Actor }, at = new Date()): AuditDraft {
+export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAgent?: string | null; actor: Actor; impersonator?: number }, at = new Date()): AuditDraft {
   const email = entry.email === null || entry.email === undefined ? null : storedText(String(entry.email).trim().toLowerCase(), MAX_EMAIL);
   return {
     at,
@@ -126,7 +128,8 @@ export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAg
     ip: storedText(context.ip, MAX_SHORT),
     userAgent: storedText(context.userAgent, MAX_USER_AGENT),
     reason: storedText(entry.reason, MAX_SHORT),
-    detail: detailJson({ ...entry.detail, actor: context.actor }),
+    // While a user acts as another, every record names the one really acting (docs/impersonation.md).
+    detail: detailJson({ ...entry.detail, actor: context.actor, ...(context.impersonator === undefined ? {} : { impersonator: context.impersonator }) }),
   };
 }
 

@@ -29,6 +29,16 @@ export interface Credentials {
   token?: RequestToken;
   /** The session's public id, for a session. */
   sessionId?: string;
+  /** The user really acting, when `user` is being impersonated (src/impersonation/). */
+  impersonator?: AuthUser;
+}
+
+/**
+ * The credentials of a session of impersonation, decided by src/impersonation/: the target's while
+ * it lasts, the impersonator's own (with a new cookie) once its time is up, or none.
+ */
+export interface ImpersonatedSessions {
+  credentials(req: Request, session: ActiveSession): Promise<Credentials | null>;
 }
 
 /** Credentials now, or once the lookups that memory could not answer are done. */
@@ -43,6 +53,7 @@ export interface CredentialSources {
   tokenFailures: Limiter | undefined;
   /** The origin of SERVICE_AUTH_PUBLIC_URL, for the same-site check. */
   publicOrigin: string;
+  impersonation: ImpersonatedSessions;
   whenReady(): Promise<void>;
 }
 
@@ -105,13 +116,14 @@ export class CredentialResolver {
     const sessionId = this.sources.cookie.read(req);
     if (!sessionId) return null;
     const session = this.sources.sessions.find(sessionId);
-    if (session instanceof Promise) return this.afterReady(session.then((found) => this.sessionUser(found)));
-    return this.sessionUser(session);
+    if (session instanceof Promise) return this.afterReady(session.then((found) => this.sessionUser(req, found)));
+    return this.sessionUser(req, session);
   }
 
   /** A disabled user's session counts as none. */
-  private sessionUser(session: ActiveSession | null): MaybeCredentials {
+  private sessionUser(req: Request, session: ActiveSession | null): MaybeCredentials {
     if (!session) return null;
+    if (session.impersonation) return this.afterReady(this.sources.impersonation.credentials(req, session));
     const user = this.sources.users.peekCached(session.userId);
     if (user) return user.disabled ? null : { user, method: 'session', sessionId: session.publicId };
     return this.afterReady(

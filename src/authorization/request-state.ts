@@ -1,6 +1,6 @@
 /**
  * How the guards hand what they found to the rest of the request: `req.user`, `req.authMethod`,
- * `req.token`, `req.ability`, and after `orgRequired` `req.org` and `req.membership` (typed in
+ * `req.token`, `req.impersonator`, `req.ability`, and after `orgRequired` `req.org` and `req.membership` (typed in
  * express-request.ts). The organization stays for every later guard of the request, whose
  * `req.ability` is then the ability in it.
  *
@@ -62,6 +62,7 @@ const READERS = {
   user: (state: RequestState) => state.credentials.user,
   authMethod: (state: RequestState) => state.credentials.method,
   token: (state: RequestState) => state.credentials.token,
+  impersonator: (state: RequestState) => state.credentials.impersonator,
   ability: (state: RequestState) => (state.ability ??= abilityOf(state)),
   org: (state: RequestState) => state.place?.org,
   membership: (state: RequestState) => state.place?.membership,

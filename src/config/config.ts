@@ -56,6 +56,8 @@ export interface AuthConfig {
     readonly secure: boolean;
     /** SERVICE_AUTH_MAX_SESSIONS_PER_USER: a login past it ends the user's oldest sessions. */
     readonly maxPerUser: number;
+    /** SERVICE_AUTH_IMPERSONATION_TTL: how long acting as another user lasts (docs/impersonation.md). */
+    readonly impersonationTtlSeconds: number;
   };
   readonly resetTokenTtlSeconds: number;
   readonly emailConfirmation: {
@@ -205,6 +207,7 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       ttlSeconds: read('SERVICE_AUTH_SESSION_TTL', integerBetween(1, TEN_YEARS_DAYS * 86_400), 1_209_600),
       secure: read('SERVICE_AUTH_SESSION_COOKIE_SECURE', boolean, production),
       maxPerUser: read('SERVICE_AUTH_MAX_SESSIONS_PER_USER', integerBetween(1, 10_000), 50),
+      impersonationTtlSeconds: read('SERVICE_AUTH_IMPERSONATION_TTL', integerBetween(1, 86_400), 3600),
     },
     resetTokenTtlSeconds: read('SERVICE_AUTH_RESET_TOKEN_TTL', integerBetween(1, 30 * 86_400), 3600),
     emailConfirmation: {

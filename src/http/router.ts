@@ -13,6 +13,7 @@ import type { AuthConfig } from '../config/config.js';
 import { AuthError } from '../errors.js';
 import { clientKey } from '../rate-limit/client-key.js';
 import type { EventBus } from '../events.js';
+import type { Impersonation } from '../impersonation/impersonation.js';
 import type { Passkeys } from '../mfa/passkeys.js';
 import type { SecondFactors } from '../mfa/second-factor.js';
 import type { TokenService } from '../tokens/service.js';
@@ -36,14 +37,17 @@ import { abilitiesApi } from './api/abilities.js';
 import { openApiApi } from './api/openapi.js';
 import { orgsApi } from './api/orgs.js';
 import { tokensApi } from './api/tokens.js';
+import { impersonationApi } from './api/impersonation.js';
 import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
 import { boundedBody } from './requests/body-limits.js';
+import { impersonationLimits } from './requests/impersonation-limits.js';
 import { BODY_LIMIT_BYTES, checkPath, readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
 import { mfaPages } from './pages/mfa-routes.js';
 import { orgPages } from './pages/org-routes.js';
+import { impersonationPages } from './pages/impersonation-routes.js';
 import { passkeyPages } from './pages/passkeys-routes.js';
 import { securityLogPages } from './pages/security-log-routes.js';
 import { sessionPages } from './pages/session-routes.js';
@@ -68,6 +72,8 @@ export interface AuthRouterDeps {
   tokens: TokenService;
   secondFactors: SecondFactors;
   passkeys: Passkeys;
+  /** Acting as another user (docs/impersonation.md). */
+  impersonation: Pick<Impersonation, 'start' | 'stop'>;
   /** The caller's own records, for the security log. */
   audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
@@ -98,6 +104,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use(deps.storage.requestContext);
   router.use(auditContext);
   router.use(boundedBody(readBody, { bytes: BODY_LIMIT_BYTES, timeoutMs: config.bodyTimeoutMs }));
+  router.use(impersonationLimits(deps.credentials));
 
   const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
   const schemas = accountSchemas(config.passwords);
@@ -114,6 +121,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
   router.use(mfaPages({ config, mfa, account: actions, checks, loginRequired, pluggable }));
   router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
+  router.use(impersonationPages(deps.impersonation, loginRequired));
   const orgRequired = deps.guards.orgRequired('org');
   const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
   // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
@@ -132,6 +140,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
+  router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));
   router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.

@@ -17,7 +17,6 @@
  * in its own transaction, so that logins in a loop (a script that never logs out) cannot grow the
  * table without bound, and what a person sees on the sessions page stays readable.
  */
-import { randomBytes } from 'node:crypto';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { AuditEntry } from '../audit/records.js';
 import { randomSecret, sha256Hex } from '../secrets.js';
@@ -25,6 +24,8 @@ import { Session } from '../storage/entities/index.js';
 import { RowCache } from '../storage/row-cache.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import { updateTimes } from '../storage/times-update.js';
+import { impersonationOf, type SessionImpersonation } from './impersonation-sessions.js';
+import { cleanUserAgent, newPublicId } from './session-fields.js';
 
 export interface ActiveSession {
   idHash: string;
@@ -33,6 +34,8 @@ export interface ActiveSession {
   expiresAt: Date;
   /** As stored when the row was read, or as the next flush will store it. */
   lastSeenAt: Date;
+  /** Set when the session is one of acting as its user (impersonation-sessions.ts). */
+  impersonation?: SessionImpersonation;
 }
 
 /** A session as its owner sees it (`GET /api/sessions`): never the cookie's secret or its hash. */
@@ -51,7 +54,6 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const SEEN_RESOLUTION_MS = 30_000;
 /** Public ids as issued (16 base64url characters) or carried over by the migration (16 hex digits). */
 const PUBLIC_ID = /^[A-Za-z0-9_-]{16}$/;
-const MAX_USER_AGENT = 512;
 
 export class SessionStore {
   private readonly rows: RowCache<string, ActiveSession>;
@@ -66,7 +68,8 @@ export class SessionStore {
     private readonly audit: AuditLog,
   ) {
     this.rows = new RowCache(storage.changes, (idHash) => this.load(idHash));
-    storage.changes.onChange((userId) => this.rows.deleteWhere((session) => userId === null || session.userId === userId));
+    // An impersonation session goes with its impersonator's changes too (their own session may have ended).
+    storage.changes.onChange((userId) => this.rows.deleteWhere((s) => userId === null || s.userId === userId || s.impersonation?.impersonatorId === userId));
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), SEEN_RESOLUTION_MS);
     this.flushTimer.unref();
   }
@@ -142,9 +145,12 @@ export class SessionStore {
     const em = await this.storage.em();
     await this.storage.transaction(em, async (tx) => {
       await tx.em.nativeDelete(Session, { idHash });
+      // Logging out of an impersonation logs its impersonator out too: their session was set aside for this browser.
+      const parked = live?.impersonation;
+      if (parked) await tx.em.nativeDelete(Session, { publicId: parked.impersonatorSession, user: parked.impersonatorId });
       // An expired or unknown session grants nothing: no other instance holds it to drop.
-      if (live) await this.storage.changes.note(tx.em, [live.userId]);
-      if (live && record) this.audit.record(tx, { ...record, userId: live.userId, detail: { ...record.detail, session: live.publicId } });
+      if (live) await this.storage.changes.note(tx.em, parked ? [live.userId, parked.impersonatorId] : [live.userId]);
+      if (live && record) this.audit.record(tx, { ...record, userId: live.userId, detail: { ...record.detail, session: live.publicId, ...(parked && { impersonator: parked.impersonatorId }) } });
     });
     // After the delete: a read that started before it must not be kept.
     this.rows.delete(idHash);
@@ -221,6 +227,11 @@ export class SessionStore {
     await updateTimes(em, Session, 'idHash', 'lastSeenAt', pending);
   }
 
+  /** Drops held rows, for the room's other writer of the table (impersonation-sessions.ts), after it changed them. */
+  dropHeld(which: (session: ActiveSession) => boolean): void {
+    this.rows.deleteWhere(which);
+  }
+
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
     await this.flush();
@@ -229,18 +240,10 @@ export class SessionStore {
   private async load(idHash: string): Promise<ActiveSession | undefined> {
     const em = await this.storage.em();
     const row = await em.findOne(Session, { idHash, expiresAt: { $gt: new Date() } });
-    return row ? { idHash, publicId: row.publicId, userId: row.user.id, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt } : undefined;
+    if (!row) return undefined;
+    const session: ActiveSession = { idHash, publicId: row.publicId, userId: row.user.id, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt };
+    if (row.impersonatorId === null || row.impersonatorId === undefined) return session;
+    const impersonation = await impersonationOf(em, row);
+    return impersonation ? { ...session, impersonation } : undefined;
   }
-}
-
-/** 12 random bytes, base64url: 16 characters, unrelated to the cookie's secret. */
-function newPublicId(): string {
-  return randomBytes(12).toString('base64url');
-}
-
-/** The login's `User-Agent`, for people to recognise their devices by: no control characters, bounded. */
-function cleanUserAgent(userAgent: string | undefined): string | null {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = userAgent?.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().slice(0, MAX_USER_AGENT);
-  return cleaned ? cleaned : null;
 }

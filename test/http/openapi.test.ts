@@ -92,7 +92,7 @@ describe('GET /service-auth/openapi.json', () => {
     expect(codes(served, '/register', 'post', 409)).to.deep.equal(['email_taken']);
     expect(codes(served, '/login', 'post', 401)).to.deep.equal(['invalid_credentials', 'mfa_required']);
     expect(codes(served, '/login/mfa', 'post', 401)).to.deep.equal(['invalid_code', 'invalid_ticket']);
-    expect(codes(served, '/api/tokens', 'post', 403)).to.have.members(['csrf_rejected', 'session_required']);
+    expect(codes(served, '/api/tokens', 'post', 403)).to.have.members(['csrf_rejected', 'session_required', 'impersonation_forbidden']);
     expect(codes(served, '/api/tokens', 'post', 409)).to.deep.equal(['token_limit']);
     expect(codes(served, '/api/tokens/{id}', 'delete', 404)).to.deep.equal(['not_found']);
     expect(codes(served, '/me', 'get', 401)).to.have.members(['unauthenticated', 'invalid_token']);

@@ -54,7 +54,8 @@ export function pagePaths(context: DocumentContext): Paths {
     if (body) described.requestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema: body } } };
     return described;
   };
-  const unsafe = [...guardRefusals(config, true), 'session_required', 'not_found'] as const;
+  // Every form here changes the account itself: refused while acting as its user (requests/impersonation-limits.ts).
+  const unsafe = [...guardRefusals(config, true), 'session_required', 'not_found', 'impersonation_forbidden'] as const;
   const clearsCookie = (required: boolean) => sessionCookieHeader(context, 'Clears the cookie', required);
 
   return {

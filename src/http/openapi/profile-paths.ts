@@ -14,7 +14,8 @@ export function profilePaths(context: DocumentContext): Paths {
   const { config, schemas } = context;
   const bodies = accountSchemas(config.passwords);
   const rates = config.rateLimit;
-  const own = [...guardRefusals(config, true), 'session_required'] as const;
+  // Each change to the account itself is refused while acting as its user (requests/impersonation-limits.ts).
+  const own = [...guardRefusals(config, true), 'session_required', 'impersonation_forbidden'] as const;
   const password = `A wrong password is 401 \`invalid_credentials\` and counts as a failed login${
     rates.enabled ? ` (${rates.loginFailures.text} per account and client address, SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES)` : ''
   }.`;

@@ -89,6 +89,7 @@ const MEANINGS: Record<ErrorCode, string> = {
   csrf_rejected: 'the request came from another site (Sec-Fetch-Site, Origin)',
   session_required: 'this needs a logged-in session, not a token',
   account_disabled: 'the password is right, but an operator disabled the account',
+  impersonation_forbidden: 'the request acts as another user (impersonation), and changing this user’s password, address, second factor, sessions or tokens, deleting the account, or acting as someone else is not done in their name',
   invitation_email_mismatch: 'the invitation is for another address than the signed-in user’s confirmed one',
   email_unconfirmed: 'the password is right, but the address awaits confirmation (SERVICE_AUTH_EMAIL_CONFIRMATION)',
   not_found: 'no such thing here (for tokens: none of the caller’s)',

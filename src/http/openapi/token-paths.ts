@@ -30,7 +30,7 @@ export function tokenPaths(context: DocumentContext): Paths {
       responses: form
         ? { 204: noContent('Revoked', noStore()), 303: redirect('A browser’s form: revoked, to the tokens page', noStore()) }
         : { 204: noContent('Revoked', noStore()) },
-      refusals: [...guardRefusals(config, true), 'insufficient_scope', 'not_found'],
+      refusals: [...guardRefusals(config, true), 'insufficient_scope', 'not_found', 'impersonation_forbidden'],
     });
 
   return {
@@ -54,7 +54,7 @@ export function tokenPaths(context: DocumentContext): Paths {
         security: [{ session: [] }],
         body: { json: newToken.json, form: newToken.form },
         responses: { 201: jsonOrPage(schemas, 'Created: the raw token is in this answer only', createdTokenSchema(tokens.prefix), { ...noStore(), ...countedHeaders(config) }) },
-        refusals: [...guardRefusals(config, true), 'session_required', 'token_limit', 'unknown_scope'],
+        refusals: [...guardRefusals(config, true), 'session_required', 'token_limit', 'unknown_scope', 'impersonation_forbidden'],
       }),
       get: operation(context, {
         operationId: 'listTokens',

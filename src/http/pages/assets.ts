@@ -48,6 +48,9 @@ button.danger { background: #b3261e; }
 .error-summary ul { margin: 0; padding-left: 1.25rem; }
 .error-summary a { color: #b3261e; font-weight: 600; }
 .created h2 { margin-top: 0; }
+.impersonation { background: #fff4ce; color: #3d2e00; padding: .4rem 1rem; border-bottom: 3px solid #8a6100; }
+.impersonation p { margin: 0; }
+.impersonation button { margin: 0 0 0 .5rem; padding: .25rem .9rem; background: #3d2e00; }
 .secret { display: block; font: .95rem/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; word-break: break-all; background: #fff; color: #1b1f24; border: 1px dashed #5b6673; border-radius: .3rem; padding: .5rem .6rem; user-select: all; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; margin-top: 1.25rem; }
 .actions button { margin-top: 0; }

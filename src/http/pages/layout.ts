@@ -49,3 +49,22 @@ function noticeHtml(notice: Notice): string {
   const items = notice.items?.length ? `<ul>${notice.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
   return `    <div class="notice ${notice.kind}" role="${role}"><p>${escapeHtml(notice.text)}</p>${items}</div>\n`;
 }
+
+/** Who the viewer of a page acts as (docs/impersonation.md), and where the banner's stop form posts. */
+export interface ImpersonationBanner {
+  email: string;
+  stopAction: string;
+}
+
+/**
+ * The page with the banner of an impersonation at the top: whom the viewer acts as, and a button
+ * that stops it. The form is a same-site POST like every other form of the pages: the guard's
+ * same-site rule refuses it from another site (the CSRF protection of these pages, docs/security.md).
+ * Added to the finished page here rather than by each page, so no page can leave it out.
+ */
+export function withImpersonationBanner(html: string, texts: PageTexts, banner: ImpersonationBanner | undefined): string {
+  if (!banner) return html;
+  const t = texts.impersonation;
+  const form = `<form method="post" action="${escapeHtml(banner.stopAction)}"><p>${escapeHtml(t.banner(banner.email))} — <button type="submit">${escapeHtml(t.stop)}</button></p></form>`;
+  return html.replace('<body>\n', `<body>\n  <aside class="impersonation" aria-label="${escapeHtml(t.label)}">${form}</aside>\n`);
+}

@@ -185,6 +185,8 @@ export const defaultProfileTexts: ProfileTexts = {
       invitation_created: 'Invited to an organization',
       invitation_revoked: 'Invitation to an organization revoked',
       invitation_accepted: 'Accepted an invitation to an organization',
+      impersonation_started: 'Another user started acting as you',
+      impersonation_ended: 'Another user stopped acting as you',
       rate_limited: 'Refused: too many attempts',
       csrf_rejected: 'Refused: came from another site',
       audit_pruned: 'Older records removed',

@@ -87,6 +87,8 @@ export function problemFor(error: AuthError, texts: PageTexts): { title: string;
       return p.forbidden;
     case 'session_required':
       return p.sessionRequired;
+    case 'impersonation_forbidden':
+      return p.impersonating;
     case 'not_found':
       return p.notFound;
     case 'bad_request':

@@ -4,15 +4,23 @@
  * the pages without touching routes.
  */
 import type { Request, Response } from 'express';
+import { actingAsOf } from '../requests/impersonation-limits.js';
 import { APPLICATION_VIEW_CSP, BUILT_IN_CSP } from './assets.js';
 import { PAGES, type PageLocalsByName, type PageName } from './index.js';
+import { withImpersonationBanner } from './layout.js';
 
+/**
+ * While the viewer acts as another user, every built-in page carries the banner (layout.ts), and
+ * an application's own view gets `impersonation: { email, impersonator, stopAction }` to show its own.
+ */
 export async function sendPage<N extends PageName>(req: Request, res: Response, status: number, name: N, locals: PageLocalsByName[N]): Promise<void> {
-  const own = await renderApplicationView(req, res, name, locals);
+  const acting = actingAsOf(req);
+  const banner = acting && { email: acting.user.email, impersonator: acting.impersonator.email, stopAction: acting.stopAction };
+  const own = await renderApplicationView(req, res, name, banner ? { ...locals, impersonation: banner } : locals);
   const render: (locals: PageLocalsByName[N]) => string = PAGES[name];
   res.status(status);
   setPageHeaders(res, own === undefined ? BUILT_IN_CSP : APPLICATION_VIEW_CSP);
-  res.type('html').send(own ?? render(locals));
+  res.type('html').send(own ?? withImpersonationBanner(render(locals), locals.texts, banner));
 }
 
 /**
@@ -28,7 +36,7 @@ export function setPageHeaders(res: Response, contentSecurityPolicy: string): vo
   res.setHeader('Referrer-Policy', 'no-referrer');
 }
 
-function renderApplicationView<N extends PageName>(req: Request, res: Response, name: N, locals: PageLocalsByName[N]): Promise<string | undefined> {
+function renderApplicationView(req: Request, res: Response, name: PageName, locals: object): Promise<string | undefined> {
   if (!req.app.get('view engine')) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     res.render(`service-auth/${name}`, { ...locals }, (error: Error | null, html?: string) => {

@@ -18,6 +18,8 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
   lang: string;
   /** The link back to the application's home page, in every page's header. */
   home: string;
+  /** The banner on every page while acting as another user, and its button (docs/impersonation.md). */
+  impersonation: { label: string; banner(email: string): string; stop: string };
   /** Heading of the box that lists a form's problems above it. */
   errorSummary: string;
   /** Read before each field's error by screen readers (visually hidden). */
@@ -102,6 +104,7 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
     loggedOut: { title: string; text: string; action: string };
     forbidden: { title: string; text: string };
     sessionRequired: { title: string; text: string };
+    impersonating: { title: string; text: string };
     notFound: { title: string; text: string };
     badRequest: { title: string; text: string };
     unavailable: { title: string; text: string };
@@ -117,6 +120,7 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
 export const defaultPageTexts: PageTexts = deepFreeze({
   lang: 'en',
   home: 'Home',
+  impersonation: { label: 'Acting as another user', banner: (email) => `You are acting as ${email}`, stop: 'Stop' },
   errorSummary: 'There is a problem',
   errorPrefix: 'Error:',
   email: 'Email',
@@ -229,6 +233,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     loggedOut: { title: 'Please log in again', text: 'Your session has ended.', action: 'Log in' },
     forbidden: { title: 'Not allowed', text: 'Your account does not have permission for this.' },
     sessionRequired: { title: 'Log in first', text: 'This page is for a session started on the login page, not for an API token.' },
+    impersonating: { title: 'Not while acting as another user', text: 'Only the account’s owner may change its password, address, second factor, sessions or tokens, or delete it. Stop acting as this user first.' },
     notFound: { title: 'Not found', text: 'There is nothing here, or it is not yours.' },
     badRequest: { title: 'Bad request', text: 'The address or the form could not be read.' },
     unavailable: { title: 'Temporarily unavailable', text: 'The service could not answer. Please try again in a moment.' },

@@ -21,6 +21,16 @@ export const Session = defineEntity({
     expiresAt: p.datetime().index('service_auth_sessions_expires_at_index'),
     /** The `User-Agent` of the login, cut to 512 characters; null when it sent none. */
     userAgent: p.string().length(512).nullable(),
+    /**
+     * Impersonation (docs/impersonation.md): the user acting as `user`, the public id of their own
+     * session (set aside meanwhile, restored at the end), and when the impersonation ends. All
+     * null for an ordinary session. Plain columns, not relations: the store checks the
+     * impersonator's session whenever it reads the row, and a row whose impersonator or session is
+     * gone counts as no session.
+     */
+    impersonatorId: p.integer().nullable(),
+    impersonatorSession: p.string().length(16).nullable(),
+    impersonationEndsAt: p.datetime().nullable(),
   },
 });
 
