@@ -28,7 +28,9 @@ export type { LintReport, PolicyLintOptions } from './authorization/analysis/lin
 export type { LintFinding, LintKind } from './authorization/analysis/lint.js';
 export type { ScopeInfo, WithScopes } from './authorization/scope-rules.js';
 export type { AuthConfig, PasswordPolicy } from './config/config.js';
-export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem } from './errors.js';
+export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem, SsoFailureReason } from './errors.js';
+export type { IdentityProviderOptions, ProviderProfile } from './sso/providers.js';
+export type { IdentityView } from './sso/identities.js';
 export type { EventHandler, EventName, OrgEventDetail, OrgEventHandler, OrgEventName } from './events.js';
 // Also brings the Express Request augmentation (req.user, req.ability, req.authMethod, req.token).
 export type { RequestToken } from './express-request.js';

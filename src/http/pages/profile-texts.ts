@@ -176,6 +176,8 @@ export const defaultProfileTexts: ProfileTexts = {
       mfa_enabled: 'Set up an authenticator app',
       mfa_disabled: 'Removed the authenticator app',
       recovery_code_used: 'Used a recovery code',
+      identity_linked: 'Linked a sign-in provider',
+      identity_unlinked: 'Unlinked a sign-in provider',
       org_created: 'Created an organization',
       org_renamed: 'Renamed an organization',
       org_deleted: 'Deleted an organization',
