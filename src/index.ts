@@ -50,6 +50,7 @@ export type { ProfileTexts } from './http/pages/profile-texts.js';
 export type { RevokePageLocals } from './http/pages/revoke-page.js';
 export type { MfaPageLocals, SecondStepPageLocals, TotpSetupView } from './http/pages/mfa-pages.js';
 export type { PasskeysPageLocals } from './http/pages/passkeys-page.js';
+export type { IdentitiesPageLocals } from './http/pages/identities-page.js';
 export type { PasskeyView } from './mfa/passkeys.js';
 export type { SecurityLogPageLocals } from './http/pages/security-log-page.js';
 export type { SessionsPageLocals } from './http/pages/sessions-page.js';
