@@ -30,8 +30,11 @@ type Tamper = 'signature' | { iss?: string; aud?: string };
 export interface TestProvider {
   readonly issuer: string;
   readonly accounts: Map<string, ProviderAccount>;
-  /** Who the provider signs in at the next authorization, and how (RFC 8176 `amr`); null shows the login form. */
-  signInAs: { sub: string; amr?: string[] } | null;
+  /**
+   * Who the provider signs in at the next authorization, and how (RFC 8176 `amr`); `deny`: the
+   * person refuses (`error=access_denied`); null shows the login form.
+   */
+  signInAs: { sub: string; amr?: string[] } | 'deny' | null;
   tamperNextIdToken(change: Tamper): void;
   close(): Promise<void>;
 }
@@ -118,6 +121,11 @@ export async function startTestProvider(clients: ProviderClient[]): Promise<Test
     if (!login) {
       ctx.type = 'html';
       ctx.body = `<!doctype html><title>Test provider</title><h1>Test provider</h1><form method="post"><label>Account <input name="login"></label><button type="submit">Continue</button></form>`;
+      return;
+    }
+    if (login === 'deny') {
+      ctx.status = 303;
+      ctx.redirect(await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The person said no' }, { mergeWithLastSubmission: false }));
       return;
     }
     const grant = new provider.Grant({ accountId: login.sub, clientId: String(details.params['client_id']) });

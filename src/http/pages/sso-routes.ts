@@ -42,12 +42,12 @@ export function ssoPages({ config, sso, providers, loginRequired, pluggable }: S
   };
 
   router.get('/sso/:provider', async (req, res) => {
-    res.redirect(303, await sso.start(req, res));
+    seeOther(res, await sso.start(req, res));
   });
   router.get('/sso/:provider/callback', formRoute(callbackForm), async (req, res) => {
     const outcome = await sso.finish(req, res);
-    if (outcome.kind === 'signed_in') res.redirect(303, safeNext(outcome.next));
-    else if (outcome.kind === 'linked') res.redirect(303, `${prefix}/identities?linked=1`);
+    if (outcome.kind === 'signed_in') seeOther(res, safeNext(outcome.next));
+    else if (outcome.kind === 'linked') seeOther(res, `${prefix}/identities?linked=1`);
     else if (!wantsPage(req)) throw outcome.step;
     else {
       const { ticket, methods } = outcome.step;
@@ -65,4 +65,12 @@ export function ssoPages({ config, sso, providers, loginRequired, pluggable }: S
     res.redirect(303, `${prefix}/identities?unlinked=1`);
   });
   return router;
+}
+
+/**
+ * A 303 with a line of text whatever the Accept header: browsers and programs that follow the
+ * provider's redirects alike (Express's `res.redirect` writes no body for a JSON client).
+ */
+function seeOther(res: Response, url: string): void {
+  res.status(303).location(url).type('text/plain').send(`See Other. Redirecting to ${url}`);
 }
