@@ -81,7 +81,7 @@ export async function startTestProvider(clients: ProviderClient[]): Promise<Test
     })),
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-provider-cookie-key'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub', 'amr'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx: unknown, sub: string) {
@@ -97,7 +97,11 @@ export async function startTestProvider(clients: ProviderClient[]): Promise<Test
     tamperNextIdToken(change) {
       tamper = change;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 
   provider.use(async (ctx, next) => {
@@ -137,6 +141,9 @@ export async function startTestProvider(clients: ProviderClient[]): Promise<Test
   }
 
   const server: Server = createServer(provider.callback());
+  // Clients keep connections open between requests (undici's pool): the server's 5-second default
+  // would close one just as a slow test step reuses it (ECONNRESET). close() ends them all.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return helper;
 }
