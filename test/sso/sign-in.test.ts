@@ -196,6 +196,25 @@ describe('sign-in through an identity provider', () => {
     expect(unlinked.map((r) => r.detail['provider'])).to.deep.equal(['acme']);
   });
 
+  it('signs in through a plain OAuth 2 provider: its endpoints, the user-info read with the access token, the application\'s profile mapping', async () => {
+    const issuer = f.provider.issuer;
+    f.t.auth.addIdentityProvider({
+      id: 'plain',
+      name: 'Plain',
+      endpoints: { authorization: `${issuer}/auth`, token: `${issuer}/token`, userinfo: `${issuer}/me` },
+      clientId: 'app',
+      clientSecret: 'app-secret',
+      scopes: ['openid', 'email'],
+      profile: (raw) => ({ subject: `mapped-${String(raw['sub'])}`, email: String(raw['email']), emailVerified: raw['email_verified'] === true }),
+    });
+    const { sub, email } = person();
+    const browser = new Browser(f);
+    expect((await browser.signIn('plain')).status).to.equal(303);
+    expect(await browser.me()).to.equal(email);
+    const [identity] = (await browser.agent.get(`${PREFIX}/api/identities`).expect(200)).body.identities;
+    expect(identity).to.include({ provider: 'plain', subject: `mapped-${sub}`, email });
+  });
+
   it('sends a browser without a session that asks to link to the login page, and an unknown provider to a 404', async () => {
     const link = await request(f.t.app).get(`${PREFIX}/sso/acme?link=1`).set('Accept', 'text/html').expect(303);
     expect(link.headers['location']).to.match(new RegExp(`^${PREFIX}/login\\?next=`));
