@@ -113,7 +113,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
   const newToken = tokenSchemas(config.tokens.maxExpiryDays);
   const providers = deps.sso.providers;
-  const sso = new SsoActions({ config, flow: deps.sso.flow, identities: deps.sso.identities, signIn: deps.signIn, credentials: deps.credentials, events: deps.events, users: deps.users });
+  const sso = new SsoActions({ config, flow: deps.sso.flow, identities: deps.sso.identities, signIn: deps.signIn, credentials: deps.credentials, events: deps.events });
   router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable, providers }));
   router.use(ssoPages({ config, sso, providers, loginRequired, pluggable }));
   const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles });

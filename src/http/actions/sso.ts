@@ -13,7 +13,6 @@ import type { EventBus } from '../../events.js';
 import { ATTEMPT_TTL_MS } from '../../sso/attempts.js';
 import type { SsoFlow, SsoOutcome } from '../../sso/flow.js';
 import type { Identities, IdentityView } from '../../sso/identities.js';
-import type { AuthUser } from '../../users/auth-user.js';
 import { optionalNext } from '../requests/negotiation.js';
 import { assertSession } from './session-only.js';
 
@@ -24,7 +23,6 @@ export interface SsoActionDeps {
   signIn: SignIn;
   credentials: CredentialResolver;
   events: EventBus;
-  users: { findById(id: number): Promise<AuthUser | null> };
 }
 
 export class SsoActions {
