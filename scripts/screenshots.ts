@@ -8,7 +8,8 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { totpCode } from '../src/mfa/totp.js';
-import { PASSWORD } from '../test/helpers/app.js';
+import { createTestApp, PASSWORD } from '../test/helpers/app.js';
+import { freePort } from '../test/helpers/ports.js';
 import { launchChromium } from '../test/browser/chromium.js';
 import { startDemoServer } from '../test/browser/demo-server.js';
 
@@ -127,10 +128,35 @@ try {
   await newcomer.getByRole('button', { name: 'Confirm my address' }).waitFor();
   await shoot(newcomer, 'confirm');
 
+  await shootSsoLogin();
+
   console.log(`Wrote ${written.map((name) => `${OUT}${name}`).join(', ')}`);
 } finally {
   await chromium.close();
   await demo.stop();
+}
+
+/**
+ * The login page with a button per identity provider (docs/sso.md): an app of its own in this
+ * process, with two providers configured; nothing asks them anything until someone clicks.
+ */
+async function shootSsoLogin(): Promise<void> {
+  const port = await freePort();
+  const providers = { SERVICE_AUTH_SSO_PROVIDERS: 'acme,github', SERVICE_AUTH_SSO_ACME_NAME: 'Acme SSO', SERVICE_AUTH_SSO_GITHUB_NAME: 'GitHub' };
+  const keys = Object.fromEntries(
+    ['ACME', 'GITHUB'].flatMap((id) => [[`SERVICE_AUTH_SSO_${id}_ISSUER`, `https://${id.toLowerCase()}.example`], [`SERVICE_AUTH_SSO_${id}_CLIENT_ID`, 'demo'], [`SERVICE_AUTH_SSO_${id}_CLIENT_SECRET`, 'unused']]),
+  );
+  const sso = await createTestApp({ SERVICE_AUTH_PUBLIC_URL: `http://localhost:${port}`, ...providers, ...keys });
+  const server = sso.app.listen(port, 'localhost');
+  try {
+    const page = await (await chromium.browser.newContext({ ...PHONE, baseURL: `http://localhost:${port}` })).newPage();
+    await page.goto('/service-auth/login');
+    await page.getByRole('link', { name: 'Sign in with GitHub' }).waitFor();
+    await shoot(page, 'login-sso');
+  } finally {
+    server.close();
+    await sso.auth.close();
+  }
 }
 
 async function logIn(page: Page, email: string, password: string): Promise<void> {

@@ -10,6 +10,7 @@ const PROBLEMS = {
   invalid_confirmation_token: [400, 'Invalid confirmation token'],
   invalid_passkey: [400, 'Invalid passkey'],
   invalid_invitation: [400, 'Invalid invitation'],
+  sso_failed: [400, 'Sign-in through the provider failed'],
   unauthenticated: [401, 'Unauthenticated'],
   invalid_credentials: [401, 'Invalid credentials'],
   invalid_token: [401, 'Invalid token'],
@@ -34,6 +35,8 @@ const PROBLEMS = {
   last_owner: [409, 'Last owner'],
   already_member: [409, 'Already a member'],
   org_has_members: [409, 'Organization has members'],
+  last_sign_in_method: [409, 'Last sign-in method'],
+  identity_in_use: [409, 'Identity linked to another account'],
   payload_too_large: [413, 'Payload Too Large'],
   invalid_email: [422, 'Invalid email'],
   password_rules: [422, 'Password rules not met'],
@@ -63,7 +66,13 @@ export interface ProblemDetails {
   ticket?: string;
   /** With `mfa_required`: what the second step may bring for this account. */
   methods?: SecondStepMethod[];
+  /** With `sso_failed`: which check refused the provider's answer. */
+  reason?: SsoFailureReason;
 }
+
+/** Why a sign-in through an identity provider was refused (docs/sso.md). */
+export const SSO_FAILURE_REASONS = ['state', 'nonce', 'issuer', 'signature', 'audience', 'provider_error', 'email_unverified', 'not_linked'] as const;
+export type SsoFailureReason = (typeof SSO_FAILURE_REASONS)[number];
 
 /** What a login's second step may bring: a code from the app, a recovery code, or a passkey's answer. */
 export const SECOND_STEP_METHODS = ['totp', 'recovery_code', 'passkey'] as const;
@@ -130,6 +139,22 @@ export class MfaRequired extends AuthError {
 
   override toProblem(): ProblemDetails {
     return { ...super.toProblem(), ticket: this.ticket, methods: this.methods };
+  }
+}
+
+/** A provider's answer refused, or an identity that may not sign in: 400 `sso_failed` with the `reason`, and no session. */
+export class SsoFailed extends AuthError {
+  override name = 'SsoFailed';
+
+  constructor(
+    readonly reason: SsoFailureReason,
+    detail: string,
+  ) {
+    super('sso_failed', detail);
+  }
+
+  override toProblem(): ProblemDetails {
+    return { ...super.toProblem(), reason: this.reason };
   }
 }
 

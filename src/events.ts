@@ -25,6 +25,8 @@ export const EVENT_NAMES = [
   'password_changed',
   'email_confirmed',
   'email_changed',
+  'identity_linked',
+  'identity_unlinked',
 ] as const;
 
 export const ORG_EVENT_NAMES = ['org_created', 'org_deleted', 'member_added', 'member_removed', 'member_roles_changed', 'invitation_created', 'invitation_accepted'] as const;

@@ -28,7 +28,9 @@ export type { LintReport, PolicyLintOptions } from './authorization/analysis/lin
 export type { LintFinding, LintKind } from './authorization/analysis/lint.js';
 export type { ScopeInfo, WithScopes } from './authorization/scope-rules.js';
 export type { AuthConfig, PasswordPolicy } from './config/config.js';
-export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem } from './errors.js';
+export type { ErrorCode, PasswordRuleFailure, ProblemDetails, ProblemItem, SsoFailureReason } from './errors.js';
+export type { IdentityProviderOptions, ProviderProfile } from './sso/providers.js';
+export type { IdentityView } from './sso/identities.js';
 export type { EventHandler, EventName, OrgEventDetail, OrgEventHandler, OrgEventName } from './events.js';
 // Also brings the Express Request augmentation (req.user, req.ability, req.authMethod, req.token).
 export type { RequestToken } from './express-request.js';
@@ -48,6 +50,7 @@ export type { ProfileTexts } from './http/pages/profile-texts.js';
 export type { RevokePageLocals } from './http/pages/revoke-page.js';
 export type { MfaPageLocals, SecondStepPageLocals, TotpSetupView } from './http/pages/mfa-pages.js';
 export type { PasskeysPageLocals } from './http/pages/passkeys-page.js';
+export type { IdentitiesPageLocals } from './http/pages/identities-page.js';
 export type { PasskeyView } from './mfa/passkeys.js';
 export type { SecurityLogPageLocals } from './http/pages/security-log-page.js';
 export type { SessionsPageLocals } from './http/pages/sessions-page.js';

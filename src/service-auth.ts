@@ -21,6 +21,7 @@ import { DerivationsBusyError } from './tokens/derivations.js';
 import type { TokenService } from './tokens/service.js';
 import type { AuthUser } from './users/auth-user.js';
 import type { RoleService } from './users/roles.js';
+import type { IdentityProviderOptions } from './sso/providers.js';
 import type { UserService } from './users/service.js';
 import { AuthParts } from './wiring.js';
 
@@ -184,6 +185,15 @@ export class ServiceAuth extends AuthorizationApi {
    */
   resetPassword(user: UserRef, password: string): Promise<AuthUser> {
     return this[PARTS].resets.reset(user, password);
+  }
+
+  /**
+   * Adds a provider to sign in through (docs/sso.md): OpenID Connect by its `issuer`, or plain
+   * OAuth 2 by its `endpoints` and a `profile` mapping. A bad option throws a ConfigError naming
+   * it; nothing is fetched from the provider until someone signs in through it.
+   */
+  addIdentityProvider(options: IdentityProviderOptions): void {
+    this[PARTS].sso.providers.add(options);
   }
 
   /** Finishes pending work (reset requests, mail) and closes the database and Redis. Safe to call twice. */

@@ -31,6 +31,7 @@ import { SharedRedis } from './rate-limit/shared-redis.js';
 import { SessionCookie } from './sessions/cookie.js';
 import { ImpersonationSessions } from './sessions/impersonation-sessions.js';
 import { SessionStore } from './sessions/store.js';
+import { createSso, type SsoParts } from './sso/parts.js';
 import { Storage } from './storage/storage.js';
 import { DerivationPool } from './tokens/derivations.js';
 import { FAST_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS } from './tokens/hashing.js';
@@ -92,6 +93,8 @@ export class AuthParts {
   readonly secondFactors: SecondFactors;
   readonly passkeys: Passkeys;
   readonly signIn: SignIn;
+  /** Identity providers, the identities linked to users, and the sign-in through them (src/sso/). */
+  readonly sso: SsoParts;
   readonly roleRules = new RoleRules();
   /** Organization roles (`auth.defineOrgRole`), bound to their organization by the tenant field. */
   readonly orgRoles: OrgRoleRules;
@@ -193,6 +196,7 @@ export class AuthParts {
       publicOrigin,
       requireConfirmedEmail: config.emailConfirmation.enabled,
     });
+    this.sso = createSso(config, { storage, audit, signIn: this.signIn, tickets: loginTickets, users: this.users, creation, passkeys: this.passkeys });
     this.policies = new PolicyRegistry(pluggable);
     const tenant = new Tenant(config.tenantField);
     this.orgRoles = new OrgRoleRules(tenant);

@@ -27,6 +27,8 @@ export const AUDIT_TYPES = [
   'mfa_enabled',
   'mfa_disabled',
   'recovery_code_used',
+  'identity_linked',
+  'identity_unlinked',
   'org_created',
   'org_renamed',
   'org_deleted',

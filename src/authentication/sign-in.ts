@@ -175,7 +175,7 @@ export class SignIn {
   }
 
   /** Only the right password learns that the account is disabled or its address unconfirmed. */
-  private assertMayLogIn(user: AuthUser, email: string): void {
+  assertMayLogIn(user: AuthUser, email: string): void {
     const refuse = (reason: string) => this.deps.audit.fail({ type: 'login', userId: user.id, email, reason });
     if (user.disabled) {
       refuse('account_disabled');

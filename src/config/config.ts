@@ -6,6 +6,7 @@
 import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
 import { assumedPublicUrl } from './public-url.js';
+import { readSsoConfig, type SsoConfig } from './sso.js';
 import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
 
 export interface AuthConfig {
@@ -85,6 +86,8 @@ export interface AuthConfig {
     /** SERVICE_AUTH_AUDIT_RETENTION_DAYS: rows older than this are pruned, the chain kept verifiable. */
     readonly retentionDays: number;
   };
+  /** Sign-in through identity providers (SERVICE_AUTH_SSO_*, config/sso.ts). */
+  readonly sso: SsoConfig;
   readonly mail: {
     readonly outbox: string | undefined;
     readonly smtpUrl: string | undefined;
@@ -226,6 +229,7 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       enabled: read('SERVICE_AUTH_AUDIT_ENABLED', boolean, true),
       retentionDays: read('SERVICE_AUTH_AUDIT_RETENTION_DAYS', integerBetween(1, TEN_YEARS_DAYS * 10), 365),
     },
+    sso: readSsoConfig((key) => source.get(key)),
     mail: {
       outbox: optional('SERVICE_AUTH_MAIL_OUTBOX', nonEmptyString('a directory path')),
       smtpUrl: optional('SERVICE_AUTH_SMTP_URL', urlWithScheme(['smtp:', 'smtps:'])),

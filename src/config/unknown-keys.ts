@@ -5,6 +5,7 @@
  * read `SERVICE_AUTH_TEST_*` and `SERVICE_AUTH_BENCH_*`, which are therefore not reported.
  */
 import { closest } from 'fastest-levenshtein';
+import { ssoKeysFor } from './sso.js';
 
 /** Every key `readConfig` reads. */
 export const CONFIG_KEYS: readonly string[] = [
@@ -54,6 +55,8 @@ export const CONFIG_KEYS: readonly string[] = [
   'SERVICE_AUTH_MAIL_OUTBOX',
   'SERVICE_AUTH_SMTP_URL',
   'SERVICE_AUTH_MAIL_FROM',
+  'SERVICE_AUTH_SSO_PROVIDERS',
+  'SERVICE_AUTH_SSO_REGISTRATION',
 ];
 
 const OURS = /^SERVICE_AUTH_/;
@@ -69,12 +72,16 @@ export interface UnknownKey {
 
 /** The unknown keys among the application's settings and the environment, each once. */
 export function unknownKeys(settings: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv): UnknownKey[] {
-  const known = new Set(CONFIG_KEYS);
+  // A provider's keys are known once SERVICE_AUTH_SSO_PROVIDERS lists it (read as readConfig does).
+  const fromEnv = env['SERVICE_AUTH_SSO_PROVIDERS'];
+  const providers = settings?.['SERVICE_AUTH_SSO_PROVIDERS'] ?? (fromEnv === '' ? undefined : fromEnv);
+  const sso = ssoKeysFor(providers);
+  const known = new Set([...CONFIG_KEYS, ...sso]);
   const found = new Map<string, UnknownKey>();
   const look = (keys: string[], source: UnknownKey['source']) => {
     for (const key of keys) {
       if (!OURS.test(key) || TOOLING.test(key) || known.has(key) || found.has(key)) continue;
-      found.set(key, { key, source, nearest: nearestKey(key) });
+      found.set(key, { key, source, nearest: nearestKey(key, sso) });
     }
   };
   look(Object.keys(settings ?? {}), 'settings');
@@ -82,7 +89,7 @@ export function unknownKeys(settings: Record<string, unknown> | undefined, env: 
   return [...found.values()];
 }
 
-/** The known key with the fewest edits from `key` (Levenshtein distance). */
-export function nearestKey(key: string): string {
-  return closest(key, [...CONFIG_KEYS]);
+/** The known key with the fewest edits from `key` (Levenshtein distance); `extra`, the listed providers' keys. */
+export function nearestKey(key: string, extra: readonly string[] = []): string {
+  return closest(key, [...CONFIG_KEYS, ...extra]);
 }

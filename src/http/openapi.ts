@@ -18,6 +18,7 @@ import { orgPaths } from './openapi/org-paths.js';
 import { pagePaths } from './openapi/page-paths.js';
 import { profilePaths } from './openapi/profile-paths.js';
 import { refusals } from './openapi/responses.js';
+import { ssoPaths } from './openapi/sso-paths.js';
 import { tokenPaths } from './openapi/token-paths.js';
 
 /** Extension at the document's root: what any other path or method under the prefix answers. */
@@ -35,7 +36,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
   const operations: Paths = {};
-  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), impersonationPaths(context), documentPath(context)]) {
+  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), impersonationPaths(context), ssoPaths(context), documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
   }
   const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));
@@ -60,6 +61,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
       { name: 'tokens', description: 'Personal access tokens, for `Authorization: Bearer`' },
       { name: 'authorization', description: 'What the user may do' },
       { name: 'organizations', description: 'Organizations (tenants), their members and roles there, and invitations' },
+      { name: 'sso', description: 'Signing in through identity providers, and the identities linked to the account' },
       { name: 'pages', description: 'HTML pages for people with browsers' },
       { name: 'meta', description: 'This description' },
     ],

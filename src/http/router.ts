@@ -18,6 +18,7 @@ import type { Passkeys } from '../mfa/passkeys.js';
 import type { SecondFactors } from '../mfa/second-factor.js';
 import type { TokenService } from '../tokens/service.js';
 import type { SessionStore } from '../sessions/store.js';
+import type { SsoParts } from '../sso/parts.js';
 import type { EmailChanges } from '../users/email-changes.js';
 import type { PasswordResets } from '../users/password-resets.js';
 import type { Registrations } from '../users/registrations.js';
@@ -27,10 +28,12 @@ import { MfaActions } from './actions/mfa.js';
 import { OrgActions, type OrgsForHttp } from './actions/orgs.js';
 import { ProfileActions } from './actions/profile.js';
 import { SessionActions } from './actions/sessions.js';
+import { SsoActions } from './actions/sso.js';
 import { accountApi } from './api/account.js';
 import { profileApi } from './api/profile.js';
 import { mfaApi } from './api/mfa.js';
 import { passkeysApi } from './api/passkeys.js';
+import { identitiesApi } from './api/identities.js';
 import { securityLogApi } from './api/security-log.js';
 import { sessionsApi } from './api/sessions.js';
 import { abilitiesApi } from './api/abilities.js';
@@ -51,6 +54,7 @@ import { impersonationPages } from './pages/impersonation-routes.js';
 import { passkeyPages } from './pages/passkeys-routes.js';
 import { securityLogPages } from './pages/security-log-routes.js';
 import { sessionPages } from './pages/session-routes.js';
+import { ssoPages } from './pages/sso-routes.js';
 import type { PageTexts } from './pages/texts.js';
 import type { DefinedScope } from './pages/tokens-page.js';
 import { tokenPages } from './pages/token-routes.js';
@@ -74,6 +78,8 @@ export interface AuthRouterDeps {
   passkeys: Passkeys;
   /** Acting as another user (docs/impersonation.md). */
   impersonation: Pick<Impersonation, 'start' | 'stop'>;
+  /** Identity providers, linked identities and the sign-in through them (src/sso/). */
+  sso: SsoParts;
   /** The caller's own records, for the security log. */
   audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
@@ -113,7 +119,10 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const sessions = new SessionActions(deps.sessions, deps.credentials, deps.signIn);
   const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
   const newToken = tokenSchemas(config.tokens.maxExpiryDays);
-  router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable }));
+  const providers = deps.sso.providers;
+  const sso = new SsoActions({ config, flow: deps.sso.flow, identities: deps.sso.identities, signIn: deps.signIn, credentials: deps.credentials, events: deps.events });
+  router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable, providers }));
+  router.use(ssoPages({ config, sso, providers, loginRequired, pluggable }));
   const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles });
   router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable, scopes: deps.scopes }));
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
@@ -138,6 +147,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/security-log', securityLogApi(deps.audit, loginRequired));
   router.use('/api/mfa', mfaApi(mfa, loginRequired));
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
+  router.use('/api/identities', identitiesApi(sso, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
   router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
   router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));

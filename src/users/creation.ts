@@ -24,6 +24,12 @@ export interface NewUser {
   emailConfirmed?: boolean;
 }
 
+/**
+ * The stored hash of an account made through an identity provider (src/sso/): no password matches
+ * it (it is no argon2 hash), until a password reset sets one.
+ */
+export const NO_PASSWORD_HASH = '!';
+
 /** How the audit log names a creation: by an operator or the application, or a person registering. */
 export type CreationRecord = 'user_created' | 'user_registered';
 
@@ -48,6 +54,23 @@ export class UserCreation {
     const checked = await this.check(input);
     if (await this.isTaken(checked.email)) throw emailTaken(checked.email);
     return this.insert({ ...checked, passwordHash: await this.passwords.hash(input.password) }, recordAs);
+  }
+
+  /**
+   * A user who signs in through an identity provider, without a password: the provider verified
+   * the address, so it counts as confirmed. 409 `email_taken` if the address has an account.
+   */
+  async createWithoutPassword(input: { email: string; roles: Iterable<string> }): Promise<AuthUser> {
+    const email = validEmail(input.email);
+    const roleNames = [...new Set([...input.roles].map(validRoleName))];
+    if (await this.isTaken(email)) throw emailTaken(email);
+    return this.insert({ email, passwordHash: NO_PASSWORD_HASH, roleNames, emailConfirmed: true }, 'user_registered');
+  }
+
+  /** Whether the user has a password to log in with. */
+  async hasPassword(userId: number): Promise<boolean> {
+    const user = await (await this.storage.em()).fork().findOne(User, { id: userId }, { fields: ['passwordHash'] });
+    return user !== null && user.passwordHash !== NO_PASSWORD_HASH;
   }
 
   /** The address and role names in their stored form, after the rules (422 invalid_email, 422 password_rules). */

@@ -15,7 +15,7 @@ import type { EventBus } from '../events.js';
 import type { AccountStates } from './account-states.js';
 import type { AuthUser } from './auth-user.js';
 import type { AccountDeletion } from './deletion.js';
-import { ensureRoles, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
+import { ensureRoles, NO_PASSWORD_HASH, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
 import { listUsers, toAuthUser, type UserLookup } from './lookup.js';
 import type { PasswordChanges } from './password-changes.js';
 import { validRoleName } from './role-names.js';
@@ -191,6 +191,11 @@ export class UserService {
     if (!user) {
       await hasher.verifyNothing(password);
       return { user: null, triedOn: null };
+    }
+    if (user.passwordHash === NO_PASSWORD_HASH) {
+      // An account made through an identity provider: the same work as for any wrong password.
+      await hasher.verifyNothing(password);
+      return { user: null, triedOn: user.id };
     }
     if (!(await hasher.verify(user.passwordHash, password))) return { user: null, triedOn: user.id };
     if (hasher.needsRehash(user.passwordHash)) {

@@ -6,7 +6,7 @@ import { createPostgresDatabase, describePostgres } from '../helpers/services.js
 import { runCli, type CliResult } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
-const MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash', 'Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor', 'Migration20261126000000_organizations', 'Migration20261127100000_impersonation'];
+const MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash', 'Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor', 'Migration20261126000000_organizations', 'Migration20261127000000_identities', 'Migration20261127100000_impersonation'];
 const APPLIED = MIGRATIONS.map((name) => `Applied ${name}\n`).join('');
 
 /** The role names stored in a database, read through a ServiceAuth of our own. */

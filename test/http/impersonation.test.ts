@@ -29,6 +29,8 @@ describe('impersonation', () => {
       auth.defineRole('support', [{ action: 'impersonate', subject: 'User', conditions: { roles: { $nin: ['support'] } } }]);
       auth.defineRole('operator', [{ action: 'manage', subject: 'all' }]);
       auth.on('audit', (record) => void records.push(record));
+      // Never reached: linking is refused before the provider is asked anything.
+      auth.addIdentityProvider({ id: 'corp', issuer: 'http://127.0.0.1:9', clientId: 'app', clientSecret: 'secret' });
     });
     const { users } = t.auth;
     support = await users.addRole(await users.create({ email: 'support@example.com', password: PASSWORD }), 'support');
@@ -180,6 +182,7 @@ describe('impersonation', () => {
       ['DELETE', '/api/tokens/abcdef'],
       ['POST', '/api/tokens/abcdef/revoke'],
       ['POST', '/api/impersonation', { user_id: 1 }],
+      ['DELETE', '/api/identities/1'],
       // Case and a trailing slash change nothing, for routing or for this.
       ['POST', '/API/Tokens/', { name: 'mine now' }],
     ];
@@ -218,6 +221,11 @@ describe('impersonation', () => {
       });
     }
 
+    it('linking a sign-in provider to bob (GET /sso/:provider?link=1): 403 impersonation_forbidden, the provider never asked', async () => {
+      const response = await request(t.app).get('/service-auth/sso/corp?link=1').set('Cookie', acting).expect(403).expect('Content-Type', PROBLEM);
+      expect(response.body.code).to.equal('impersonation_forbidden');
+    });
+
     it('nothing was changed: bob still logs in with his password, has no token, one session of his own', async () => {
       const own = await login('bob@example.com');
       expect((await request(t.app).get('/service-auth/api/tokens').set('Cookie', own).expect(200)).body.tokens).to.deep.equal([]);
@@ -242,7 +250,9 @@ describe('impersonation', () => {
       }
     }
     expect(refused.length).to.be.above(15);
-    expect(listed.sort()).to.deep.equal(refused.sort());
+    // Linking a provider starts with a GET, refused where it starts (src/http/actions/sso.ts).
+    const refusedByTheRoute = ['GET /sso/{provider}'];
+    expect(listed.sort()).to.deep.equal([...refused, ...refusedByTheRoute].sort());
   });
 
     describe('the audit log', () => {

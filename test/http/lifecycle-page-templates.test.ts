@@ -14,10 +14,10 @@ import { shout, wordsOutsideTexts } from './page-words.js';
 
 /** The locals each page is documented to receive (docs/pages.md); the compiler checks them against the exported types. */
 const DOCUMENTED = {
-  login: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending'],
-  register: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending'],
-  forgot: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending'],
-  reset: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending'],
+  login: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
+  register: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
+  forgot: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
+  reset: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
   tokens: ['prefix', 'texts', 'email', 'tokens', 'created', 'notice', 'errors', 'values', 'maxExpiryDays', 'defaultExpiryDays', 'orgs'],
   revoke: ['prefix', 'texts', 'token'],
   password: ['prefix', 'texts', 'email', 'notice', 'errors', 'passwordHint'],
@@ -26,6 +26,7 @@ const DOCUMENTED = {
   mfa: ['prefix', 'texts', 'email', 'state', 'setup', 'recoveryCodes', 'recoveryCodesLeft', 'errors', 'notice'],
   'login-mfa': ['prefix', 'texts', 'ticket', 'next', 'errors', 'notice'],
   passkeys: ['prefix', 'texts', 'email', 'passkeys', 'notice'],
+  identities: ['prefix', 'texts', 'email', 'identities', 'providers', 'notice'],
   email: ['prefix', 'texts', 'email', 'newEmail', 'notice', 'errors'],
   'delete-account': ['prefix', 'texts', 'email', 'errors'],
   confirm: ['prefix', 'texts', 'state', 'token', 'email', 'errors'],

@@ -28,6 +28,7 @@ const OPTIONAL = {
   migrator: '/node_modules/@mikro-orm/migrations/',
   umzug: '/node_modules/umzug/',
   openapi: '/dist/src/http/openapi.js',
+  'openid-client': '/node_modules/openid-client/',
 };
 
 /** The packages a module's URL belongs to: "zod", "@mikro-orm/core" (the last node_modules in it). */

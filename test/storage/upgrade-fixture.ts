@@ -47,7 +47,7 @@ export const RELEASE: Credentials = JSON.parse(readFileSync(new URL('part1.crede
 /** The migrations the release had run, and the one it did not have. */
 export const RELEASE_MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash'];
 /** What the release lacks, in order: the account lifecycle, then the change feed. */
-export const UPGRADE_MIGRATIONS = ['Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor', 'Migration20261126000000_organizations', 'Migration20261127100000_impersonation'];
+export const UPGRADE_MIGRATIONS = ['Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor', 'Migration20261126000000_organizations', 'Migration20261127000000_identities', 'Migration20261127100000_impersonation'];
 
 /**
  * Loads the release's dump into the empty database at `url`; returns how far its times were moved

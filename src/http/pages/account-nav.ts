@@ -5,7 +5,7 @@
 import { escapeHtml } from './html.js';
 import type { PageTexts } from './texts.js';
 
-export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'passkeys' | 'tokens' | 'orgs' | 'security-log' | 'delete-account';
+export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'passkeys' | 'identities' | 'tokens' | 'orgs' | 'security-log' | 'delete-account';
 
 export function accountNav(prefix: string, texts: PageTexts, current: AccountPage): string {
   const t = texts.account;
@@ -15,6 +15,7 @@ export function accountNav(prefix: string, texts: PageTexts, current: AccountPag
     ['email', t.email],
     ['mfa', t.mfa],
     ['passkeys', t.passkeys],
+    ['identities', t.identities],
     ['tokens', t.tokens],
     ['orgs', t.orgs],
     ['security-log', t.securityLog],

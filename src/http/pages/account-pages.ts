@@ -33,6 +33,8 @@ export interface AccountPageLocals {
    * mail a new link to `email` (a form posting to `/confirm/resend`). False elsewhere.
    */
   confirmationPending: boolean;
+  /** Login page: the identity providers to sign in through, a button each (docs/sso.md). */
+  providers: { id: string; name: string }[];
 }
 
 const emailField = (texts: PageTexts, email: string | null): FieldSpec => ({
@@ -45,7 +47,7 @@ const emailField = (texts: PageTexts, email: string | null): FieldSpec => ({
 
 const hidden = (name: string, value: string | null) => (value ? `\n      <input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '');
 
-export function loginPage({ prefix, texts, notice, errors, email, next, confirmationPending }: AccountPageLocals): string {
+export function loginPage({ prefix, texts, notice, errors, email, next, confirmationPending, providers }: AccountPageLocals): string {
   const t = texts.login;
   const { fields, summary } = renderFields(
     [emailField(texts, email), { name: 'password', label: texts.password, type: 'password', attributes: 'autocomplete="current-password" required' }],
@@ -62,9 +64,20 @@ export function loginPage({ prefix, texts, notice, errors, email, next, confirma
     </form>
     <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.forgot)}</a> · <a href="${escapeHtml(register)}">${escapeHtml(t.register)}</a></p>
     <p><button type="button" class="secondary" hidden data-passkey="login" data-options="${escapeHtml(prefix)}/login/passkey/options" data-verify="${escapeHtml(prefix)}/login/passkey" data-done="${escapeHtml(safeNext(next ?? ''))}" data-status="passkey-status" data-failed="${escapeHtml(texts.passkeys.signInFailed)}">${escapeHtml(texts.passkeys.signIn)}</button></p>
-    <p id="passkey-status" role="status" class="field-error"></p>`,
+    <p id="passkey-status" role="status" class="field-error"></p>${providerButtons(prefix, texts, next, providers)}`,
     passkeys: true,
   });
+}
+
+/**
+ * A button per identity provider: a link to `/sso/<id>` carrying `next` (a link, not a form: the
+ * pages' `form-action 'self'` would stop a form's redirect on to the provider).
+ */
+function providerButtons(prefix: string, texts: PageTexts, next: string | null, providers: { id: string; name: string }[]): string {
+  if (providers.length === 0) return '';
+  const query = next ? `?next=${encodeURIComponent(next)}` : '';
+  const buttons = providers.map(({ id, name }) => `\n    <p><a class="button" href="${escapeHtml(`${prefix}/sso/${encodeURIComponent(id)}${query}`)}">${escapeHtml(texts.sso.signInWith(name))}</a></p>`);
+  return `\n    <p>${escapeHtml(texts.sso.or)}</p>${buttons.join('')}`;
 }
 
 /** Under the notice that the address awaits confirmation: one button mailing a new link to it. */

@@ -24,10 +24,12 @@ export interface AccountPageDeps {
   checks: EndpointChecks;
   resets: PasswordResets;
   pluggable: { readonly texts: PageTexts };
+  /** The identity providers, for the login page's buttons. */
+  providers: { list(): { id: string; name: string }[] };
 }
 
 export function accountPages(deps: AccountPageDeps): Router {
-  const { config, actions, checks, resets, pluggable } = deps;
+  const { config, actions, checks, resets, pluggable, providers } = deps;
   const prefix = config.urlPrefix;
   const router = Router();
 
@@ -44,6 +46,7 @@ export function accountPages(deps: AccountPageDeps): Router {
       tokenUsable: false,
       passwordHint: texts.passwordHint(config.passwords),
       confirmationPending: false,
+      providers: providers.list(),
     };
     return sendPage(req, res, status, name, { ...base, ...locals });
   };

@@ -38,6 +38,7 @@ time { white-space: nowrap; }
 .field-error ul { margin: .2rem 0 0; padding-left: 1.25rem; }
 button { font: inherit; font-weight: 600; margin-top: 1.25rem; padding: .6rem 1.4rem; border: 0; border-radius: .3rem; background: #1f6f43; color: #fff; cursor: pointer; }
 button.secondary { background: #e3e7ec; color: #1b1f24; margin-top: .5rem; }
+a.button { display: inline-block; font-weight: 600; margin-top: .5rem; padding: .6rem 1.4rem; border-radius: .3rem; background: #e3e7ec; color: #1b1f24; text-decoration: none; }
 button.danger { background: #b3261e; }
 .notice, .error-summary { padding: .75rem 1rem; border-radius: .3rem; margin: 0 0 1rem; }
 .notice p, .error-summary p { margin: 0; }

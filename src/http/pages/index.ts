@@ -1,6 +1,7 @@
 /** The built-in pages by name: the names an application's own views use (`service-auth/<name>`). */
 import { forgotPage, loginPage, registerPage, resetPage, type AccountPageLocals } from './account-pages.js';
 import { confirmEmailPage, confirmPage, type ConfirmEmailPageLocals, type ConfirmPageLocals } from './confirm-pages.js';
+import { identitiesPage, type IdentitiesPageLocals } from './identities-page.js';
 import { invitationPage, type InvitationPageLocals } from './invitation-page.js';
 import { mfaPage, secondStepPage, type MfaPageLocals, type SecondStepPageLocals } from './mfa-pages.js';
 import { orgPage, orgsPage, type OrgPageLocals, type OrgsPageLocals } from './org-pages.js';
@@ -24,6 +25,7 @@ export interface PageLocalsByName {
   'security-log': SecurityLogPageLocals;
   mfa: MfaPageLocals;
   passkeys: PasskeysPageLocals;
+  identities: IdentitiesPageLocals;
   'login-mfa': SecondStepPageLocals;
   email: EmailPageLocals;
   'delete-account': DeleteAccountPageLocals;
@@ -49,6 +51,7 @@ export const PAGES: { [N in PageName]: (locals: PageLocalsByName[N]) => string }
   'security-log': securityLogPage,
   mfa: mfaPage,
   passkeys: passkeysPage,
+  identities: identitiesPage,
   'login-mfa': secondStepPage,
   email: emailPage,
   'delete-account': deleteAccountPage,

@@ -8,7 +8,7 @@ import type { AuditType } from '../../audit/records.js';
 
 export interface ProfileTexts {
   /** The links between the account's own pages, at the foot of each. */
-  account: { heading: string; sessions: string; password: string; email: string; mfa: string; passkeys: string; tokens: string; orgs: string; securityLog: string; deleteAccount: string };
+  account: { heading: string; sessions: string; password: string; email: string; mfa: string; passkeys: string; identities: string; tokens: string; orgs: string; securityLog: string; deleteAccount: string };
   changePassword: { title: string; intro: string; current: string; submit: string };
   sessions: {
     title: string;
@@ -87,6 +87,7 @@ export const defaultProfileTexts: ProfileTexts = {
     tokens: 'API tokens',
     orgs: 'Organizations',
     securityLog: 'Security log',
+    identities: 'Sign-in providers',
     deleteAccount: 'Delete account',
   },
   changePassword: {
@@ -176,6 +177,8 @@ export const defaultProfileTexts: ProfileTexts = {
       mfa_enabled: 'Set up an authenticator app',
       mfa_disabled: 'Removed the authenticator app',
       recovery_code_used: 'Used a recovery code',
+      identity_linked: 'Linked a sign-in provider',
+      identity_unlinked: 'Unlinked a sign-in provider',
       org_created: 'Created an organization',
       org_renamed: 'Renamed an organization',
       org_deleted: 'Deleted an organization',

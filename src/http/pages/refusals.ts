@@ -4,7 +4,7 @@
  * post from another site, a session that ended) get a page of their own.
  */
 import type { AuthConfig } from '../../config/config.js';
-import type { AuthError } from '../../errors.js';
+import { SsoFailed, type AuthError } from '../../errors.js';
 import type { FieldErrors } from './fields.js';
 import type { Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
@@ -97,6 +97,13 @@ export function problemFor(error: AuthError, texts: PageTexts): { title: string;
       return p.badRequest;
     case 'unavailable':
       return p.unavailable;
+    case 'identity_in_use':
+      return { title: texts.sso.failedTitle, text: texts.sso.inUse };
+    case 'sso_failed': {
+      // The reason in words, and by its name (what support will be told).
+      const reason = error instanceof SsoFailed ? error.reason : 'provider_error';
+      return { title: texts.sso.failedTitle, text: `${texts.sso.failed[reason]} (${reason})` };
+    }
     default:
       return p.other;
   }

@@ -10,10 +10,11 @@ import type { PasswordRuleFailure } from '../../errors.js';
 import { defaultMfaTexts, type MfaTexts } from './mfa-texts.js';
 import { defaultOrgTexts, type OrgTexts } from './org-texts.js';
 import { defaultProfileTexts, type ProfileTexts } from './profile-texts.js';
+import { defaultSsoTexts, type SsoTexts } from './sso-texts.js';
 
 export type PasswordRule = PasswordRuleFailure['rule'];
 
-export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts {
+export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts, SsoTexts {
   /** The pages' language, for `<html lang>`: screen readers pronounce the words by it. */
   lang: string;
   /** The link back to the application's home page, in every page's header. */
@@ -191,6 +192,7 @@ export const defaultPageTexts: PageTexts = deepFreeze({
   ...defaultProfileTexts,
   ...defaultMfaTexts,
   ...defaultOrgTexts,
+  ...defaultSsoTexts,
   revoke: {
     title: 'Revoke a token',
     question: (name) => `Revoke the token “${name}”?`,

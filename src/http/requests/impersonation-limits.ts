@@ -2,7 +2,8 @@
  * What a user acting as another may not do in the other's name (docs/impersonation.md), decided in
  * this one place for every route of the package, pages and JSON API alike: change the account's
  * password, address or second factor (TOTP, recovery codes, passkeys), end its sessions, create or
- * revoke its tokens, delete it, or start another impersonation. These are what would let the
+ * revoke its tokens, unlink its sign-in providers, delete it, or start another impersonation
+ * (linking a provider, a GET that starts at the provider, is refused where it starts: actions/sso.ts). These are what would let the
  * impersonator keep the account, or lock its owner out, after the impersonation ends.
  *
  * Any unsafe request under those paths is refused with 403 `impersonation_forbidden` before a route
@@ -20,7 +21,7 @@ import { isUnsafeMethod } from '../../sessions/csrf.js';
 import { wantsPage } from './negotiation.js';
 
 /** The account's own things, under the pages' paths and the JSON API's (`/api/…`). */
-const ACCOUNT_PATHS = /^\/(?:api\/)?(?:password|email|me|delete-account|mfa|passkeys|sessions|tokens)(?:\/|$)/;
+const ACCOUNT_PATHS = /^\/(?:api\/)?(?:password|email|me|delete-account|mfa|passkeys|sessions|tokens|identities)(?:\/|$)/;
 const START_PATH = '/api/impersonation';
 
 /** Whether a request (method, path under the prefix) is refused while impersonating. */

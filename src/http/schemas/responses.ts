@@ -6,7 +6,7 @@
  */
 import { AUDIT_TYPES } from '../../audit/records.js';
 import { z } from 'zod';
-import { SECOND_STEP_METHODS, type ErrorCode, type PasswordRuleFailure, type ProblemDetails } from '../../errors.js';
+import { SECOND_STEP_METHODS, SSO_FAILURE_REASONS, type ErrorCode, type PasswordRuleFailure, type ProblemDetails } from '../../errors.js';
 import { SCOPE } from '../../tokens/fields.js';
 import type { SessionView } from '../../sessions/store.js';
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
@@ -88,6 +88,11 @@ const passkeyViewSchema = z
   .meta({ id: 'Passkey' });
 
 export const passkeyListResponse = z.object({ passkeys: z.array(passkeyViewSchema) }).meta({ id: 'PasskeyList' });
+const identityViewSchema = z
+  .object({ id: z.int().meta({ description: 'DELETE /api/identities/{id}' }), provider: z.string(), subject: z.string(), email: z.string().nullable(), created_at: timestamp })
+  .meta({ id: 'Identity' });
+
+export const identityListResponse = z.object({ identities: z.array(identityViewSchema) }).meta({ id: 'IdentityList' });
 export const passkeyCreatedResponse = z.object({ passkey: passkeyViewSchema }).meta({ id: 'PasskeyCreated' });
 
 /** `POST /api/mfa/totp/confirm`: the recovery codes, this once. */
@@ -195,9 +200,11 @@ export function problemSchema(status: number, codes: readonly [ErrorCode, ...Err
   const [first, ...more] = items;
   const item = first && (more.length ? z.union([first, ...more]) : first);
   const methods = z.array(z.enum(SECOND_STEP_METHODS)).meta({ description: 'With mfa_required: what the second step may bring for this account (`passkey` only if it has one)' });
-  const full = z.object({ ...base, ticket: ticket.optional(), methods: methods.optional(), errors: z.array(item ?? fieldProblem).optional() });
-  // Only a problem of `mfa_required` carries a ticket and methods, and only field or rule problems
-  // `errors` (additionalProperties is false).
-  const withTicket = codes.includes('mfa_required') ? full : full.omit({ ticket: true, methods: true });
+  const reason = z.enum(SSO_FAILURE_REASONS).meta({ description: 'With sso_failed: which check refused the provider’s answer (docs/sso.md)' });
+  const full = z.object({ ...base, ticket: ticket.optional(), methods: methods.optional(), reason: reason.optional(), errors: z.array(item ?? fieldProblem).optional() });
+  // Only a problem of `mfa_required` carries a ticket and methods, only `sso_failed` a reason, and
+  // only field or rule problems `errors` (additionalProperties is false).
+  const withReason = codes.includes('sso_failed') ? full : full.omit({ reason: true });
+  const withTicket = codes.includes('mfa_required') ? withReason : withReason.omit({ ticket: true, methods: true });
   return (item ? withTicket : withTicket.omit({ errors: true })) satisfies z.ZodType<ProblemDetails>;
 }

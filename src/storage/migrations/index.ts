@@ -7,6 +7,7 @@ import { Migration20261124000000_change_feed } from './Migration20261124000000_c
 import { Migration20261125000000_audit_log } from './Migration20261125000000_audit_log.js';
 import { Migration20261125100000_second_factor } from './Migration20261125100000_second_factor.js';
 import { Migration20261126000000_organizations } from './Migration20261126000000_organizations.js';
+import { Migration20261127000000_identities } from './Migration20261127000000_identities.js';
 import { Migration20261127100000_impersonation } from './Migration20261127100000_impersonation.js';
 
 /** Each migration's class by its name: a name without a class, or a class without a name, does not compile. */
@@ -18,6 +19,7 @@ const CLASSES: Record<MigrationName, MigrationObject['class']> = {
   Migration20261125000000_audit_log,
   Migration20261125100000_second_factor,
   Migration20261126000000_organizations,
+  Migration20261127000000_identities,
   Migration20261127100000_impersonation,
 };
 

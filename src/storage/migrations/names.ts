@@ -11,6 +11,7 @@ export const MIGRATION_NAMES = [
   'Migration20261125000000_audit_log',
   'Migration20261125100000_second_factor',
   'Migration20261126000000_organizations',
+  'Migration20261127000000_identities',
   'Migration20261127100000_impersonation',
 ] as const;
 
