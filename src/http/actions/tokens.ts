@@ -1,6 +1,6 @@
 /**
  * What the token routes of the pages and of the JSON API both need, and the one check of what a
- * restricted token may do on the package's own routes (docs/tokens.md, CONTRACT-2 §19.4):
+ * restricted token may do on the package's own routes (docs/tokens.md):
  * with a bearer token, seeing the account's tokens or its security log needs a token of the
  * whole account, made without scopes and without an organization; a token with scopes, or bound
  * to an organization, may revoke only itself. Such a token holds a part of what its user may do,
