@@ -45,12 +45,12 @@ export function homePage({ prefix, user }: { prefix: string; user: AuthUser | nu
     { href: `/users/${user?.id ?? 1}/profile`, text: user ? 'Your profile' : 'Profile of user 1', note: "policy is_self_or_admin: yourself, or an admin's flag" },
     { href: '/admin', text: 'Admin area', note: 'rolesRequired("admin")' },
     { href: '/reports/north', text: 'Reports of team north', note: 'CASL rule: role analyst reads team north' },
-    { href: '/reports', text: 'Reports you may read', note: 'loginRequired; the query is accessibleBy(user, "read", "Report")' },
+    { href: '/reports', text: 'Reports you may read', note: 'loginRequired; the query is accessibleBy(req, "read", "Report")' },
     { href: '/notes/1', text: 'Note 1', note: 'require({ load }): its owner (role member) or an admin; 404 if there is none' },
     { href: '/api/whoami', text: 'Who am I (API)', note: 'tokenRequired: send Authorization: Bearer <token>' },
   ];
   const requests: { text: string; note: string }[] = [
-    { text: 'POST /notes { title, body }', note: 'loginRequired: a note of your own (201)' },
+    { text: 'POST /notes { title, body }', note: 'require({ action: "create", subject: "Note" }): a note of your own (201)' },
     { text: 'PATCH /notes/:id { title?, body? }', note: 'require({ load, fields: "body" }): a member changes the title and body of their own notes' },
     { text: `PATCH /users/${user?.id ?? ':user_id'} { email?, password? }`, note: 'require({ fields: "body" }): a member may set their own email and password, nothing else' },
     // The project tracker, in an organization of yours (`:org` its id or slug; `auth create-org` makes one).

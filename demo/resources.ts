@@ -1,7 +1,8 @@
 /**
  * The demo's routes on its own entities, where authorization sees the resource: the reports a
- * user may read (`accessibleBy` as a query), and notes guarded on the note itself
- * (`require({ load })`) and on the fields a request sets (`fields: 'body'`).
+ * request may read (`accessibleBy` as a query), and notes guarded on the note itself
+ * (`require({ load })`) and on the fields a request sets (`fields: 'body'`). Every route decides
+ * with the request's ability, so a token's scopes (policies/scopes.json) bind them all.
  */
 import express, { Router, type Request } from 'express';
 import { routeContext, ValidationError, type ServiceAuth } from '../src/index.js';
@@ -19,11 +20,12 @@ export function resourceRoutes(auth: ServiceAuth, database: DemoDatabase): Route
 
   router.get('/reports', auth.loginRequired, async (req, res) => {
     const em = await database.em(req);
-    const reports = await em.find(Report, auth.accessibleBy<Report>(req.user!, 'read', 'Report'), { orderBy: { id: 'asc' } });
+    // By the request, not its user: a token decides within its scopes (a token without `reports:read` sees none).
+    const reports = await em.find(Report, auth.accessibleBy<Report>(req, 'read', 'Report'), { orderBy: { id: 'asc' } });
     res.json({ reports: reports.map(({ id, team, title }) => ({ id, team, title })) });
   });
 
-  router.post('/notes', auth.loginRequired, json, async (req, res) => {
+  router.post('/notes', auth.require({ action: 'create', subject: 'Note' }), json, async (req, res) => {
     const { title, body } = noteInput(req.body, { required: true });
     const em = await database.em(req);
     const note = em.create(Note, { owner_id: req.user!.id, title: title!, body: body! });

@@ -18,6 +18,7 @@ import type { PolicyContext, PolicyRegistry } from './policies.js';
 import type { Principal } from './principal.js';
 import { knownNames, unknownNameProblem, type KnownNames } from './known-names.js';
 import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
+import { intersectRules } from './rule-intersection.js';
 import { ScopedAbility } from './scoped-ability.js';
 import type { ScopeRules } from './scope-rules.js';
 
@@ -168,9 +169,17 @@ export class AbilityFactory {
     return this.policies.has(String(subject)) ? `policy "${String(subject)}"` : 'a rule';
   }
 
-  /** The rules a front end can use: the roles' rules (policies are code and stay on the server). */
-  serializableRules(user: Principal): AppRule[] {
-    return this.roles.rulesFor(user);
+  /**
+   * The rules a front end can use: the roles' rules (policies are code and stay on the server);
+   * in an organization, its roles' rules after the global ones, as `abilityIn` orders them; for a
+   * token with scopes (once scopes are defined), those rules intersected with its scopes'
+   * (rule-intersection.ts), so that they decide as the token's ability does.
+   */
+  serializableRules(user: Principal, place?: OrgPlace, scopes?: readonly string[]): AppRule[] {
+    const inOrg = place && this.orgRoles && place.roles.length > 0 ? this.orgRoles.rulesIn(user, place.org, [...new Set(place.roles)].sort()) : [];
+    const rules = [...this.roles.rulesFor(user), ...inOrg];
+    if (!scopes || scopes.length === 0 || !this.scopes?.any) return rules;
+    return intersectRules(rules, this.scopes.rulesFor(scopes, user));
   }
 
   /**

@@ -9,6 +9,7 @@ import { withAuditContext } from '../audit/context.js';
 import type { CredentialResolver } from '../authentication/credentials.js';
 import type { SignIn } from '../authentication/sign-in.js';
 import type { AbilityFactory } from '../authorization/abilities.js';
+import type { OrgAccess } from '../authorization/org-access.js';
 import type { AuthConfig } from '../config/config.js';
 import { AuthError } from '../errors.js';
 import { clientKey } from '../rate-limit/client-key.js';
@@ -83,6 +84,8 @@ export interface AuthRouterDeps {
   /** The caller's own records, for the security log. */
   audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
+  /** Organizations as the guards find them (`GET /api/abilities?org=`). */
+  orgAccess: Pick<OrgAccess, 'placeOf'>;
   guards: { readonly loginRequired: RequestHandler; orgRequired(param?: string): RequestHandler };
   /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
   orgs: OrgsForHttp;
@@ -149,7 +152,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/identities', identitiesApi(sso, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
-  router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
+  router.use('/api/abilities', abilitiesApi({ loginRequired, abilities: deps.abilities, orgs: deps.orgAccess }));
   router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));
   router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the

@@ -1,8 +1,12 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { PASSWORD } from '../helpers/app.js';
 import { describeInChromium, useChromium, untilFocused } from './chromium.js';
 import { useDemoServer } from './demo-server.js';
+
+/** The scopes the demo defines, as its policy file has them. */
+const DEMO_SCOPES = (JSON.parse(readFileSync(new URL('../../policies/scopes.json', import.meta.url), 'utf8')) as { scopes: Record<string, { description: string }> }).scopes;
 
 describeInChromium('the tokens page in a browser', () => {
   const demo = useDemoServer();
@@ -18,10 +22,11 @@ describeInChromium('the tokens page in a browser', () => {
     await page.waitForURL('**/service-auth/tokens');
   }
 
-  async function createToken(page: Page, name: string, scopes = ''): Promise<string> {
+  /** Creates a token through the form, ticking the demo's scopes named (none: every scope). */
+  async function createToken(page: Page, name: string, scopes: string[] = []): Promise<string> {
     await page.getByLabel('Name').fill(name);
     await page.getByLabel('Expires in').fill('30');
-    await page.getByLabel('Scopes').fill(scopes);
+    for (const scope of scopes) await page.getByRole('checkbox', { name: scope, exact: true }).check();
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('heading', { name: `Your new token “${name}”` }).waitFor();
     return (await page.locator('#new-token').textContent())!.trim();
@@ -39,8 +44,16 @@ describeInChromium('the tokens page in a browser', () => {
     });
     await loggedInOnTokens(page, 'ada@example.com');
     expect(await page.getByText('You have no API tokens yet.').isVisible()).to.equal(true);
+    // The demo's scopes (policies/scopes.json), each a checkbox described by what it allows.
+    const offered: { name: string; description: string }[] = [];
+    for (const box of await page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').all()) {
+      const description = page.locator(`#${(await box.getAttribute('aria-describedby'))!}`);
+      offered.push({ name: (await box.getAttribute('value'))!, description: (await description.textContent())! });
+    }
+    expect(offered).to.deep.equal(Object.entries(DEMO_SCOPES).map(([name, { description }]) => ({ name, description })).sort((a, b) => (a.name < b.name ? -1 : 1)));
+    expect(offered.find((scope) => scope.name === 'tasks:read')).to.deep.equal({ name: 'tasks:read', description: 'Read projects and their tasks' });
 
-    const token = await createToken(page, 'deploy bot', 'reports:read deploy');
+    const token = await createToken(page, 'deploy bot', ['reports:read', 'tasks:read']);
     expect(token).to.match(/^sat_[A-Za-z0-9]+_[A-Za-z0-9]{49}$/);
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
@@ -56,7 +69,7 @@ describeInChromium('the tokens page in a browser', () => {
     // Shown once: the list has it, the page no longer shows its value.
     await page.goto('/service-auth/tokens');
     const row = page.getByRole('row', { name: /deploy bot/ });
-    expect(await row.getByRole('cell').nth(1).textContent()).to.equal('reports:read deploy');
+    expect(await row.getByRole('cell').nth(1).textContent()).to.equal('reports:read tasks:read');
     expect(await page.content()).not.to.contain(token);
 
     await row.getByRole('link', { name: 'Revoke the token deploy bot…' }).click();
@@ -97,7 +110,7 @@ describeInChromium('the tokens page in a browser', () => {
   it('is readable on a phone: the list stacks, nothing is wider than the screen', async () => {
     const page = await chromium.open({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     await loggedInOnTokens(page, 'phone@example.com');
-    await createToken(page, 'phone token', 'reports:read');
+    await createToken(page, 'phone token', ['reports:read']);
     await page.goto('/service-auth/tokens');
     expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).to.be.at.most(0);
     // Each cell is labelled on its own line, since the column headings are hidden.

@@ -102,8 +102,8 @@ describe('CLI: --app loads the application, whose configuration and event handle
     for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) expect(results['typeScriptWithBuiltCli']!.stdout).to.contain(email);
   });
 
-  it("runs the demo's policy tests (demo.json, 23, and projects.json, 124) with --app demo/app.ts", () => {
-    expect(results['demoPolicyTests']).to.deep.equal({ code: 0, stdout: '147 passed, 0 failed\n', stderr: '' });
+  it("runs the demo's policy tests (demo.json, 25, and projects.json, 124) with --app demo/app.ts", () => {
+    expect(results['demoPolicyTests']).to.deep.equal({ code: 0, stdout: '149 passed, 0 failed\n', stderr: '' });
   });
 
   it('says clearly when the module has no Express application, no ServiceAuth, or cannot be loaded', () => {

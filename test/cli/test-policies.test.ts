@@ -224,7 +224,7 @@ describe('CLI: auth test-policies', () => {
   });
 
   it("passes the demo's own tests against the demo application", () => {
-    expect(DEMO_TESTS).to.equal(23);
+    expect(DEMO_TESTS).to.equal(25);
     expect(results['demo']).to.deep.equal({ code: 0, stdout: `${DEMO_TESTS} passed, 0 failed\n`, stderr: '' });
   });
 });

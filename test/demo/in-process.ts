@@ -4,7 +4,8 @@
  * adds nothing (demo.test.ts starts `npm start` for what only a process shows). Users act with
  * personal access tokens, as an API client would: no login, no rate limit on the way.
  */
-import type { Express } from 'express';
+import type { EntityManager } from '@mikro-orm/core';
+import type { Express, Request } from 'express';
 import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
 import { PASSWORD } from '../helpers/app.js';
@@ -14,14 +15,30 @@ export interface InProcessDemo {
   auth: ServiceAuth;
   /** A user made by an operator (no roles unless given), with a token to act as them. */
   user(email: string, options?: { roles?: string[]; isAdmin?: boolean }): Promise<DemoUser>;
+  /** An entity manager of the demo's own database (its rows, to compare with what routes answer). */
+  em(): Promise<EntityManager>;
   close(): Promise<void>;
 }
+
+type Call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
 export interface DemoUser {
   id: number;
   email: string;
-  /** `method path` as this user (a bearer token), with a JSON body if given. */
-  call(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** `method path` as this user (a bearer token made without scopes), with a JSON body if given. */
+  call: Call;
+  /** Another token of this user, with these scopes (and bound to an organization, if given). */
+  token(options: { scopes?: string[]; org?: string }): Promise<{ id: string; call: Call }>;
+}
+
+/** `method path` with a bearer token, as an API client sends it. */
+function caller(app: Express, token: string): Call {
+  return async (method, path, body) => {
+    let pending = request(app)[method === 'GET' ? 'get' : method === 'POST' ? 'post' : method === 'PATCH' ? 'patch' : 'delete'](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
+    if (body !== undefined) pending = pending.send(body as object);
+    const response = await pending;
+    return { status: response.status, body: response.body };
+  };
 }
 
 /**
@@ -55,13 +72,15 @@ export async function inProcessDemo(name: string): Promise<InProcessDemo> {
       return {
         id: user.id,
         email,
-        async call(method, path, body) {
-          let pending = request(app)[method === 'GET' ? 'get' : method === 'POST' ? 'post' : 'patch'](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
-          if (body !== undefined) pending = pending.send(body as object);
-          const response = await pending;
-          return { status: response.status, body: response.body };
+        call: caller(app, token),
+        async token(options) {
+          const made = await auth.tokens.create(user, { name: 'demo tests, scoped', ...options });
+          return { id: made.id, call: caller(app, made.token) };
         },
       };
+    },
+    async em() {
+      return database.em({} as Request);
     },
     async close() {
       await database.close();

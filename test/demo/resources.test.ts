@@ -62,7 +62,7 @@ describe('demo: authorization that sees the resource', () => {
     expect((await operator.auth.users.findByEmail(plain))!.roles.size, 'users made otherwise keep their roles').to.equal(0);
   });
 
-  describe('GET /reports: the rows accessibleBy(user, "read", "Report") selects, by id', () => {
+  describe('GET /reports: the rows accessibleBy(req, "read", "Report") selects, by id', () => {
     it('an analyst: the two north reports', async () => {
       expect(await client.get('/reports', ann)).to.deep.include({ status: 200, body: { reports: NORTH } });
     });

@@ -1,7 +1,7 @@
 /**
- * Scopes on every surface (CONTRACT-2 §19.4): a token with scopes sees no more through the pages
- * than through the JSON API. The walk takes every page route from the router itself, so that a
- * page added later without the check fails here.
+ * Scopes on every surface (CONTRACT-2 §19.4, CONTRACT-3 §25a): a token with scopes, or bound to an
+ * organization, sees no more through the pages than through the JSON API. The walk takes every
+ * page route from the router itself, so that a page added later without the check fails here.
  */
 import { expect } from 'chai';
 import type { Express } from 'express';
@@ -32,12 +32,15 @@ function pageRoutes(app: Express): string[] {
 describe('scopes on the pages', () => {
   let t: TestApp;
   let scoped: { id: string; token: string };
+  let bound: { id: string; token: string };
   let other: { id: string; token: string };
 
   beforeEach(async () => {
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
-    await t.auth.users.create({ email: 'ada@example.com', password: 'Correct-Horse-Battery-9' });
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (_app, auth) => auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]));
+    const ada = await t.auth.users.create({ email: 'ada@example.com', password: 'Correct-Horse-Battery-9' });
+    await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: ada.id });
     scoped = await t.auth.tokens.create('ada@example.com', { name: 'reports only', scopes: ['reports:read'] });
+    bound = await t.auth.tokens.create('ada@example.com', { name: 'acme only', org: 'acme' });
     other = await t.auth.tokens.create('ada@example.com', { name: 'nightly backup' });
   });
   afterEach(() => t.auth.close());
@@ -57,6 +60,24 @@ describe('scopes on the pages', () => {
       const needs = ['/tokens', '/tokens/:id/revoke', '/security-log', '/orgs', '/orgs/:org'].includes(route) ? 'Bearer realm="service-auth", error="insufficient_scope"' : undefined;
       expect(response.headers['www-authenticate'], route).to.equal(needs);
     }
+  });
+
+  it('refuses a token bound to an organization every page of the account but its organization’s', async () => {
+    for (const route of pageRoutes(t.app)) {
+      if (PUBLIC_PAGES.includes(route) || WHO_AM_I.includes(route)) continue;
+      const response = await page(route.replace(':id', other.id).replace(':org', 'acme'), bound.token);
+      expect(response.text, route).not.to.contain('nightly backup');
+      // Its organization's pages are where it acts ([organizations.md](../../docs/organizations.md)).
+      if (route === '/orgs' || route === '/orgs/:org') {
+        expect(response.status, route).to.equal(200);
+        continue;
+      }
+      expect(response.status, route).to.equal(403);
+      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log'].includes(route) ? 'Bearer realm="service-auth", error="insufficient_scope"' : undefined;
+      expect(response.headers['www-authenticate'], route).to.equal(needs);
+    }
+    const own = await page(`/tokens/${bound.id}/revoke`, bound.token).expect(200);
+    expect(own.text).to.contain('Revoke the token “acme only”?');
   });
 
   it('lets a token with scopes confirm revoking itself, and a token with every scope see the list', async () => {

@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import type { AuditApi } from '../../audit/audit-log.js';
 import type { AuditRecord } from '../../audit/records.js';
 import { ValidationError } from '../../errors.js';
-import { assertEveryScope } from './tokens.js';
+import { assertWholeAccount } from './tokens.js';
 
 export const SECURITY_LOG_PAGE = 50;
 
@@ -32,7 +32,7 @@ export interface SecurityLogPage {
 }
 
 export async function securityLogOf(audit: Pick<AuditApi, 'query'>, req: Request): Promise<SecurityLogPage> {
-  assertEveryScope(req, 'The security log needs a session or a token made without scopes (one that carries every scope)');
+  assertWholeAccount(req, 'The security log needs a session, or a token made without scopes and without an organization');
   const before = beforeOf(req.query['before']);
   const records = await audit.query({ userId: req.user!.id, before, limit: SECURITY_LOG_PAGE + 1 });
   const events = records.slice(0, SECURITY_LOG_PAGE).map(toEvent);

@@ -1,9 +1,10 @@
 /**
  * What the token routes of the pages and of the JSON API both need, and the one check of what a
- * token with scopes may do on the package's own routes (docs/tokens.md): with a bearer token,
- * seeing the account's tokens or its security log needs a token that carries every scope (one
- * made without scopes), and a token with scopes may revoke only itself. Sessions are not limited
- * by scopes.
+ * restricted token may do on the package's own routes (docs/tokens.md):
+ * with a bearer token, seeing the account's tokens or its security log needs a token of the
+ * whole account, made without scopes and without an organization; a token with scopes, or bound
+ * to an organization, may revoke only itself. Such a token holds a part of what its user may do,
+ * and a part must not see or end the tokens that hold the rest. Sessions are not limited by scopes.
  */
 import type { Request } from 'express';
 import { AuthError, BEARER_CHALLENGE } from '../../errors.js';
@@ -12,7 +13,7 @@ import { assertSession as assertSessionOnly } from './session-only.js';
 
 /** The caller's tokens as listed: never a hash, never the raw value, never the owner's email. */
 export async function ownTokens(tokens: TokenService, req: Request): Promise<TokenView[]> {
-  assertEveryScope(req, 'Listing tokens needs a token made without scopes (one that carries every scope)');
+  assertWholeAccount(req, 'Listing tokens needs a session, or a token made without scopes and without an organization');
   return viewsOf(tokens, req);
 }
 
@@ -31,18 +32,28 @@ export function assertSession(req: Request): void {
   assertSessionOnly(req, 'Create tokens from a logged-in session, not with a token');
 }
 
-/** A session, or a token that carries every scope: 403 `insufficient_scope` otherwise. */
+/** A session, or a token that carries every scope (a bound one too): 403 `insufficient_scope` otherwise. */
 export function assertEveryScope(req: Request, detail: string): void {
   if (isScopedToken(req)) throw insufficientScope(detail);
 }
 
+/** A session, or a token of the whole account (no scopes, no organization): 403 `insufficient_scope` otherwise. */
+export function assertWholeAccount(req: Request, detail: string): void {
+  if (isScopedToken(req) || isBoundToken(req)) throw insufficientScope(detail);
+}
+
 /** Whether the caller may revoke (or be shown the revoking of) the token `id`. */
 export function assertMayRevoke(req: Request, id: string): void {
-  if (isScopedToken(req) && req.token!.id !== id) throw insufficientScope('A token with scopes may revoke only itself');
+  if (req.token?.id === id || !(isScopedToken(req) || isBoundToken(req))) return;
+  throw insufficientScope(isScopedToken(req) ? 'A token with scopes may revoke only itself' : 'A token bound to an organization may revoke only itself');
 }
 
 function isScopedToken(req: Request): boolean {
   return req.authMethod === 'token' && (req.token?.scopes.length ?? 0) > 0;
+}
+
+function isBoundToken(req: Request): boolean {
+  return req.authMethod === 'token' && req.token?.org != null;
 }
 
 function insufficientScope(detail: string): AuthError {

@@ -159,7 +159,7 @@ export function pagePaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'securityLogPage',
         summary: 'The security log page: what happened to the caller’s account, newest first',
-        description: `The caller’s own audit records, 50 a page, as \`GET /api/security-log\` lists them: logins (refused ones too), password and address changes, tokens, sessions, roles; when, from which address, on which device. An “Older” link pages back. With a bearer token, one made without scopes (it carries every scope): a token with scopes is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
+        description: `The caller’s own audit records, 50 a page, as \`GET /api/security-log\` lists them: logins (refused ones too), password and address changes, tokens, sessions, roles; when, from which address, on which device. An “Older” link pages back. With a bearer token, one made without scopes and without an organization: a token with scopes, or bound to an organization, is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
         tags: ['pages'],
         security: SESSION_OR_TOKEN,
         parameters: [beforeParameter('A record id: the records older than it (the “Older” link’s)')],
@@ -190,7 +190,7 @@ export function pagePaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'tokensPage',
         summary: 'The tokens page: the caller’s tokens and a form to create one',
-        description: `Its form posts to \`POST /api/tokens\`. With a bearer token, one made without scopes (it carries every scope): a token with scopes is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
+        description: `Its form posts to \`POST /api/tokens\`. With a bearer token, one made without scopes and without an organization: a token with scopes, or bound to an organization, is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
         tags: ['pages'],
         security: SESSION_OR_TOKEN,
         parameters: [queryParameter('revoked', '`1`: says a token was revoked')],
@@ -202,7 +202,7 @@ export function pagePaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'revokeTokenPage',
         summary: 'The page confirming a token’s revocation',
-        description: `Its form posts to \`POST /api/tokens/{id}/revoke\`. An unknown token shows the tokens page, saying so, with status 404. A bearer token with scopes is shown only its own (403 \`insufficient_scope\` for another), as the API lets it revoke only itself.${failures}`,
+        description: `Its form posts to \`POST /api/tokens/{id}/revoke\`. An unknown token shows the tokens page, saying so, with status 404. A bearer token with scopes, or bound to an organization, is shown only its own (403 \`insufficient_scope\` for another), as the API lets it revoke only itself.${failures}`,
         tags: ['pages'],
         security: SESSION_OR_TOKEN,
         parameters: [pathId('The token’s public id')],

@@ -195,7 +195,7 @@ export function profilePaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'securityLog',
         summary: 'The caller’s security log',
-        description: 'The caller’s own audit records (docs/audit.md), 50 a page, newest first: logins (refused ones too), logouts, password and address changes, tokens, sessions, roles, each with the client address and user agent. `next` is the `before` of the next page, null on the last. Never a record’s hash, nor another user’s records. With a bearer token, one made without scopes (it carries every scope): a token with scopes is 403 `insufficient_scope`.',
+        description: 'The caller’s own audit records (docs/audit.md), 50 a page, newest first: logins (refused ones too), logouts, password and address changes, tokens, sessions, roles, each with the client address and user agent. `next` is the `before` of the next page, null on the last. Never a record’s hash, nor another user’s records. With a bearer token, one made without scopes and without an organization: a token with scopes, or bound to an organization, is 403 `insufficient_scope`.',
         tags: ['account'],
         security: SESSION_OR_TOKEN,
         parameters: [beforeParameter('A record id: only records older than it (the previous page’s `next`)')],

@@ -12,7 +12,7 @@ export function tokenPaths(context: DocumentContext): Paths {
   const { tokens } = config;
   const newToken = tokenSchemas(tokens.maxExpiryDays);
   const failures = tokenFailuresNote(config);
-  const scoped = 'With a bearer token that has scopes, ';
+  const scoped = 'With a bearer token that has scopes or is bound to an organization, ';
   const id = pathId('The token’s public id (`id` in the list)');
   const revoke = (operationId: string, summary: string, form: boolean) =>
     operation(context, {
@@ -59,7 +59,7 @@ export function tokenPaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'listTokens',
         summary: 'The caller’s tokens',
-        description: `Those not revoked, oldest first; never a hash or a raw token. ${scoped}listing needs one made without scopes (it carries every scope).${failures}`,
+        description: `Those not revoked, oldest first; never a hash or a raw token. With a bearer token, listing needs one made without scopes and without an organization (403 \`insufficient_scope\` otherwise).${failures}`,
         tags: ['tokens'],
         security: SESSION_OR_TOKEN,
         responses: { 200: json(schemas, 'The tokens', tokenListResponse, noStore()), 303: toLoginPage(config) },
@@ -72,12 +72,15 @@ export function tokenPaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'abilities',
         summary: 'The user’s authorization rules',
-        description: `The serialisable CASL rules of the user’s roles, placeholders filled in, for a front end to build the same ability; policies stay on the server.${failures}`,
+        description: `The serialisable CASL rules the request decides with, placeholders filled in, for a front end to build the same ability; policies stay on the server. Outside organizations, the user’s global roles’ rules; with \`org\`, the rules in that organization (global roles, then the membership’s organization roles, bound to it; 404 \`not_found\` for one the user is not a member of). A token bound to an organization gets the rules there (another \`org\`: 403 \`forbidden\`); a token with scopes, those rules intersected with its scopes’ rules.${failures}`,
         tags: ['authorization'],
         security: SESSION_OR_TOKEN,
-        parameters: [queryParameter('packed', '`true`: in CASL’s `packRules` form (any other value: as they are)')],
+        parameters: [
+          queryParameter('packed', '`true`: in CASL’s `packRules` form (any other value: as they are)'),
+          queryParameter('org', 'An organization’s id or slug: the rules in it, as after `orgRequired`'),
+        ],
         responses: { 200: json(schemas, 'The rules', rulesResponse, noStore()), 303: toLoginPage(config) },
-        refusals: guardRefusals(config, false),
+        refusals: [...guardRefusals(config, false), 'bad_request', 'forbidden', 'not_found'],
       }),
     },
   };
