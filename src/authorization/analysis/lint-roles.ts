@@ -1,6 +1,6 @@
 /** `auth.policies.lint()`: lint.ts on the roles an application has defined (in code and from files). */
 import type { RoleDefinition } from '../role-rules.js';
-import { entityProperties } from './entities.js';
+import { entityProperties, entityRelations } from './entities.js';
 import { lintRoles, type LintFinding } from './lint.js';
 
 export interface LintReport {
@@ -14,5 +14,5 @@ export interface PolicyLintOptions {
 
 export function lintDefinitions(definitions: readonly RoleDefinition[], tenantField: string, { entities }: PolicyLintOptions = {}): LintReport {
   const roles = definitions.map(({ role, org, includes, rules, source }) => ({ role, org, includes, rules, ...(source !== undefined && { source }) }));
-  return { findings: lintRoles(roles, { tenantField, ...(entities && { entities: entityProperties(entities) }) }) };
+  return { findings: lintRoles(roles, { tenantField, ...(entities && { entities: entityProperties(entities), relations: entityRelations(entities) }) }) };
 }
