@@ -8,7 +8,8 @@ import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import { expect } from 'chai';
 import { diffPolicies, type PolicyChange, type PolicyDiff, type PolicySet } from '../../src/authorization/analysis/diff.js';
 import { policySetOf } from '../../src/authorization/analysis/policy-sets.js';
-import type { EntityRelations, PropertyKind } from '../../src/authorization/analysis/relations.js';
+import { entityRelations } from '../../src/authorization/analysis/entities.js';
+import { kindsFor, type EntityRelations, type PropertyKind } from '../../src/authorization/analysis/relations.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 import { createTestApp } from '../helpers/app.js';
@@ -132,6 +133,13 @@ describe('policy diff', () => {
     const empty = diff({ r: [read({ 'project.members.user_id': { $nin: [1] } })] }, { r: [] }, RELATIONS);
     expect(empty.changes[0]!.witness.subject).to.deep.equal({ project: { members: [] } });
     expect(decisions(empty.sides, empty.changes[0]!)).to.deep.equal([true, false]);
+  });
+
+  it("takes the relations' kinds from MikroORM's metadata: the demo's entity schemas", async () => {
+    const { ENTITIES } = await import('../../demo/entities/index.js');
+    const kinds = kindsFor(entityRelations(ENTITIES), 'Task');
+    expect(['project', 'project.members', 'project.members.user_id', 'title', 'nowhere.x'].map(kinds)).to.deep.equal(['one', 'many', 'unknown', 'unknown', 'unknown']);
+    expect(kindsFor(entityRelations(ENTITIES), 'all')('project')).to.equal('unknown');
   });
 
   it('without the relations, reads each step both ways: no change only when neither reading changes', () => {

@@ -8,7 +8,10 @@ export interface LintReport {
 }
 
 export interface PolicyLintOptions {
-  /** The application's entities (schemas, lists of them, or its MikroORM), for rules on subjects without the tenant field. */
+  /**
+   * The application's entities (schemas, lists of them, or its MikroORM): for rules on subjects
+   * without the tenant field, and for which relations are to-many (without them, both readings).
+   */
   entities?: readonly unknown[];
 }
 
