@@ -31,6 +31,8 @@ auth.definePolicy('is_self_or_admin', isSelfOrAdmin);
  * package's: `await database.ready` (as `npm start` does), or by the first request that needs it.
  */
 export const database = new DemoDatabase(() => auth.ready.then(() => auth.config.databaseUrl));
+// The demo's entities, for `auth policy lint|diff --app`: which subjects have the tenant field, which relations are to-many.
+export { ENTITIES as entities } from './entities/index.js';
 
 // With the headers of the package's own pages (no caching, no framing, no Referer, its own CSP).
 app.get('/', async (req, res) => {

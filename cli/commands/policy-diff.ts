@@ -14,7 +14,7 @@ export class PolicyDiffCommand extends ServiceAuthCommand {
     details: `
       Compares OLD and NEW (each a policy file, a directory of them, or \`git:REF:PATH\`, read with \`git show\`) role by role, global and organization roles alike: each action and subject type (and fields, where rules name them) newly allowed (\`+\`) or newly denied (\`-\`), with a witness, a subject (and the user's and organization's values for the placeholders) that one side allows and the other denies. \`manage\` and \`all\` stand for every action and subject type the policies do not name; the field \`*\` for every field they do not name.
 
-      Exact for conditions with \`$eq $ne $in $nin $lt $lte $gt $gte $and $or $nor $not\` on plain or dotted paths: "no change" means no subject is decided differently. Rules beyond that are listed as not analysed. \`--app\` adds the application's roles defined in code to both sides (the files' roles of the same name replace them) and lists its named policies as not analysed.
+      Exact for conditions with \`$eq $ne $in $nin $lt $lte $gt $gte $and $or $nor $not\` on plain or dotted paths: "no change" means no subject is decided differently. A path through a to-many relation means "some element" (as CASL reads it): \`--app\` tells which relations are to-many from the application's MikroORM entities; without it, each step of a path is read both as one object and as an array. Rules beyond that are listed as not analysed. \`--app\` adds the application's roles defined in code to both sides (the files' roles of the same name replace them) and lists its named policies as not analysed.
 
       Exit status: 0 when nothing changes, 1 when something does (with \`--fail-on grants\`, only when something is newly allowed), 2 for a usage error or a side that cannot be read. \`--json\` prints \`{ changes, not_analysed }\`.
     `,
@@ -41,10 +41,12 @@ export class PolicyDiffCommand extends ServiceAuthCommand {
   }
 
   private async compare(): Promise<PolicyDiff> {
-    const [{ diffPolicies }, { policySetOf }, { readPolicySource }] = await Promise.all([
+    const [{ diffPolicies }, { policySetOf }, { readPolicySource }, { entityRelations }, { exportsOfModule }] = await Promise.all([
       import('../../src/authorization/analysis/diff.js'),
       import('../../src/authorization/analysis/policy-sets.js'),
       import('./policy-sources.js'),
+      import('../../src/authorization/analysis/entities.js'),
+      import('./application-module.js'),
     ]);
     const parts = this.app ? await this.openParts() : undefined;
     const base: PolicySet | undefined = parts && { roles: parts.roleRules, orgRoles: parts.orgRoles };
@@ -58,7 +60,9 @@ export class PolicyDiffCommand extends ServiceAuthCommand {
         throw new CliFailure(`Invalid policies in ${index === 0 ? this.before : this.after}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
       }
     });
-    const diff = diffPolicies(was!, is!);
+    // Which relations are to-many, from the application's entities; without --app, read both ways.
+    const relations = this.app ? entityRelations(await exportsOfModule(this.app, process.cwd())) : undefined;
+    const diff = diffPolicies(was!, is!, relations);
     for (const name of parts?.policies.names() ?? []) diff.not_analysed.push({ role: null, org_role: null, action: 'satisfy', subject: name, reason: 'a named policy is code' });
     return diff;
   }

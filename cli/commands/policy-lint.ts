@@ -27,7 +27,7 @@ export class PolicyLintCommand extends ServiceAuthCommand {
   json = Option.Boolean('--json', false, { description: 'Print the findings as JSON' });
 
   protected override async run(): Promise<number> {
-    const [{ readPolicyFiles, PolicyFilesError }, { lintRoles }, { entityProperties }] = await Promise.all([
+    const [{ readPolicyFiles, PolicyFilesError }, { lintRoles }, entities] = await Promise.all([
       import('../../src/authorization/analysis/policy-files.js'),
       import('../../src/authorization/analysis/lint.js'),
       import('../../src/authorization/analysis/entities.js'),
@@ -39,7 +39,7 @@ export class PolicyLintCommand extends ServiceAuthCommand {
       if (error instanceof PolicyFilesError) throw new CliFailure(`Cannot lint: ${error.message}`);
       throw error;
     }
-    const options = this.app ? await this.application(entityProperties) : {};
+    const options = this.app ? await this.application(entities) : {};
     const findings = [...read.findings, ...lintRoles(read.roles, options)].sort(byPlace);
     if (this.json) this.print(JSON.stringify({ findings }, null, 2));
     else {
@@ -49,11 +49,12 @@ export class PolicyLintCommand extends ServiceAuthCommand {
     return findings.length === 0 ? 0 : EXIT_FAILURE;
   }
 
-  /** The application's tenant field and entities. */
-  private async application(entityProperties: (values: Iterable<unknown>) => Map<string, Set<string>>) {
+  /** The application's tenant field, and its entities and their relations. */
+  private async application({ entityProperties, entityRelations }: typeof import('../../src/authorization/analysis/entities.js')) {
     const parts = await this.openParts();
     const { exportsOfModule } = await import('./application-module.js');
-    return { tenantField: parts.orgRoles.tenant.field, entities: entityProperties(await exportsOfModule(this.app!, process.cwd())) };
+    const exported = await exportsOfModule(this.app!, process.cwd());
+    return { tenantField: parts.orgRoles.tenant.field, entities: entityProperties(exported), relations: entityRelations(exported) };
   }
 }
 

@@ -8,16 +8,24 @@ import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import { expect } from 'chai';
 import { diffPolicies, type PolicyChange, type PolicyDiff, type PolicySet } from '../../src/authorization/analysis/diff.js';
 import { policySetOf } from '../../src/authorization/analysis/policy-sets.js';
+import { entityRelations } from '../../src/authorization/analysis/entities.js';
+import { kindsFor, type EntityRelations, type PropertyKind } from '../../src/authorization/analysis/relations.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 import { createTestApp } from '../helpers/app.js';
 
 type File = Record<string, unknown>;
 
-function diff(before: File, after: File): PolicyDiff & { sides: [PolicySet, PolicySet] } {
+function diff(before: File, after: File, relations?: EntityRelations): PolicyDiff & { sides: [PolicySet, PolicySet] } {
   const sides: [PolicySet, PolicySet] = [policySetOf(before), policySetOf(after)];
-  return { ...diffPolicies(...sides), sides };
+  return { ...diffPolicies(...sides, relations), sides };
 }
+
+/** Post's `project` is to-one, and a project's `members` to-many. */
+const RELATIONS: EntityRelations = new Map([
+  ['Post', new Map([['project', { kind: 'one', target: 'Project' }]])],
+  ['Project', new Map<string, PropertyKind>([['members', { kind: 'many', target: 'Member' }], ['archived', { kind: 'scalar' }]])],
+]);
 
 /** What `can` says of the witness on each side. */
 function decisions(sides: [PolicySet, PolicySet], change: PolicyChange): boolean[] {
@@ -30,8 +38,8 @@ function decisions(sides: [PolicySet, PolicySet], change: PolicyChange): boolean
 }
 
 /** The changes as `+ action subject [fields]`, each witness checked on both sides. */
-function summary(before: File, after: File): string[] {
-  const { changes, sides } = diff(before, after);
+function summary(before: File, after: File, relations?: EntityRelations): string[] {
+  const { changes, sides } = diff(before, after, relations);
   return changes.map((change) => {
     expect(decisions(sides, change), JSON.stringify(change)).to.deep.equal(change.change === 'grant' ? [false, true] : [true, false]);
     const who = change.role ?? `org:${change.org_role}`;
@@ -102,10 +110,47 @@ describe('policy diff', () => {
   });
 
   it('follows dotted paths, a missing relation included', () => {
-    const { changes, sides } = diff({ r: [read({ 'project.archived': false })] }, { r: [read({ 'project.archived': { $ne: true } })] });
+    const { changes, sides } = diff({ r: [read({ 'project.archived': false })] }, { r: [read({ 'project.archived': { $ne: true } })] }, RELATIONS);
     expect(changes).to.have.length(1);
+    expect(changes[0]!.witness.subject['project'], 'to-one: an object or null').to.not.be.an('array');
     expect(decisions(sides, changes[0]!)).to.deep.equal([false, true]);
     expect(summary({ r: [read({ 'project.archived': false, 'project.id': 3 })] }, { r: [read({ project: { $ne: null }, 'project.archived': false, 'project.id': 3 })] })).to.deep.equal([]);
+  });
+
+  it('reads a to-many path as CASL does: some element; a negation, no element; two conditions, two elements', () => {
+    const member = (conditions: object) => read({ 'project.members.user_id': '${user.id}', ...conditions });
+    // $ne through a to-many path is "no member is the user": not "some member is not".
+    expect(summary({ r: [read({ 'project.members.user_id': { $ne: '${user.id}' } })] }, { r: [read({ $nor: [{ 'project.members.user_id': '${user.id}' }] })] }, RELATIONS)).to.deep.equal([]);
+    // Two conditions on one to-many path may be met by two members.
+    const { changes, sides } = diff({ r: [member({ 'project.members.role': 'lead', $nor: [{ 'project.members.role': 'guest' }] })] }, { r: [read({ 'project.members.user_id': '${user.id}' })] }, RELATIONS);
+    expect(changes.map(({ change }) => change)).to.deep.equal(['grant']);
+    const members = (changes[0]!.witness.subject['project'] as { members: unknown[] }).members;
+    expect(members, 'an array: a real project').to.be.an('array');
+    expect(decisions(sides, changes[0]!)).to.deep.equal([false, true]);
+    const lead = diff({ r: [read({ 'project.members.role': 'lead', 'project.members.user_id': '${user.id}' })] }, { r: [read({ 'project.members.user_id': '${user.id}', 'project.members.role': { $in: ['lead'] } })] }, RELATIONS);
+    expect(lead.changes).to.deep.equal([]);
+    // An empty collection: $nin holds (no member is in the list), $in does not.
+    const empty = diff({ r: [read({ 'project.members.user_id': { $nin: [1] } })] }, { r: [] }, RELATIONS);
+    expect(empty.changes[0]!.witness.subject).to.deep.equal({ project: { members: [] } });
+    expect(decisions(empty.sides, empty.changes[0]!)).to.deep.equal([true, false]);
+  });
+
+  it("takes the relations' kinds from MikroORM's metadata: the demo's entity schemas", async () => {
+    const { ENTITIES } = await import('../../demo/entities/index.js');
+    const kinds = kindsFor(entityRelations(ENTITIES), 'Task');
+    expect(['project', 'project.members', 'project.members.user_id', 'title', 'nowhere.x'].map(kinds)).to.deep.equal(['one', 'many', 'unknown', 'unknown', 'unknown']);
+    expect(kindsFor(entityRelations(ENTITIES), 'all')('project')).to.equal('unknown');
+  });
+
+  it('without the relations, reads each step both ways: no change only when neither reading changes', () => {
+    const before = { r: [read({ 'project.archived': false })] };
+    const after = { r: [read({ 'project.archived': { $ne: true } })] };
+    // Were project to-many, a project list with one archived and one not would be refused now.
+    const { changes, sides } = diff(before, after);
+    expect(changes.map(({ change }) => change)).to.deep.equal(['grant', 'revoke']);
+    expect(changes[1]!.witness.subject).to.deep.equal({ project: [{ archived: false }, { archived: true }] });
+    expect(decisions(sides, changes[1]!)).to.deep.equal([true, false]);
+    expect(summary({ r: [read({ 'p.q': { $in: [1, 2] } })] }, { r: [read({ $or: [{ 'p.q': 1 }, { 'p.q': 2 }] })] })).to.deep.equal([]);
   });
 
   it('treats placeholders as variables, and gives their values in the witness', () => {

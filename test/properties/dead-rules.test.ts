@@ -5,7 +5,9 @@
  * decision.ts decides with CASL. The domains are small so that conditions overlap, contradict and
  * repeat: two actions, two subject types, two fields of small numbers (or missing), conditions
  * with each operator the check reads, nested in `$and` and `$or`, and rules with and without
- * `fields`, inverted or not.
+ * `fields`, inverted or not. A third path, `r.n`, goes through a relation that lint does not know
+ * the kind of: the subjects hold there an object, or an array of no, one or several elements
+ * (two conditions on `r.n` may be met by two elements).
  */
 import { expect } from 'chai';
 import { createMongoAbility } from '@casl/ability';
@@ -14,11 +16,12 @@ import fc from 'fast-check';
 import { lintRoles } from '../../src/authorization/analysis/lint.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 import { decide } from '../../src/authorization/decision.js';
+import type { EntityRelations } from '../../src/authorization/analysis/relations.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 
 const ACTIONS = ['read', 'update'];
 const SUBJECTS = ['Doc', 'Log'];
-const FIELDS = ['n', 'm'];
+const FIELDS = ['n', 'm', 'r.n'];
 const value = fc.integer({ min: 0, max: 4 });
 
 const fieldCondition = fc.oneof(
@@ -43,12 +46,13 @@ const rule: fc.Arbitrary<RoleRule> = fc
   .map((raw) => raw as RoleRule);
 // Rules repeated on purpose now and then: duplicates and overrides are what lint looks for.
 const rules = fc.array(rule, { minLength: 1, maxLength: 6 }).chain((list) => fc.array(fc.constantFrom(...list), { maxLength: 2 }).map((again) => [...list, ...again]));
-const subjectFields = fc.record({ n: value, m: value }, { requiredKeys: [], noNullPrototype: true });
+const element = fc.record({ n: value }, { requiredKeys: [], noNullPrototype: true });
+const subjectFields = fc.record({ n: value, m: value, r: fc.oneof(element, fc.array(element, { maxLength: 3 })) }, { requiredKeys: [], noNullPrototype: true });
 
-function decisions(role: readonly RoleRule[], subjects: Record<string, number>[]): boolean[] {
+function decisions(role: readonly RoleRule[], subjects: Record<string, unknown>[]): boolean[] {
   const ability = createMongoAbility([...role], { conditionsMatcher });
   return subjects.flatMap((fields) =>
-    ACTIONS.flatMap((action) => SUBJECTS.flatMap((type) => [undefined, 'title', 'body'].map((field) => decide(ability, action, asSubject(type, { ...fields }), field).allowed))),
+    ACTIONS.flatMap((action) => SUBJECTS.flatMap((type) => [undefined, 'title', 'body'].map((field) => decide(ability, action, asSubject(type, structuredClone(fields)), field).allowed))),
   );
 }
 
@@ -77,5 +81,20 @@ describe('property: a rule lint calls dead decides nothing', () => {
       ['unsatisfiable', 1],
       ['overridden', 2],
     ]);
+  });
+
+  it('reads a path through a to-many relation as CASL does: two conditions, two elements', () => {
+    const role: RoleRule[] = [
+      { action: 'read', subject: 'Doc', conditions: { 'r.n': { $gt: 3, $lt: 1 } } },
+      { action: 'read', subject: 'Doc', conditions: { 'r.n': { $in: [] } } },
+      { action: 'read', subject: 'Doc', conditions: { 'r.n': 1, $nor: [{ 'r.n': { $in: [1, 2] } }] } },
+    ];
+    const dead = (relations?: EntityRelations) => lintRoles([{ role: 'r', org: false, includes: [], rules: role }], relations && { relations }).map(({ kind, rule }) => `${kind} ${rule}`);
+    // Unknown relation: rule 1 holds for r = [{ n: 4 }, { n: 0 }].
+    expect(decisions(role.slice(0, 1), [{ r: [{ n: 4 }, { n: 0 }] }]).some(Boolean)).to.equal(true);
+    expect(dead()).to.deep.equal(['unsatisfiable 2', 'unsatisfiable 3']);
+    const kinds = (kind: 'one' | 'many'): EntityRelations => new Map([['Doc', new Map([['r', { kind, target: 'R' }]])]]);
+    expect(dead(kinds('many'))).to.deep.equal(['unsatisfiable 2', 'unsatisfiable 3']);
+    expect(dead(kinds('one'))).to.deep.equal(['unsatisfiable 1', 'unsatisfiable 2', 'unsatisfiable 3']);
   });
 });

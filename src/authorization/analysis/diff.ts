@@ -18,6 +18,7 @@ import type { OrgRef } from '../placeholders.js';
 import { toPrincipal, type Principal } from '../principal.js';
 import type { OrgRoleRules, RoleRules } from '../role-rules.js';
 import { allowedBy, and, not, OutsideFragment, variable, type RuleLike } from './formula.js';
+import { kindsFor, type EntityRelations, type KindOf } from './relations.js';
 import { satisfy, type Solution } from './satisfy.js';
 
 /** One side of a diff: global roles and organization roles. */
@@ -65,10 +66,14 @@ const OTHER_FIELD = '*';
 const SYMBOLIC = { id: variable('user.id'), email: variable('user.email'), is_admin: variable('user.is_admin') };
 const SYMBOLIC_ORG = { id: variable('org.id'), slug: variable('org.slug') } as unknown as OrgRef;
 
-export function diffPolicies(before: PolicySet, after: PolicySet): PolicyDiff {
+/**
+ * `relations`: the application's entities' relations (entities.ts), which say which steps of a
+ * dotted path are to-many; a step they do not know is read both ways (relations.ts).
+ */
+export function diffPolicies(before: PolicySet, after: PolicySet, relations?: EntityRelations): PolicyDiff {
   const result: PolicyDiff = { changes: [], not_analysed: [] };
   const names = (kind: Kind) => [...new Set([...registry(before, kind).names(), ...registry(after, kind).names()])].sort();
-  for (const kind of ['role', 'org_role'] as const) for (const role of names(kind)) diffRole(before, after, kind, role, result);
+  for (const kind of ['role', 'org_role'] as const) for (const role of names(kind)) diffRole(before, after, kind, role, result, relations);
   return result;
 }
 
@@ -85,7 +90,7 @@ function abilityOf(rules: AppRule[]): AppAbility {
   return createMongoAbility<AppAbility>(rules, { conditionsMatcher });
 }
 
-function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string, result: PolicyDiff): void {
+function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string, result: PolicyDiff, relations: EntityRelations | undefined): void {
   const symbolic = { ...SYMBOLIC, isAdmin: false, roles: new Set([role]) } as unknown as Principal;
   const abilities = [before, after].map((set) => abilityOf(rulesOf(set, kind, role, symbolic, SYMBOLIC_ORG))) as [AppAbility, AppAbility];
   const rules = abilities.flatMap((ability) => ability.rules);
@@ -98,7 +103,7 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
       // The same rules decide alike: nothing to analyse (even rules the analysis could not read).
       if (JSON.stringify(possible[0]!.map((rule) => rule.origin)) === JSON.stringify(possible[1]!.map((rule) => rule.origin))) continue;
       try {
-        const changes = diffQuestion(abilities, possible, action, subject).map(({ fields, change, solution, field }) => {
+        const changes = diffQuestion(abilities, possible, action, subject, kindsFor(relations, subject)).map(({ fields, change, solution, field }) => {
           const witness = witnessOf(solution, kind);
           const question = { action, subject, field };
           const decided = [before, after].map((set) => decides(set, kind, role, witness, question));
@@ -136,7 +141,7 @@ type FieldRule = RuleLike & { fields?: string[] | undefined };
  * The changes for one action and subject type: asked without a field, and, where rules name
  * fields, for each field (fields with the same rules on both sides asked once, together).
  */
-function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (readonly FieldRule[])[], action: string, subject: string): Found[] {
+function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (readonly FieldRule[])[], action: string, subject: string, kindOf: KindOf): Found[] {
   const named = [...new Set(possible.flat().flatMap((rule) => rule.fields ?? []))].sort();
   if (named.some((field) => field.includes('*'))) throw new OutsideFragment('a field pattern with *');
   const other = freshField(named);
@@ -153,8 +158,8 @@ function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (r
   const found: Found[] = [];
   for (const { fields, field } of [{ fields: null, field: undefined }, ...groups.values()]) {
     const [was, is] = abilities.map((ability) => allowedBy(ability.rulesFor(action, subject, field) as readonly RuleLike[]));
-    const grant = satisfy(and([is!, not(was!)]));
-    const revoke = satisfy(and([was!, not(is!)]));
+    const grant = satisfy(and([is!, not(was!)]), kindOf);
+    const revoke = satisfy(and([was!, not(is!)]), kindOf);
     if (grant) found.push({ fields, field, change: 'grant', solution: grant });
     if (revoke) found.push({ fields, field, change: 'revoke', solution: revoke });
   }

@@ -18,6 +18,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RoleRule } from '../role-rules.js';
 import { ORGANIZATION } from '../tenant.js';
+import { kindsFor, type EntityRelations } from './relations.js';
 import { unsatisfiable } from './satisfiable.js';
 
 export type LintKind = 'unsatisfiable' | 'overridden' | 'duplicate' | 'placeholder' | 'invalid' | 'no_tenant_field';
@@ -48,6 +49,8 @@ export interface LintOptions {
   tenantField?: string;
   /** The application's entities, by subject type, with their properties (entities.ts): for `no_tenant_field`. */
   entities?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Their relations (entities.ts): which steps of a dotted path are to-many. Unknown steps are read both ways. */
+  relations?: EntityRelations;
 }
 
 export function lintRoles(roles: readonly LintRole[], options: LintOptions = {}): LintFinding[] {
@@ -55,7 +58,7 @@ export function lintRoles(roles: readonly LintRole[], options: LintOptions = {})
   return roles.flatMap((role) => lintRole(role, byName, options));
 }
 
-function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField = 'org_id', entities }: LintOptions): LintFinding[] {
+function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField = 'org_id', entities, relations }: LintOptions): LintFinding[] {
   const findings: LintFinding[] = [];
   const found = (kind: LintKind, index: number, message: string) =>
     findings.push({ kind, ...(role.source !== undefined && { file: role.source }), role: role.role, ...(role.org && { org_role: true as const }), rule: index + 1, message });
@@ -64,7 +67,8 @@ function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField =
     if (!rule) return;
     const same = [...included, ...role.rules.slice(0, index).map((earlier, at) => ({ rule: earlier, where: `rule ${at + 1}` }))].find((earlier) => isDeepStrictEqual(earlier.rule, rule));
     if (same) found('duplicate', index, `the same rule as ${same.where}`);
-    if (unsatisfiable(rule.conditions as Record<string, unknown> | undefined)) {
+    // Dead only if dead on every subject type it names (their relations may differ).
+    if (names(rule.subject).every((type) => unsatisfiable(rule.conditions as Record<string, unknown> | undefined, kindsFor(relations, type)))) {
       found('unsatisfiable', index, `never decides: no subject meets its conditions ${JSON.stringify(rule.conditions)}`);
     } else {
       const later = role.rules.findIndex((other, at) => at > index && other !== null && !isDeepStrictEqual(other, rule) && covers(other, rule));

@@ -1,11 +1,18 @@
 /**
- * Whether some subject could meet a single rule's conditions, for `auth policy lint`: a small
- * check of each field's equalities, lists and bounds (`$eq $ne $in $nin $lt $lte $gt $gte`, within
- * `$and` and `$or`), each field holding one value. It answers "unsatisfiable" only when no value
- * can meet a field's conditions, testing candidate values with the ability's own matcher; anything
- * it does not read (other operators, placeholders, object values) counts as satisfiable.
+ * Whether some subject could meet a single rule's conditions, for `auth policy lint`. Conditions
+ * within the diff's fragment (`$eq $ne $in $nin $lt $lte $gt $gte`, `$and $or $nor $not`, dotted
+ * paths, placeholders as whole values) are decided exactly by the diff's solver (satisfy.ts), with
+ * placeholders free and paths through to-many relations read as CASL reads them: two conditions on
+ * such a path may be met by two elements. Other conditions get a small check of each field's
+ * equalities, lists and bounds, each field holding one value: it answers "unsatisfiable" only when
+ * no value can meet a field's conditions, testing candidate values with the ability's own matcher;
+ * anything it does not read (other operators, placeholders, object values, a path that may be
+ * to-many) counts as satisfiable.
  */
 import { conditionsMatcher } from '../conditions.js';
+import { formulaOf, OutsideFragment, variable } from './formula.js';
+import { UNKNOWN_KINDS, type KindOf } from './relations.js';
+import { satisfy } from './satisfy.js';
 
 type Conditions = Record<string, unknown>;
 interface Constraint {
@@ -22,14 +29,40 @@ interface Flat {
 const READ = new Set(['$eq', '$ne', '$in', '$nin', '$lt', '$lte', '$gt', '$gte']);
 const BOUNDS = { $gt: 'lower', $gte: 'lower', $lt: 'upper', $lte: 'upper' } as const;
 
-/** True when no subject (each field holding one value) meets the conditions. */
-export function unsatisfiable(conditions: Conditions | undefined): boolean {
+/** True when no subject meets the conditions; `kindOf` says which steps of dotted paths are to-many (unknown: both readings). */
+export function unsatisfiable(conditions: Conditions | undefined, kindOf: KindOf = UNKNOWN_KINDS): boolean {
   if (!conditions) return false;
-  const { constraints, ors } = flatten([conditions]);
-  return unsatisfiableFlat(constraints, ors);
+  try {
+    const { ast } = conditionsMatcher(withVariables(conditions) as never) as unknown as { ast: Parameters<typeof formulaOf>[0] };
+    return satisfy(formulaOf(ast), kindOf) === undefined;
+  } catch (error) {
+    if (!(error instanceof OutsideFragment)) throw error;
+  }
+  const read = (field: string) => onePerField(field, kindOf);
+  const { constraints, ors } = flatten([conditions], read);
+  return unsatisfiableFlat(constraints, ors, read);
 }
 
-function unsatisfiableFlat(constraints: Constraint[], ors: Conditions[][]): boolean {
+/** Placeholders as the solver's variables; one inside a longer string is outside its fragment. */
+function withVariables(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const whole = /^\$\{((?:user|org)\.[A-Za-z_][\w]*)\}$/.exec(value);
+    if (whole) return variable(whole[1]!);
+    if (value.includes('${')) throw new OutsideFragment('a placeholder inside a longer string');
+    return value;
+  }
+  if (Array.isArray(value)) return value.map(withVariables);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withVariables(item)]));
+  return value;
+}
+
+/** Whether a field holds one value: a plain field, or a path whose every step is known to be to-one. */
+function onePerField(field: string, kindOf: KindOf): boolean {
+  const segments = field.split('.');
+  return segments.slice(0, -1).every((_segment, index) => kindOf(segments.slice(0, index + 1).join('.')) === 'one');
+}
+
+function unsatisfiableFlat(constraints: Constraint[], ors: Conditions[][], read: (field: string) => boolean = () => true): boolean {
   const byField = new Map<string, Constraint[]>();
   for (const constraint of constraints) byField.set(constraint.field, [...(byField.get(constraint.field) ?? []), constraint]);
   if ([...byField.values()].some(fieldUnsatisfiable)) return true;
@@ -37,23 +70,23 @@ function unsatisfiableFlat(constraints: Constraint[], ors: Conditions[][]): bool
   if (!first) return false;
   // Unsatisfiable when each branch, with everything else, is.
   return first.every((branch) => {
-    const inner = flatten([branch]);
-    return unsatisfiableFlat([...constraints, ...inner.constraints], [...rest, ...inner.ors]);
+    const inner = flatten([branch], read);
+    return unsatisfiableFlat([...constraints, ...inner.constraints], [...rest, ...inner.ors], read);
   });
 }
 
-function flatten(parts: Conditions[]): Flat {
+function flatten(parts: Conditions[], read: (field: string) => boolean): Flat {
   const flat: Flat = { constraints: [], ors: [] };
   for (const part of parts) {
     if (part === null || typeof part !== 'object') continue;
     for (const [key, value] of Object.entries(part)) {
       if (key === '$and' && Array.isArray(value)) {
-        const inner = flatten(value as Conditions[]);
+        const inner = flatten(value as Conditions[], read);
         flat.constraints.push(...inner.constraints);
         flat.ors.push(...inner.ors);
       } else if (key === '$or' && Array.isArray(value) && value.length > 0) {
         flat.ors.push(value as Conditions[]);
-      } else if (!key.startsWith('$')) {
+      } else if (!key.startsWith('$') && read(key)) {
         for (const [operator, operand] of operatorsOf(value)) {
           if (READ.has(operator) && readable(operator, operand)) flat.constraints.push({ field: key, operator, value: operand });
         }
