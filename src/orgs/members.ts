@@ -15,6 +15,9 @@ import { actorId, emitOrgEvent, holdsOwnerRole, lockedOrg, type OrgDeps } from '
 import { validOrgRoles } from './names.js';
 import { toOrgInfo, type MemberInfo, type OrgActor, type OrgRef } from './views.js';
 
+/** Decides, inside a change's transaction, whether the change may be made to the member as they are now; throws to refuse. */
+export type MemberCheck = (member: MemberInfo) => void;
+
 /** Who a member is, for records and events. */
 interface Person {
   id: number;
@@ -52,8 +55,13 @@ export class Members {
     return toMemberInfo(membership, user);
   }
 
-  /** Replaces the member's roles (a 404 `not_found` for a non-member; 409 `last_owner` for the last owner losing theirs). */
-  async setRoles(ref: OrgRef, userRef: UserRef, roles: readonly string[], actor?: OrgActor): Promise<MemberInfo> {
+  /**
+   * Replaces the member's roles (a 404 `not_found` for a non-member; 409 `last_owner` for the last
+   * owner losing theirs). `check`, if given, is asked first with the member as they are inside the
+   * transaction (the organization locked), and throws to refuse: who may make the change is
+   * decided on the roles it replaces, not on roles read before another change committed.
+   */
+  async setRoles(ref: OrgRef, userRef: UserRef, roles: readonly string[], actor?: OrgActor, check?: MemberCheck): Promise<MemberInfo> {
     const names = validOrgRoles(roles, this.deps.knownOrgRole);
     const { storage, lookup, settings } = this.deps;
     const em = await storage.em();
@@ -61,6 +69,7 @@ export class Members {
     const { org, member, changed } = await storage.transaction(em, async (tx) => {
       const org = await lockedOrg(tx.em, ref);
       const membership = await this.membershipOf(tx.em, org, user);
+      check?.(toMemberInfo(membership, user));
       const previous = [...membership.roles].sort();
       const changed = previous.join(' ') !== names.join(' ');
       if (changed) {
@@ -75,14 +84,15 @@ export class Members {
     return member;
   }
 
-  /** Removes the member (a 404 `not_found` for a non-member; 409 `last_owner` for the last owner). */
-  async remove(ref: OrgRef, userRef: UserRef, actor?: OrgActor): Promise<void> {
+  /** Removes the member (a 404 `not_found` for a non-member; 409 `last_owner` for the last owner); `check` as for `setRoles`. */
+  async remove(ref: OrgRef, userRef: UserRef, actor?: OrgActor, check?: MemberCheck): Promise<void> {
     const { storage, lookup, settings } = this.deps;
     const em = await storage.em();
     const user = await lookup.require(em, userRef);
     const { org, roles } = await storage.transaction(em, async (tx) => {
       const org = await lockedOrg(tx.em, ref);
       const membership = await this.membershipOf(tx.em, org, user);
+      check?.(toMemberInfo(membership, user));
       const roles = [...membership.roles].sort();
       if (holdsOwnerRole(roles, settings.ownerRoles)) await this.assertAnotherOwner(tx.em, org, user);
       await tx.em.nativeDelete(Membership, { id: membership.id });
@@ -116,7 +126,8 @@ export class Members {
   }
 
   private async membershipOf(em: EntityManager, org: Organization, user: Person): Promise<Membership> {
-    const membership = await em.findOne(Membership, { org: org.id, user: user.id });
+    // Read afresh: the entity manager may hold the row as it was before the organization was locked.
+    const membership = await em.findOne(Membership, { org: org.id, user: user.id }, { refresh: true });
     if (!membership) throw new AuthError('not_found', `${user.email} is not a member of ${org.slug}`);
     return membership;
   }

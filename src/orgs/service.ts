@@ -11,7 +11,7 @@ import { MembershipCache, OrgCache } from './caches.js';
 import type { OrgDeps } from './context.js';
 import { listMembers, listOrgs } from './listing.js';
 import { Invitations, type InvitationDeps, type NewInvitation } from './invitations.js';
-import { Members } from './members.js';
+import { Members, type MemberCheck } from './members.js';
 import { Organizations, type DeleteOrgOptions, type NewOrg } from './organizations.js';
 import type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './views.js';
 
@@ -103,14 +103,18 @@ export class OrgService {
     return this.members_.add(ref, user, roles, actor);
   }
 
-  /** Replaces a member's roles (409 `last_owner` for the last owner losing theirs). Event `member_roles_changed`. */
-  setMemberRoles(ref: OrgRef, user: UserRef, roles: readonly string[], actor?: OrgActor): Promise<MemberInfo> {
-    return this.members_.setRoles(ref, user, roles, actor);
+  /**
+   * Replaces a member's roles (409 `last_owner` for the last owner losing theirs). Event
+   * `member_roles_changed`. `check` is asked with the member as they are when the change is
+   * written (the organization locked), and throws to refuse it.
+   */
+  setMemberRoles(ref: OrgRef, user: UserRef, roles: readonly string[], actor?: OrgActor, check?: MemberCheck): Promise<MemberInfo> {
+    return this.members_.setRoles(ref, user, roles, actor, check);
   }
 
-  /** Removes a member (409 `last_owner` for the last owner). Event `member_removed`. */
-  removeMember(ref: OrgRef, user: UserRef, actor?: OrgActor): Promise<void> {
-    return this.members_.remove(ref, user, actor);
+  /** Removes a member (409 `last_owner` for the last owner). Event `member_removed`. `check` as for `setMemberRoles`. */
+  removeMember(ref: OrgRef, user: UserRef, actor?: OrgActor, check?: MemberCheck): Promise<void> {
+    return this.members_.remove(ref, user, actor, check);
   }
 
   // ---- invitations ----

@@ -29,8 +29,9 @@ export interface OrgsForHttp {
   rename(orgId: number, name: string, actor: number): Promise<OrgView>;
   delete(orgId: number, actor: number): Promise<unknown>;
   members(orgId: number): Promise<MemberView[]>;
-  setMemberRoles(orgId: number, userId: number, roles: string[], actor: number): Promise<MemberView>;
-  removeMember(orgId: number, userId: number, actor: number): Promise<void>;
+  /** `check` is asked with the member as they are when the change is written, and throws to refuse. */
+  setMemberRoles(orgId: number, userId: number, roles: string[], actor: number, check?: (member: MemberView) => void): Promise<MemberView>;
+  removeMember(orgId: number, userId: number, actor: number, check?: (member: MemberView) => void): Promise<void>;
   invite(orgId: number, input: { email: string; roles: string[] }, actor: number): Promise<InvitationView>;
   /** The pending ones. */
   invitations(orgId: number): Promise<InvitationView[]>;
@@ -126,25 +127,28 @@ export class OrgActions {
     return members.filter((member) => can(req, 'read', 'Membership', membershipFields(org.id, member)));
   }
 
+  /** Decided on the member's roles as the change finds them (inside its transaction), not as read before. */
   async setRoles(req: Request, userId: number, roles: string[]): Promise<MemberView> {
     const org = orgOf(req);
-    const member = await this.member(req, userId);
-    assertCan(req, 'update', 'Membership', membershipFields(org.id, member), 'roles');
     const wanted = [...new Set(roles)];
-    const changed = [...wanted.filter((role) => !member.roles.includes(role)), ...member.roles.filter((role) => !wanted.includes(role))];
-    this.assertMayAssign(req, changed);
-    return this.deps.orgs.setMemberRoles(org.id, userId, wanted, req.user!.id);
+    const check = (member: MemberView) => {
+      assertCan(req, 'update', 'Membership', membershipFields(org.id, member), 'roles');
+      const changed = [...wanted.filter((role) => !member.roles.includes(role)), ...member.roles.filter((role) => !wanted.includes(role))];
+      this.assertMayAssign(req, changed);
+    };
+    return noSuchMember(this.deps.orgs.setMemberRoles(org.id, userId, wanted, req.user!.id, check));
   }
 
-  /** Removes a member; the caller themselves always may (leaving). */
+  /** Removes a member; the caller themselves always may (leaving). Decided as `setRoles` is. */
   async removeMember(req: Request, userId: number): Promise<void> {
     const org = orgOf(req);
-    if (userId !== req.user!.id) {
-      const member = await this.member(req, userId);
+    const self = userId === req.user!.id;
+    const check = (member: MemberView) => {
+      if (self) return;
       assertCan(req, 'delete', 'Membership', membershipFields(org.id, member));
       this.assertMayAssign(req, member.roles);
-    }
-    await this.deps.orgs.removeMember(org.id, userId, req.user!.id);
+    };
+    await noSuchMember(this.deps.orgs.removeMember(org.id, userId, req.user!.id, check));
   }
 
   async invite(req: Request, input: { email: string; roles: string[] }): Promise<InvitationView> {
@@ -188,13 +192,6 @@ export class OrgActions {
     return can(req, action, type, { ...fields, org_id: orgOf(req).id }, field);
   }
 
-  /** A member of the organization, or 404. */
-  private async member(req: Request, userId: number): Promise<MemberView> {
-    const found = (await this.deps.orgs.members(orgOf(req).id)).find((member) => member.user_id === userId);
-    if (!found) throw new AuthError('not_found', 'No such member of this organization');
-    return found;
-  }
-
   private assertMayAssign(req: Request, roles: readonly string[]): void {
     const org = orgOf(req);
     const refused = roles.filter((name) => !req.ability!.can('assign', subject('OrgRole', { name, org_id: org.id })));
@@ -207,6 +204,19 @@ export function idParameter(req: Request, name: string, what: string): number {
   const text = String(req.params[name]);
   if (!/^[1-9]\d{0,14}$/.test(text)) throw new AuthError('not_found', `No such ${what}`);
   return Number(text);
+}
+
+/**
+ * The service's 404 for a user who is no member (or no user at all) names them: over HTTP it is
+ * one answer for every id, which tells no one whether the id is a user's, or whose address it has.
+ */
+async function noSuchMember<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AuthError && error.code === 'not_found') throw new AuthError('not_found', 'No such member of this organization');
+    throw error;
+  }
 }
 
 function orgOf(req: Request): OrgView {
