@@ -75,7 +75,7 @@ export class Invitations {
   /** Revokes a pending invitation: its link stops working (a 404 `not_found` if there is none such). */
   async revoke(ref: OrgRef, id: number | string, actor?: OrgActor): Promise<void> {
     // A URL's `:id` arrives as a string of digits.
-    const invitationId = typeof id === 'string' && /^[0-9]{1,15}$/.test(id) ? Number(id) : id;
+    const invitationId = typeof id === 'string' && /^[1-9][0-9]{0,14}$/.test(id) ? Number(id) : id;
     const { storage, audit } = this.deps;
     const em = await storage.em();
     await storage.transaction(em, async (tx) => {
