@@ -6,7 +6,7 @@
 import { AuditLog } from './audit/audit-log.js';
 import { CredentialResolver } from './authentication/credentials.js';
 import { SignIn } from './authentication/sign-in.js';
-import { AbilityFactory } from './authorization/abilities.js';
+import { AbilityFactory, type AppAbility } from './authorization/abilities.js';
 import { Guards } from './authorization/guards.js';
 import { LoginTickets } from './mfa/login-tickets.js';
 import { Passkeys } from './mfa/passkeys.js';
@@ -205,6 +205,12 @@ export class AuthParts {
     } catch {
       throw new AuthError('unavailable', 'The authentication service could not start; see the server log');
     }
+  }
+
+  /** A user's ability in an organization as it stands (an invitation's inviter's), or null for a user who is no more. */
+  async abilityIn(userId: number, orgId: number): Promise<AppAbility | null> {
+    const user = await this.lookup.find(userId);
+    return user ? (await this.orgAccess.abilityIn(user, orgId)).ability : null;
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import type { AuditDetail } from '../audit/records.js';
 import { AuthError } from '../errors.js';
-import { Membership, type Organization, type User } from '../storage/entities/index.js';
+import { Invitation, Membership, type Organization, type User } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
@@ -107,9 +107,12 @@ export class Members {
    * The user's memberships end, in the transaction deleting the account: refused with 409
    * `last_owner` for an organization where they are the last owner and others are members (an
    * organization they are alone in stays, with no member, for an operator to give an owner or delete).
+   * The invitations they made and are still pending are revoked.
    */
   async leaveAll(tx: Transaction, user: Person): Promise<void> {
     const { settings } = this.deps;
+    // What they invited to can no longer be granted in their name (docs/organizations.md#invitations).
+    await tx.em.nativeUpdate(Invitation, { invitedBy: user.id, acceptedAt: null, revokedAt: null }, { revokedAt: new Date() });
     const rows = await tx.em.find(Membership, { user: user.id }, { orderBy: { org: 'asc' } });
     if (rows.length === 0) return;
     for (const membership of rows) {

@@ -10,7 +10,7 @@ import type { UserRef } from '../storage/user-ref.js';
 import { MembershipCache, OrgCache } from './caches.js';
 import type { OrgDeps } from './context.js';
 import { listMembers, listOrgs } from './listing.js';
-import { Invitations, type InvitationDeps, type NewInvitation } from './invitations.js';
+import { Invitations, type GrantCheck, type InvitationDeps, type NewInvitation } from './invitations.js';
 import { Members, type MemberCheck } from './members.js';
 import { Organizations, type DeleteOrgOptions, type NewOrg } from './organizations.js';
 import type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './views.js';
@@ -142,9 +142,13 @@ export class OrgService {
     return this.invitations_.pending(token);
   }
 
-  /** The user joins with the invitation's roles. Events `member_added`, `invitation_accepted`. */
-  acceptInvitation(token: string, user: UserRef, actor?: OrgActor): Promise<{ org: OrgInfo; roles: string[] }> {
-    return this.invitations_.accept(token, user, actor);
+  /**
+   * The user joins with the invitation's roles. Events `member_added`, `invitation_accepted`.
+   * `stillGranted`, if given, may refuse it (400 `invalid_invitation`): the HTTP API asks whether
+   * the inviter may still assign the roles it grants.
+   */
+  acceptInvitation(token: string, user: UserRef, actor?: OrgActor, stillGranted?: GrantCheck): Promise<{ org: OrgInfo; roles: string[] }> {
+    return this.invitations_.accept(token, user, actor, stillGranted);
   }
 
   /** @internal The user's memberships end, in the transaction deleting the account (409 `last_owner`). */

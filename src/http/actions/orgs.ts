@@ -16,43 +16,21 @@
  */
 import { subject } from '@casl/ability';
 import type { Request, RequestHandler } from 'express';
+import type { AppAbility } from '../../authorization/abilities.js';
 import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { NewOrg } from '../schemas/orgs.js';
 import type { InvitationView, MemberView, MyOrgView, OrgView } from '../schemas/org-responses.js';
+import type { InvitationGrant, OrgsForHttp, PendingInvitation } from './org-service.js';
 import { assertEveryScope } from './tokens.js';
-
-/** What the HTTP layer asks of the organizations service (`auth.orgs`), which checks no permissions. */
-export interface OrgsForHttp {
-  create(input: { name: string; slug?: string; owner: number }, actor: number): Promise<OrgView>;
-  listFor(userId: number): Promise<MyOrgView[]>;
-  rename(orgId: number, name: string, actor: number): Promise<OrgView>;
-  delete(orgId: number, actor: number): Promise<unknown>;
-  members(orgId: number): Promise<MemberView[]>;
-  /** `check` is asked with the member as they are when the change is written, and throws to refuse. */
-  setMemberRoles(orgId: number, userId: number, roles: string[], actor: number, check?: (member: MemberView) => void): Promise<MemberView>;
-  removeMember(orgId: number, userId: number, actor: number, check?: (member: MemberView) => void): Promise<void>;
-  invite(orgId: number, input: { email: string; roles: string[] }, actor: number): Promise<InvitationView>;
-  /** The pending ones. */
-  invitations(orgId: number): Promise<InvitationView[]>;
-  revokeInvitation(orgId: number, id: number, actor: number): Promise<void>;
-  acceptInvitation(token: string, userId: number): Promise<{ org: OrgView; roles: string[] }>;
-  /** A pending invitation by its link's token, or null; accepts nothing. */
-  pendingInvitation(token: string): Promise<PendingInvitation | null>;
-}
-
-/** What the invitation link's page shows: never the invitation's id or token. */
-export interface PendingInvitation {
-  org: OrgView;
-  email: string;
-  roles: string[];
-}
 
 export interface OrgActionsDeps {
   config: AuthConfig;
   orgs: OrgsForHttp;
   /** The organization roles the application defines, in the order it defined them. */
   orgRoles: { names(): string[] };
+  /** The user's ability in the organization now (global roles only if no member), or null for a user who is no more. */
+  abilityIn(userId: number, orgId: number): Promise<AppAbility | null>;
 }
 
 const SCOPES = 'Organizations need a token made without scopes (one that carries every scope)';
@@ -91,7 +69,19 @@ export class OrgActions {
 
   async accept(req: Request, token: string): Promise<{ org: OrgView; roles: string[] }> {
     if (boundOrg(req) !== null) throw forbidden('A token bound to an organization cannot join another');
-    return this.deps.orgs.acceptInvitation(token, req.user!.id);
+    return this.deps.orgs.acceptInvitation(token, req.user!.id, undefined, (grant) => this.inviterMayStillGrant(grant));
+  }
+
+  /**
+   * An invitation grants its roles in its inviter's name: only while the inviter may still invite
+   * with them (`create Invitation`, `assign` each role), as when they made it. One made by code or
+   * the CLI (no inviter) was checked by no ability, and is not now.
+   */
+  private async inviterMayStillGrant({ orgId, email, roles, invitedBy }: InvitationGrant): Promise<boolean> {
+    if (invitedBy === null) return true;
+    const ability = await this.deps.abilityIn(invitedBy, orgId);
+    if (!ability || !ability.can('create', subject('Invitation', { org_id: orgId, email, roles }))) return false;
+    return roles.every((name) => ability.can('assign', subject('OrgRole', { name, org_id: orgId })));
   }
 
   /** What the invitation link's page shows: the invitation, if it can still be accepted. */
