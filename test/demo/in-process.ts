@@ -15,6 +15,8 @@ export interface InProcessDemo {
   /** A user made by an operator (no roles unless given), with a token to act as them. */
   user(email: string, options?: { roles?: string[]; isAdmin?: boolean }): Promise<DemoUser>;
   close(): Promise<void>;
+  /** Statements run so far on the demo's database (the auth one's also run in the background: its change feed, token use). */
+  statements(): number;
 }
 
 export interface DemoUser {
@@ -45,9 +47,12 @@ export async function inProcessDemo(name: string): Promise<InProcessDemo> {
   const { app, auth, database } = demo;
   auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
   await database.ready;
+  let statements = 0;
+  (await database.em({} as never)).getConnection().getKnex().on('query', () => void statements++);
   return {
     app,
     auth,
+    statements: () => statements,
     async user(email, { roles = [], isAdmin = false } = {}) {
       const user = await auth.users.create({ email, password: PASSWORD, roles, isAdmin });
       const { token } = await auth.tokens.create(user, { name: 'demo tests' });
