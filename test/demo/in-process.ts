@@ -7,6 +7,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
+import type { EntityManager as KnexEntityManager } from '../../src/storage/orm.js';
 import { PASSWORD } from '../helpers/app.js';
 
 export interface InProcessDemo {
@@ -48,7 +49,7 @@ export async function inProcessDemo(name: string): Promise<InProcessDemo> {
   auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
   await database.ready;
   let statements = 0;
-  (await database.em({} as never)).getConnection().getKnex().on('query', () => void statements++);
+  ((await database.em({} as never)) as KnexEntityManager).getConnection().getKnex().on('query', () => void statements++);
   return {
     app,
     auth,
