@@ -57,7 +57,7 @@ export type { SessionsPageLocals } from './http/pages/sessions-page.js';
 export type { PageTexts } from './http/pages/texts.js';
 export type { DefinedScope, TokenFormValues, TokensPageLocals } from './http/pages/tokens-page.js';
 export type { Rate } from './config/rates.js';
-export type { NewInvitation } from './orgs/invitations.js';
+export type { GrantCheck, InvitationGrant, NewInvitation } from './orgs/invitations.js';
 export type { NewOrg } from './orgs/organizations.js';
 export type { OrgService } from './orgs/service.js';
 export type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './orgs/views.js';

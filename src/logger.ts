@@ -14,9 +14,10 @@
  * User input in a string line is quoted with its control characters escaped, so that nobody can
  * write a line of their own into the log; structured loggers escape what they write as JSON. A
  * database error's statement and its values (they can be password or token hashes) reach no
- * logger: only the driver's own message is kept.
+ * logger: only the driver's own message is kept. Nor does an object an error carries (MikroORM's
+ * ValidationError carries the entity, and prints it in its message): only plain values.
  */
-import { DriverException } from '@mikro-orm/core';
+import { DriverException, ValidationError } from '@mikro-orm/core';
 
 /** The little the package needs of a logger: `console`, pino and winston loggers all fit. */
 export interface Logger {
@@ -86,7 +87,7 @@ export function quote(value: string): string {
  */
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return escapeControls(String(error));
-  const message = error instanceof DriverException ? driverMessage(error) : error.message;
+  const message = safeMessage(error);
   const cause = error.cause instanceof Error && !(error instanceof DriverException) ? `\n  caused by ${describeError(error.cause)}` : '';
   return [`${error.name}: ${escapeControls(message)}`, ...framesOf(error)].join('\n') + cause;
 }
@@ -99,15 +100,33 @@ export function describeError(error: unknown): string {
  */
 function loggable(error: unknown, enumerable: boolean, depth = 0): unknown {
   if (!(error instanceof Error)) return String(error);
-  if (error instanceof DriverException) {
-    const message = driverMessage(error);
-    return copyOf(error, { name: error.name, message, stack: [`${error.name}: ${message}`, ...framesOf(error)].join('\n'), code: error.code }, enumerable);
+  const message = safeMessage(error);
+  if (message !== error.message) {
+    const { code } = error as { code?: unknown };
+    return copyOf(error, { name: error.name, message, stack: [`${error.name}: ${message}`, ...framesOf(error)].join('\n'), code: plain(code) ? code : undefined }, enumerable);
   }
   // A chain of causes is followed 8 deep (an error may be its own cause); what lies deeper is left out.
   const cause = !(error.cause instanceof Error) ? error.cause : depth < 8 ? loggable(error.cause, enumerable, depth + 1) : undefined;
-  if (!enumerable && cause === error.cause) return error;
-  const own = Object.fromEntries(Object.entries(error));
-  return copyOf(error, { ...own, name: error.name, message: error.message, stack: error.stack, ...(cause !== undefined && { cause }) }, enumerable);
+  // Only plain values of its own (a code, a status): an object it carries may be an entity, a request, a configuration.
+  const own = Object.entries(error).filter(([key]) => key !== 'cause');
+  const kept = own.filter(([, value]) => plain(value));
+  if (!enumerable && cause === error.cause && kept.length === own.length) return error;
+  return copyOf(error, { ...Object.fromEntries(kept), name: error.name, message: error.message, stack: error.stack, ...(cause !== undefined && { cause }) }, enumerable);
+}
+
+function plain(value: unknown): boolean {
+  return value === null || (typeof value !== 'object' && typeof value !== 'function');
+}
+
+/**
+ * What the log may show of an error's message: a database error's without the statement and its
+ * values; a MikroORM ValidationError's first line only (its "is required" message goes on with the
+ * whole entity, `inspect`ed: a user's password hash with it). Any other message as it is.
+ */
+function safeMessage(error: Error): string {
+  if (error instanceof DriverException) return driverMessage(error);
+  if (error instanceof ValidationError) return error.message.split('\n')[0]!;
+  return error.message;
 }
 
 /** An object of the error's class with exactly these properties, enumerable or (like an Error's own) not. */

@@ -6,7 +6,7 @@
 import { AuditLog } from './audit/audit-log.js';
 import { CredentialResolver } from './authentication/credentials.js';
 import { SignIn } from './authentication/sign-in.js';
-import { AbilityFactory } from './authorization/abilities.js';
+import { AbilityFactory, type AppAbility } from './authorization/abilities.js';
 import { Guards } from './authorization/guards.js';
 import { Impersonation } from './impersonation/impersonation.js';
 import { LoginTickets } from './mfa/login-tickets.js';
@@ -173,14 +173,9 @@ export class AuthParts {
       impersonation: { credentials: (req, session) => this.impersonation.credentials(req, session) },
       whenReady: () => this.whenReady(),
     });
-    this.secondFactors = new SecondFactors({
-      storage,
-      audit,
-      box: new SecretBox(config.secret),
-      issuer: new URL(config.publicUrl).host,
-      forget: (ids) => this.users.forget(ids),
-      endSessions: (tx, userId) => this.sessions.endAllOf(tx, userId),
-    });
+    const box = new SecretBox(config.secret);
+    const endSessions = (tx: Parameters<SessionStore['endAllOf']>[0], userId: number) => this.sessions.endAllOf(tx, userId);
+    this.secondFactors = new SecondFactors({ storage, audit, box, issuer: new URL(config.publicUrl).host, forget: (ids) => this.users.forget(ids), endSessions });
     this.passkeys = new Passkeys({ storage, audit, publicUrl: config.publicUrl });
     this.signIn = new SignIn({
       storage,
@@ -220,6 +215,12 @@ export class AuthParts {
     } catch {
       throw new AuthError('unavailable', 'The authentication service could not start; see the server log');
     }
+  }
+
+  /** A user's ability in an organization as it stands (an invitation's inviter's), or null for a user who is no more. */
+  async abilityIn(userId: number, orgId: number): Promise<AppAbility | null> {
+    const user = await this.lookup.find(userId);
+    return user ? (await this.orgAccess.abilityIn(user, orgId)).ability : null;
   }
 
   /**

@@ -5,10 +5,12 @@
  * rebuilt only when the user's roles or flags, or the definitions, change.
  *
  * In an organization, the membership's organization roles come between the two: global rules
- * first, then the organization's (bound to it: tenant.ts), then the policies. CASL lets a later
- * rule win, so an organization's own refusal (an inverted rule of an org role) holds for its
- * rows even against a global role's grant: the organization's policy is the more specific one,
- * and it can reach nothing outside the organization. Cached per (user, organization, roles).
+ * first, then the organization's (bound to it: tenant.ts), then the global rules again from the
+ * first global refusal on, then the policies. CASL lets a later rule win, so an organization's
+ * own refusal (an inverted rule of an org role) holds for its rows even against a global role's
+ * grant (the organization's policy is the more specific one, and it can reach nothing outside
+ * the organization), and a global refusal holds in every organization, against an org role's
+ * `manage all` too (a ban is a ban). Cached per (user, organization, roles).
  */
 import { createMongoAbility, type ForcedSubject, type MongoAbility, type MongoQuery, type RawRuleOf } from '@casl/ability';
 import { LRUCache } from 'lru-cache';
@@ -124,7 +126,13 @@ export class AbilityFactory {
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
-      const rules = [...this.roles.rulesFor(user), ...orgRoles.rulesIn(user, org, held), ...this.policyRules(user)];
+      const global = this.roles.rulesFor(user);
+      // From the first global refusal on, the global rules come again after the organization's:
+      // a global refusal holds in every organization (an org role's `manage all` does not lift
+      // it), with the exceptions the global roles themselves make to it, decided as they are.
+      const first = global.findIndex((rule) => rule.inverted);
+      const lastWord = first < 0 ? [] : global.slice(first);
+      const rules = [...global, ...orgRoles.rulesIn(user, org, held), ...lastWord, ...this.policyRules(user)];
       ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher });
       cache.set(key, ability);
     }

@@ -8,7 +8,7 @@ import type { AuditApi } from '../audit/audit-log.js';
 import { withAuditContext } from '../audit/context.js';
 import type { CredentialResolver } from '../authentication/credentials.js';
 import type { SignIn } from '../authentication/sign-in.js';
-import type { AbilityFactory } from '../authorization/abilities.js';
+import type { AbilityFactory, AppAbility } from '../authorization/abilities.js';
 import type { OrgAccess } from '../authorization/org-access.js';
 import type { AuthConfig } from '../config/config.js';
 import { AuthError } from '../errors.js';
@@ -26,7 +26,8 @@ import type { Registrations } from '../users/registrations.js';
 import type { UserService } from '../users/service.js';
 import { AccountActions } from './actions/account.js';
 import { MfaActions } from './actions/mfa.js';
-import { OrgActions, type OrgsForHttp } from './actions/orgs.js';
+import { OrgActions } from './actions/orgs.js';
+import type { OrgsForHttp } from './actions/org-service.js';
 import { ProfileActions } from './actions/profile.js';
 import { SessionActions } from './actions/sessions.js';
 import { SsoActions } from './actions/sso.js';
@@ -91,6 +92,8 @@ export interface AuthRouterDeps {
   orgs: OrgsForHttp;
   /** The organization roles the application defines. */
   orgRoles: { names(): string[] };
+  /** A user's ability in an organization now, or null for a user who is no more (an invitation's inviter). */
+  abilityIn(userId: number, orgId: number): Promise<AppAbility | null>;
   /** The scopes the application defines (`auth.defineScope`): the tokens page and the OpenAPI document list them. */
   scopes: { list(): DefinedScope[] };
   /** Absent when SERVICE_AUTH_RATE_LIMIT_ENABLED is false. */
@@ -126,7 +129,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const sso = new SsoActions({ config, flow: deps.sso.flow, identities: deps.sso.identities, signIn: deps.signIn, credentials: deps.credentials, events: deps.events });
   router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable, providers }));
   router.use(ssoPages({ config, sso, providers, loginRequired, pluggable }));
-  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles });
+  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles, abilityIn: (userId, orgId) => deps.abilityIn(userId, orgId) });
   router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable, scopes: deps.scopes }));
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
   router.use(sessionPages({ config, sessions, loginRequired, pluggable }));

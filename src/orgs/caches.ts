@@ -80,5 +80,6 @@ function keyOf(ref: number | string): string | undefined {
   if (typeof ref === 'number') return Number.isSafeInteger(ref) && ref > 0 ? `#${ref}` : undefined;
   if (typeof ref !== 'string') return undefined;
   if (isIdString(ref)) return `#${Number(ref)}`;
-  return /^[a-z0-9-]{2,48}$/.test(ref) ? ref : undefined;
+  // Digits alone that are no id as written (`007`) name nothing: no slug is digits alone.
+  return /^[a-z0-9-]{2,48}$/.test(ref) && !/^[0-9]+$/.test(ref) ? ref : undefined;
 }

@@ -75,7 +75,7 @@ export class Invitations {
   /** Revokes a pending invitation: its link stops working (a 404 `not_found` if there is none such). */
   async revoke(ref: OrgRef, id: number | string, actor?: OrgActor): Promise<void> {
     // A URL's `:id` arrives as a string of digits.
-    const invitationId = typeof id === 'string' && /^[0-9]{1,15}$/.test(id) ? Number(id) : id;
+    const invitationId = typeof id === 'string' && /^[1-9][0-9]{0,14}$/.test(id) ? Number(id) : id;
     const { storage, audit } = this.deps;
     const em = await storage.em();
     await storage.transaction(em, async (tx) => {
@@ -102,9 +102,10 @@ export class Invitations {
    * The user joins with the invitation's roles, and its token is used up. 400
    * `invalid_invitation` for a token unknown, used, revoked or expired; 403
    * `invitation_email_mismatch` unless the user's confirmed address is the invitation's; 409
-   * `already_member` (the invitation stays usable).
+   * `already_member` (the invitation stays usable). `stillGranted`, if given, is asked whether
+   * the invitation may still grant its roles (the HTTP layer: may its inviter still assign them?).
    */
-  async accept(token: string, userRef: UserRef, actor?: OrgActor): Promise<{ org: OrgInfo; roles: string[] }> {
+  async accept(token: string, userRef: UserRef, actor?: OrgActor, stillGranted?: GrantCheck): Promise<{ org: OrgInfo; roles: string[] }> {
     const { storage, audit, lookup, members } = this.deps;
     const em = await storage.em();
     const user = await lookup.require(em, userRef);
@@ -114,6 +115,10 @@ export class Invitations {
     if (user.emailConfirmedAt == null || user.email !== found.email) {
       audit.fail({ type: 'invitation_accepted', userId: user.id, email: user.email, reason: 'invitation_email_mismatch', detail: { invitation: found.id } });
       throw new AuthError('invitation_email_mismatch', 'This invitation is for another address: sign in with the account of the address it was sent to, its address confirmed');
+    }
+    // Checked before the change's transaction: what it reads (the inviter's ability) is read through caches.
+    if (stillGranted && !(await stillGranted({ orgId: found.org.id, email: found.email, roles: [...found.roles].sort(), invitedBy: found.invitedBy?.id ?? null }))) {
+      throw this.invalid(user.id, 'inviter_may_not_assign');
     }
     const by = actor === undefined ? user : actor;
     const { org, roles } = await storage.transaction(em, async (tx) => {
@@ -130,11 +135,25 @@ export class Invitations {
   }
 
   /** A token that does not work: recorded, then refused. */
-  private invalid(userId: number): AuthError {
-    this.deps.audit.fail({ type: 'invitation_accepted', userId, reason: 'invalid_invitation' });
+  private invalid(userId: number, reason = 'invalid_invitation'): AuthError {
+    this.deps.audit.fail({ type: 'invitation_accepted', userId, reason });
     return new AuthError('invalid_invitation', 'This invitation is unknown, used, revoked or expired; ask for a new one');
   }
 }
+
+/** What an invitation grants, and who made it (null: code or the CLI, which no ability limits). */
+export interface InvitationGrant {
+  orgId: number;
+  email: string;
+  roles: string[];
+  invitedBy: number | null;
+}
+
+/**
+ * Whether the invitation may still grant its roles, asked when it is accepted: false makes it
+ * 400 `invalid_invitation`, as a revoked one is (its inviter may no longer assign them).
+ */
+export type GrantCheck = (grant: InvitationGrant) => Promise<boolean>;
 
 /** Neither accepted, revoked nor expired at `now`. */
 function pending(now: Date) {

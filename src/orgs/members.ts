@@ -7,13 +7,16 @@
  */
 import type { AuditDetail } from '../audit/records.js';
 import { AuthError } from '../errors.js';
-import { Membership, type Organization, type User } from '../storage/entities/index.js';
+import { Invitation, Membership, type Organization, type User } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
 import { actorId, emitOrgEvent, holdsOwnerRole, lockedOrg, type OrgDeps } from './context.js';
 import { validOrgRoles } from './names.js';
 import { toOrgInfo, type MemberInfo, type OrgActor, type OrgRef } from './views.js';
+
+/** Decides, inside a change's transaction, whether the change may be made to the member as they are now; throws to refuse. */
+export type MemberCheck = (member: MemberInfo) => void;
 
 /** Who a member is, for records and events. */
 interface Person {
@@ -52,8 +55,13 @@ export class Members {
     return toMemberInfo(membership, user);
   }
 
-  /** Replaces the member's roles (a 404 `not_found` for a non-member; 409 `last_owner` for the last owner losing theirs). */
-  async setRoles(ref: OrgRef, userRef: UserRef, roles: readonly string[], actor?: OrgActor): Promise<MemberInfo> {
+  /**
+   * Replaces the member's roles (a 404 `not_found` for a non-member; 409 `last_owner` for the last
+   * owner losing theirs). `check`, if given, is asked first with the member as they are inside the
+   * transaction (the organization locked), and throws to refuse: who may make the change is
+   * decided on the roles it replaces, not on roles read before another change committed.
+   */
+  async setRoles(ref: OrgRef, userRef: UserRef, roles: readonly string[], actor?: OrgActor, check?: MemberCheck): Promise<MemberInfo> {
     const names = validOrgRoles(roles, this.deps.knownOrgRole);
     const { storage, lookup, settings } = this.deps;
     const em = await storage.em();
@@ -61,6 +69,7 @@ export class Members {
     const { org, member, changed } = await storage.transaction(em, async (tx) => {
       const org = await lockedOrg(tx.em, ref);
       const membership = await this.membershipOf(tx.em, org, user);
+      check?.(toMemberInfo(membership, user));
       const previous = [...membership.roles].sort();
       const changed = previous.join(' ') !== names.join(' ');
       if (changed) {
@@ -75,14 +84,15 @@ export class Members {
     return member;
   }
 
-  /** Removes the member (a 404 `not_found` for a non-member; 409 `last_owner` for the last owner). */
-  async remove(ref: OrgRef, userRef: UserRef, actor?: OrgActor): Promise<void> {
+  /** Removes the member (a 404 `not_found` for a non-member; 409 `last_owner` for the last owner); `check` as for `setRoles`. */
+  async remove(ref: OrgRef, userRef: UserRef, actor?: OrgActor, check?: MemberCheck): Promise<void> {
     const { storage, lookup, settings } = this.deps;
     const em = await storage.em();
     const user = await lookup.require(em, userRef);
     const { org, roles } = await storage.transaction(em, async (tx) => {
       const org = await lockedOrg(tx.em, ref);
       const membership = await this.membershipOf(tx.em, org, user);
+      check?.(toMemberInfo(membership, user));
       const roles = [...membership.roles].sort();
       if (holdsOwnerRole(roles, settings.ownerRoles)) await this.assertAnotherOwner(tx.em, org, user);
       await tx.em.nativeDelete(Membership, { id: membership.id });
@@ -97,9 +107,12 @@ export class Members {
    * The user's memberships end, in the transaction deleting the account: refused with 409
    * `last_owner` for an organization where they are the last owner and others are members (an
    * organization they are alone in stays, with no member, for an operator to give an owner or delete).
+   * The invitations they made and are still pending are revoked.
    */
   async leaveAll(tx: Transaction, user: Person): Promise<void> {
     const { settings } = this.deps;
+    // What they invited to can no longer be granted in their name (docs/organizations.md#invitations).
+    await tx.em.nativeUpdate(Invitation, { invitedBy: user.id, acceptedAt: null, revokedAt: null }, { revokedAt: new Date() });
     const rows = await tx.em.find(Membership, { user: user.id }, { orderBy: { org: 'asc' } });
     if (rows.length === 0) return;
     for (const membership of rows) {
@@ -116,7 +129,8 @@ export class Members {
   }
 
   private async membershipOf(em: EntityManager, org: Organization, user: Person): Promise<Membership> {
-    const membership = await em.findOne(Membership, { org: org.id, user: user.id });
+    // Read afresh: the entity manager may hold the row as it was before the organization was locked.
+    const membership = await em.findOne(Membership, { org: org.id, user: user.id }, { refresh: true });
     if (!membership) throw new AuthError('not_found', `${user.email} is not a member of ${org.slug}`);
     return membership;
   }

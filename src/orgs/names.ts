@@ -10,6 +10,8 @@ import { AuthError, ValidationError } from '../errors.js';
 
 const SLUG = /^[a-z0-9-]{2,48}$/;
 const DIGITS = /^[0-9]+$/;
+/** A positive integer as `String(n)` writes it, of at most 15 digits (a safe integer). */
+const CANONICAL_ID = /^[1-9][0-9]{0,14}$/;
 const MAX_NAME = 100;
 /** A derived slug is cut to this, leaving room for a numeric suffix when it is taken. */
 const DERIVED_MAX = 40;
@@ -34,9 +36,13 @@ export function validSlug(slug: unknown): string {
   return slug;
 }
 
-/** Whether `ref`, a string, names an organization by its id rather than its slug. */
+/**
+ * Whether `ref`, a string, names an organization by its id rather than its slug: an id written as
+ * it is written everywhere (`7`), never another spelling of it (`007`, `+7`, `7.0`, ` 7`), so that
+ * one organization has one URL. Any other string of digits names nothing (no slug is digits alone).
+ */
 export function isIdString(ref: string): boolean {
-  return DIGITS.test(ref) && ref.length <= 15;
+  return CANONICAL_ID.test(ref);
 }
 
 /** A slug made from a name: lower case, accents dropped, anything else a hyphen; `org-…` if too short or digits alone. */

@@ -10,8 +10,8 @@ import type { UserRef } from '../storage/user-ref.js';
 import { MembershipCache, OrgCache } from './caches.js';
 import type { OrgDeps } from './context.js';
 import { listMembers, listOrgs } from './listing.js';
-import { Invitations, type InvitationDeps, type NewInvitation } from './invitations.js';
-import { Members } from './members.js';
+import { Invitations, type GrantCheck, type InvitationDeps, type NewInvitation } from './invitations.js';
+import { Members, type MemberCheck } from './members.js';
 import { Organizations, type DeleteOrgOptions, type NewOrg } from './organizations.js';
 import type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './views.js';
 
@@ -103,14 +103,18 @@ export class OrgService {
     return this.members_.add(ref, user, roles, actor);
   }
 
-  /** Replaces a member's roles (409 `last_owner` for the last owner losing theirs). Event `member_roles_changed`. */
-  setMemberRoles(ref: OrgRef, user: UserRef, roles: readonly string[], actor?: OrgActor): Promise<MemberInfo> {
-    return this.members_.setRoles(ref, user, roles, actor);
+  /**
+   * Replaces a member's roles (409 `last_owner` for the last owner losing theirs). Event
+   * `member_roles_changed`. `check` is asked with the member as they are when the change is
+   * written (the organization locked), and throws to refuse it.
+   */
+  setMemberRoles(ref: OrgRef, user: UserRef, roles: readonly string[], actor?: OrgActor, check?: MemberCheck): Promise<MemberInfo> {
+    return this.members_.setRoles(ref, user, roles, actor, check);
   }
 
-  /** Removes a member (409 `last_owner` for the last owner). Event `member_removed`. */
-  removeMember(ref: OrgRef, user: UserRef, actor?: OrgActor): Promise<void> {
-    return this.members_.remove(ref, user, actor);
+  /** Removes a member (409 `last_owner` for the last owner). Event `member_removed`. `check` as for `setMemberRoles`. */
+  removeMember(ref: OrgRef, user: UserRef, actor?: OrgActor, check?: MemberCheck): Promise<void> {
+    return this.members_.remove(ref, user, actor, check);
   }
 
   // ---- invitations ----
@@ -138,9 +142,13 @@ export class OrgService {
     return this.invitations_.pending(token);
   }
 
-  /** The user joins with the invitation's roles. Events `member_added`, `invitation_accepted`. */
-  acceptInvitation(token: string, user: UserRef, actor?: OrgActor): Promise<{ org: OrgInfo; roles: string[] }> {
-    return this.invitations_.accept(token, user, actor);
+  /**
+   * The user joins with the invitation's roles. Events `member_added`, `invitation_accepted`.
+   * `stillGranted`, if given, may refuse it (400 `invalid_invitation`): the HTTP API asks whether
+   * the inviter may still assign the roles it grants.
+   */
+  acceptInvitation(token: string, user: UserRef, actor?: OrgActor, stillGranted?: GrantCheck): Promise<{ org: OrgInfo; roles: string[] }> {
+    return this.invitations_.accept(token, user, actor, stillGranted);
   }
 
   /** @internal The user's memberships end, in the transaction deleting the account (409 `last_owner`). */

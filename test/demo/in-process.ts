@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Express, Request } from 'express';
 import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
+import type { EntityManager as KnexEntityManager } from '../../src/storage/orm.js';
 import { PASSWORD } from '../helpers/app.js';
 
 export interface InProcessDemo {
@@ -18,6 +19,8 @@ export interface InProcessDemo {
   /** An entity manager of the demo's own database (its rows, to compare with what routes answer). */
   em(): Promise<EntityManager>;
   close(): Promise<void>;
+  /** Statements run so far on the demo's database (the auth one's also run in the background: its change feed, token use). */
+  statements(): number;
 }
 
 type Call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -63,9 +66,12 @@ export async function inProcessDemo(name: string): Promise<InProcessDemo> {
   const { app, auth, database } = demo;
   auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
   await database.ready;
+  let statements = 0;
+  ((await database.em({} as never)) as KnexEntityManager).getConnection().getKnex().on('query', () => void statements++);
   return {
     app,
     auth,
+    statements: () => statements,
     async user(email, { roles = [], isAdmin = false } = {}) {
       const user = await auth.users.create({ email, password: PASSWORD, roles, isAdmin });
       const { token } = await auth.tokens.create(user, { name: 'demo tests' });

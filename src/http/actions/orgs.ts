@@ -16,42 +16,21 @@
  */
 import { subject } from '@casl/ability';
 import type { Request, RequestHandler } from 'express';
+import type { AppAbility } from '../../authorization/abilities.js';
 import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { NewOrg } from '../schemas/orgs.js';
 import type { InvitationView, MemberView, MyOrgView, OrgView } from '../schemas/org-responses.js';
+import type { InvitationGrant, OrgsForHttp, PendingInvitation } from './org-service.js';
 import { assertEveryScope } from './tokens.js';
-
-/** What the HTTP layer asks of the organizations service (`auth.orgs`), which checks no permissions. */
-export interface OrgsForHttp {
-  create(input: { name: string; slug?: string; owner: number }, actor: number): Promise<OrgView>;
-  listFor(userId: number): Promise<MyOrgView[]>;
-  rename(orgId: number, name: string, actor: number): Promise<OrgView>;
-  delete(orgId: number, actor: number): Promise<unknown>;
-  members(orgId: number): Promise<MemberView[]>;
-  setMemberRoles(orgId: number, userId: number, roles: string[], actor: number): Promise<MemberView>;
-  removeMember(orgId: number, userId: number, actor: number): Promise<void>;
-  invite(orgId: number, input: { email: string; roles: string[] }, actor: number): Promise<InvitationView>;
-  /** The pending ones. */
-  invitations(orgId: number): Promise<InvitationView[]>;
-  revokeInvitation(orgId: number, id: number, actor: number): Promise<void>;
-  acceptInvitation(token: string, userId: number): Promise<{ org: OrgView; roles: string[] }>;
-  /** A pending invitation by its link's token, or null; accepts nothing. */
-  pendingInvitation(token: string): Promise<PendingInvitation | null>;
-}
-
-/** What the invitation link's page shows: never the invitation's id or token. */
-export interface PendingInvitation {
-  org: OrgView;
-  email: string;
-  roles: string[];
-}
 
 export interface OrgActionsDeps {
   config: AuthConfig;
   orgs: OrgsForHttp;
   /** The organization roles the application defines, in the order it defined them. */
   orgRoles: { names(): string[] };
+  /** The user's ability in the organization now (global roles only if no member), or null for a user who is no more. */
+  abilityIn(userId: number, orgId: number): Promise<AppAbility | null>;
 }
 
 const SCOPES = 'Organizations need a token made without scopes (one that carries every scope)';
@@ -90,7 +69,19 @@ export class OrgActions {
 
   async accept(req: Request, token: string): Promise<{ org: OrgView; roles: string[] }> {
     if (boundOrg(req) !== null) throw forbidden('A token bound to an organization cannot join another');
-    return this.deps.orgs.acceptInvitation(token, req.user!.id);
+    return this.deps.orgs.acceptInvitation(token, req.user!.id, undefined, (grant) => this.inviterMayStillGrant(grant));
+  }
+
+  /**
+   * An invitation grants its roles in its inviter's name: only while the inviter may still invite
+   * with them (`create Invitation`, `assign` each role), as when they made it. One made by code or
+   * the CLI (no inviter) was checked by no ability, and is not now.
+   */
+  private async inviterMayStillGrant({ orgId, email, roles, invitedBy }: InvitationGrant): Promise<boolean> {
+    if (invitedBy === null) return true;
+    const ability = await this.deps.abilityIn(invitedBy, orgId);
+    if (!ability || !ability.can('create', subject('Invitation', { org_id: orgId, email, roles }))) return false;
+    return roles.every((name) => ability.can('assign', subject('OrgRole', { name, org_id: orgId })));
   }
 
   /** What the invitation link's page shows: the invitation, if it can still be accepted. */
@@ -126,25 +117,28 @@ export class OrgActions {
     return members.filter((member) => can(req, 'read', 'Membership', membershipFields(org.id, member)));
   }
 
+  /** Decided on the member's roles as the change finds them (inside its transaction), not as read before. */
   async setRoles(req: Request, userId: number, roles: string[]): Promise<MemberView> {
     const org = orgOf(req);
-    const member = await this.member(req, userId);
-    assertCan(req, 'update', 'Membership', membershipFields(org.id, member), 'roles');
     const wanted = [...new Set(roles)];
-    const changed = [...wanted.filter((role) => !member.roles.includes(role)), ...member.roles.filter((role) => !wanted.includes(role))];
-    this.assertMayAssign(req, changed);
-    return this.deps.orgs.setMemberRoles(org.id, userId, wanted, req.user!.id);
+    const check = (member: MemberView) => {
+      assertCan(req, 'update', 'Membership', membershipFields(org.id, member), 'roles');
+      const changed = [...wanted.filter((role) => !member.roles.includes(role)), ...member.roles.filter((role) => !wanted.includes(role))];
+      this.assertMayAssign(req, changed);
+    };
+    return noSuchMember(this.deps.orgs.setMemberRoles(org.id, userId, wanted, req.user!.id, check));
   }
 
-  /** Removes a member; the caller themselves always may (leaving). */
+  /** Removes a member; the caller themselves always may (leaving). Decided as `setRoles` is. */
   async removeMember(req: Request, userId: number): Promise<void> {
     const org = orgOf(req);
-    if (userId !== req.user!.id) {
-      const member = await this.member(req, userId);
+    const self = userId === req.user!.id;
+    const check = (member: MemberView) => {
+      if (self) return;
       assertCan(req, 'delete', 'Membership', membershipFields(org.id, member));
       this.assertMayAssign(req, member.roles);
-    }
-    await this.deps.orgs.removeMember(org.id, userId, req.user!.id);
+    };
+    await noSuchMember(this.deps.orgs.removeMember(org.id, userId, req.user!.id, check));
   }
 
   async invite(req: Request, input: { email: string; roles: string[] }): Promise<InvitationView> {
@@ -188,13 +182,6 @@ export class OrgActions {
     return can(req, action, type, { ...fields, org_id: orgOf(req).id }, field);
   }
 
-  /** A member of the organization, or 404. */
-  private async member(req: Request, userId: number): Promise<MemberView> {
-    const found = (await this.deps.orgs.members(orgOf(req).id)).find((member) => member.user_id === userId);
-    if (!found) throw new AuthError('not_found', 'No such member of this organization');
-    return found;
-  }
-
   private assertMayAssign(req: Request, roles: readonly string[]): void {
     const org = orgOf(req);
     const refused = roles.filter((name) => !req.ability!.can('assign', subject('OrgRole', { name, org_id: org.id })));
@@ -207,6 +194,19 @@ export function idParameter(req: Request, name: string, what: string): number {
   const text = String(req.params[name]);
   if (!/^[1-9]\d{0,14}$/.test(text)) throw new AuthError('not_found', `No such ${what}`);
   return Number(text);
+}
+
+/**
+ * The service's 404 for a user who is no member (or no user at all) names them: over HTTP it is
+ * one answer for every id, which tells no one whether the id is a user's, or whose address it has.
+ */
+async function noSuchMember<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AuthError && error.code === 'not_found') throw new AuthError('not_found', 'No such member of this organization');
+    throw error;
+  }
 }
 
 function orgOf(req: Request): OrgView {
