@@ -83,6 +83,7 @@ const chains: Record<string, RequestHandler[]> = {
   'loginRequired': [auth.loginRequired],
   'orgRequired': [auth.orgRequired()],
   'orgRequired + require': [auth.orgRequired(), auth.require({ action: 'read', subject: 'Project' })],
+  ...(process.env['MORE'] && { 'orgRequired + login': [auth.orgRequired(), auth.loginRequired] }),
 };
 const empty: RequestHandler[] = [];
 for (const chain of Object.values(chains)) await cpuPerCall(chain); // warm-up

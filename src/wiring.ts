@@ -13,6 +13,7 @@ import { Passkeys } from './mfa/passkeys.js';
 import { SecondFactors } from './mfa/second-factor.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { PolicyRegistry } from './authorization/policies.js';
+import { forgetCredentials } from './authorization/request-state.js';
 import { OrgAccess } from './authorization/org-access.js';
 import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
 import { ScopeRules } from './authorization/scope-rules.js';
@@ -161,6 +162,7 @@ export class AuthParts {
       tokenFailures: this.limiters?.tokenFailures,
       publicOrigin,
       whenReady: () => this.whenReady(),
+      forgotten: forgetCredentials,
     });
     this.secondFactors = new SecondFactors({
       storage,
