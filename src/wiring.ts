@@ -14,6 +14,7 @@ import { Passkeys } from './mfa/passkeys.js';
 import { SecondFactors } from './mfa/second-factor.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { PolicyRegistry } from './authorization/policies.js';
+import { forgetCredentials } from './authorization/request-state.js';
 import { OrgAccess } from './authorization/org-access.js';
 import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
 import { ScopeRules } from './authorization/scope-rules.js';
@@ -172,6 +173,7 @@ export class AuthParts {
       publicOrigin,
       impersonation: { credentials: (req, session) => this.impersonation.credentials(req, session) },
       whenReady: () => this.whenReady(),
+      forgotten: forgetCredentials,
     });
     const box = new SecretBox(config.secret);
     const endSessions = (tx: Parameters<SessionStore['endAllOf']>[0], userId: number) => this.sessions.endAllOf(tx, userId);

@@ -55,6 +55,8 @@ export interface CredentialSources {
   publicOrigin: string;
   impersonation: ImpersonatedSessions;
   whenReady(): Promise<void>;
+  /** Told when a request's credentials changed (`forget`), for whatever holds them for the request's later guards. */
+  forgotten?: (req: Request) => void;
 }
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -98,6 +100,7 @@ export class CredentialResolver {
   /** Forgets what was resolved, after the request's credentials changed (login, logout). */
   forget(req: Request): void {
     this.resolved.delete(req);
+    this.sources.forgotten?.(req);
   }
 
   private lookupNow(req: Request): MaybeCredentials {

@@ -21,6 +21,7 @@ import type { Principal } from './principal.js';
 import { knownNames, unknownNameProblem, type KnownNames } from './known-names.js';
 import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
 import { intersectRules } from './rule-intersection.js';
+import { LastOrgAbility } from './last-org-ability.js';
 import { ScopedAbility } from './scoped-ability.js';
 import type { ScopeRules } from './scope-rules.js';
 
@@ -63,6 +64,8 @@ export class AbilityFactory {
   private known: { versions: string; names: KnownNames } | undefined;
   /** The same user object (cached for a while by the credential lookups) skips building the key. */
   private readonly byUser = new WeakMap<Principal, { roles: number; policies: number; ability: AppAbility }>();
+  /** The same for a request in an organization (last-org-ability.ts). */
+  private readonly lastInOrg = new LastOrgAbility();
 
   constructor(
     private readonly roles: RoleRules,
@@ -118,10 +121,12 @@ export class AbilityFactory {
   private abilityIn(user: Principal, { org, roles }: OrgPlace): AppAbility {
     const orgRoles = this.orgRoles;
     if (!orgRoles || roles.length === 0) return this.abilityFor(user);
+    const versions = [this.roles.version, orgRoles.version, this.policies.version];
+    const last = this.lastInOrg.find(user, org, roles, versions);
+    if (last) return last;
     // By name, as global roles are (a user's roles come sorted): the rules, and so the decisions
     // and the cache key, do not depend on the order the membership lists them in.
     const held = [...new Set(roles)].sort();
-    const versions = [this.roles.version, orgRoles.version, this.policies.version];
     const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, held]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
@@ -136,6 +141,7 @@ export class AbilityFactory {
       ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher });
       cache.set(key, ability);
     }
+    this.lastInOrg.remember(user, org, roles, versions, ability);
     return ability;
   }
 

@@ -6,7 +6,7 @@
  */
 import { buildMongoQueryMatcher } from '@casl/ability';
 import { helper, Reference, Utils } from '@mikro-orm/core';
-import { $and, $nor, $not, $or, $where, eq, nor, not, or, where } from '@ucast/mongo2js';
+import { $and, $nor, $not, $or, $where, and, eq, nor, not, or, where } from '@ucast/mongo2js';
 
 /**
  * One step of a dotted path (`project.members.user_id`), as CASL takes it, on plain objects and
@@ -48,7 +48,21 @@ const equals: typeof eq = (node, object, context) => {
   return eq(node, object, context);
 };
 
-export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher({ $and, $or, $nor, $not, $where }, { or, nor, not, where, eq: equals }, { get: step });
+/**
+ * `$and` (and a rule's several fields) as ucast decides it, without the closure ucast's `and`
+ * allocates for `every` on each call: CASL tries every candidate rule of an ability on each `can`.
+ */
+const allOf: typeof and = (node, object, { interpret }) => {
+  const conditions = node.value;
+  for (let i = 0; i < conditions.length; i++) if (!interpret(conditions[i]!, object)) return false;
+  return true;
+};
+
+export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher(
+  { $and, $or, $nor, $not, $where },
+  { and: allOf, or, nor, not, where, eq: equals },
+  { get: step },
+);
 
 const OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$all', '$size', '$regex', '$options', '$elemMatch', '$exists', '$and', '$or', '$nor', '$not']);
 

@@ -20,7 +20,7 @@ import { routeContext } from './context.js';
 import type { OrgAccess } from './org-access.js';
 import type { PolicyRegistry } from './policies.js';
 import type { Tenant } from './tenant.js';
-import { attachCredentials } from './request-state.js';
+import { attachCredentials, credentialsOf } from './request-state.js';
 import { resourceCheck, type ResourceOptions } from './resource-checks.js';
 import { SCOPE_REFUSAL, ScopedAbility } from './scoped-ability.js';
 
@@ -141,7 +141,7 @@ export class Guards {
     };
     return (req, _res, next) => {
       try {
-        const credentials = deps.credentials.lookup(req);
+        const credentials = credentialsOf(req, deps.abilities) ?? deps.credentials.lookup(req);
         if (credentials instanceof Promise) credentials.then((found) => decide(req, next, found)).catch(next);
         else decide(req, next, credentials);
       } catch (error) {

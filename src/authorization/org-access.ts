@@ -14,7 +14,7 @@ import { AuthError } from '../errors.js';
 import type { AbilityFactory, AppAbility } from './abilities.js';
 import { conditionsMatcher } from './conditions.js';
 import { accessFilter, type AccessibleByOptions } from './filters.js';
-import type { OrgDirectory, OrgInfo, OrgName } from './org-directory.js';
+import type { OrgDirectory, OrgInfo, OrgMembership, OrgName } from './org-directory.js';
 import type { Principal } from './principal.js';
 import { enterOrg, type OrgPlaceOfRequest } from './request-state.js';
 import { ScopedAbility } from './scoped-ability.js';
@@ -27,15 +27,17 @@ export class OrgAccess {
     private readonly directory: () => OrgDirectory,
   ) {}
 
-  /** The check of `orgRequired(param)`: finds the organization and the membership, and puts the request in it. */
-  async enter(req: Request, { user, token }: Credentials, param: string): Promise<AuthError | undefined> {
+  /**
+   * The check of `orgRequired(param)`: finds the organization and the membership, and puts the
+   * request in it. Synchronous when memory holds both (the common case: no promise, whose
+   * async-hook bookkeeping under MikroORM's AsyncLocalStorage costs more than the lookups).
+   */
+  enter(req: Request, { user, token }: Credentials, param: string): AuthError | undefined | Promise<AuthError | undefined> {
     const name = req.params[param];
     if (typeof name !== 'string') throw new TypeError(`orgRequired('${param}'): the route has no parameter :${param}`);
-    const place = await this.placeOf(user, name);
-    if (!place) return noSuchOrg();
-    if (token?.org != null && token.org !== place.org.id) return new AuthError('forbidden', 'This token is bound to another organization');
-    enterOrg(req, place);
-    return undefined;
+    const held = this.heldPlaceOf(user, name);
+    if (held !== undefined) return admit(req, token, held);
+    return this.placeOf(user, name).then((place) => admit(req, token, place));
   }
 
   /**
@@ -45,7 +47,19 @@ export class OrgAccess {
   async placeOf(user: Principal, name: OrgName): Promise<OrgPlaceOfRequest | null> {
     const org = await this.find(name);
     if (!org) return null;
-    const membership = await this.directory().membership(org.id, user.id);
+    return this.placeIn(user, org, await this.directory().membership(org.id, user.id));
+  }
+
+  /** What `placeOf` answers, when memory can tell now; undefined when only `placeOf` can. */
+  private heldPlaceOf(user: Principal, name: string): OrgPlaceOfRequest | null | undefined {
+    const directory = this.directory();
+    const org = directory.peek(name);
+    if (!org) return org;
+    const membership = directory.peekMembership(org.id, user.id);
+    return membership === undefined ? undefined : this.placeIn(user, org, membership);
+  }
+
+  private placeIn(user: Principal, org: OrgInfo, membership: OrgMembership | null): OrgPlaceOfRequest | null {
     if (membership) return { org, membership };
     const global = this.abilities.abilityFor(user);
     return global.can('read', asSubject(ORGANIZATION, { ...org })) ? { org, membership: null } : null;
@@ -64,6 +78,14 @@ export class OrgAccess {
     if (typeof name !== 'string' && typeof name !== 'number') throw new TypeError('{ org }: an organization id, slug, or req.org');
     return this.directory().find(name);
   }
+}
+
+/** Puts the request in the place found, or says why not. */
+function admit(req: Request, token: Credentials['token'], place: OrgPlaceOfRequest | null): AuthError | undefined {
+  if (!place) return noSuchOrg();
+  if (token?.org != null && token.org !== place.org.id) return new AuthError('forbidden', 'This token is bound to another organization');
+  enterOrg(req, place);
+  return undefined;
 }
 
 function noSuchOrg(): AuthError {

@@ -20,6 +20,10 @@ export interface OrgMembership {
 export interface OrgDirectory {
   find(idOrSlug: string | number): Promise<OrgInfo | null>;
   membership(orgId: number, userId: number): Promise<OrgMembership | null>;
+  /** `find`'s answer when memory can tell now (the guards' hot path, without a promise); undefined when only `find` can. */
+  peek(idOrSlug: string | number): OrgInfo | null | undefined;
+  /** `membership`'s answer when memory can tell now; undefined when only `membership` can. */
+  peekMembership(orgId: number, userId: number): OrgMembership | null | undefined;
 }
 
 /** How service code names an organization: its id, its slug, or the organization (`req.org`). */

@@ -26,6 +26,8 @@ export interface OrgPlaceOfRequest {
 
 interface RequestState {
   credentials: Credentials;
+  /** Whether a later guard may take `credentials` as they are (false after a login or logout in the request). */
+  current: boolean;
   abilities: AbilityFactory;
   ability: AppAbility | undefined;
   place: OrgPlaceOfRequest | undefined;
@@ -35,9 +37,28 @@ type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
 
 export function attachCredentials(req: Request, credentials: Credentials, abilities: AbilityFactory): void {
   const stateful = req as StatefulRequest;
+  const state = stateful[STATE];
+  // A later guard handed the credentials an earlier one attached (`credentialsOf`): the ability built stays.
+  if (state?.credentials === credentials && state.abilities === abilities) return;
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
   // A later guard of the same request keeps its organization.
-  stateful[STATE] = { credentials, abilities, ability: undefined, place: stateful[STATE]?.place };
+  stateful[STATE] = { credentials, current: true, abilities, ability: undefined, place: state?.place };
+}
+
+/**
+ * The credentials an earlier guard of the request resolved, for a later guard: looking them up
+ * again (the cookie parsed, its hash, the cache) would find the same, unless the request logged
+ * in or out meanwhile (`forgetCredentials`). Only a guard of the same instance (`abilities`) takes them.
+ */
+export function credentialsOf(req: Request, abilities: AbilityFactory): Credentials | undefined {
+  const state = (req as StatefulRequest)[STATE];
+  return state?.current && state.abilities === abilities ? state.credentials : undefined;
+}
+
+/** The request's credentials changed (CredentialResolver.forget): its next guard looks them up again. */
+export function forgetCredentials(req: Request): void {
+  const state = (req as StatefulRequest)[STATE];
+  if (state) state.current = false;
 }
 
 /** Puts the request in an organization (`orgRequired`): `req.ability` is from now on the ability there. */

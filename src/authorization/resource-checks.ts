@@ -45,8 +45,10 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
   // `req.ability`: the user's, in the organization if any, within a token's scopes (request-state.ts).
   const abilityOf = (req: Request): AppAbility => req.ability!;
   const contextOf = (req: Request): object => {
+    const context = routeContext(req.params);
     const place = orgOfRequest(req);
-    return place ? { ...routeContext(req.params), ...tenant.condition(subject, place.org.id) } : routeContext(req.params);
+    if (place) context[tenant.fieldOf(subject)] = place.org.id;
+    return context;
   };
   const decide = (req: Request, ability: AppAbility, object: object): Refusal => {
     const target = asSubject(subject, object);

@@ -52,6 +52,16 @@ export class OrgService {
     return this.membershipCache.find(orgId, userId);
   }
 
+  /** `find`'s answer if memory can tell now, else undefined (`orgRequired` then waits for `find`). */
+  peek(idOrSlug: string | number): OrgInfo | null | undefined {
+    return this.orgCache.peek(idOrSlug);
+  }
+
+  /** `membership`'s answer if memory can tell now, else undefined. */
+  peekMembership(orgId: number, userId: number): MembershipInfo | null | undefined {
+    return this.membershipCache.peek(orgId, userId);
+  }
+
   // ---- organizations ----
 
   /**

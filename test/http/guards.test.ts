@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { Express, Request } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
+import { partsOf } from '../../src/service-auth.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -37,6 +38,11 @@ function routes(app: Express, auth: ServiceAuth): void {
   app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (req, res) => res.json({ team: req.params['team'] }));
   app.get('/posts/:authorId', auth.require({ action: 'update', subject: 'Post' }), (_req, res) => res.json({ ok: true }));
   app.get('/optional', async (req, res) => res.json({ user: await auth.currentUser(req) }));
+  // Two guards on one route: the second takes the credentials the first found, unless the request
+  // logged out between them (as the package's logout does, through the same resolver).
+  app.get('/two-guards/:team', auth.loginRequired, auth.require({ action: 'read', subject: 'Report' }), (req, res) => res.json({ email: req.user!.email }));
+  const logOut: RequestHandler = (req, res, next) => void partsOf(auth).signIn.end(req, res).then(() => next(), next);
+  app.get('/logout-between', auth.loginRequired, logOut, auth.loginRequired, (_req, res) => res.json({ ok: true }));
 }
 const seen: Record<string, unknown>[] = [];
 
@@ -177,6 +183,15 @@ describe('route guards', () => {
       expect((await get('/optional', 'plain').expect(200)).body.user.email).to.equal('plain@example.com');
       expect((await get('/optional').set('Authorization', 'Bearer sat_not_a_token').expect(200)).body.user).to.equal(null);
       expect((await get('/optional').set('Authorization', 'Bearer').expect(200)).body.user).to.equal(null);
+    });
+
+    it("a later guard decides on the first guard's credentials, and looks again after a logout between them", async () => {
+      expect((await get('/two-guards/north', 'analyst').expect(200)).body.email).to.equal('analyst@example.com');
+      await get('/two-guards/north', 'plain').expect(403);
+      const login = await request(t.app).post('/service-auth/login').send({ email: 'plain@example.com', password: PASSWORD }).expect(200);
+      const cookie = sessionCookieFrom(login)!;
+      expect((await request(t.app).get('/logout-between').set('Cookie', cookie).expect(401)).body.code).to.equal('unauthenticated');
+      await request(t.app).get('/login-only').set('Cookie', cookie).expect(401);
     });
 
     it('refuses a cookie-authenticated unsafe request from another site (CSRF)', async () => {
