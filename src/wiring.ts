@@ -16,6 +16,8 @@ import { PolicyRegistry } from './authorization/policies.js';
 import { OrgAccess } from './authorization/org-access.js';
 import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
 import { ScopeRules } from './authorization/scope-rules.js';
+import { AttributeNames } from './authorization/attribute-names.js';
+import { UserAttributes } from './authorization/user-attributes.js';
 import { Tenant } from './authorization/tenant.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
@@ -87,11 +89,15 @@ export class AuthParts {
   readonly secondFactors: SecondFactors;
   readonly passkeys: Passkeys;
   readonly signIn: SignIn;
-  readonly roleRules = new RoleRules();
+  /** The names of the application's user attributes, which every kind of rule may name (`${user.team}`). */
+  readonly attributeNames = new AttributeNames();
+  readonly roleRules = new RoleRules(undefined, this.attributeNames);
   /** Organization roles (`auth.defineOrgRole`), bound to their organization by the tenant field. */
   readonly orgRoles: OrgRoleRules;
   /** Scopes (`auth.defineScope`): what a token made with them may do at most. */
-  readonly scopes = new ScopeRules();
+  readonly scopes = new ScopeRules(this.attributeNames);
+  /** `auth.defineUserAttributes`: the values of the user attributes, read with the application's resolver and held. */
+  readonly userAttributes: UserAttributes;
   readonly policies: PolicyRegistry;
   readonly abilities: AbilityFactory;
   readonly guards: Guards;
@@ -187,10 +193,13 @@ export class AuthParts {
     });
     this.policies = new PolicyRegistry(pluggable);
     const tenant = new Tenant(config.tenantField);
-    this.orgRoles = new OrgRoleRules(tenant);
+    this.orgRoles = new OrgRoleRules(tenant, this.attributeNames);
     this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles, this.scopes);
-    this.orgAccess = new OrgAccess(this.abilities, () => this.orgs);
-    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, publicOrigin });
+    // `auth.invalidateUser`: a row of the change feed naming the user, as a change to their credentials writes.
+    const noteChange = async (userId: number) => storage.transaction(await storage.em(), (tx) => storage.changes.note(tx.em, [userId]));
+    const attributes = (this.userAttributes = new UserAttributes({ names: this.attributeNames, feed: storage.changes, log: pluggable, noteChange }));
+    this.orgAccess = new OrgAccess(this.abilities, () => this.orgs, attributes);
+    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, attributes, publicOrigin });
 
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here

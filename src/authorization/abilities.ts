@@ -9,6 +9,12 @@
  * rule win, so an organization's own refusal (an inverted rule of an org role) holds for its
  * rows even against a global role's grant: the organization's policy is the more specific one,
  * and it can reach nothing outside the organization. Cached per (user, organization, roles).
+ *
+ * Rules that name the application's user attributes (`${user.team}`) need the user's values: a
+ * principal that carries them (`auth.loadUserAttributes`, or a guard, loaded them). Asking for an
+ * ability whose roles (or a token's scopes) name one, for a user without them, is a TypeError
+ * saying to load them: the answer would otherwise depend on values nobody read. The values are
+ * part of what the ability is cached by.
  */
 import { createMongoAbility, type ForcedSubject, type MongoAbility, type MongoQuery, type RawRuleOf } from '@casl/ability';
 import { LRUCache } from 'lru-cache';
@@ -82,7 +88,8 @@ export class AbilityFactory {
     if (!scopes || scopes.length === 0 || !registry?.any) return ability;
     let byScopes = this.scoped.get(ability);
     if (!byScopes) this.scoped.set(ability, (byScopes = new Map()));
-    const key = `${registry.version} ${scopes.join(' ')}`;
+    const attributes = registry.namesAttributes(scopes) ? attributesOf(user, 'the scopes of this token') : '';
+    const key = `${registry.version} ${scopes.join(' ')} ${attributes}`;
     let scoped = byScopes.get(key);
     if (!scoped) {
       const granted = createMongoAbility<AppAbility>(registry.rulesFor(scopes, user), { conditionsMatcher });
@@ -99,8 +106,9 @@ export class AbilityFactory {
     const policies = this.policies.version;
     const known = this.byUser.get(user);
     if (known && known.roles === roles && known.policies === policies) return known.ability;
+    const attributes = this.roles.namesAttributes(user.roles) ? attributesOf(user, 'the user’s roles') : '';
     // Everything an ability depends on: the definitions, and who the user is and holds.
-    const key = JSON.stringify([roles, policies, user.id, user.is_admin, user.email, [...user.roles].sort()]);
+    const key = JSON.stringify([roles, policies, user.id, user.is_admin, user.email, [...user.roles].sort(), attributes]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
@@ -119,7 +127,9 @@ export class AbilityFactory {
     // and the cache key, do not depend on the order the membership lists them in.
     const held = [...new Set(roles)].sort();
     const versions = [this.roles.version, orgRoles.version, this.policies.version];
-    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, held]);
+    const named = this.roles.namesAttributes(user.roles) || orgRoles.namesAttributes(held);
+    const attributes = named ? attributesOf(user, 'the user’s roles in this organization') : '';
+    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, held, attributes]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
@@ -128,6 +138,16 @@ export class AbilityFactory {
       cache.set(key, ability);
     }
     return ability;
+  }
+
+  /**
+   * Whether the user's roles (in the organization, with its membership's roles), or the token's
+   * scopes, name a user attribute: then the user's values must be loaded before asking.
+   */
+  needsAttributes(user: Principal, place?: OrgPlace, scopes?: readonly string[]): boolean {
+    if (this.roles.namesAttributes(user.roles)) return true;
+    if (place && this.orgRoles?.namesAttributes(place.roles)) return true;
+    return scopes !== undefined && scopes.length > 0 && this.scopes?.any === true && this.scopes.namesAttributes(scopes);
   }
 
   /** Every role as defined: global roles, then organization roles. */
@@ -170,6 +190,7 @@ export class AbilityFactory {
 
   /** The rules a front end can use: the roles' rules (policies are code and stay on the server). */
   serializableRules(user: Principal): AppRule[] {
+    if (this.roles.namesAttributes(user.roles)) attributesOf(user, 'the user’s roles');
     return this.roles.rulesFor(user);
   }
 
@@ -193,4 +214,15 @@ export class AbilityFactory {
       },
     ]);
   }
+}
+
+/**
+ * The user's attribute values as part of a cache key, or the TypeError of a sync path that would
+ * need values nobody loaded (`what` says which rules name them).
+ */
+function attributesOf(user: Principal, what: string): string {
+  if (!user.attributes) {
+    throw new TypeError(`${what} name user attributes (\${user.…}), which are not loaded for user ${user.id}: use the principal that await auth.loadUserAttributes(user) returns (or await it on the request), or ask with { org }, which loads them`);
+  }
+  return JSON.stringify(Object.entries(user.attributes).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -16,22 +16,25 @@ import { conditionsMatcher } from './conditions.js';
 import { accessFilter, type AccessibleByOptions } from './filters.js';
 import type { OrgDirectory, OrgInfo, OrgName } from './org-directory.js';
 import type { Principal } from './principal.js';
-import { enterOrg, type OrgPlaceOfRequest } from './request-state.js';
+import { enterOrg, userOfRequest, type OrgPlaceOfRequest } from './request-state.js';
 import { ScopedAbility } from './scoped-ability.js';
 import { ORGANIZATION, type Tenant } from './tenant.js';
+import type { UserAttributes } from './user-attributes.js';
 
 export class OrgAccess {
   constructor(
     private readonly abilities: AbilityFactory,
     /** The organizations; a function, as the service is built after the guards. */
     private readonly directory: () => OrgDirectory,
+    private readonly attributes: UserAttributes,
   ) {}
 
   /** The check of `orgRequired(param)`: finds the organization and the membership, and puts the request in it. */
-  async enter(req: Request, { user, token }: Credentials, param: string): Promise<AuthError | undefined> {
+  async enter(req: Request, { token }: Credentials, param: string): Promise<AuthError | undefined> {
     const name = req.params[param];
     if (typeof name !== 'string') throw new TypeError(`orgRequired('${param}'): the route has no parameter :${param}`);
-    const place = await this.placeOf(user, name);
+    // With the attributes the guard loaded, if the user's global roles name any.
+    const place = await this.placeOf(userOfRequest(req)!, name);
     if (!place) return noSuchOrg();
     if (token?.org != null && token.org !== place.org.id) return new AuthError('forbidden', 'This token is bound to another organization');
     enterOrg(req, place);
@@ -51,12 +54,18 @@ export class OrgAccess {
     return global.can('read', asSubject(ORGANIZATION, { ...org })) ? { org, membership: null } : null;
   }
 
-  /** The user's ability in the organization (global roles only where they are no member); 404 for an unknown one. */
-  async abilityIn(user: Principal, name: OrgName): Promise<{ ability: AppAbility; org: OrgInfo }> {
+  /**
+   * The user's ability in the organization (global roles only where they are no member); 404 for
+   * an unknown one. The user's attributes are loaded first if the roles in play, or the `scopes`
+   * of a token to be asked as, name any: `user` is the principal the ability was built for.
+   */
+  async abilityIn(user: Principal, name: OrgName, scopes?: readonly string[]): Promise<{ ability: AppAbility; org: OrgInfo; user: Principal }> {
     const org = await this.find(name);
     if (!org) throw noSuchOrg();
     const membership = await this.directory().membership(org.id, user.id);
-    return { ability: this.abilities.abilityFor(user, { org, roles: membership?.roles ?? [] }), org };
+    const place = { org, roles: membership?.roles ?? [] };
+    const attributed = !user.attributes && this.abilities.needsAttributes(user, place, scopes) ? await this.attributes.load(user) : user;
+    return { ability: this.abilities.abilityFor(attributed, place), org, user: attributed };
   }
 
   private async find(name: OrgName): Promise<OrgInfo | null> {

@@ -14,6 +14,7 @@ import type { Request } from 'express';
 import type { AbilityFactory, AppAbility } from './abilities.js';
 import type { Credentials } from '../authentication/credentials.js';
 import type { OrgMembership, OrgInfo } from './org-directory.js';
+import type { Principal } from './principal.js';
 
 const STATE = Symbol.for('service-auth.request-state');
 const INSTALLED = Symbol.for('service-auth.request-accessors');
@@ -29,6 +30,8 @@ interface RequestState {
   abilities: AbilityFactory;
   ability: AppAbility | undefined;
   place: OrgPlaceOfRequest | undefined;
+  /** The user with the application's attributes, once a guard (or `auth.loadUserAttributes(req)`) loaded them. */
+  attributed: Principal | undefined;
 }
 
 type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
@@ -36,8 +39,24 @@ type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
 export function attachCredentials(req: Request, credentials: Credentials, abilities: AbilityFactory): void {
   const stateful = req as StatefulRequest;
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
-  // A later guard of the same request keeps its organization.
-  stateful[STATE] = { credentials, abilities, ability: undefined, place: stateful[STATE]?.place };
+  // A later guard of the same request keeps its organization, and the attributes loaded for its user.
+  const before = stateful[STATE];
+  const attributed = before?.attributed?.id === credentials.user.id ? before.attributed : undefined;
+  stateful[STATE] = { credentials, abilities, ability: undefined, place: before?.place, attributed };
+}
+
+/** The request's user as the ability sees it: with their attributes once loaded, else `req.user`. */
+export function userOfRequest(req: Request): Principal | undefined {
+  const state = (req as StatefulRequest)[STATE];
+  return state && (state.attributed ?? state.credentials.user);
+}
+
+/** Gives the request's user their attribute values: `req.ability` is from now on built with them. */
+export function setAttributedUser(req: Request, user: Principal): void {
+  const state = (req as StatefulRequest)[STATE];
+  if (!state) throw new TypeError('setAttributedUser: the request has no credentials');
+  state.attributed = user;
+  state.ability = undefined;
 }
 
 /** Puts the request in an organization (`orgRequired`): `req.ability` is from now on the ability there. */
@@ -68,8 +87,9 @@ const READERS = {
 };
 
 /** The user's ability (in the organization, if any), intersected with a token's scopes (abilities.ts). */
-function abilityOf({ abilities, credentials, place }: RequestState): AppAbility {
-  const { user, token } = credentials;
+function abilityOf({ abilities, credentials, place, attributed }: RequestState): AppAbility {
+  const { token } = credentials;
+  const user = attributed ?? credentials.user;
   const ability = place ? abilities.abilityFor(user, { org: place.org, roles: place.membership?.roles ?? [] }) : abilities.abilityFor(user);
   return token ? abilities.forToken(ability, user, token.scopes) : ability;
 }

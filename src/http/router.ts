@@ -71,7 +71,7 @@ export interface AuthRouterDeps {
   /** The caller's own records, for the security log. */
   audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
-  guards: { readonly loginRequired: RequestHandler; orgRequired(param?: string): RequestHandler };
+  guards: { readonly loginRequired: RequestHandler; readonly abilityReady: RequestHandler; orgRequired(param?: string): RequestHandler };
   /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
   orgs: OrgsForHttp;
   /** The organization roles the application defines. */
@@ -88,7 +88,7 @@ export interface AuthRouterDeps {
 
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { config, pluggable, tokens } = deps;
-  const { loginRequired } = deps.guards;
+  const { loginRequired, abilityReady } = deps.guards;
   const router = Router();
   router.use(securityHeaders, noOptions, checkPath);
   router.use(async (_req, _res, next) => {
@@ -122,7 +122,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       if (error instanceof AuthError && error.code !== 'unavailable') return null;
       throw error;
     }))?.user ?? null;
-  router.use(orgPages({ config, orgs, loginRequired, orgRequired, currentUser, ...orgLimits, pluggable }));
+  router.use(orgPages({ config, orgs, loginRequired, abilityReady, orgRequired, currentUser, ...orgLimits, pluggable }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
   router.use(profileApi({ actions: profile, checks, loginRequired }));
@@ -131,8 +131,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/mfa', mfaApi(mfa, loginRequired));
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
-  router.use('/api/abilities', abilitiesApi(loginRequired, deps.abilities));
-  router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
+  router.use('/api/abilities', abilitiesApi(abilityReady, deps.abilities));
+  router.use('/api', orgsApi({ orgs, loginRequired, abilityReady, orgRequired, ...orgLimits }));
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.
   router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list())));
