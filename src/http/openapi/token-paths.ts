@@ -77,7 +77,7 @@ export function tokenPaths(context: DocumentContext): Paths {
         security: SESSION_OR_TOKEN,
         parameters: [queryParameter('packed', '`true`: in CASL’s `packRules` form (any other value: as they are)')],
         responses: { 200: json(schemas, 'The rules', rulesResponse, noStore()), 303: toLoginPage(config) },
-        refusals: guardRefusals(config, false),
+        refusals: [...guardRefusals(config, false), 'attributes_unavailable'],
       }),
     },
   };
