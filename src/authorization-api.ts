@@ -1,6 +1,7 @@
 /**
  * The authorization half of ServiceAuth's public API: the guards, and asking what a user may do in
- * service code (an ability, a policy, the rows, the fields); what it defines is policy-definitions.ts.
+ * service code (an ability, a policy, the rows, the fields); what it defines is policy-definitions.ts,
+ * the user attributes rules name user-attribute-api.ts.
  * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
  */
 import { detectSubjectType, subject as asSubject } from '@casl/ability';
@@ -16,10 +17,11 @@ import { orgAccessFilter } from './authorization/org-access.js';
 import type { OrgName } from './authorization/org-directory.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
 import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest, setAttributedUser, userOfRequest } from './authorization/request-state.js';
+import { isGuardedRequest, orgOfRequest, userOfRequest } from './authorization/request-state.js';
 import type { WithScopes } from './authorization/scope-rules.js';
 import { permittedFieldsIn } from './authorization/scoped-ability.js';
-import { PARTS, PolicyDefinitions } from './policy-definitions.js';
+import { PARTS } from './policy-definitions.js';
+import { UserAttributeApi } from './user-attribute-api.js';
 import { AuthError } from './errors.js';
 import type { AuthParts } from './wiring.js';
 
@@ -33,7 +35,7 @@ export interface InOrg {
 
 export { PARTS } from './policy-definitions.js';
 
-export abstract class AuthorizationApi extends PolicyDefinitions {
+export abstract class AuthorizationApi extends UserAttributeApi {
   /**
    * Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`, what a change grants;
    * `auth.policies.lint()`, rules that never decide, duplicates, rules on entities without the tenant field.
@@ -202,30 +204,6 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     return explain(deps, user, action, subjectType, place ? inOrg(place.org.id) : context, options, this.abilityFor(who));
-  }
-
-  /**
-   * The user with the application's attribute values (`defineUserAttributes`), read with its
-   * resolver or held: pass it to `abilityFor`, `accessibleBy`, `explain` and the rest when the
-   * user's roles name attributes. For a request, also gives its `req.ability` the values (a route
-   * behind `loginRequired` only, say). A user that carries `attributes` already is returned as it
-   * is. Rejects with an AuthError `attributes_unavailable` (503) when the resolver fails.
-   */
-  async loadUserAttributes(who: Asker): Promise<Principal> {
-    const { userAttributes } = this[PARTS];
-    if (!isGuardedRequest(who)) return userAttributes.load(toPrincipal(who as PrincipalLike));
-    const attributed = await userAttributes.load(userOfRequest(who)!);
-    setAttributedUser(who, attributed);
-    return attributed;
-  }
-
-  /**
-   * Drops the user's attribute values and abilities held by every instance (within a second
-   * elsewhere, through the change feed; here at once): call it when what the resolver reads for
-   * them changed. Their next request reads the values again.
-   */
-  async invalidateUser(user: PrincipalLike | number): Promise<void> {
-    await this[PARTS].userAttributes.invalidate(typeof user === 'number' ? user : toPrincipal(user).id);
   }
 
   /**

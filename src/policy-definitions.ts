@@ -7,7 +7,6 @@ import type { Policy } from './authorization/policies.js';
 import { loadRuleFiles } from './authorization/rule-files.js';
 import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
 import type { ScopeInfo } from './authorization/scope-rules.js';
-import type { UserAttributeResolver } from './authorization/user-attributes.js';
 import type { AuthParts } from './wiring.js';
 
 /** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
@@ -57,18 +56,6 @@ export abstract class PolicyDefinitions {
    */
   defineScope(name: string, rules: readonly RoleRule[], description: string): void {
     this[PARTS].scopes.define(name, rules, description);
-  }
-
-  /**
-   * Declares the application's own user attributes, which rules then name as `${user.team}`, and
-   * (now or later) the resolver that gives a user's values: strings, finite numbers or booleans;
-   * one left out (or null) makes the conditions naming it deny for that user. Declare the names
-   * before defining a role that names them. Values are read once per user and held with the
-   * user's abilities until `auth.invalidateUser(user)` (or any change to their credentials).
-   * Declaring again adds names; a new resolver replaces the old one. See docs/authorization.md.
-   */
-  defineUserAttributes(names: readonly string[], resolver?: UserAttributeResolver): void {
-    this[PARTS].userAttributes.define(names, resolver);
   }
 
   /** The defined scopes, sorted by name, with their descriptions. */
