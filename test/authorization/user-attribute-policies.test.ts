@@ -67,6 +67,9 @@ describe('user attributes in policy files, policy tests and analysis', () => {
     const grant = changes.find((change) => change.change === 'grant')!;
     expect(grant.witness.user.attributes).to.have.property('team');
     expect(grant.witness.subject['team']).to.not.equal(grant.witness.user.attributes!['team']);
+    // A change to a rule that names no attribute, in a role whose other rules do.
+    const more = (action: string) => ({ ...before, roles: { teammate: [...before.roles.teammate, { action, subject: 'Note' }] } });
+    expect(t.auth.policies.diff(more('read'), more('update')).changes.map(({ action, change }) => [action, change])).to.deep.equal([['read', 'revoke'], ['update', 'grant']]);
   });
 
   it('lints and checks from the CLI with the file’s names; auth check takes --attribute', async () => {

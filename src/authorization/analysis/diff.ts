@@ -180,7 +180,8 @@ function witnessOf({ subject, values }: Solution, kind: Kind): Witness {
 
 /** CASL's answer for the witness on one side, the placeholders filled with the witness's values. */
 function decides(set: PolicySet, kind: Kind, role: string, witness: Witness, question: { action: string; subject: string; field: string | undefined }): boolean {
-  const user = toPrincipal({ ...witness.user, roles: [role] });
+  // Attributes the witness does not name (the question's rules name none) have no value: rules naming them deny.
+  const user = toPrincipal({ ...witness.user, attributes: witness.user.attributes ?? {}, roles: [role] });
   const ability = abilityOf(rulesOf(set, kind, role, user, witness.org ?? { id: 1, slug: 'acme' }));
   return ability.can(question.action, asSubject(question.subject, structuredClone(witness.subject)), question.field);
 }
