@@ -1,6 +1,7 @@
 /**
  * The authorization half of ServiceAuth's public API: the guards, and asking what a user may do in
- * service code (an ability, a policy, the rows, the fields); what it defines is policy-definitions.ts.
+ * service code (an ability, a policy, the rows, the fields); what it defines is policy-definitions.ts,
+ * the user attributes rules name user-attribute-api.ts.
  * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
  */
 import { detectSubjectType, subject as asSubject } from '@casl/ability';
@@ -16,10 +17,11 @@ import { orgAccessFilter } from './authorization/org-access.js';
 import type { OrgName } from './authorization/org-directory.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
 import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
+import { isGuardedRequest, orgOfRequest, userOfRequest } from './authorization/request-state.js';
 import type { WithScopes } from './authorization/scope-rules.js';
 import { permittedFieldsIn } from './authorization/scoped-ability.js';
-import { PARTS, PolicyDefinitions } from './policy-definitions.js';
+import { PARTS } from './policy-definitions.js';
+import { UserAttributeApi } from './user-attribute-api.js';
 import { AuthError } from './errors.js';
 import type { AuthParts } from './wiring.js';
 
@@ -33,7 +35,7 @@ export interface InOrg {
 
 export { PARTS } from './policy-definitions.js';
 
-export abstract class AuthorizationApi extends PolicyDefinitions {
+export abstract class AuthorizationApi extends UserAttributeApi {
   /**
    * Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`, what a change grants;
    * `auth.policies.lint()`, rules that never decide, duplicates, rules on entities without the tenant field.
@@ -119,7 +121,9 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
     const { abilities } = this[PARTS];
     const user = principalOf(who);
     const scoped = (ability: AppAbility) => (options?.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
-    if (options?.org !== undefined) return abilityIn(this[PARTS], who, options.org).then(({ ability }) => scoped(ability));
+    if (options?.org !== undefined) {
+      return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, user: attributed }) => (options.scopes ? abilities.forToken(ability, attributed, options.scopes) : ability));
+    }
     return scoped(isGuardedRequest(who) ? who.ability! : abilities.abilityFor(user));
   }
 
@@ -150,7 +154,10 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
     // A scoped token's filter is the `$and` of its owner's and its scopes' (filters.ts).
     const scoped = (ability: AppAbility) => (options.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
     if (options.org !== undefined) {
-      return abilityIn(this[PARTS], who, options.org).then(({ ability, org }) => orgAccessFilter(abilities, tenant, { ability: scoped(ability), org }, action, subjectType, options) as FilterQuery<T>);
+      return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, org, user: attributed }) => {
+        const within = options.scopes ? abilities.forToken(ability, attributed, options.scopes) : ability;
+        return orgAccessFilter(abilities, tenant, { ability: within, org }, action, subjectType, options) as FilterQuery<T>;
+      });
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     const ability = scoped(this.abilityFor(who));
@@ -193,7 +200,7 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
     // In an organization, the subject is one of its own unless the context says otherwise.
     const inOrg = (orgId: number) => ({ ...tenant.condition(subjectType, orgId), ...context });
     if (typeof options === 'object' && options !== null) {
-      return abilityIn(this[PARTS], who, options.org).then(({ ability, org }) => explain(deps, user, action, subjectType, inOrg(org.id), options.field, ability));
+      return abilityIn(this[PARTS], who, options.org).then(({ ability, org, user: attributed }) => explain(deps, attributed, action, subjectType, inOrg(org.id), options.field, ability));
     }
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     return explain(deps, user, action, subjectType, place ? inOrg(place.org.id) : context, options, this.abilityFor(who));
@@ -214,16 +221,16 @@ export abstract class AuthorizationApi extends PolicyDefinitions {
  * to another organization is refused there, 403 `forbidden`, as `orgRequired` refuses it; a scoped
  * token's ability there is within its scopes, as `req.ability` is.
  */
-async function abilityIn(parts: AuthParts, who: Asker, org: OrgName): Promise<{ ability: AppAbility; org: { id: number } }> {
-  const user = principalOf(who);
-  const place = await parts.orgAccess.abilityIn(user, org);
+async function abilityIn(parts: AuthParts, who: Asker, org: OrgName, scopes?: readonly string[]): Promise<{ ability: AppAbility; org: { id: number }; user: Principal }> {
   const token = isGuardedRequest(who) && who.authMethod === 'token' ? who.token : undefined;
+  // The user's attributes are loaded here if the roles in play, or the scopes, name any.
+  const place = await parts.orgAccess.abilityIn(principalOf(who), org, token?.scopes ?? scopes);
   if (!token) return place;
   if (token.org != null && token.org !== place.org.id) throw new AuthError('forbidden', 'This token is bound to another organization');
-  return { ...place, ability: parts.abilities.forToken(place.ability, user, token.scopes) };
+  return { ...place, ability: parts.abilities.forToken(place.ability, place.user, token.scopes) };
 }
 
-/** The user of a request a guard passed, or the user given. */
+/** The user of a request a guard passed (with the attributes it loaded), or the user given. */
 function principalOf(who: Asker): Principal {
-  return isGuardedRequest(who) ? who.user! : toPrincipal(who as PrincipalLike);
+  return isGuardedRequest(who) ? userOfRequest(who)! : toPrincipal(who as PrincipalLike);
 }

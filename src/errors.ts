@@ -45,6 +45,7 @@ const PROBLEMS = {
   rate_limited: [429, 'Too Many Requests'],
   internal_error: [500, 'Internal Server Error'],
   unavailable: [503, 'Service Unavailable'],
+  attributes_unavailable: [503, 'Attributes unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof PROBLEMS;

@@ -18,6 +18,8 @@ import { forgetCredentials } from './authorization/request-state.js';
 import { OrgAccess } from './authorization/org-access.js';
 import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
 import { ScopeRules } from './authorization/scope-rules.js';
+import { AttributeNames } from './authorization/attribute-names.js';
+import { UserAttributes } from './authorization/user-attributes.js';
 import { Tenant } from './authorization/tenant.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
@@ -96,11 +98,15 @@ export class AuthParts {
   readonly signIn: SignIn;
   /** Identity providers, the identities linked to users, and the sign-in through them (src/sso/). */
   readonly sso: SsoParts;
-  readonly roleRules = new RoleRules();
+  /** The names of the application's user attributes, which every kind of rule may name (`${user.team}`). */
+  readonly attributeNames = new AttributeNames();
+  readonly roleRules = new RoleRules(undefined, this.attributeNames);
   /** Organization roles (`auth.defineOrgRole`), bound to their organization by the tenant field. */
   readonly orgRoles: OrgRoleRules;
   /** Scopes (`auth.defineScope`): what a token made with them may do at most. */
-  readonly scopes = new ScopeRules();
+  readonly scopes = new ScopeRules(this.attributeNames);
+  /** `auth.defineUserAttributes`: the values of the user attributes, read with the application's resolver and held. */
+  readonly userAttributes: UserAttributes;
   readonly policies: PolicyRegistry;
   readonly abilities: AbilityFactory;
   readonly guards: Guards;
@@ -179,30 +185,21 @@ export class AuthParts {
     const endSessions = (tx: Parameters<SessionStore['endAllOf']>[0], userId: number) => this.sessions.endAllOf(tx, userId);
     this.secondFactors = new SecondFactors({ storage, audit, box, issuer: new URL(config.publicUrl).host, forget: (ids) => this.users.forget(ids), endSessions });
     this.passkeys = new Passkeys({ storage, audit, publicUrl: config.publicUrl });
-    this.signIn = new SignIn({
-      storage,
-      secondFactors: this.secondFactors,
-      passkeys: this.passkeys,
-      tickets: loginTickets,
-      users: this.users,
-      audit: this.audit,
-      sessions: this.sessions,
-      cookie: this.cookie,
-      credentials: this.credentials,
-      limits: this.limiters,
-      publicOrigin,
-      requireConfirmedEmail: config.emailConfirmation.enabled,
-    });
+    const signInParts = { storage, secondFactors: this.secondFactors, passkeys: this.passkeys, tickets: loginTickets, users: this.users, audit, sessions };
+    this.signIn = new SignIn({ ...signInParts, cookie: this.cookie, credentials: this.credentials, limits: this.limiters, publicOrigin, requireConfirmedEmail: config.emailConfirmation.enabled });
     this.sso = createSso(config, { storage, audit, signIn: this.signIn, tickets: loginTickets, users: this.users, creation, passkeys: this.passkeys });
     this.policies = new PolicyRegistry(pluggable);
     const tenant = new Tenant(config.tenantField);
-    this.orgRoles = new OrgRoleRules(tenant);
+    this.orgRoles = new OrgRoleRules(tenant, this.attributeNames);
     this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles, this.scopes);
-    this.orgAccess = new OrgAccess(this.abilities, () => this.orgs);
+    // `auth.invalidateUser`: a row of the change feed naming the user, as a change to their credentials writes.
+    const noteChange = async (userId: number) => storage.transaction(await storage.em(), (tx) => storage.changes.note(tx.em, [userId]));
+    const attributes = (this.userAttributes = new UserAttributes({ names: this.attributeNames, feed: storage.changes, log: pluggable, noteChange }));
+    this.orgAccess = new OrgAccess(this.abilities, () => this.orgs, attributes);
     const impersonations = new ImpersonationSessions(storage, audit, sessions);
     const ttlSeconds = config.sessions.impersonationTtlSeconds;
     this.impersonation = new Impersonation({ ttlSeconds, sessions, impersonations, cookie: this.cookie, credentials: this.credentials, users: this.users, abilities: this.abilities });
-    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, publicOrigin });
+    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, attributes, publicOrigin });
 
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here

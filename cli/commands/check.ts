@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import { routeContext } from '../../src/authorization/context.js';
-import type { AuthUser } from '../../src/users/auth-user.js';
+import type { ExplainDeps } from '../../src/authorization/explain.js';
+import type { Principal } from '../../src/authorization/principal.js';
 import type { AuthParts } from '../../src/wiring.js';
 import { ServiceAuthCommand } from './base.js';
 import { decidedBy, whyNotLines } from './explanations.js';
@@ -21,6 +22,8 @@ export class CheckCommand extends ServiceAuthCommand {
       Prints \`allowed\` or \`denied\`, then the rule that decided, with its role and the file it came from, or that no rule of the user's roles grants it. For a refusal, it then names each rule that could have allowed it and why it did not: the first of its conditions the subject fails (field, operator, the value wanted and the subject's), or the inverted rule that refused. The user is found by email; the rules are the application's (\`--app\`) or, without it, the JSON role files of \`--policies\` (default \`./policies\`).
 
       \`--field key=value\` gives the subject's fields (or a policy's context), repeated for several; values are read as URL parameters are: a canonical integer becomes a number. \`--field key:=JSON\` gives a typed value (\`shared:=true\`, \`team:=null\`, \`tags:='["a"]'\`), so a boolean or null column can be asked about. A named policy (\`--policy\`) is code, so it needs \`--app\`.
+
+      \`--attribute key=value\` (or \`key:=JSON\`) gives a value of the application's user attributes, which rules name as \`\${user.team}\`; repeated for several. Without it, the application's resolver gives them with \`--app\`, and without \`--app\` the user has none (rules naming them deny).
 
       \`--org\` (an organization's slug or id) asks in that organization: with the user's global roles and the organization roles their membership there holds (global roles only for a non-member), the subject belonging to it unless \`--field\` names its tenant field (\`org_id\`) itself.
 
@@ -52,27 +55,31 @@ export class CheckCommand extends ServiceAuthCommand {
   subject = Option.String('--subject', { description: 'The subject type, e.g. Report' });
   policy = Option.String('--policy', { description: 'A named policy instead of an action on a subject (needs --app)' });
   fields = Option.Array('--field', { description: "A field of the subject (or the policy's context) as key=value, or key:=JSON for a typed value; repeat for several" });
+  attributes = Option.Array('--attribute', { description: "A value of the application's user attributes (${user.team}) as key=value or key:=JSON; repeat for several (with --app, the application's resolver gives them otherwise)" });
   org = Option.String('--org', { description: "Ask in this organization (its slug or id), with the user's organization roles there" });
   policies = Option.String('--policies', { description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})` });
   json = Option.Boolean('--json', false, { description: 'Print the explanation as JSON' });
 
   protected override async run(): Promise<number> {
-    const context = this.subjectFields();
-    if (context instanceof CliFailure) {
-      this.context.stderr.write(`${context.message}\n`);
+    const context = this.pairs('--field', this.fields);
+    const given = this.attributes && this.pairs('--attribute', this.attributes);
+    const malformed = [context, given].find((read) => read instanceof CliFailure);
+    if (malformed || context instanceof CliFailure || given instanceof CliFailure) {
+      this.context.stderr.write(`${(malformed as CliFailure).message}\n`);
       return EXIT_USAGE;
     }
     const parts = await this.auth();
     const rules = this.app ? applicationRules(parts) : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable, parts.config.tenantField);
     const { explain } = await import('../../src/authorization/explain.js');
-    const user = await this.existingUser(parts, this.email!);
+    const user = await this.withAttributes(parts, rules.abilities, await this.existingUser(parts, this.email!), given);
     if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
     const place = this.org === undefined ? undefined : await this.place(parts, user);
+    const attributed = place && !user.attributes && rules.abilities.needsAttributes(user, place) ? await this.withAttributes(parts, rules.abilities, user, undefined, true) : user;
     const question = place ? { ...place.tenant.condition(this.subject ?? '', place.org.id), ...context } : context;
-    const ability = place && rules.abilities.abilityFor(user, { org: place.org, roles: place.roles });
+    const ability = place && rules.abilities.abilityFor(attributed, { org: place.org, roles: place.roles });
     let explanation: ReturnType<typeof explain>;
     try {
-      explanation = this.policy !== undefined ? explain(rules, user, 'satisfy', this.policy, context) : explain(rules, user, this.action!, this.subject!, question, undefined, ability);
+      explanation = this.policy !== undefined ? explain(rules, attributed, 'satisfy', this.policy, context) : explain(rules, attributed, this.action!, this.subject!, question, undefined, ability);
     } catch (error) {
       // An action or subject type no rule names: a typo on the command line.
       if (error instanceof TypeError) throw new CliFailure(`Usage Error: ${error.message.replace(/^explain: /, '')}`, EXIT_USAGE);
@@ -88,8 +95,25 @@ export class CheckCommand extends ServiceAuthCommand {
     return explanation.allowed ? 0 : EXIT_DENIED;
   }
 
+  /**
+   * The user with their attribute values when their roles name any (or `always`): those of
+   * `--attribute`, else the application's resolver's (`--app`), else none.
+   */
+  private async withAttributes(parts: AuthParts, abilities: ExplainDeps['abilities'], user: Principal, given: Record<string, unknown> | undefined, always = false): Promise<Principal> {
+    const { checkAttributeValues, withAttributes } = await import('../../src/authorization/principal.js');
+    if (given) {
+      try {
+        return withAttributes(user, checkAttributeValues(given, '--attribute'));
+      } catch (error) {
+        throw new CliFailure(`Usage Error: ${(error as Error).message}`, EXIT_USAGE);
+      }
+    }
+    if (!always && !abilities.needsAttributes(user)) return user;
+    return this.app ? parts.userAttributes.load(user) : withAttributes(user, {});
+  }
+
   /** The organization of `--org`, the user's roles there, and how a subject names its organization. */
-  private async place(parts: AuthParts, user: AuthUser) {
+  private async place(parts: AuthParts, user: Principal) {
     const org = await parts.orgs.find(this.org!);
     if (!org) throw new CliFailure(`Unknown organization: no organization ${JSON.stringify(this.org)}`);
     const membership = await parts.orgs.membership(org.id, user.id);
@@ -98,16 +122,16 @@ export class CheckCommand extends ServiceAuthCommand {
   }
 
   /**
-   * The `--field` pairs as a context: `key=value` as URL parameters give them (a canonical integer
-   * a number), `key:=JSON` typed. A pair without `=`, or bad JSON after `:=`, is a usage error.
+   * The `--field` (or `--attribute`) pairs as an object: `key=value` as URL parameters give them (a
+   * canonical integer a number), `key:=JSON` typed. A pair without `=`, or bad JSON after `:=`, is a usage error.
    */
-  private subjectFields(): Record<string, unknown> | CliFailure {
+  private pairs(option: string, list: readonly string[] | undefined): Record<string, unknown> | CliFailure {
     const params: Record<string, string> = {};
     const typed: Record<string, unknown> = {};
-    for (const pair of this.fields ?? []) {
+    for (const pair of list ?? []) {
       const at = pair.indexOf('=');
       const isTyped = at > 1 && pair[at - 1] === ':';
-      if (at < 1 || (isTyped && at < 2)) return new CliFailure(`Usage Error: --field ${JSON.stringify(pair)} is not key=value or key:=JSON`, EXIT_USAGE);
+      if (at < 1 || (isTyped && at < 2)) return new CliFailure(`Usage Error: ${option} ${JSON.stringify(pair)} is not key=value or key:=JSON`, EXIT_USAGE);
       if (!isTyped) {
         params[pair.slice(0, at)] = pair.slice(at + 1);
         continue;
@@ -115,7 +139,7 @@ export class CheckCommand extends ServiceAuthCommand {
       try {
         typed[pair.slice(0, at - 1)] = JSON.parse(pair.slice(at + 1));
       } catch {
-        return new CliFailure(`Usage Error: --field ${JSON.stringify(pair)}: the value after := is not JSON (true, false, null, a number, "a string", a list or an object)`, EXIT_USAGE);
+        return new CliFailure(`Usage Error: ${option} ${JSON.stringify(pair)}: the value after := is not JSON (true, false, null, a number, "a string", a list or an object)`, EXIT_USAGE);
       }
     }
     return { ...routeContext(params), ...typed };

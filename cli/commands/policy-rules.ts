@@ -29,8 +29,9 @@ export async function directoryRules(directory: string, log: LoggerHolder, tenan
     import('../../src/authorization/role-rules.js'),
     import('../../src/authorization/tenant.js'),
   ]);
+  // One set of user attribute names: those a file declares (`"userAttributes"`) serve every role.
   const roles = new RoleRules();
-  const orgRoles = new OrgRoleRules(new Tenant(tenantField));
+  const orgRoles = new OrgRoleRules(new Tenant(tenantField), roles.attributes);
   try {
     loadRuleFiles(roles, path, orgRoles);
   } catch (error) {

@@ -11,6 +11,12 @@
  * grant (the organization's policy is the more specific one, and it can reach nothing outside
  * the organization), and a global refusal holds in every organization, against an org role's
  * `manage all` too (a ban is a ban). Cached per (user, organization, roles).
+ *
+ * Rules that name the application's user attributes (`${user.team}`) need the user's values: a
+ * principal that carries them (`auth.loadUserAttributes`, or a guard, loaded them). Asking for an
+ * ability whose roles (or a token's scopes) name one, for a user without them, is a TypeError
+ * saying to load them: the answer would otherwise depend on values nobody read. The values are
+ * part of what the ability is cached by.
  */
 import { createMongoAbility, type ForcedSubject, type MongoAbility, type MongoQuery, type RawRuleOf } from '@casl/ability';
 import { LRUCache } from 'lru-cache';
@@ -22,6 +28,7 @@ import { knownNames, unknownNameProblem, type KnownNames } from './known-names.j
 import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
 import { intersectRules } from './rule-intersection.js';
 import { LastOrgAbility } from './last-org-ability.js';
+import { rulesInOrgOrder } from './org-rule-order.js';
 import { ScopedAbility } from './scoped-ability.js';
 import type { ScopeRules } from './scope-rules.js';
 
@@ -88,7 +95,8 @@ export class AbilityFactory {
     if (!scopes || scopes.length === 0 || !registry?.any) return ability;
     let byScopes = this.scoped.get(ability);
     if (!byScopes) this.scoped.set(ability, (byScopes = new Map()));
-    const key = `${registry.version} ${scopes.join(' ')}`;
+    const attributes = registry.namesAttributes(scopes) ? attributesOf(user, 'the scopes of this token') : '';
+    const key = `${registry.version} ${scopes.join(' ')} ${attributes}`;
     let scoped = byScopes.get(key);
     if (!scoped) {
       const granted = createMongoAbility<AppAbility>(registry.rulesFor(scopes, user), { conditionsMatcher });
@@ -105,8 +113,9 @@ export class AbilityFactory {
     const policies = this.policies.version;
     const known = this.byUser.get(user);
     if (known && known.roles === roles && known.policies === policies) return known.ability;
+    const attributes = this.roles.namesAttributes(user.roles) ? attributesOf(user, 'the user’s roles') : '';
     // Everything an ability depends on: the definitions, and who the user is and holds.
-    const key = JSON.stringify([roles, policies, user.id, user.is_admin, user.email, [...user.roles].sort()]);
+    const key = JSON.stringify([roles, policies, user.id, user.is_admin, user.email, [...user.roles].sort(), attributes]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
@@ -127,22 +136,28 @@ export class AbilityFactory {
     // By name, as global roles are (a user's roles come sorted): the rules, and so the decisions
     // and the cache key, do not depend on the order the membership lists them in.
     const held = [...new Set(roles)].sort();
-    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, held]);
+    const named = this.roles.namesAttributes(user.roles) || orgRoles.namesAttributes(held);
+    const attributes = named ? attributesOf(user, 'the user’s roles in this organization') : '';
+    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, held, attributes]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
-      const global = this.roles.rulesFor(user);
-      // From the first global refusal on, the global rules come again after the organization's:
-      // a global refusal holds in every organization (an org role's `manage all` does not lift
-      // it), with the exceptions the global roles themselves make to it, decided as they are.
-      const first = global.findIndex((rule) => rule.inverted);
-      const lastWord = first < 0 ? [] : global.slice(first);
-      const rules = [...global, ...orgRoles.rulesIn(user, org, held), ...lastWord, ...this.policyRules(user)];
+      const rules = [...rulesInOrgOrder(this.roles.rulesFor(user), orgRoles.rulesIn(user, org, held)), ...this.policyRules(user)];
       ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher });
       cache.set(key, ability);
     }
     this.lastInOrg.remember(user, org, roles, versions, ability);
     return ability;
+  }
+
+  /**
+   * Whether the user's roles (in the organization, with its membership's roles), or the token's
+   * scopes, name a user attribute: then the user's values must be loaded before asking.
+   */
+  needsAttributes(user: Principal, place?: OrgPlace, scopes?: readonly string[]): boolean {
+    if (this.roles.namesAttributes(user.roles)) return true;
+    if (place && this.orgRoles?.namesAttributes(place.roles)) return true;
+    return scopes !== undefined && scopes.length > 0 && this.scopes?.any === true && this.scopes.namesAttributes(scopes);
   }
 
   /** Every role as defined: global roles, then organization roles. */
@@ -190,8 +205,9 @@ export class AbilityFactory {
    * (rule-intersection.ts), so that they decide as the token's ability does.
    */
   serializableRules(user: Principal, place?: OrgPlace, scopes?: readonly string[]): AppRule[] {
-    const inOrg = place && this.orgRoles && place.roles.length > 0 ? this.orgRoles.rulesIn(user, place.org, [...new Set(place.roles)].sort()) : [];
-    const rules = [...this.roles.rulesFor(user), ...inOrg];
+    const held = place && this.orgRoles && place.roles.length > 0 ? [...new Set(place.roles)].sort() : [];
+    if (this.roles.namesAttributes(user.roles) || (held.length > 0 && this.orgRoles!.namesAttributes(held))) attributesOf(user, 'the user’s roles');
+    const rules = held.length > 0 ? rulesInOrgOrder(this.roles.rulesFor(user), this.orgRoles!.rulesIn(user, place!.org, held)) : this.roles.rulesFor(user);
     if (!scopes || scopes.length === 0 || !this.scopes?.any) return rules;
     return intersectRules(rules, this.scopes.rulesFor(scopes, user));
   }
@@ -216,4 +232,15 @@ export class AbilityFactory {
       },
     ]);
   }
+}
+
+/**
+ * The user's attribute values as part of a cache key, or the TypeError of a sync path that would
+ * need values nobody loaded (`what` says which rules name them).
+ */
+function attributesOf(user: Principal, what: string): string {
+  if (!user.attributes) {
+    throw new TypeError(`${what} name user attributes (\${user.…}), which are not loaded for user ${user.id}: use the principal that await auth.loadUserAttributes(user) returns (or await it on the request), or ask with { org }, which loads them`);
+  }
+  return JSON.stringify(Object.entries(user.attributes).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

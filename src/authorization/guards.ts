@@ -9,7 +9,13 @@
  *   login page instead);
  * - credentials without the right: 403 `forbidden`;
  * - the database unreachable while looking the credentials up: its error, which the error
- *   middleware answers 503 `unavailable`.
+ *   middleware answers 503 `unavailable`;
+ * - the application's user attributes needed and not to be had (user-attributes.ts): 503
+ *   `attributes_unavailable`.
+ *
+ * The guards that decide with the ability (`require`, `orgRequired`) load the user's attributes
+ * first when a role in play (the user's, the membership's, a token's scopes) names one;
+ * `loginRequired`, `rolesRequired` and the scope checks need no ability and load nothing.
  */
 import type { NextFunction, Request, RequestHandler } from 'express';
 import type { CredentialResolver, Credentials } from '../authentication/credentials.js';
@@ -20,7 +26,8 @@ import { routeContext } from './context.js';
 import type { OrgAccess } from './org-access.js';
 import type { PolicyRegistry } from './policies.js';
 import type { Tenant } from './tenant.js';
-import { attachCredentials, credentialsOf } from './request-state.js';
+import { attachCredentials, credentialsOf, orgOfRequest, setAttributedUser, userOfRequest } from './request-state.js';
+import type { UserAttributes } from './user-attributes.js';
 import { resourceCheck, type ResourceOptions } from './resource-checks.js';
 import { SCOPE_REFUSAL, ScopedAbility } from './scoped-ability.js';
 
@@ -30,6 +37,7 @@ export interface GuardDeps {
   policies: PolicyRegistry;
   orgs: OrgAccess;
   tenant: Tenant;
+  attributes: UserAttributes;
   /** The origin of SERVICE_AUTH_PUBLIC_URL, for the same-site check. */
   publicOrigin: string;
 }
@@ -45,10 +53,13 @@ export class Guards {
   readonly loginRequired: RequestHandler;
   /** A valid API token (`Authorization: Bearer`); a session cookie alone does not pass. */
   readonly tokenRequired: RequestHandler;
+  /** A session or a token, and `req.ability` ready: the user's attributes loaded if their roles name any (the package's own routes that ask it). */
+  readonly abilityReady: RequestHandler;
 
   constructor(private readonly deps: GuardDeps) {
     this.loginRequired = this.guard(() => undefined);
     this.tokenRequired = this.guard(() => undefined, { tokenOnly: true });
+    this.abilityReady = this.guard(() => undefined, { ability: true });
   }
 
   /**
@@ -77,7 +88,7 @@ export class Guards {
    */
   orgRequired(param = 'org'): RequestHandler {
     if (typeof param !== 'string' || param === '') throw new TypeError('orgRequired(param): name the URL parameter, e.g. orgRequired(\'org\')');
-    return this.guard((req, credentials) => this.deps.orgs.enter(req, credentials, param));
+    return this.guard((req, credentials) => this.deps.orgs.enter(req, credentials, param), { ability: true });
   }
 
   /** The user holds every one of the roles. */
@@ -109,7 +120,7 @@ export class Guards {
         if (!this.deps.policies.check(policy, user, routeContext(req.params))) return forbidden('You may not do this');
         const ability = token && token.scopes.length > 0 ? req.ability : undefined;
         return ability instanceof ScopedAbility && !ability.scopes.can(POLICY_ACTION, policy) ? forbidden(SCOPE_REFUSAL) : undefined;
-      });
+      }, { ability: true });
     }
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
       if (options.load !== undefined && typeof options.load !== 'function') throw new TypeError('require({ load }): load must be a function of the request');
@@ -117,27 +128,42 @@ export class Guards {
       if (options.conceal !== undefined && typeof options.conceal !== 'boolean' && (typeof options.conceal !== 'string' || options.conceal === '')) throw new TypeError('require({ conceal }): conceal is true, false or an action');
       if (options.conceal && !options.load) throw new TypeError('require({ conceal }): conceal needs load: without a resource there is nothing to hide');
       const check = resourceCheck(options, this.deps.tenant);
-      return this.guard((req) => check(req));
+      return this.guard((req) => check(req), { ability: true });
     }
     throw new TypeError('require(options): pass { policy: name } or { action, subject, load?, fields?, conceal? }');
   }
 
   /**
-   * Builds a guard around a check; `tokenOnly` refuses credentials other than a bearer token.
-   * When the credentials are in memory the guard decides synchronously, without a promise.
+   * Builds a guard around a check; `tokenOnly` refuses credentials other than a bearer token;
+   * `ability`: the check decides with `req.ability`, so the user's attributes are loaded first
+   * when their roles name any (and again after it, for the roles it put in play: `orgRequired`).
+   * When the credentials are in memory and no attributes need reading, the guard decides
+   * synchronously, without a promise.
    */
-  guard(check: Check, options: { tokenOnly?: boolean } = {}): RequestHandler {
+  guard(check: Check, options: { tokenOnly?: boolean; ability?: boolean } = {}): RequestHandler {
     const { deps } = this;
     const tokenOnly = options.tokenOnly === true;
+    const withAbility = options.ability === true;
+    const pass = (req: Request, next: NextFunction, credentials: Credentials, refusal: AuthError | undefined): void => {
+      if (refusal) return next(refusal);
+      const loading = withAbility ? this.loadAttributes(req, credentials) : undefined;
+      if (loading) loading.then(() => next(), next);
+      else next();
+    };
     const decide = (req: Request, next: NextFunction, credentials: Credentials | null): void => {
       if (!credentials || (tokenOnly && credentials.method !== 'token')) throw unauthenticated(tokenOnly);
       // A cookie is sent by the browser on its own: a state change must come from our own site.
       if (credentials.method === 'session' && isUnsafeMethod(req.method)) assertSameSite(req, deps.publicOrigin);
       attachCredentials(req, credentials, deps.abilities);
-      const refusal = check(req, credentials);
-      if (refusal instanceof Promise) refusal.then((found) => next(found), next);
-      else if (refusal) throw refusal;
-      else next();
+      const settle = (): void => {
+        const refusal = check(req, credentials);
+        if (refusal instanceof Promise) refusal.then((found) => pass(req, next, credentials, found), next);
+        else if (refusal) throw refusal;
+        else pass(req, next, credentials, undefined);
+      };
+      const loading = withAbility ? this.loadAttributes(req, credentials) : undefined;
+      if (loading) loading.then(settle).catch(next);
+      else settle();
     };
     return (req, _res, next) => {
       try {
@@ -148,6 +174,20 @@ export class Guards {
         next(error);
       }
     };
+  }
+
+  /**
+   * Loads the user's attributes onto the request when a role in play (global roles, the
+   * organization's if the request is in one, the token's scopes) names one and they are not
+   * loaded yet; nothing (no promise) otherwise.
+   */
+  private loadAttributes(req: Request, { token }: Credentials): Promise<void> | undefined {
+    const user = userOfRequest(req)!;
+    if (user.attributes) return undefined;
+    const place = orgOfRequest(req);
+    const inOrg = place && { org: place.org, roles: place.membership?.roles ?? [] };
+    if (!this.deps.abilities.needsAttributes(user, inOrg, token?.scopes)) return undefined;
+    return this.deps.attributes.load(user).then((attributed) => setAttributedUser(req, attributed));
   }
 }
 

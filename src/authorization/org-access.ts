@@ -16,15 +16,17 @@ import { conditionsMatcher } from './conditions.js';
 import { accessFilter, type AccessibleByOptions } from './filters.js';
 import type { OrgDirectory, OrgInfo, OrgMembership, OrgName } from './org-directory.js';
 import type { Principal } from './principal.js';
-import { enterOrg, type OrgPlaceOfRequest } from './request-state.js';
+import { enterOrg, userOfRequest, type OrgPlaceOfRequest } from './request-state.js';
 import { ScopedAbility } from './scoped-ability.js';
 import { ORGANIZATION, type Tenant } from './tenant.js';
+import type { UserAttributes } from './user-attributes.js';
 
 export class OrgAccess {
   constructor(
     private readonly abilities: AbilityFactory,
     /** The organizations; a function, as the service is built after the guards. */
     private readonly directory: () => OrgDirectory,
+    private readonly attributes: UserAttributes,
   ) {}
 
   /**
@@ -32,12 +34,14 @@ export class OrgAccess {
    * request in it. Synchronous when memory holds both (the common case: no promise, whose
    * async-hook bookkeeping under MikroORM's AsyncLocalStorage costs more than the lookups).
    */
-  enter(req: Request, { user, token }: Credentials, param: string): AuthError | undefined | Promise<AuthError | undefined> {
+  enter(req: Request, credentials: Credentials, param: string): AuthError | undefined | Promise<AuthError | undefined> {
     const name = req.params[param];
     if (typeof name !== 'string') throw new TypeError(`orgRequired('${param}'): the route has no parameter :${param}`);
+    // With the attributes the guard loaded, if the user's global roles name any.
+    const user = userOfRequest(req) ?? credentials.user;
     const held = this.heldPlaceOf(user, name);
-    if (held !== undefined) return admit(req, token, held);
-    return this.placeOf(user, name).then((place) => admit(req, token, place));
+    if (held !== undefined) return admit(req, credentials.token, held);
+    return this.placeOf(user, name).then((place) => admit(req, credentials.token, place));
   }
 
   /**
@@ -65,12 +69,18 @@ export class OrgAccess {
     return global.can('read', asSubject(ORGANIZATION, { ...org })) ? { org, membership: null } : null;
   }
 
-  /** The user's ability in the organization (global roles only where they are no member); 404 for an unknown one. */
-  async abilityIn(user: Principal, name: OrgName): Promise<{ ability: AppAbility; org: OrgInfo }> {
+  /**
+   * The user's ability in the organization (global roles only where they are no member); 404 for
+   * an unknown one. The user's attributes are loaded first if the roles in play, or the `scopes`
+   * of a token to be asked as, name any: `user` is the principal the ability was built for.
+   */
+  async abilityIn(user: Principal, name: OrgName, scopes?: readonly string[]): Promise<{ ability: AppAbility; org: OrgInfo; user: Principal }> {
     const org = await this.find(name);
     if (!org) throw noSuchOrg();
     const membership = await this.directory().membership(org.id, user.id);
-    return { ability: this.abilities.abilityFor(user, { org, roles: membership?.roles ?? [] }), org };
+    const place = { org, roles: membership?.roles ?? [] };
+    const attributed = !user.attributes && this.abilities.needsAttributes(user, place, scopes) ? await this.attributes.load(user) : user;
+    return { ability: this.abilities.abilityFor(attributed, place), org, user: attributed };
   }
 
   private async find(name: OrgName): Promise<OrgInfo | null> {

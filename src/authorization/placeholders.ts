@@ -1,8 +1,14 @@
 /**
- * `${user.id}`, `${user.email}` and `${user.is_admin}` in role rules, and `${org.id}` and
- * `${org.slug}` in organization roles' rules. A value that is exactly one placeholder keeps the
- * field's type (`{ authorId: '${user.id}' }` compares with the number 7, not "7"); placeholders
- * inside longer strings are replaced as text.
+ * `${user.id}`, `${user.email}` and `${user.is_admin}` in role rules, the application's own user
+ * attributes (`${user.team}`, declared with `auth.defineUserAttributes`: user-attributes.ts), and
+ * `${org.id}` and `${org.slug}` in organization roles' rules. A value that is exactly one
+ * placeholder keeps the field's type (`{ authorId: '${user.id}' }` compares with the number 7, not
+ * "7"); placeholders inside longer strings are replaced as text.
+ *
+ * An attribute the user has no value for (the resolver left it out, or gave null) fills nothing:
+ * interpolating a rule that names it throws MissingAttribute, and the role's compiler (role-rules.ts)
+ * drops a granting rule and makes an inverted one refuse unconditionally. A condition on a missing
+ * value never matches everything.
  */
 import type { Principal } from './principal.js';
 
@@ -16,7 +22,7 @@ export interface OrgRef {
   readonly slug: string;
 }
 
-/** What placeholders are filled in from: the user, and the organization for an organization role. */
+/** What placeholders are filled in from: the user (with its attributes), and the organization for an organization role. */
 export interface PlaceholderValues {
   user: Principal;
   org?: OrgRef | undefined;
@@ -33,9 +39,29 @@ export const ORG_FIELDS = {
   slug: (org: OrgRef) => org.slug,
 } as const;
 
-/** What is wrong with a placeholder, or nothing: `orgAllowed` in organization roles only. */
-export function placeholderProblem(object: string, field: string, orgAllowed: boolean): string | undefined {
-  if (object === 'user') return field in USER_FIELDS ? undefined : `unknown placeholder \${user.${field}}; use \${user.id}, \${user.email} or \${user.is_admin}`;
+/** A rule names an attribute the user has no value for: the rule cannot be filled in. */
+export class MissingAttribute extends Error {
+  override name = 'MissingAttribute';
+  constructor(readonly attribute: string) {
+    super(`the user has no value for \${user.${attribute}}`);
+  }
+}
+
+/** Whether `${user.<field>}` names one of the application's attributes rather than the package's fields. */
+export function isAttribute(field: string): boolean {
+  return !Object.hasOwn(USER_FIELDS, field);
+}
+
+/**
+ * What is wrong with a placeholder, or nothing: `orgAllowed` in organization roles only;
+ * `attributes` the user attribute names declared so far.
+ */
+export function placeholderProblem(object: string, field: string, orgAllowed: boolean, attributes: ReadonlySet<string> = new Set()): string | undefined {
+  if (object === 'user') {
+    if (!isAttribute(field) || attributes.has(field)) return undefined;
+    const declared = [...attributes].map((name) => `, \${user.${name}}`).join('');
+    return `unknown placeholder \${user.${field}}; use \${user.id}, \${user.email}, \${user.is_admin}${declared} or declare it first with defineUserAttributes(["${field}"], …) (or "userAttributes" in a policy file)`;
+  }
   if (!orgAllowed) return `\${org.${field}} is for organization roles only (defineOrgRole, or "orgRoles" in a policy file)`;
   return field in ORG_FIELDS ? undefined : `unknown placeholder \${org.${field}}; use \${org.id} or \${org.slug}`;
 }
@@ -45,14 +71,28 @@ export function hasPlaceholders(value: unknown): boolean {
   return text.includes('${user.') || text.includes('${org.');
 }
 
+/** The attributes (not the package's own fields) that `${user.*}` placeholders in `value` name. */
+export function attributesNamed(value: unknown): string[] {
+  const names = [...JSON.stringify(value ?? null).matchAll(PLACEHOLDER)].filter((match) => match[1] === 'user' && isAttribute(match[2]!)).map((match) => match[2]!);
+  return [...new Set(names)];
+}
+
 function valueOf(object: string, field: string, values: PlaceholderValues): unknown {
-  if (object === 'user') return USER_FIELDS[field as keyof typeof USER_FIELDS](values.user);
+  if (object === 'user') {
+    if (!isAttribute(field)) return USER_FIELDS[field as keyof typeof USER_FIELDS](values.user);
+    const { attributes } = values.user;
+    // AbilityFactory loads or refuses before it gets here (it knows which roles name attributes).
+    if (!attributes) throw new TypeError(`\${user.${field}}: the user's attributes are not loaded; await auth.loadUserAttributes(user) first`);
+    const value = Object.hasOwn(attributes, field) ? attributes[field] : undefined;
+    if (value === undefined || value === null) throw new MissingAttribute(field);
+    return value;
+  }
   // The rule checks refuse `${org.*}` outside organization roles, which always have an organization.
   if (!values.org) throw new TypeError(`\${org.${field}} outside an organization`);
   return ORG_FIELDS[field as keyof typeof ORG_FIELDS](values.org);
 }
 
-/** A copy of `value` with the user's (and the organization's) fields in place of the placeholders. */
+/** A copy of `value` with the user's (and the organization's) fields in place of the placeholders; MissingAttribute for an attribute without a value. */
 export function interpolate(value: unknown, values: PlaceholderValues): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(value);

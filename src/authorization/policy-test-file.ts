@@ -16,6 +16,8 @@ const principal = z.strictObject({
   id: z.number().int().optional(),
   /** Defaults to `<name>@example.test`. */
   email: z.string().min(1).optional(),
+  /** The values of the application's user attributes (`${user.team}`); none by default, so rules naming them deny. */
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be a string, a number, a boolean or null' })).default({}),
   /** A member of this organization, with these organization roles: the tests ask in it. */
   org: z.strictObject({ id: z.number().int(), slug: name, roles: z.array(name).default([]) }).optional(),
 });

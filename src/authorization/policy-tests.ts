@@ -102,12 +102,12 @@ function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Pr
   return { ...common, action: test.action, subject, fields, ...(test.field !== undefined && { field: test.field }), actual: explanation.allowed, passed: explanation.allowed === test.allowed, explanation };
 }
 
-/** A principal's id defaults to its position (1, 2, …), its email to `<name>@example.test`. */
+/** A principal's id defaults to its position (1, 2, …), its email to `<name>@example.test`, its attributes to none. */
 function principalsOf(file: PolicyTestFile): Map<string, Principal> {
   return new Map(
     Object.entries(file.principals).map(([name, p], position) => [
       name,
-      toPrincipal({ id: p.id ?? position + 1, email: p.email ?? `${name}@example.test`, is_admin: p.is_admin, roles: p.roles }),
+      toPrincipal({ id: p.id ?? position + 1, email: p.email ?? `${name}@example.test`, is_admin: p.is_admin, roles: p.roles, attributes: p.attributes }),
     ]),
   );
 }

@@ -14,6 +14,7 @@ import type { Request } from 'express';
 import type { AbilityFactory, AppAbility } from './abilities.js';
 import type { Credentials } from '../authentication/credentials.js';
 import type { OrgMembership, OrgInfo } from './org-directory.js';
+import type { Principal } from './principal.js';
 
 const STATE = Symbol.for('service-auth.request-state');
 const INSTALLED = Symbol.for('service-auth.request-accessors');
@@ -31,6 +32,8 @@ interface RequestState {
   abilities: AbilityFactory;
   ability: AppAbility | undefined;
   place: OrgPlaceOfRequest | undefined;
+  /** The user with the application's attributes, once a guard (or `auth.loadUserAttributes(req)`) loaded them. */
+  attributed: Principal | undefined;
 }
 
 type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
@@ -41,8 +44,9 @@ export function attachCredentials(req: Request, credentials: Credentials, abilit
   // A later guard handed the credentials an earlier one attached (`credentialsOf`): the ability built stays.
   if (state?.credentials === credentials && state.abilities === abilities) return;
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
-  // A later guard of the same request keeps its organization.
-  stateful[STATE] = { credentials, current: true, abilities, ability: undefined, place: state?.place };
+  // A later guard of the same request keeps its organization, and the attributes loaded for its user.
+  const attributed = state?.attributed?.id === credentials.user.id ? state.attributed : undefined;
+  stateful[STATE] = { credentials, current: true, abilities, ability: undefined, place: state?.place, attributed };
 }
 
 /**
@@ -59,6 +63,20 @@ export function credentialsOf(req: Request, abilities: AbilityFactory): Credenti
 export function forgetCredentials(req: Request): void {
   const state = (req as StatefulRequest)[STATE];
   if (state) state.current = false;
+}
+
+/** The request's user as the ability sees it: with their attributes once loaded, else `req.user`. */
+export function userOfRequest(req: Request): Principal | undefined {
+  const state = (req as StatefulRequest)[STATE];
+  return state && (state.attributed ?? state.credentials.user);
+}
+
+/** Gives the request's user their attribute values: `req.ability` is from now on built with them. */
+export function setAttributedUser(req: Request, user: Principal): void {
+  const state = (req as StatefulRequest)[STATE];
+  if (!state) throw new TypeError('setAttributedUser: the request has no credentials');
+  state.attributed = user;
+  state.ability = undefined;
 }
 
 /** Puts the request in an organization (`orgRequired`): `req.ability` is from now on the ability there. */
@@ -90,8 +108,9 @@ const READERS = {
 };
 
 /** The user's ability (in the organization, if any), intersected with a token's scopes (abilities.ts). */
-function abilityOf({ abilities, credentials, place }: RequestState): AppAbility {
-  const { user, token } = credentials;
+function abilityOf({ abilities, credentials, place, attributed }: RequestState): AppAbility {
+  const { token } = credentials;
+  const user = attributed ?? credentials.user;
   const ability = place ? abilities.abilityFor(user, { org: place.org, roles: place.membership?.roles ?? [] }) : abilities.abilityFor(user);
   return token ? abilities.forToken(ability, user, token.scopes) : ability;
 }

@@ -14,10 +14,11 @@
  * position there and the file it came from (`sourceOf`), for error messages and explanations.
  */
 import type { AppRule } from './abilities.js';
-import { hasPlaceholders, interpolate, type OrgRef, type PlaceholderValues } from './placeholders.js';
+import { attributesNamed, hasPlaceholders, interpolate, MissingAttribute, type OrgRef, type PlaceholderValues } from './placeholders.js';
 import type { Principal } from './principal.js';
 import { checkIncludes, checkRules } from './rule-schema.js';
 import type { Tenant } from './tenant.js';
+import { AttributeNames } from './attribute-names.js';
 
 export type RoleRule = AppRule;
 
@@ -45,6 +46,8 @@ interface Role {
   definition: { rules: RoleRule[]; options: RoleOptions };
   /** The rules as defined (placeholders not filled, not bound to an organization), for analysis. */
   rules: readonly RoleRule[];
+  /** The user attributes its own rules name (`${user.team}`). */
+  attributes: readonly string[];
   source?: string;
 }
 
@@ -66,15 +69,22 @@ export class RoleRules {
   /** Bumped on every change, so cached abilities know they are stale. */
   version = 0;
 
-  /** `tenant`: organization roles, whose rules are bound to the organization they are handed out for. */
-  constructor(protected readonly tenant?: Tenant) {}
+  /**
+   * `tenant`: organization roles, whose rules are bound to the organization they are handed out
+   * for; `attributes`: the user attribute names declared, which rules may name (shared with the
+   * other registries of the application).
+   */
+  constructor(
+    protected readonly tenant?: Tenant,
+    readonly attributes: AttributeNames = new AttributeNames(),
+  ) {}
 
   /** Defines (or replaces) a role; throws a TypeError naming what is wrong with it. */
   define(name: string, rules: readonly RoleRule[], options: RoleOptions = {}): void {
     const org = this.tenant !== undefined;
     if (typeof name !== 'string' || name === '') throw new TypeError(`${org ? 'defineOrgRole' : 'defineRole'}(name, rules): name must be a non-empty string`);
     const role = `${org ? 'org role' : 'role'} "${name}"`;
-    checkRules(role, rules, { org });
+    checkRules(role, rules, { org, attributes: this.attributes.names });
     const includes = checkIncludes(role, options.includes);
     const cycle = this.cycleThrough(name, includes);
     if (cycle) throw new TypeError(`${role} would include itself: ${cycle.join(' -> ')}`);
@@ -85,6 +95,7 @@ export class RoleRules {
       rulesFor: this.compile(name, copy, options.source),
       definition: { rules: copy, options: { ...options, includes } },
       rules: own,
+      attributes: attributesNamed(rules),
       ...(options.source !== undefined && { source: options.source }),
     });
     this.version++;
@@ -99,8 +110,9 @@ export class RoleRules {
     return [...this.roles.keys()];
   }
 
-  /** Defines every role of `other` here too, as it was defined there. */
+  /** Defines every role of `other` here too, as it was defined there (with the attribute names it knows). */
   copyFrom(other: RoleRules): void {
+    this.attributes.declare([...other.attributes.names]);
     for (const [name, { definition }] of other.roles) this.define(name, definition.rules, definition.options);
   }
 
@@ -112,6 +124,17 @@ export class RoleRules {
   /** The rules the user's roles grant, included roles' first, interpolated for the user. */
   rulesFor(user: Principal): RoleRule[] {
     return this.collectAll(user.roles, { user });
+  }
+
+  /** Whether the rules of these roles (their included roles' too) name a user attribute: then they need the user's values. */
+  namesAttributes(names: Iterable<string>, seen = new Set<string>()): boolean {
+    for (const name of names) {
+      const role = this.roles.get(name);
+      if (!role || seen.has(name)) continue;
+      seen.add(name);
+      if (role.attributes.length > 0 || this.namesAttributes(role.includes, seen)) return true;
+    }
+    return false;
   }
 
   /** The role, position and file a rule handed out by `rulesFor` came from. */
@@ -153,13 +176,40 @@ export class RoleRules {
     const { tenant } = this;
     if (tenant) {
       // Every rule is bound to the organization it is handed out for (tenant.ts).
-      return (values) => rules.flatMap((rule, index) => tenant.bind(interpolate(rule, values) as RoleRule, values.org!.id).map((bound) => note(bound, index)));
+      return (values) => rules.flatMap((rule, index) => filled(rule, values).flatMap((one) => tenant.bind(one, values.org!.id)).map((bound) => note(bound, index)));
     }
     if (!hasPlaceholders(rules)) {
       const fixed = deepFreeze(rules).map(note);
       return () => fixed;
     }
-    return (values) => rules.map((rule, index) => note(interpolate(rule, values) as RoleRule, index));
+    return (values) => rules.flatMap((rule, index) => filled(rule, values).map((one) => note(one, index)));
+  }
+}
+
+/**
+ * The rule with the placeholders filled in, or what stands for it when it names an attribute the
+ * user has no value for: nothing for a granting rule (it cannot match), and for an inverted rule
+ * the refusal without its conditions (it cannot be shown not to match). Never a condition that
+ * matches everything.
+ */
+function filled(rule: RoleRule, values: PlaceholderValues): RoleRule[] {
+  try {
+    return [interpolate(rule, values) as RoleRule];
+  } catch (error) {
+    if (!(error instanceof MissingAttribute)) throw error;
+    if (!rule.inverted) return [];
+    const { conditions: _dropped, ...refusal } = rule;
+    return [interpolateKnown(refusal, values) as RoleRule];
+  }
+}
+
+/** The refusal's remaining placeholders (in its `reason`, say) filled where they can be; left as written where not. */
+function interpolateKnown(rule: RoleRule, values: PlaceholderValues): RoleRule {
+  try {
+    return interpolate(rule, values) as RoleRule;
+  } catch (error) {
+    if (error instanceof MissingAttribute) return structuredClone(rule);
+    throw error;
   }
 }
 
@@ -169,8 +219,8 @@ export class RoleRules {
  */
 export class OrgRoleRules extends RoleRules {
   /** SERVICE_AUTH_TENANT_FIELD: how a subject names its organization. */
-  constructor(override readonly tenant: Tenant) {
-    super(tenant);
+  constructor(override readonly tenant: Tenant, attributes?: AttributeNames) {
+    super(tenant, attributes);
   }
 
   /** The rules a membership's roles grant in the organization, interpolated for the user and it. */

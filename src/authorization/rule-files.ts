@@ -2,7 +2,9 @@
  * Role rules from JSON files (`auth.loadPolicies`, and the CLI's `./policies`): a file maps role
  * names to a list of rules, or to `{ "includes": [roles], "rules": [rules] }`; or it has the keys
  * `roles` and `orgRoles`, each such a map (global roles, organization roles), and `scopes`, a map
- * of scope names to `{ "description": …, "rules": [rules] }` (scope-rules.ts). A directory is
+ * of scope names to `{ "description": …, "rules": [rules] }` (scope-rules.ts), and
+ * `userAttributes`, the names of the application's user attributes its rules name (declared as
+ * `auth.defineUserAttributes(names)` would: the values come from the application's resolver). A directory is
  * every `.json` file in it, in name order. A file is checked whole by its schema first: every
  * problem named by file and JSON path.
  */
@@ -39,10 +41,12 @@ export function loadRuleFiles(roles: RoleRules, path: string, orgRoles?: RoleRul
 
 /** Loads one policy file's parsed content (`file` names it in messages); returns the global role names defined. */
 export function loadRuleDocument(roles: RoleRules, document: unknown, file: string, orgRoles?: RoleRules, scopes?: ScopeRules): string[] {
-  const parsed = parseRoleFile(document);
+  const parsed = parseRoleFile(document, roles.attributes.names);
   if ('problems' in parsed) throw new TypeError(`${file}: ${parsed.problems.join('; ')}`);
-  const { roles: globals, orgRoles: inOrgs, scopes: scoped } = parsed.file;
+  const { userAttributes, roles: globals, orgRoles: inOrgs, scopes: scoped } = parsed.file;
   if (Object.keys(inOrgs).length > 0 && !orgRoles) throw new TypeError(`${file}: organization roles ("orgRoles") cannot be loaded here`);
+  // The names the file's rules may use, declared as defineUserAttributes(names) would (the resolver is code).
+  for (const names of new Set([roles.attributes, orgRoles?.attributes, scopes?.attributes])) names?.declare(userAttributes, `${file}: "userAttributes"`);
   const defined = define(roles, globals, file);
   if (orgRoles) define(orgRoles, inOrgs, file);
   if (scopes) defineScopes(scopes, scoped, file);

@@ -13,8 +13,11 @@ import { closest, jsonPath } from './schema-issues.js';
 const name = z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string');
 const nameOrNames = z.union([name, z.array(name).min(1)], { error: 'must be a string or a list of strings' });
 
-/** A role rule's schema; `org`: an organization role's, where `${org.id}` and `${org.slug}` may appear. */
-function ruleSchemaFor(org: boolean) {
+/**
+ * A role rule's schema; `org`: an organization role's, where `${org.id}` and `${org.slug}` may
+ * appear; `attributes`: the user attribute names declared so far, which `${user.*}` may name.
+ */
+function ruleSchemaFor(org: boolean, attributes: ReadonlySet<string> = NO_ATTRIBUTES) {
   return z
     .strictObject({
       action: nameOrNames,
@@ -26,7 +29,7 @@ function ruleSchemaFor(org: boolean) {
     })
     .superRefine((rule, context) => {
       for (const match of JSON.stringify(rule).matchAll(PLACEHOLDER)) {
-        const problem = placeholderProblem(match[1]!, match[2]!, org);
+        const problem = placeholderProblem(match[1]!, match[2]!, org, attributes);
         if (problem) context.addIssue({ code: 'custom', path: ['conditions'], message: problem });
       }
       if (!rule.conditions) return;
@@ -45,8 +48,23 @@ function ruleSchemaFor(org: boolean) {
     });
 }
 
+const NO_ATTRIBUTES: ReadonlySet<string> = new Set();
 export const ruleSchema = ruleSchemaFor(false);
-const orgRuleSchema = ruleSchemaFor(true);
+type RuleSchema = typeof ruleSchema;
+
+/** The schemas for these declared attribute names, built once per set of names. */
+const schemas = new Map<string, { global: RuleSchema; org: RuleSchema }>();
+function rulesFor(attributes: ReadonlySet<string>): { global: RuleSchema; org: RuleSchema } {
+  const key = [...attributes].sort().join(' ');
+  let found = schemas.get(key);
+  if (!found) {
+    const names = new Set(attributes);
+    found = { global: ruleSchemaFor(false, names), org: ruleSchemaFor(true, names) };
+    if (schemas.size > 100) schemas.clear();
+    schemas.set(key, found);
+  }
+  return found;
+}
 
 const LOGICAL = new Set(['$and', '$or', '$nor']);
 
@@ -85,66 +103,86 @@ function elementMatches(test: unknown): object[] {
 export const includesSchema = z.array(name, { error: 'must be a list of role names' });
 
 /** A role in a file: a list of rules, or `{ "includes": [roles], "rules": [rules] }`. */
-function roleSchema(rule: typeof ruleSchema) {
+function roleSchema(rule: RuleSchema) {
   return z.union([z.array(rule), z.strictObject({ includes: includesSchema.optional(), rules: z.array(rule).default([]) })]);
 }
-const roleMap = (rule: typeof ruleSchema) => z.record(z.string().min(1), roleSchema(rule), { error: 'expected an object mapping role names to lists of rules' });
+const roleMap = (rule: RuleSchema) => z.record(z.string().min(1), roleSchema(rule), { error: 'expected an object mapping role names to lists of rules' });
 
-/** Today's form: a map of global roles. */
-const globalRolesFile = roleMap(ruleSchema);
 /** A scope in a file: `{ "description": "Read your notes", "rules": [rules] }` (scope-rules.ts checks the rest). */
-const scopeSchema = z.strictObject({
-  description: z.string({ error: 'must be a non-empty string (the tokens page shows it)' }).trim().min(1, 'must be a non-empty string (the tokens page shows it)'),
-  rules: z.array(ruleSchema, { error: 'must be a list of rules' }),
-}, { error: 'must be { "description": "…", "rules": [rules] }' });
-const scopeMap = z.record(z.string().min(1), scopeSchema, { error: 'expected an object mapping scope names to { description, rules }' });
+const scopeSchema = (rule: RuleSchema) =>
+  z.strictObject({
+    description: z.string({ error: 'must be a non-empty string (the tokens page shows it)' }).trim().min(1, 'must be a non-empty string (the tokens page shows it)'),
+    rules: z.array(rule, { error: 'must be a list of rules' }),
+  }, { error: 'must be { "description": "…", "rules": [rules] }' });
+const scopeMap = (rule: RuleSchema) => z.record(z.string().min(1), scopeSchema(rule), { error: 'expected an object mapping scope names to { description, rules }' });
+const attributeList = z.array(z.string().regex(/^[A-Za-z_]+$/, 'must be an attribute name (letters and _)'), { error: 'must be a list of attribute names' });
 
-/** The sectioned form: global roles, organization roles, and scopes. */
-const sectionedFile = z.strictObject({
-  roles: roleMap(ruleSchema).optional(),
-  orgRoles: roleMap(orgRuleSchema).optional(),
-  scopes: scopeMap.optional(),
-});
+/** The sectioned form: the user attributes its rules name, global roles, organization roles, and scopes. */
+const sectionedFile = (rules: { global: RuleSchema; org: RuleSchema }) =>
+  z.strictObject({
+    userAttributes: attributeList.optional(),
+    roles: roleMap(rules.global).optional(),
+    orgRoles: roleMap(rules.org).optional(),
+    scopes: scopeMap(rules.global).optional(),
+  });
 const SECTIONS = ['roles', 'orgRoles', 'scopes'];
+/** The one section that holds a list: of names, where a global role in the first form holds rules. */
+const ATTRIBUTES_SECTION = 'userAttributes';
 
-type RoleMap = z.output<typeof globalRolesFile>;
+type RoleMap = z.output<ReturnType<typeof roleMap>>;
 export interface RoleFile {
+  /** The user attribute names the file declares (`"userAttributes"`). */
+  userAttributes: string[];
   roles: RoleMap;
   orgRoles: RoleMap;
-  scopes: z.output<typeof scopeMap>;
+  scopes: z.output<ReturnType<typeof scopeMap>>;
 }
 
 /**
  * A policy file: today's map of global roles, or an object with any of the keys `roles`,
- * `orgRoles` and `scopes`, each such a map. It is the second form when its keys are all among
- * those and none holds a list (a global role named `roles` in the first form holds one). Returns
- * the roles, or every problem by JSON path: `$.reader[0].subject: must be …`.
+ * `orgRoles` and `scopes`, each such a map, and `userAttributes`, the user attribute names its
+ * rules may name (`${user.team}`) besides those declared already (`attributes`). It is the second
+ * form when its keys are all among those and none but `userAttributes` holds a list (a global role
+ * named `roles` in the first form holds one; `userAttributes` holds names, not rules). Returns the
+ * roles, or every problem by JSON path: `$.reader[0].subject: must be …`.
  */
-export function parseRoleFile(document: unknown): { file: RoleFile } | { problems: string[] } {
+export function parseRoleFile(document: unknown, attributes: ReadonlySet<string> = NO_ATTRIBUTES): { file: RoleFile } | { problems: string[] } {
   if (isSectioned(document)) {
-    const parsed = sectionedFile.safeParse(document);
+    const declared = document[ATTRIBUTES_SECTION];
+    const names = Array.isArray(declared) ? new Set([...attributes, ...declared.filter((name): name is string => typeof name === 'string')]) : attributes;
+    const parsed = sectionedFile(rulesFor(names)).safeParse(document);
     if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
-    return { file: { roles: parsed.data.roles ?? {}, orgRoles: parsed.data.orgRoles ?? {}, scopes: parsed.data.scopes ?? {} } };
+    const { userAttributes = [], roles = {}, orgRoles = {}, scopes = {} } = parsed.data;
+    return { file: { userAttributes, roles, orgRoles, scopes } };
   }
-  const parsed = globalRolesFile.safeParse(document);
+  const parsed = roleMap(rulesFor(attributes).global).safeParse(document);
   if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
-  return { file: { roles: parsed.data, orgRoles: {}, scopes: {} } };
+  return { file: { userAttributes: [], roles: parsed.data, orgRoles: {}, scopes: {} } };
 }
 
-/** Whether a policy file's document is of the sectioned form (`roles`, `orgRoles`, `scopes`). */
+/** Whether a policy file's document is of the sectioned form (`userAttributes`, `roles`, `orgRoles`, `scopes`). */
 export function isSectioned(document: unknown): document is Record<string, unknown> {
   return (
     document !== null &&
     typeof document === 'object' &&
     !Array.isArray(document) &&
     Object.keys(document).length > 0 &&
-    Object.entries(document).every(([key, value]) => SECTIONS.includes(key) && !Array.isArray(value))
+    Object.entries(document).every(([key, value]) => (SECTIONS.includes(key) && !Array.isArray(value)) || (key === ATTRIBUTES_SECTION && isNameList(value)))
   );
 }
 
-/** The rules given to `defineRole` or `defineOrgRole`, or a TypeError naming the role (`role "x"`), the rule and the field. */
-export function checkRules(role: string, rules: unknown, { org = false } = {}): RoleRule[] {
-  const parsed = z.array(org ? orgRuleSchema : ruleSchema, { error: 'rules must be an array of CASL rules' }).safeParse(rules);
+/** A list of strings (or an empty one): `userAttributes`' names, never a role's rules. */
+function isNameList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/**
+ * The rules given to `defineRole` or `defineOrgRole`, or a TypeError naming the role (`role "x"`),
+ * the rule and the field; `attributes`: the user attribute names declared so far.
+ */
+export function checkRules(role: string, rules: unknown, { org = false, attributes = NO_ATTRIBUTES }: { org?: boolean; attributes?: ReadonlySet<string> } = {}): RoleRule[] {
+  const schemas = rulesFor(attributes);
+  const parsed = z.array(org ? schemas.org : schemas.global, { error: 'rules must be an array of CASL rules' }).safeParse(rules);
   if (parsed.success) return rules as RoleRule[];
   const issue = closest(parsed.error.issues[0]!);
   const [index, ...path] = issue.path;

@@ -11,6 +11,7 @@
  * ability is its owner's. Once one is, every scope a token names must be defined to grant
  * anything; a token that names only undefined ones (made before) can do nothing.
  */
+import type { AttributeNames } from './attribute-names.js';
 import type { Principal } from './principal.js';
 import { RoleRules, type RoleRule, type RuleSource } from './role-rules.js';
 import { checkRules } from './rule-schema.js';
@@ -37,8 +38,23 @@ class ScopeRoleRules extends RoleRules {
 }
 
 export class ScopeRules {
-  private readonly rules = new ScopeRoleRules();
+  private readonly rules: ScopeRoleRules;
   private readonly descriptions = new Map<string, string>();
+
+  /** `attributes`: the user attribute names declared, which scopes' rules may name too. */
+  constructor(attributes?: AttributeNames) {
+    this.rules = new ScopeRoleRules(undefined, attributes);
+  }
+
+  /** The user attribute names the rules may name. */
+  get attributes(): AttributeNames {
+    return this.rules.attributes;
+  }
+
+  /** Whether the rules of these scopes name a user attribute. */
+  namesAttributes(scopes: readonly string[]): boolean {
+    return this.rules.namesAttributes(scopes);
+  }
   /** Bumped on every change, so cached abilities know they are stale. */
   get version(): number {
     return this.rules.version;
@@ -49,7 +65,7 @@ export class ScopeRules {
     if (typeof name !== 'string' || !SCOPE_NAME.test(name)) throw new TypeError(`defineScope(name, rules, description): the name must match [a-z0-9:._-]{1,64}, as a token's scopes do (got ${JSON.stringify(name)})`);
     const scope = `scope "${name}"`;
     if (typeof description !== 'string' || description.trim() === '') throw new TypeError(`${scope}: the description must be a non-empty string (the tokens page shows it)`);
-    checkRules(scope, rules);
+    checkRules(scope, rules, { attributes: this.rules.attributes.names });
     const inverted = rules.findIndex((rule) => rule.inverted === true);
     if (inverted >= 0) throw new TypeError(`${scope}, rule ${inverted + 1}: "inverted": a scope only grants (take away in a role, or leave the grant out)`);
     this.rules.define(name, rules, source === undefined ? {} : { source });

@@ -86,8 +86,8 @@ export interface AuthRouterDeps {
   audit: Pick<AuditApi, 'query'>;
   abilities: AbilityFactory;
   /** Organizations as the guards find them (`GET /api/abilities?org=`). */
-  orgAccess: Pick<OrgAccess, 'placeOf'>;
-  guards: { readonly loginRequired: RequestHandler; orgRequired(param?: string): RequestHandler };
+  orgAccess: Pick<OrgAccess, 'placeOf' | 'abilityIn'>;
+  guards: { readonly loginRequired: RequestHandler; readonly abilityReady: RequestHandler; orgRequired(param?: string): RequestHandler };
   /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
   orgs: OrgsForHttp;
   /** The organization roles the application defines. */
@@ -106,7 +106,7 @@ export interface AuthRouterDeps {
 
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { config, pluggable, tokens } = deps;
-  const { loginRequired } = deps.guards;
+  const { loginRequired, abilityReady } = deps.guards;
   const router = Router();
   router.use(securityHeaders, noOptions, checkPath);
   router.use(async (_req, _res, next) => {
@@ -145,7 +145,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       if (error instanceof AuthError && error.code !== 'unavailable') return null;
       throw error;
     }))?.user ?? null;
-  router.use(orgPages({ config, orgs, loginRequired, orgRequired, currentUser, ...orgLimits, pluggable }));
+  router.use(orgPages({ config, orgs, loginRequired, abilityReady, orgRequired, currentUser, ...orgLimits, pluggable }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
   router.use(profileApi({ actions: profile, checks, loginRequired }));
@@ -155,9 +155,9 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/identities', identitiesApi(sso, loginRequired));
   router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
-  router.use('/api/abilities', abilitiesApi({ loginRequired, abilities: deps.abilities, orgs: deps.orgAccess }));
+  router.use('/api/abilities', abilitiesApi({ abilityReady, abilities: deps.abilities, orgs: deps.orgAccess }));
   router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));
-  router.use('/api', orgsApi({ orgs, loginRequired, orgRequired, ...orgLimits }));
+  router.use('/api', orgsApi({ orgs, loginRequired, abilityReady, orgRequired, ...orgLimits }));
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.
   router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list())));

@@ -14,7 +14,7 @@
 import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import type { AppAbility, AppRule } from '../abilities.js';
 import { conditionsMatcher } from '../conditions.js';
-import type { OrgRef } from '../placeholders.js';
+import { isAttribute, type OrgRef } from '../placeholders.js';
 import { toPrincipal, type Principal } from '../principal.js';
 import type { OrgRoleRules, RoleRules } from '../role-rules.js';
 import { allowedBy, and, not, OutsideFragment, variable, type RuleLike } from './formula.js';
@@ -30,7 +30,8 @@ export interface PolicySet {
 export interface Witness {
   /** The subject's fields (nested for dotted paths). */
   subject: Record<string, unknown>;
-  user: { id: number; email: string; is_admin: boolean };
+  /** `attributes`: the values of the application's user attributes the rules name (`${user.team}`), when they matter. */
+  user: { id: number; email: string; is_admin: boolean; attributes?: Record<string, unknown> };
   /** For an organization role: the organization it is held in. */
   org?: OrgRef;
 }
@@ -63,7 +64,9 @@ export interface PolicyDiff {
 
 type Kind = 'role' | 'org_role';
 const OTHER_FIELD = '*';
-const SYMBOLIC = { id: variable('user.id'), email: variable('user.email'), is_admin: variable('user.is_admin') };
+/** Every user attribute a rule names is a variable too (`user.team`). */
+const SYMBOLIC_ATTRIBUTES = new Proxy({}, { get: (_target, name) => (typeof name === 'string' ? variable(`user.${name}`) : undefined), has: () => true, getOwnPropertyDescriptor: (_target, name) => ({ configurable: true, enumerable: true, value: variable(`user.${String(name)}`) }) });
+const SYMBOLIC = { id: variable('user.id'), email: variable('user.email'), is_admin: variable('user.is_admin'), attributes: SYMBOLIC_ATTRIBUTES };
 const SYMBOLIC_ORG = { id: variable('org.id'), slug: variable('org.slug') } as unknown as OrgRef;
 
 /**
@@ -175,13 +178,15 @@ function freshField(named: string[]): string {
 
 function witnessOf({ subject, values }: Solution, kind: Kind): Witness {
   const value = <T>(name: string, fallback: T) => (values.has(name) ? values.get(name) : fallback) as T;
-  const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false) };
+  const attributes = Object.fromEntries([...values].filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5))).map(([name, found]) => [name.slice(5), found]));
+  const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false), ...(Object.keys(attributes).length > 0 && { attributes }) };
   return { subject, user, ...(kind === 'org_role' && { org: { id: value('org.id', 1), slug: value('org.slug', 'acme') } }) };
 }
 
 /** CASL's answer for the witness on one side, the placeholders filled with the witness's values. */
 function decides(set: PolicySet, kind: Kind, role: string, witness: Witness, question: { action: string; subject: string; field: string | undefined }): boolean {
-  const user = toPrincipal({ ...witness.user, roles: [role] });
+  // Attributes the witness does not name (the question's rules name none) have no value: rules naming them deny.
+  const user = toPrincipal({ ...witness.user, attributes: witness.user.attributes ?? {}, roles: [role] });
   const ability = abilityOf(rulesOf(set, kind, role, user, witness.org ?? { id: 1, slug: 'acme' }));
   return ability.can(question.action, asSubject(question.subject, structuredClone(witness.subject)), question.field);
 }

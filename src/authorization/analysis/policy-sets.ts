@@ -4,6 +4,7 @@
  * files already read (`{ file, document }[]`, as the CLI reads them from git). `base`: roles
  * defined first (the application's, with `--app`), which the files' roles of the same name replace.
  */
+import { AttributeNames } from '../attribute-names.js';
 import { OrgRoleRules, RoleRules } from '../role-rules.js';
 import { loadRuleDocument, loadRuleFiles } from '../rule-files.js';
 import { Tenant } from '../tenant.js';
@@ -25,7 +26,9 @@ export interface PolicySetOptions {
 
 /** The roles of the source; a TypeError naming the file and the problem for a malformed one. */
 export function policySetOf(source: PolicySource, { tenantField, base }: PolicySetOptions = {}): PolicySet {
-  const set = { roles: new RoleRules(), orgRoles: new OrgRoleRules(new Tenant(tenantField)) };
+  // One set of attribute names for both registries: a file's `userAttributes` serve every role of the side.
+  const attributes = new AttributeNames();
+  const set = { roles: new RoleRules(undefined, attributes), orgRoles: new OrgRoleRules(new Tenant(tenantField), attributes) };
   if (base) {
     set.roles.copyFrom(base.roles);
     set.orgRoles.copyFrom(base.orgRoles);

@@ -2,12 +2,14 @@ import { packRules } from '@casl/ability/extra';
 import { Router, type RequestHandler } from 'express';
 import type { AbilityFactory, OrgPlace } from '../../authorization/abilities.js';
 import type { OrgAccess } from '../../authorization/org-access.js';
+import { userOfRequest } from '../../authorization/request-state.js';
 import { AuthError, ValidationError } from '../../errors.js';
 
 export interface AbilitiesApiDeps {
-  loginRequired: RequestHandler;
+  /** Loads the user's attribute values where the global roles name any. */
+  abilityReady: RequestHandler;
   abilities: AbilityFactory;
-  orgs: Pick<OrgAccess, 'placeOf'>;
+  orgs: Pick<OrgAccess, 'placeOf' | 'abilityIn'>;
 }
 
 /**
@@ -20,10 +22,10 @@ export interface AbilitiesApiDeps {
  * - A token bound to an organization: the rules there, `?org` or not (another is 403 `forbidden`).
  * - A token with scopes: those rules intersected with its scopes' (rule-intersection.ts).
  */
-export function abilitiesApi({ loginRequired, abilities, orgs }: AbilitiesApiDeps): Router {
+export function abilitiesApi({ abilityReady, abilities, orgs }: AbilitiesApiDeps): Router {
   const router = Router();
-  router.get('/', loginRequired, async (req, res) => {
-    const user = req.user!;
+  router.get('/', abilityReady, async (req, res) => {
+    let user = userOfRequest(req)!;
     const token = req.authMethod === 'token' ? req.token : undefined;
     const named = req.query['org'];
     if (named !== undefined && (typeof named !== 'string' || named === '')) throw new ValidationError([{ field: 'org', message: 'must be one organization’s id or slug' }]);
@@ -34,6 +36,8 @@ export function abilitiesApi({ loginRequired, abilities, orgs }: AbilitiesApiDep
       if (!found) throw new AuthError('not_found', 'No such organization');
       if (token?.org != null && token.org !== found.org.id) throw new AuthError('forbidden', 'This token is bound to another organization');
       place = { org: found.org, roles: found.membership?.roles ?? [] };
+      // With the attribute values the organization's roles (or the token's scopes) name, loaded if need be.
+      user = (await orgs.abilityIn(user, found.org, token?.scopes)).user;
     }
     const rules = abilities.serializableRules(user, place, token?.scopes);
     res.json({ rules: req.query['packed'] === 'true' ? packRules(rules) : rules });

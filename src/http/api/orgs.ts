@@ -11,6 +11,8 @@ import { parseBody } from '../schemas/parse.js';
 export interface OrgsApiDeps {
   orgs: OrgActions;
   loginRequired: RequestHandler;
+  /** `loginRequired`, with `req.ability` ready (the user's attributes loaded): where the ability is asked outside an organization. */
+  abilityReady: RequestHandler;
   /** `orgRequired('org')`. */
   orgRequired: RequestHandler;
   /** Inviting mails someone: at the rate of other mails asked for (none when limits are off). */
@@ -19,12 +21,12 @@ export interface OrgsApiDeps {
   acceptLimit: RequestHandler[];
 }
 
-export function orgsApi({ orgs, loginRequired, orgRequired, inviteLimit, acceptLimit }: OrgsApiDeps): Router {
+export function orgsApi({ orgs, loginRequired, abilityReady, orgRequired, inviteLimit, acceptLimit }: OrgsApiDeps): Router {
   const api = Router();
   // Scopes first: a token with scopes learns nothing, not even which organizations exist.
   const inOrg: RequestHandler[] = [loginRequired, orgs.everyScope, orgRequired];
 
-  api.post('/orgs', loginRequired, orgs.everyScope, async (req, res) => {
+  api.post('/orgs', abilityReady, orgs.everyScope, async (req, res) => {
     res.status(201).json({ org: await orgs.create(req, parseBody(orgSchemas.create, req)) });
   });
   api.get('/orgs', loginRequired, orgs.everyScope, async (req, res) => {

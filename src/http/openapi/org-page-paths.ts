@@ -5,6 +5,7 @@
  * (org-paths.ts).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { ErrorCode } from '../../errors.js';
 import { orgSchemas } from '../schemas/orgs.js';
 import { INVITATION_ID, ORG, TOKENS_NOTE, USER_ID } from './org-paths.js';
 import {
@@ -29,7 +30,8 @@ export function orgPagePaths(context: DocumentContext): Paths {
   const prefix = config.urlPrefix;
   const failures = tokenFailuresNote(config);
   const tokens = TOKENS_NOTE;
-  const inOrg = guardRefusals(config, false);
+  // `attributes_unavailable`: the ability needs the application's user attributes, and they could not be read.
+  const inOrg: ErrorCode[] = [...guardRefusals(config, false), 'attributes_unavailable'];
   const toOrgPage = (what: string) => redirect(`${what}: to the organization’s page`);
   const formOnly = (spec: Omit<OperationSpec, 'tags' | 'security'>, body: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject | undefined): Operation => {
     const described = operation(context, { ...spec, description: `${spec.description ?? ''} ${FORMS_ONLY}${failures}`, tags: ['pages'], security: [{ session: [] }] });
@@ -47,7 +49,7 @@ export function orgPagePaths(context: DocumentContext): Paths {
         security: SESSION_OR_TOKEN,
         parameters: [queryParameter('left', '`1`: says the caller left an organization')],
         responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: [...guardRefusals(config, false), 'insufficient_scope'],
+        refusals: [...guardRefusals(config, false), 'insufficient_scope', 'attributes_unavailable'],
       }),
     },
     '/orgs/{org}': {
@@ -70,7 +72,7 @@ export function orgPagePaths(context: DocumentContext): Paths {
           description: `As \`PATCH /api/orgs/{org}/members/{user_id}\`, which a form cannot send: one \`roles\` field per role ticked. Answered with a 303 to the organization’s page; a refusal shows that page with the problem.`,
           parameters: [ORG, USER_ID],
           responses: { 303: toOrgPage('Saved') },
-          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'unknown_role', 'last_owner'],
+          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'unknown_role', 'last_owner', 'attributes_unavailable'],
         },
         schemas.of(orgSchemas.memberRolesForm, 'input'),
       ),
@@ -83,7 +85,7 @@ export function orgPagePaths(context: DocumentContext): Paths {
           description: `As \`DELETE /api/orgs/{org}/members/{user_id}\`, which a form cannot send. Answered with a 303 to the organization’s page, or, for the caller themselves, to \`${prefix}/orgs?left=1\`.`,
           parameters: [ORG, USER_ID],
           responses: { 303: redirect('Removed: to the organization’s page, or the organizations page after leaving') },
-          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'last_owner'],
+          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'last_owner', 'attributes_unavailable'],
         },
         undefined,
       ),
@@ -96,7 +98,7 @@ export function orgPagePaths(context: DocumentContext): Paths {
           description: `As \`DELETE /api/orgs/{org}/invitations/{id}\`, which a form cannot send. Answered with a 303 to the organization’s page.`,
           parameters: [ORG, INVITATION_ID],
           responses: { 303: toOrgPage('Revoked') },
-          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found'],
+          refusals: [...guardRefusals(config, true), 'forbidden', 'not_found', 'attributes_unavailable'],
         },
         undefined,
       ),

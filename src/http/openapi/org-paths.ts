@@ -58,7 +58,8 @@ export function orgPaths(context: DocumentContext): Paths {
   const tokens = TOKENS_NOTE;
   const ability = (what: string) => `Needs ${what} in the caller’s ability in the organization (403 \`forbidden\` otherwise).`;
   const assign = 'Each role granted or taken away needs `assign` on `OrgRole { name, org_id }` (403 `forbidden`): no one grants a role their own ability does not let them assign.';
-  const inOrg = (unsafe: boolean, ...more: ErrorCode[]): ErrorCode[] => [...guardRefusals(config, unsafe), 'insufficient_scope', 'forbidden', 'not_found', ...more];
+  // `attributes_unavailable`: the ability needs the application's user attributes, and they could not be read.
+  const inOrg = (unsafe: boolean, ...more: ErrorCode[]): ErrorCode[] => [...guardRefusals(config, unsafe), 'insufficient_scope', 'forbidden', 'not_found', 'attributes_unavailable', ...more];
   const api = (spec: Omit<OperationSpec, 'tags' | 'security'>): Operation =>
     operation(context, { ...spec, description: `${spec.description ?? ''}${failures}`, tags: ['organizations'], security: SESSION_OR_TOKEN });
   const toOrgPage = (what: string) => redirect(`A browser’s form: ${what}, to the organization’s page`, noStore());
@@ -77,7 +78,7 @@ export function orgPaths(context: DocumentContext): Paths {
         ].join(' '),
         body: { json: orgSchemas.create, form: orgSchemas.createForm },
         responses: { 201: json(schemas, 'Created', organizationResponse, noStore()), 303: toOrgPage('created') },
-        refusals: [...guardRefusals(config, true), 'insufficient_scope', 'forbidden', 'slug_taken'],
+        refusals: [...guardRefusals(config, true), 'insufficient_scope', 'forbidden', 'slug_taken', 'attributes_unavailable'],
       }),
       get: api({
         operationId: 'listMyOrgs',

@@ -113,6 +113,7 @@ const MEANINGS: Record<ErrorCode, string> = {
   rate_limited: 'over a rate limit; retry after Retry-After seconds',
   internal_error: 'an unexpected error (details in the server log)',
   unavailable: 'storage is out of reach or busy; retry shortly',
+  attributes_unavailable: 'the application’s attributes of the user, which its rules name, could not be read (the resolver of `defineUserAttributes` failed); nothing of why is told',
 };
 
 export function statusOf(code: ErrorCode): number {

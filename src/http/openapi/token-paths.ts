@@ -80,7 +80,7 @@ export function tokenPaths(context: DocumentContext): Paths {
           queryParameter('org', 'An organization’s id or slug: the rules in it, as after `orgRequired`'),
         ],
         responses: { 200: json(schemas, 'The rules', rulesResponse, noStore()), 303: toLoginPage(config) },
-        refusals: [...guardRefusals(config, false), 'bad_request', 'forbidden', 'not_found'],
+        refusals: [...guardRefusals(config, false), 'bad_request', 'forbidden', 'not_found', 'attributes_unavailable'],
       }),
     },
   };

@@ -27,6 +27,8 @@ export interface OrgPageDeps {
   config: AuthConfig;
   orgs: OrgActions;
   loginRequired: RequestHandler;
+  /** `loginRequired`, with `req.ability` ready (the user's attributes loaded): where the ability is asked outside an organization. */
+  abilityReady: RequestHandler;
   /** `orgRequired('org')`. */
   orgRequired: RequestHandler;
   /** The user of a request where logging in is optional (the invitation link), or null. */
@@ -36,7 +38,7 @@ export interface OrgPageDeps {
   pluggable: { readonly texts: PageTexts };
 }
 
-export function orgPages({ config, orgs, loginRequired, orgRequired, currentUser, inviteLimit, acceptLimit, pluggable }: OrgPageDeps): Router {
+export function orgPages({ config, orgs, loginRequired, abilityReady, orgRequired, currentUser, inviteLimit, acceptLimit, pluggable }: OrgPageDeps): Router {
   const prefix = config.urlPrefix;
   const router = Router();
   const orgPath = (req: Request) => `${prefix}/orgs/${encodeURIComponent(req.org!.slug)}`;
@@ -117,9 +119,9 @@ export function orgPages({ config, orgs, loginRequired, orgRequired, currentUser
     },
   };
 
-  router.get('/orgs', loginRequired, scopes, (req, res) => showOrgs(req, res, 200, req.query['left'] === '1' ? { notice: { kind: 'info', text: pluggable.texts.orgs.left } } : {}));
+  router.get('/orgs', abilityReady, scopes, (req, res) => showOrgs(req, res, 200, req.query['left'] === '1' ? { notice: { kind: 'info', text: pluggable.texts.orgs.left } } : {}));
 
-  router.post('/api/orgs', browserFormsOnly, formRoute(orgsForm), loginRequired, async (req, res) => {
+  router.post('/api/orgs', browserFormsOnly, formRoute(orgsForm), abilityReady, async (req, res) => {
     const org = await orgs.create(req, parseBody(orgSchemas.createForm, req));
     res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}`);
   });
