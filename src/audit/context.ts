@@ -12,6 +12,8 @@ export interface AuditContext {
   /** The rate limiter's client key: the socket's address, or the trusted proxy's forwarded one. */
   ip?: string;
   userAgent?: string;
+  /** The signed-in user acting on someone else's account (the admin console): their id, as the detail's `by`. */
+  by?: number;
 }
 
 const contexts = new AsyncLocalStorage<AuditContext>();

@@ -115,7 +115,7 @@ export function detailJson(detail: AuditDetail | undefined): string {
   return JSON.stringify(Object.fromEntries(entries));
 }
 
-export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAgent?: string | null; actor: Actor }, at = new Date()): AuditDraft {
+export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAgent?: string | null; actor: Actor; by?: number }, at = new Date()): AuditDraft {
   const email = entry.email === null || entry.email === undefined ? null : storedText(String(entry.email).trim().toLowerCase(), MAX_EMAIL);
   return {
     at,
@@ -126,7 +126,8 @@ export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAg
     ip: storedText(context.ip, MAX_SHORT),
     userAgent: storedText(context.userAgent, MAX_USER_AGENT),
     reason: storedText(entry.reason, MAX_SHORT),
-    detail: detailJson({ ...entry.detail, actor: context.actor }),
+    // The acting user, unless the entry names one itself (the organizations' records do).
+    detail: detailJson({ ...(context.by !== undefined && { by: context.by }), ...entry.detail, actor: context.actor }),
   };
 }
 

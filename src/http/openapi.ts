@@ -12,6 +12,7 @@ import { openApiResponse } from './schemas/responses.js';
 import { accountPaths } from './openapi/account-paths.js';
 import { SchemaComponents } from './openapi/json-schema.js';
 import { ANY_ENDPOINT, limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
+import { adminPaths } from './openapi/admin-paths.js';
 import { orgPagePaths } from './openapi/org-page-paths.js';
 import { orgPaths } from './openapi/org-paths.js';
 import { pagePaths } from './openapi/page-paths.js';
@@ -34,7 +35,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
   const operations: Paths = {};
-  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), documentPath(context)]) {
+  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), adminPaths(context), documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
   }
   const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));
@@ -60,6 +61,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
       { name: 'authorization', description: 'What the user may do' },
       { name: 'organizations', description: 'Organizations (tenants), their members and roles there, and invitations' },
       { name: 'pages', description: 'HTML pages for people with browsers' },
+      { name: 'admin', description: 'The admin console: HTML pages for operators, by their rules (docs/admin.md)' },
       { name: 'meta', description: 'This description' },
     ],
     paths,

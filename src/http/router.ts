@@ -40,6 +40,7 @@ import { endpointChecks, type EndpointLimiters } from './actions/checks.js';
 import { boundedBody } from './requests/body-limits.js';
 import { BODY_LIMIT_BYTES, checkPath, readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
+import { adminPages, type AdminDeps, type Explainer } from './pages/admin/routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
 import { mfaPages } from './pages/mfa-routes.js';
@@ -68,12 +69,14 @@ export interface AuthRouterDeps {
   tokens: TokenService;
   secondFactors: SecondFactors;
   passkeys: Passkeys;
-  /** The caller's own records, for the security log. */
-  audit: Pick<AuditApi, 'query'>;
+  /** The caller's own records, for the security log; the whole log, for the admin console. */
+  audit: Pick<AuditApi, 'query' | 'verify'>;
   abilities: AbilityFactory;
-  guards: { readonly loginRequired: RequestHandler; orgRequired(param?: string): RequestHandler };
+  guards: { readonly loginRequired: RequestHandler; orgRequired(param?: string): RequestHandler } & AdminDeps['guards'];
   /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
-  orgs: OrgsForHttp;
+  orgs: OrgsForHttp & AdminDeps['orgs'];
+  /** The global roles defined (the admin console gives them). */
+  roleRules: { names(): string[] };
   /** The organization roles the application defines. */
   orgRoles: { names(): string[] };
   /** The scopes the application defines (`auth.defineScope`): the tokens page and the OpenAPI document list them. */
@@ -86,7 +89,12 @@ export interface AuthRouterDeps {
   storage: { readonly requestContext: RequestHandler };
 }
 
-export function createAuthRouter(deps: AuthRouterDeps): Router {
+/** What the router needs of the facade itself: `auth.explain`, for the admin console's "why". */
+export interface AuthFacade {
+  explain: Explainer;
+}
+
+export function createAuthRouter(deps: AuthRouterDeps, facade: AuthFacade): Router {
   const { config, pluggable, tokens } = deps;
   const { loginRequired } = deps.guards;
   const router = Router();
@@ -123,6 +131,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       throw error;
     }))?.user ?? null;
   router.use(orgPages({ config, orgs, loginRequired, orgRequired, currentUser, ...orgLimits, pluggable }));
+  router.use(adminPages({ ...deps, explain: facade.explain }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
   router.use(profileApi({ actions: profile, checks, loginRequired }));
