@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: the pictures of the pages in the README and docs/pages.md, taken from the
+ * `npm run screenshots`: the pictures of the pages in the README, docs/pages.md and docs/admin.md, taken from the
  * demo in Debian's Chromium exactly as the browser suite drives it, at a phone's width. The demo
  * runs with SERVICE_AUTH_EMAIL_CONFIRMATION on, so that the confirmation pages can be shown.
  * Writes docs/screenshots/*.png.
@@ -11,6 +11,7 @@ import { totpCode } from '../src/mfa/totp.js';
 import { PASSWORD } from '../test/helpers/app.js';
 import { launchChromium } from '../test/browser/chromium.js';
 import { startDemoServer } from '../test/browser/demo-server.js';
+import { shootAdminConsole } from './admin-screenshots.js';
 
 const OUT = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 700 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -126,6 +127,9 @@ try {
   await newcomer.goto(link);
   await newcomer.getByRole('button', { name: 'Confirm my address' }).waitFor();
   await shoot(newcomer, 'confirm');
+
+  // The admin console, at a desktop's width.
+  await shootAdminConsole(chromium.browser, demo, shoot);
 
   console.log(`Wrote ${written.map((name) => `${OUT}${name}`).join(', ')}`);
 } finally {

@@ -4,6 +4,7 @@
  * (with field values, in an organization if given), the answer of `auth.explain`: the rule that
  * decided, and for a refusal each rule that could have allowed it and the condition it failed.
  */
+import { isAbsolute, relative } from 'node:path';
 import type { Explanation, ExplainedRule, WhyNotRule } from '../../../authorization/explain.js';
 import type { RoleReach } from '../../../authorization/reach.js';
 import type { FieldErrors } from '../fields.js';
@@ -79,9 +80,15 @@ function answer(explanation: Explanation, why: WhyValues): string {
 
 /** A rule as a line: role, position, file, what it says. */
 function ruleHtml(rule: ExplainedRule): string {
-  const where = [rule.role === null ? null : `${rule.org_role ? 'org role' : 'role'} “${rule.role}”`, rule.index === undefined ? null : `rule ${rule.index}`, rule.source ?? null].filter(Boolean).join(', ');
+  const where = [rule.role === null ? null : `${rule.org_role ? 'org role' : 'role'} “${rule.role}”`, rule.index === undefined ? null : `rule ${rule.index}`, rule.source === undefined ? null : shortPath(rule.source)].filter(Boolean).join(', ');
   const says = JSON.stringify({ action: rule.action, subject: rule.subject, ...(rule.conditions && { conditions: rule.conditions }), ...(rule.fields && { fields: rule.fields }), ...(rule.inverted && { inverted: true }), ...(rule.reason && { reason: rule.reason }) });
   return `${escapeHtml(where || 'a rule')} <code>${escapeHtml(says)}</code>`;
+}
+
+/** A rule file's path from the application's directory, when it is in it. */
+function shortPath(path: string): string {
+  const short = relative(process.cwd(), path);
+  return short.startsWith('..') || isAbsolute(short) ? path : short;
 }
 
 function whyNotText({ failed, refused_by }: WhyNotRule): string {
