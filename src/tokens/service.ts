@@ -176,13 +176,6 @@ export class TokenService {
     this.verifier.evict(publicId);
   }
 
-  /** Revokes every token of a user (the admin console's "revoke tokens"), in a transaction of its own. */
-  async revokeAll(owner: UserRef): Promise<void> {
-    const { id } = await this.owners.get(owner);
-    const em = await this.storage.em();
-    await this.storage.transaction(em, (tx) => this.revokeAllOf(tx, id));
-  }
-
   /**
    * Revokes every token of a user inside the caller's transaction (a password reset); the
    * verifier forgets them once it commits.

@@ -35,7 +35,7 @@ export interface AdminDeps {
   guards: GuardMaker & { require<T>(options: RequireOptions<T>): RequestHandler };
   users: UserService;
   sessions: Pick<SessionStore, 'list' | 'endAllBut'>;
-  tokens: Pick<TokenService, 'list' | 'revokeAll'>;
+  tokens: Pick<TokenService, 'list' | 'revoke'>;
   secondFactors: Pick<SecondFactors, 'reset'>;
   orgs: Pick<OrgService, 'list' | 'get' | 'members'>;
   audit: Pick<AuditApi, 'query' | 'verify'>;

@@ -99,8 +99,9 @@ export function userRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: 
     await deps.sessions.endAllBut(user.id, undefined);
     return 'sessions';
   });
+  // One by one, as `DELETE /api/tokens/<id>` revokes each (a record each); a user has few (the token cap).
   change('tokens', 'tokens', async (_req, user) => {
-    await deps.tokens.revokeAll(user.id);
+    for (const token of await deps.tokens.list({ user: user.id })) await deps.tokens.revoke(token.id, user.id);
     return 'tokens';
   });
   change('mfa', 'mfa', async (_req, user) => {
