@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: the pictures of the pages in the README and docs/pages.md, taken from the
+ * `npm run screenshots`: the pictures of the pages in the README, docs/pages.md and docs/admin.md, taken from the
  * demo in Debian's Chromium exactly as the browser suite drives it, at a phone's width. The demo
  * runs with SERVICE_AUTH_EMAIL_CONFIRMATION on, so that the confirmation pages can be shown.
  * Writes docs/screenshots/*.png.
@@ -12,6 +12,7 @@ import { createTestApp, PASSWORD } from '../test/helpers/app.js';
 import { freePort } from '../test/helpers/ports.js';
 import { launchChromium } from '../test/browser/chromium.js';
 import { startDemoServer } from '../test/browser/demo-server.js';
+import { shootAdminConsole } from './admin-screenshots.js';
 
 const OUT = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 700 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -129,6 +130,8 @@ try {
   await shoot(newcomer, 'confirm');
 
   await shootSsoLogin();
+  // The admin console, at a desktop's width.
+  await shootAdminConsole(chromium.browser, demo, shoot);
 
   console.log(`Wrote ${written.map((name) => `${OUT}${name}`).join(', ')}`);
 } finally {

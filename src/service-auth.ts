@@ -12,6 +12,7 @@ import { AuthError } from './errors.js';
 import type { EventHandler, EventName, OrgEventHandler, OrgEventName } from './events.js';
 import { createErrorHandler } from './http/errors.js';
 import type { PageTexts } from './http/pages/texts.js';
+import type { Explainer } from './http/pages/admin/routes.js';
 import { createAuthRouter, unknownPath } from './http/router.js';
 import type { Logger } from './logger.js';
 import type { MailTransport } from './mail/transport.js';
@@ -81,7 +82,9 @@ export class ServiceAuth extends AuthorizationApi {
     this.errorHandler = createErrorHandler({ config: this.config, pluggable: parts.pluggable, audit: parts.audit });
     // The error middleware right after the router also answers what the application's own body
     // parsers refused on a path under the prefix.
-    app.use(this.config.urlPrefix, createAuthRouter(parts), unknownPath, this.errorHandler);
+    const explain: Explainer = (user, action, subjectType, context, org) =>
+      org === undefined ? this.explain(user, action, subjectType, context) : this.explain(user, action, subjectType, context, { org });
+    app.use(this.config.urlPrefix, createAuthRouter(parts, { explain }), unknownPath, this.errorHandler);
     Object.defineProperty(app, INSTANCE, { value: this, configurable: true });
     // Found now, among what construction read; logged once it is done, so that a logger assigned
     // right after it receives the warnings.

@@ -41,6 +41,8 @@ export interface AuditQuery {
   type?: AuditType;
   /** Records at or after this time. */
   since?: Date;
+  /** Records before this time. */
+  until?: Date;
   /** Records with an id below this one: the next page after a page ending at `before`. */
   before?: number;
   /** At most this many (default 50, at most 1,000). */
@@ -61,7 +63,7 @@ export type AuditHandler = (record: AuditRecord) => unknown;
 
 /** `auth.audit`: what an application may do with the log (the package itself records). */
 export interface AuditApi {
-  /** Records newest first (`email`, `userId`, `type`, `since`, `before` an id, `limit` ≤ 1,000). */
+  /** Records newest first (`email`, `userId`, `type`, `since`, `until`, `before` an id, `limit` ≤ 1,000). */
   query(filter?: AuditQuery): Promise<AuditRecord[]>;
   /** Recomputes the hash chain; names the first row that does not match. */
   verify(): Promise<ChainCheck>;
@@ -141,7 +143,7 @@ export class AuditLog implements AuditApi {
     }
     if (filter.userId !== undefined) where['userId'] = filter.userId;
     if (filter.type !== undefined) where['type'] = filter.type;
-    if (filter.since !== undefined) where['at'] = { $gte: filter.since };
+    if (filter.since !== undefined || filter.until !== undefined) where['at'] = { ...(filter.since && { $gte: filter.since }), ...(filter.until && { $lt: filter.until }) };
     if (filter.before !== undefined) where['id'] = { $lt: filter.before };
     const limit = Math.min(Math.max(1, Math.trunc(filter.limit ?? 50)), 1000);
     const rows = await em.find(AuditEvent, where, { orderBy: { id: 'desc' }, limit, disableIdentityMap: true });

@@ -14,6 +14,8 @@ export interface AuditContext {
   userAgent?: string;
   /** The user really acting, while they act as another (src/impersonation/): named in every record's detail. */
   impersonator?: number;
+  /** The signed-in user acting on someone else's account (the admin console): their id, as the detail's `by`. */
+  by?: number;
 }
 
 const contexts = new AsyncLocalStorage<AuditContext>();

@@ -119,7 +119,7 @@ export function detailJson(detail: AuditDetail | undefined): string {
   return JSON.stringify(Object.fromEntries(entries));
 }
 
-export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAgent?: string | null; actor: Actor; impersonator?: number }, at = new Date()): AuditDraft {
+export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAgent?: string | null; actor: Actor; impersonator?: number; by?: number }, at = new Date()): AuditDraft {
   const email = entry.email === null || entry.email === undefined ? null : storedText(String(entry.email).trim().toLowerCase(), MAX_EMAIL);
   return {
     at,
@@ -130,8 +130,9 @@ export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAg
     ip: storedText(context.ip, MAX_SHORT),
     userAgent: storedText(context.userAgent, MAX_USER_AGENT),
     reason: storedText(entry.reason, MAX_SHORT),
-    // While a user acts as another, every record names the one really acting (docs/impersonation.md).
-    detail: detailJson({ ...entry.detail, actor: context.actor, ...(context.impersonator === undefined ? {} : { impersonator: context.impersonator }) }),
+    // While a user acts as another, every record names the one really acting (docs/impersonation.md);
+    // the admin console's, the operator acting (unless the entry names one itself: the organizations' records do).
+    detail: detailJson({ ...(context.by !== undefined && { by: context.by }), ...entry.detail, actor: context.actor, ...(context.impersonator === undefined ? {} : { impersonator: context.impersonator }) }),
   };
 }
 

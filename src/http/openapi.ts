@@ -13,6 +13,7 @@ import { accountPaths } from './openapi/account-paths.js';
 import { SchemaComponents } from './openapi/json-schema.js';
 import { ANY_ENDPOINT, limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
 import { impersonationPaths } from './openapi/impersonation-paths.js';
+import { adminPaths } from './openapi/admin-paths.js';
 import { orgPagePaths } from './openapi/org-page-paths.js';
 import { orgPaths } from './openapi/org-paths.js';
 import { pagePaths } from './openapi/page-paths.js';
@@ -36,7 +37,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
   const operations: Paths = {};
-  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), impersonationPaths(context), ssoPaths(context), documentPath(context)]) {
+  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), impersonationPaths(context), ssoPaths(context), adminPaths(context), documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
   }
   const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));
@@ -63,6 +64,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
       { name: 'organizations', description: 'Organizations (tenants), their members and roles there, and invitations' },
       { name: 'sso', description: 'Signing in through identity providers, and the identities linked to the account' },
       { name: 'pages', description: 'HTML pages for people with browsers' },
+      { name: 'admin', description: 'The admin console: HTML pages for operators, by their rules (docs/admin.md)' },
       { name: 'meta', description: 'This description' },
     ],
     paths,

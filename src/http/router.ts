@@ -48,6 +48,7 @@ import { boundedBody } from './requests/body-limits.js';
 import { impersonationLimits } from './requests/impersonation-limits.js';
 import { BODY_LIMIT_BYTES, checkPath, readBody } from './requests/input.js';
 import { accountPages } from './pages/account-routes.js';
+import { adminPages, type AdminDeps, type Explainer } from './pages/admin/routes.js';
 import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
 import { mfaPages } from './pages/mfa-routes.js';
@@ -82,14 +83,16 @@ export interface AuthRouterDeps {
   impersonation: Pick<Impersonation, 'start' | 'stop'>;
   /** Identity providers, linked identities and the sign-in through them (src/sso/). */
   sso: SsoParts;
-  /** The caller's own records, for the security log. */
-  audit: Pick<AuditApi, 'query'>;
+  /** The caller's own records, for the security log; the whole log, for the admin console. */
+  audit: Pick<AuditApi, 'query' | 'verify'>;
   abilities: AbilityFactory;
   /** Organizations as the guards find them (`GET /api/abilities?org=`). */
   orgAccess: Pick<OrgAccess, 'placeOf' | 'abilityIn'>;
-  guards: { readonly loginRequired: RequestHandler; readonly abilityReady: RequestHandler; orgRequired(param?: string): RequestHandler };
+  guards: { readonly loginRequired: RequestHandler; readonly abilityReady: RequestHandler; orgRequired(param?: string): RequestHandler } & AdminDeps['guards'];
   /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
-  orgs: OrgsForHttp;
+  orgs: OrgsForHttp & AdminDeps['orgs'];
+  /** The global roles defined (the admin console gives them). */
+  roleRules: { names(): string[] };
   /** The organization roles the application defines. */
   orgRoles: { names(): string[] };
   /** A user's ability in an organization now, or null for a user who is no more (an invitation's inviter). */
@@ -104,7 +107,12 @@ export interface AuthRouterDeps {
   storage: { readonly requestContext: RequestHandler };
 }
 
-export function createAuthRouter(deps: AuthRouterDeps): Router {
+/** What the router needs of the facade itself: `auth.explain`, for the admin console's "why". */
+export interface AuthFacade {
+  explain: Explainer;
+}
+
+export function createAuthRouter(deps: AuthRouterDeps, facade: AuthFacade): Router {
   const { config, pluggable, tokens } = deps;
   const { loginRequired, abilityReady } = deps.guards;
   const router = Router();
@@ -146,6 +154,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       throw error;
     }))?.user ?? null;
   router.use(orgPages({ config, orgs, loginRequired, abilityReady, orgRequired, currentUser, ...orgLimits, pluggable }));
+  router.use(adminPages({ ...deps, explain: facade.explain }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
   router.use(profileApi({ actions: profile, checks, loginRequired }));

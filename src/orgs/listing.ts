@@ -8,13 +8,14 @@ import type { Storage } from '../storage/storage.js';
 import { requireOrg } from './context.js';
 import { toOrgInfo, type MemberInfo, type OrgRef, type OrgSummary } from './views.js';
 
-/** Every organization, by slug, with how many members it has. */
-export async function listOrgs(storage: Storage): Promise<OrgSummary[]> {
+/** Every organization (or one page of them), by slug, with how many members it has. */
+export async function listOrgs(storage: Storage, page?: { offset: number; limit: number }): Promise<OrgSummary[]> {
   const em = await storage.em();
-  const orgs = await em.find(Organization, {}, { orderBy: { slug: 'asc' } });
+  const orgs = await em.find(Organization, {}, { orderBy: { slug: 'asc' }, ...page });
   const counts = await em
     .createQueryBuilder(Membership, 'm')
     .select(['m.org', raw('count(*) as members')])
+    .where(page ? { org: { $in: orgs.map((org) => org.id) } } : {})
     .groupBy('m.org')
     .execute<{ org: number; members: number | string }[]>();
   const byOrg = new Map(counts.map((row) => [Number(row.org), Number(row.members)]));

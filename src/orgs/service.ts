@@ -78,9 +78,9 @@ export class OrgService {
     return this.organizations.get(ref);
   }
 
-  /** Every organization, by slug, with its number of members. */
-  list(): Promise<OrgSummary[]> {
-    return listOrgs(this.storage);
+  /** Every organization (or one page: `offset`, `limit`), by slug, with its number of members. */
+  list(page?: { offset: number; limit: number }): Promise<OrgSummary[]> {
+    return listOrgs(this.storage, page);
   }
 
   /** The user's organizations, by slug, with their roles in each. */

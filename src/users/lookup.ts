@@ -46,6 +46,26 @@ export async function listUsers(storage: Storage): Promise<AuthUser[]> {
   return users.map(toAuthUser);
 }
 
+/** One page of users, oldest first: those whose address contains `email` (any case), if given. */
+export async function searchUsers(storage: Storage, { email, offset, limit }: UserSearch): Promise<AuthUser[]> {
+  const em = await storage.em();
+  const query = em.createQueryBuilder(User, 'u').select('u.id').orderBy({ id: 'asc' }).offset(offset).limit(limit);
+  // Addresses are stored in lower case. A literal substring: LIKE's wildcards in what was typed
+  // match only themselves (ESCAPE, which SQLite and PostgreSQL both read).
+  const text = email?.trim().toLowerCase();
+  if (text) query.where(`u.email like ? escape '!'`, [`%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`]);
+  const ids = (await query.execute<{ id: number }[]>()).map((row) => row.id);
+  const users = await em.find(User, { id: { $in: ids } }, { populate: ['roles'], orderBy: { id: 'asc' } });
+  return users.map(toAuthUser);
+}
+
+export interface UserSearch {
+  /** Part of the address. */
+  email?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
 export function toAuthUser(user: User): AuthUser {
   return new AuthUser(
     user.id,

@@ -16,7 +16,7 @@ import type { AccountStates } from './account-states.js';
 import type { AuthUser } from './auth-user.js';
 import type { AccountDeletion } from './deletion.js';
 import { ensureRoles, NO_PASSWORD_HASH, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
-import { listUsers, toAuthUser, type UserLookup } from './lookup.js';
+import { listUsers, searchUsers, toAuthUser, type UserLookup, type UserSearch } from './lookup.js';
 import type { PasswordChanges } from './password-changes.js';
 import { validRoleName } from './role-names.js';
 import type { UserCache } from './user-cache.js';
@@ -60,6 +60,11 @@ export class UserService {
   /** Every user, oldest first. */
   list(): Promise<AuthUser[]> {
     return listUsers(this.deps.storage);
+  }
+
+  /** One page of users, oldest first, whose address contains `email` if given (the admin console's list). */
+  search(query: UserSearch): Promise<AuthUser[]> {
+    return searchUsers(this.deps.storage, query);
   }
 
   /**

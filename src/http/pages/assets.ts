@@ -23,7 +23,14 @@ a { color: #0b57b8; }
 label { display: block; font-weight: 600; }
 .hint { margin: .1rem 0 .3rem; color: #505a66; font-size: .95rem; }
 input { font: inherit; width: 100%; padding: .55rem .6rem; border: 2px solid #5b6673; border-radius: .3rem; background: #fff; }
-input:focus, button:focus, a:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
+select, textarea { font: inherit; width: 100%; padding: .5rem .6rem; border: 2px solid #5b6673; border-radius: .3rem; background: #fff; color: #1b1f24; }
+input:focus, button:focus, a:focus, select:focus, textarea:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
+dt { font-weight: 600; }
+dd { margin: 0; }
+.reach-all { background: #e3f3e8; color: #134a2b; }
+.reach-some { background: #fff4d6; color: #5c4200; }
+.reach-none { color: #505a66; }
 fieldset { border: 0; padding: 0; margin: 1rem 0 0; }
 legend { font-weight: 600; padding: 0; }
 .choices { display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
