@@ -64,7 +64,7 @@ describe('CLI: auth policy lint and test-policies --coverage', () => {
     expect(stdout.split('\n')).to.deep.equal([
       `${file}: role "editor", rule 1: overridden: never decides: rule 2, later in the role, applies wherever it does`,
       `${file}: role "editor", rule 3: duplicate: the same rule as role "viewer", rule 1 (included)`,
-      `${file}: role "editor", rule 4: placeholder: its role's context cannot fill it: unknown placeholder \${user.nickname}; use \${user.id}, \${user.email} or \${user.is_admin}`,
+      `${file}: role "editor", rule 4: placeholder: its role's context cannot fill it: unknown placeholder \${user.nickname}; use \${user.id}, \${user.email}, \${user.is_admin} or declare it first with defineUserAttributes(["nickname"], …) (or "userAttributes" in a policy file)`,
       `${file}: role "viewer", rule 2: unsatisfiable: never decides: no subject meets its conditions {"year":{"$gte":2030,"$lt":2020}}`,
       `${file}: role "viewer", rule 3: placeholder: its role's context cannot fill it: \${org.id} is for organization roles only (defineOrgRole, or "orgRoles" in a policy file)`,
       '5 findings',

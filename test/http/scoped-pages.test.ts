@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { pageGet } from '../helpers/forms.js';
 
 /** What shows nothing of an account, whoever asks. */
-const PUBLIC_PAGES = ['/login', '/register', '/forgot', '/reset', '/confirm', '/confirm-email', '/invitations/accept', '/openapi.json'];
+// Signing in through a provider starts and ends on public routes (linking is for a session: sso tests).
+const PUBLIC_PAGES = ['/login', '/register', '/forgot', '/reset', '/confirm', '/confirm-email', '/invitations/accept', '/openapi.json', '/sso/:provider', '/sso/:provider/callback'];
 /** Who the credentials belong to: a token of any scope may ask (as `auth.currentUser`). */
 const WHO_AM_I = ['/me'];
 
