@@ -16,19 +16,21 @@ import { createRequire } from 'node:module';
 
 const SLOWEST_FIRST = [
   'test/package/pack.test.ts',
-  'test/properties/accessible-by.test.ts',
-  'test/properties/accessible-by-relations.test.ts',
   'test/browser/account-lifecycle.test.ts',
+  'test/browser/tokens.test.ts',
+  'test/browser/admin.test.ts',
+  'test/browser/passkeys.test.ts',
+  'test/browser/account.test.ts',
+  'test/cli/app-option.test.ts',
+  'test/properties/accessible-by.test.ts',
+  'test/browser/mfa.test.ts',
+  'test/cli/audit.test.ts',
   'test/demo/projects-property.test.ts',
-  'test/properties/tenant-isolation.test.ts',
-  'test/http/tokens.test.ts',
-  'test/storage/change-feed.test.ts',
+  'test/browser/sso.test.ts',
   'test/services/instances.test.ts',
   'test/properties/http-fuzz.test.ts',
-  'test/browser/orgs.test.ts',
-  'test/http/impersonation.test.ts',
-  'test/properties/policy-diff.test.ts',
-  'test/properties/scoped-tokens.test.ts',
+  'test/http/profile-pages.test.ts',
+  'test/cli/startup.test.ts',
 ];
 
 const missing = SLOWEST_FIRST.filter((file) => !existsSync(file));
