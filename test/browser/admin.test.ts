@@ -1,7 +1,8 @@
 /**
  * The admin console in Debian's Chromium (CONTRACT-3 §25): an operator finds a user and disables
  * the account, and that user's next request is refused; a user without the permissions is shown
- * the 403 page; the policy explorer's "why" shows the condition a refusal failed on. axe-core
+ * the 403 page; support acts as a user and is refused a password change meanwhile; the policy
+ * explorer's "why" shows the condition a refusal failed on. axe-core
  * checks every console page the operator visits: nothing serious or critical.
  *
  * One server (this process, on a port) and one browser for the file. axe is put into the page
@@ -12,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import axe from 'axe-core';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import request from 'supertest';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/ports.js';
 import { describeInChromium, useChromium } from './chromium.js';
@@ -40,6 +42,13 @@ describeInChromium('the admin console in a browser', () => {
     );
     t.auth.defineRole('operator', [{ action: 'manage', subject: 'all' }]);
     t.auth.defineRole('member', [{ action: 'read', subject: 'User', conditions: { id: '${user.id}' }, reason: 'Members read only themselves' }]);
+    // Support staff: find users in the console and act as those who are not support staff themselves.
+    t.auth.defineRole('support', [
+      { action: 'read', subject: 'User' },
+      { action: 'impersonate', subject: 'User', conditions: { roles: { $nin: ['support'] } } },
+    ]);
+    await t.auth.users.create({ email: 'sue@example.com', password: PASSWORD, roles: ['support'] });
+    await t.auth.users.create({ email: 'bo@example.com', password: PASSWORD });
     const olga = await t.auth.users.create({ email: 'olga@example.com', password: PASSWORD, roles: ['operator'] });
     await t.auth.users.create({ email: 'mia@example.com', password: PASSWORD, roles: ['member'] });
     await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: olga.id });
@@ -81,6 +90,24 @@ describeInChromium('the admin console in a browser', () => {
     await mia.getByRole('button', { name: 'Log in' }).click();
     expect(await mia.getByRole('alert').textContent()).to.match(/disabled/i);
     await t.auth.users.enable('mia@example.com');
+  });
+
+  it('a support user acts as a user from the console, is refused a password change meanwhile, and stops', async () => {
+    const sue = await chromium.open();
+    await logIn(sue, 'sue@example.com', '/service-auth/admin/users?email=bo%40');
+    await sue.getByRole('link', { name: 'bo@example.com' }).click();
+    await sue.getByRole('button', { name: 'Act as this user' }).click();
+    await sue.waitForURL(`${url}/`);
+    await sue.goto('/service-auth/password');
+    await sue.getByText('You are acting as bo@example.com').waitFor();
+    await sue.getByLabel('Current password').fill(PASSWORD);
+    await sue.getByLabel('New password').fill('Another-Strong-Pass-1');
+    await sue.getByRole('button', { name: 'Change password' }).click();
+    await sue.getByRole('heading', { name: 'Not while acting as another user', level: 1 }).waitFor();
+    await request(t.app).post('/service-auth/login').send({ email: 'bo@example.com', password: PASSWORD }).expect(200); // unchanged
+    await sue.getByRole('button', { name: 'Stop' }).click();
+    await sue.goto('/service-auth/password');
+    expect(await sue.getByText('You are acting as').count()).to.equal(0);
   });
 
   it('every console page passes axe-core with nothing serious or critical', async function () {
