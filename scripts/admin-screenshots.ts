@@ -1,7 +1,7 @@
 /**
  * The admin console's pictures for docs/admin.md, taken by `npm run screenshots` from the same
  * demo, at a desktop's width (its tables are wide): an operator (the demo's `admin` role, `manage
- * all`) searches the users, gives Ada a role, reads the audit log, asks the policy explorer why,
+ * all`) opens the console, searches the users, gives Ada a role, reads the audit log, asks the policy explorer why,
  * and opens an organization.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -20,6 +20,9 @@ export async function shootAdminConsole(browser: Browser, demo: DemoServer, shoo
   await page.getByRole('button', { name: 'Create organization' }).click();
   await page.waitForURL('**/service-auth/orgs/rocket-club');
 
+  await page.goto('/service-auth/admin');
+  await shoot(page, 'admin-home');
+
   await page.goto('/service-auth/admin/users?email=example.com');
   await shoot(page, 'admin-users');
 
@@ -28,6 +31,9 @@ export async function shootAdminConsole(browser: Browser, demo: DemoServer, shoo
   await page.getByRole('button', { name: 'Give the role' }).click();
   await page.getByRole('status').waitFor();
   await shoot(page, 'admin-user');
+
+  await page.goto('/service-auth/admin/orgs');
+  await shoot(page, 'admin-orgs');
 
   await page.goto('/service-auth/admin/orgs/rocket-club');
   await shoot(page, 'admin-org');

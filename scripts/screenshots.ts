@@ -46,7 +46,7 @@ try {
   await page.goto('/service-auth/tokens');
   await page.getByLabel('Name').fill('deploy bot');
   await page.getByLabel('Expires in').fill('30');
-  await page.getByLabel('Scopes').fill('reports:read');
+  await page.getByRole('checkbox', { name: 'reports:read', exact: true }).check();
   await page.getByRole('button', { name: 'Create token' }).click();
   await page.getByRole('button', { name: 'Copy' }).waitFor();
   await shoot(page, 'tokens');
