@@ -5,7 +5,7 @@
  * `.ci/run` sets it, and then a missing browser fails the run), else /usr/bin/chromium if it is
  * installed. Without either, they are not registered and one line says so.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,8 @@ export const FAILURE_SCREENSHOTS = fileURLToPath(new URL('../../test-results/bro
 
 export interface RunningChromium {
   browser: Browser;
+  /** Its profile directory, removed by `close()`. */
+  profile: string;
   /** Closes the browser and removes its profile. */
   close(): Promise<void>;
 }
@@ -52,6 +54,7 @@ export async function launchChromium(): Promise<RunningChromium> {
     });
     return {
       browser,
+      profile,
       async close() {
         await browser.close();
         await rm(profile, { recursive: true, force: true });
@@ -85,8 +88,25 @@ export interface BrowserFixture {
 }
 
 /**
- * For a suite: one Chromium, a fresh context per `open()`, and on failure a full-page screenshot
- * of every page the test opened, named after the test.
+ * The test process's one Chromium, started by the first suite that needs it and left running for
+ * the next (each test has contexts of its own: no cookies, storage or permissions carry over).
+ * Playwright closes it when the process exits; the profile goes with it.
+ */
+let processChromium: Promise<RunningChromium> | undefined;
+function sharedChromium(): Promise<RunningChromium> {
+  if (!processChromium) {
+    processChromium = launchChromium();
+    processChromium.then(
+      (running) => process.once('exit', () => rmSync(running.profile, { recursive: true, force: true })),
+      () => (processChromium = undefined), // the next suite tries again, and says why it failed
+    );
+  }
+  return processChromium;
+}
+
+/**
+ * For a suite: the process's Chromium, a fresh context per `open()`, and on failure a full-page
+ * screenshot of every page the test opened, named after the test.
  */
 export function useChromium(baseURL: () => string): BrowserFixture {
   let chromiumInstance: RunningChromium | undefined;
@@ -94,10 +114,7 @@ export function useChromium(baseURL: () => string): BrowserFixture {
 
   before(async function () {
     this.timeout(60_000);
-    chromiumInstance = await launchChromium();
-  });
-  after(async () => {
-    await chromiumInstance?.close();
+    chromiumInstance = await sharedChromium();
   });
   afterEach(async function () {
     const test = this.currentTest;

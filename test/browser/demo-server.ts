@@ -1,14 +1,18 @@
 /**
- * The demo application as `npm start` runs it, in its own process and scratch directory, for a
- * browser to use: its mail goes to an outbox the test reads, and its public URL (the origin of
- * the links it mails) is the address the browser visits.
+ * The demo application (`demo/app.ts`, as `npm start` builds it) served from this test process on
+ * a port of its own, for a browser to use: its mail goes to an outbox the test reads, and its
+ * public URL (the origin of the links it mails) is the address the browser visits. A process of
+ * its own would show nothing more here (test/demo/demo.test.ts runs `npm start` itself), and cost
+ * a second or two of CPU per suite to start.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, outboxMails, type TestApp } from '../helpers/app.js';
-import { freePort } from '../helpers/ports.js';
-import { startDemo, type RunningDemo } from '../helpers/processes.js';
+import { importDemo, type DemoModule } from '../helpers/demo-app.js';
 
 export interface DemoServer {
   url: string;
@@ -37,32 +41,34 @@ const ROOMY_RATE_LIMITS = {
 const FAST_HASHING = { SERVICE_AUTH_INSECURE_FAST_HASHING: 'true' };
 
 /** `settings`: more of the demo's environment (SERVICE_AUTH_EMAIL_CONFIRMATION, say). */
-export async function startDemoServer(settings: NodeJS.ProcessEnv = {}): Promise<DemoServer> {
+export async function startDemoServer(settings: Record<string, string> = {}): Promise<DemoServer> {
   const dir = await mkdtemp(join(tmpdir(), 'service-auth-browser-'));
   const outbox = join(dir, 'outbox');
-  let demo: RunningDemo | undefined;
+  const databaseUrl = `sqlite:${join(dir, 'service-auth.sqlite')}`;
+  // Listening before the demo is built: its public URL must name the port.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  let demo: DemoModule | undefined;
   let operator: TestApp | undefined;
-  try {
-    // The public URL must be known before the demo starts, so the port is chosen here.
-    const port = await freePort();
-    const url = `http://localhost:${port}`;
-    demo = await startDemo(dir, { PORT: String(port), SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS, ...FAST_HASHING, ...settings });
-    operator = await createTestApp({ SERVICE_AUTH_DATABASE_URL: `sqlite:${join(dir, 'service-auth.sqlite')}` });
-    const running = { demo, operator };
-    return {
-      url,
-      operator,
-      mails: (count = 1) => outboxMails(outbox, count),
-      async stop() {
-        await running.operator.auth.close();
-        await running.demo.stop();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
     await operator?.auth.close();
-    await demo?.stop();
+    await demo?.database.close();
+    await demo?.auth.close();
     await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    demo = await importDemo(`browser-${randomUUID()}`, { SERVICE_AUTH_DATABASE_URL: databaseUrl, SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS, ...FAST_HASHING, ...settings });
+    // What the demo logs stays out of the test report, but for its errors.
+    demo.auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
+    await demo.database.ready;
+    server.on('request', demo.app);
+    operator = await createTestApp({ SERVICE_AUTH_DATABASE_URL: databaseUrl });
+    return { url, operator, mails: (count = 1) => outboxMails(outbox, count), stop };
+  } catch (error) {
+    await stop();
     throw error;
   }
 }
@@ -71,10 +77,9 @@ export async function startDemoServer(settings: NodeJS.ProcessEnv = {}): Promise
  * For a suite: the demo started before its tests and stopped after them. The handle reads the
  * running demo when a test uses it.
  */
-export function useDemoServer(settings: NodeJS.ProcessEnv = {}): Omit<DemoServer, 'stop'> {
+export function useDemoServer(settings: Record<string, string> = {}): Omit<DemoServer, 'stop'> {
   let demo: DemoServer | undefined;
   before(async function () {
-    this.timeout(60_000);
     demo = await startDemoServer(settings);
   });
   after(() => demo?.stop());

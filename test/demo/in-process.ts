@@ -10,6 +10,7 @@ import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
 import type { EntityManager as KnexEntityManager } from '../../src/storage/orm.js';
 import { PASSWORD } from '../helpers/app.js';
+import { importDemo } from '../helpers/demo-app.js';
 
 export interface InProcessDemo {
   app: Express;
@@ -44,25 +45,13 @@ function caller(app: Express, token: string): Call {
   };
 }
 
-/**
- * A demo of its own: the module loads once per process and builds its ServiceAuth as it loads,
- * so each suite imports it under a query of its own (`?name`), which makes a fresh instance (its
- * own ServiceAuth and database) while sharing the modules it imports.
- */
+/** A demo of its own (its own ServiceAuth and databases in memory): `name` tells it from the others. */
 export async function inProcessDemo(name: string): Promise<InProcessDemo> {
-  const previous = { ...process.env };
-  process.env['SERVICE_AUTH_DATABASE_URL'] = 'sqlite::memory:';
-  process.env['SERVICE_AUTH_PUBLIC_URL'] = 'http://localhost:3000';
-  process.env['SERVICE_AUTH_INSECURE_FAST_HASHING'] = 'true'; // as in every suite's app (test/helpers/app.ts)
-  let demo: typeof import('../../demo/app.js');
-  try {
-    demo = (await import(`../../demo/app.js?${encodeURIComponent(name)}`)) as typeof import('../../demo/app.js');
-  } finally {
-    for (const key of ['SERVICE_AUTH_DATABASE_URL', 'SERVICE_AUTH_PUBLIC_URL', 'SERVICE_AUTH_INSECURE_FAST_HASHING']) {
-      if (previous[key] === undefined) delete process.env[key];
-      else process.env[key] = previous[key];
-    }
-  }
+  const demo = await importDemo(name, {
+    SERVICE_AUTH_DATABASE_URL: 'sqlite::memory:',
+    SERVICE_AUTH_PUBLIC_URL: 'http://localhost:3000',
+    SERVICE_AUTH_INSECURE_FAST_HASHING: 'true', // as in every suite's app (test/helpers/app.ts)
+  });
   const { app, auth, database } = demo;
   auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
   await database.ready;
