@@ -190,17 +190,57 @@ function excerpt(text: string): string {
   return JSON.stringify(text.length > 400 ? `${text.slice(0, 400)}…` : text);
 }
 
-/** One check per configuration: most test apps share one, and compiled schemas are kept. */
-const checks = new Map<string, OpenApiCheck>();
+/**
+ * One check per document: the document depends on a few of the configuration's values (the
+ * prefix, which features are on), and a test app's configuration differs from the next one's in
+ * others (its database file, its outbox). So each check remembers the values its document was built
+ * from, recorded as it was built, and serves every configuration that has the same ones: the
+ * builder would read the same values and make the same document. Building a document and compiling
+ * its schemas cost 50 ms or so; apps are made by the hundred.
+ */
+const checks: { read: Map<string, unknown>; check: OpenApiCheck }[] = [];
 
 export function openApiCheckFor(config: AuthConfig): OpenApiCheck {
-  const key = JSON.stringify(config);
-  let check = checks.get(key);
-  if (!check) {
-    check = new OpenApiCheck(openApiDocument(config));
-    checks.set(key, check);
-  }
+  const found = checks.find(({ read }) => [...read].every(([path, value]) => Object.is(valueAt(config, path), value)));
+  if (found) return found.check;
+  const read = new Map<string, unknown>();
+  const check = new OpenApiCheck(openApiDocument(recording(config, read)));
+  checks.push({ read, check });
   return check;
+}
+
+/** `target` as seen through a proxy that notes every leaf value read of it, by its path. */
+function recording<T extends object>(target: T, read: Map<string, unknown>, path = ''): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value: unknown = Reflect.get(object, key, receiver);
+      if (typeof key === 'symbol' || typeof value === 'function') return value;
+      const at = `${path}/${key}`;
+      if (value !== null && typeof value === 'object') {
+        read.set(at, '(object)'); // read further through the proxy; its kind is noted too
+        return recording(value, read, at);
+      }
+      read.set(at, value);
+      return value;
+    },
+    ownKeys(object) {
+      // Enumerating keys (Object.entries, a spread) reads them all: noted as the list of keys.
+      read.set(`${path}/(keys)`, Reflect.ownKeys(object).join('\0'));
+      return Reflect.ownKeys(object);
+    },
+  });
+}
+
+/** The value at a recorded path, in the same terms as recorded. */
+function valueAt(config: unknown, path: string): unknown {
+  let value: unknown = config;
+  const segments = path.split('/').slice(1);
+  for (const [index, segment] of segments.entries()) {
+    if (value === null || typeof value !== 'object') return undefined;
+    if (segment === '(keys)' && index === segments.length - 1) return Reflect.ownKeys(value).join('\0');
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value !== null && typeof value === 'object' ? '(object)' : value;
 }
 
 /** The ServiceAuth mounted on the Express application behind a supertest target, if any. */
@@ -247,6 +287,6 @@ export const mochaHooks = {
     checkResponses(true);
   },
   afterAll(): void {
-    if (process.env['OPENAPI_CHECK_STATS']) console.log(`  (OpenAPI check: ${stats.responses} responses, ${Math.round(stats.ms)} ms)`);
+    if (process.env['OPENAPI_CHECK_STATS']) console.log(`  (OpenAPI check: ${stats.responses} responses, ${Math.round(stats.ms)} ms, ${checks.length} documents)`);
   },
 };
