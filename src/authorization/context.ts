@@ -11,7 +11,9 @@ export type RouteContext = Record<string, string | number | string[]>;
 /** Express 5 gives a wildcard parameter as its list of segments; those pass through unchanged. */
 export function routeContext(params: Record<string, string | string[] | undefined> | undefined): RouteContext {
   const context: RouteContext = {};
-  for (const [name, value] of Object.entries(params ?? {})) {
+  if (!params) return context;
+  for (const name of Object.keys(params)) {
+    const value = params[name];
     if (value === undefined) continue;
     if (Array.isArray(value)) {
       context[name] = value;

@@ -74,6 +74,9 @@ export class RoleRules {
    * for; `attributes`: the user attribute names declared, which rules may name (shared with the
    * other registries of the application).
    */
+  /** Whether any role, as ever defined here, named a user attribute. */
+  private someRoleNamesAttributes = false;
+
   constructor(
     protected readonly tenant?: Tenant,
     readonly attributes: AttributeNames = new AttributeNames(),
@@ -90,12 +93,14 @@ export class RoleRules {
     if (cycle) throw new TypeError(`${role} would include itself: ${cycle.join(' -> ')}`);
     const copy = structuredClone(rules) as RoleRule[];
     const own = deepFreeze(structuredClone(rules) as RoleRule[]);
+    const attributes = attributesNamed(rules);
+    if (attributes.length > 0) this.someRoleNamesAttributes = true;
     this.roles.set(name, {
       includes,
       rulesFor: this.compile(name, copy, options.source),
       definition: { rules: copy, options: { ...options, includes } },
       rules: own,
-      attributes: attributesNamed(rules),
+      attributes,
       ...(options.source !== undefined && { source: options.source }),
     });
     this.version++;
@@ -128,6 +133,7 @@ export class RoleRules {
 
   /** Whether the rules of these roles (their included roles' too) name a user attribute: then they need the user's values. */
   namesAttributes(names: Iterable<string>, seen = new Set<string>()): boolean {
+    if (!this.someRoleNamesAttributes) return false; // most applications: asked on every guarded request
     for (const name of names) {
       const role = this.roles.get(name);
       if (!role || seen.has(name)) continue;
