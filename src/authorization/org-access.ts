@@ -11,7 +11,7 @@ import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
 import type { Credentials } from '../authentication/credentials.js';
 import { AuthError } from '../errors.js';
-import type { AbilityFactory, AppAbility } from './abilities.js';
+import type { AbilityFactory, AppAbility, OrgPlace } from './abilities.js';
 import { conditionsMatcher } from './conditions.js';
 import { accessFilter, type AccessibleByOptions } from './filters.js';
 import type { OrgDirectory, OrgInfo, OrgMembership, OrgName } from './org-directory.js';
@@ -79,8 +79,13 @@ export class OrgAccess {
     if (!org) throw noSuchOrg();
     const membership = await this.directory().membership(org.id, user.id);
     const place = { org, roles: membership?.roles ?? [] };
-    const attributed = !user.attributes && this.abilities.needsAttributes(user, place, scopes) ? await this.attributes.load(user) : user;
+    const attributed = await this.attributedIn(user, place, scopes);
     return { ability: this.abilities.abilityFor(attributed, place), org, user: attributed };
+  }
+
+  /** The user with their attribute values if the roles in play there (or the `scopes`) name any and they are not loaded yet. */
+  async attributedIn(user: Principal, place: OrgPlace, scopes?: readonly string[]): Promise<Principal> {
+    return !user.attributes && this.abilities.needsAttributes(user, place, scopes) ? this.attributes.load(user) : user;
   }
 
   private async find(name: OrgName): Promise<OrgInfo | null> {

@@ -87,7 +87,7 @@ export interface AuthRouterDeps {
   audit: Pick<AuditApi, 'query' | 'verify'>;
   abilities: AbilityFactory;
   /** Organizations as the guards find them (`GET /api/abilities?org=`). */
-  orgAccess: Pick<OrgAccess, 'placeOf' | 'abilityIn'>;
+  orgAccess: Pick<OrgAccess, 'placeOf' | 'attributedIn'>;
   guards: { readonly loginRequired: RequestHandler; readonly abilityReady: RequestHandler; orgRequired(param?: string): RequestHandler } & AdminDeps['guards'];
   /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
   orgs: OrgsForHttp & AdminDeps['orgs'];

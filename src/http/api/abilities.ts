@@ -9,7 +9,7 @@ export interface AbilitiesApiDeps {
   /** Loads the user's attribute values where the global roles name any. */
   abilityReady: RequestHandler;
   abilities: AbilityFactory;
-  orgs: Pick<OrgAccess, 'placeOf' | 'abilityIn'>;
+  orgs: Pick<OrgAccess, 'placeOf' | 'attributedIn'>;
 }
 
 /**
@@ -37,7 +37,7 @@ export function abilitiesApi({ abilityReady, abilities, orgs }: AbilitiesApiDeps
       if (token?.org != null && token.org !== found.org.id) throw new AuthError('forbidden', 'This token is bound to another organization');
       place = { org: found.org, roles: found.membership?.roles ?? [] };
       // With the attribute values the organization's roles (or the token's scopes) name, loaded if need be.
-      user = (await orgs.abilityIn(user, found.org, token?.scopes)).user;
+      user = await orgs.attributedIn(user, place, token?.scopes);
     }
     const rules = abilities.serializableRules(user, place, token?.scopes);
     res.json({ rules: req.query['packed'] === 'true' ? packRules(rules) : rules });
