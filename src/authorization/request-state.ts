@@ -6,7 +6,8 @@
  *
  * Express gives every request its prototype anew (Object.setPrototypeOf), after which each
  * property added to the request is slow; on a guarded route four of them cost a few percent of
- * the whole request. So a guard adds one property, a symbol, and the four names are accessors on
+ * the whole request, and even one (a symbol) about a microsecond. So a guard adds none: what it
+ * found is kept in a WeakMap keyed by the request (gone with it), and the names are accessors on
  * the request's prototype that read it. `req.ability` is built only when something asks for it.
  * Assigning any of them (as another library might `req.user = …`) stores a plain own property.
  */
@@ -16,8 +17,9 @@ import type { Credentials } from '../authentication/credentials.js';
 import type { OrgMembership, OrgInfo } from './org-directory.js';
 import type { Principal } from './principal.js';
 
-const STATE = Symbol.for('service-auth.request-state');
 const INSTALLED = Symbol.for('service-auth.request-accessors');
+/** Shared by every copy of the package loaded in the process, as the accessors are. */
+const STATES: WeakMap<object, RequestState> = ((globalThis as Record<symbol, WeakMap<object, RequestState>>)[Symbol.for('service-auth.request-states')] ??= new WeakMap());
 
 /** The organization a request is in (`orgRequired`), and the caller's membership there (null: none). */
 export interface OrgPlaceOfRequest {
@@ -36,17 +38,17 @@ interface RequestState {
   attributed: Principal | undefined;
 }
 
-type StatefulRequest = Request & { [STATE]?: RequestState; [INSTALLED]?: true };
+type StatefulRequest = Request & { [INSTALLED]?: true };
 
 export function attachCredentials(req: Request, credentials: Credentials, abilities: AbilityFactory): void {
   const stateful = req as StatefulRequest;
-  const state = stateful[STATE];
+  const state = STATES.get(req);
   // A later guard handed the credentials an earlier one attached (`credentialsOf`): the ability built stays.
   if (state?.credentials === credentials && state.abilities === abilities) return;
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
   // A later guard of the same request keeps its organization, and the attributes loaded for its user.
   const attributed = state?.attributed?.id === credentials.user.id ? state.attributed : undefined;
-  stateful[STATE] = { credentials, current: true, abilities, ability: undefined, place: state?.place, attributed };
+  STATES.set(req, { credentials, current: true, abilities, ability: undefined, place: state?.place, attributed });
 }
 
 /**
@@ -55,25 +57,25 @@ export function attachCredentials(req: Request, credentials: Credentials, abilit
  * in or out meanwhile (`forgetCredentials`). Only a guard of the same instance (`abilities`) takes them.
  */
 export function credentialsOf(req: Request, abilities: AbilityFactory): Credentials | undefined {
-  const state = (req as StatefulRequest)[STATE];
+  const state = STATES.get(req);
   return state?.current && state.abilities === abilities ? state.credentials : undefined;
 }
 
 /** The request's credentials changed (CredentialResolver.forget): its next guard looks them up again. */
 export function forgetCredentials(req: Request): void {
-  const state = (req as StatefulRequest)[STATE];
+  const state = STATES.get(req);
   if (state) state.current = false;
 }
 
 /** The request's user as the ability sees it: with their attributes once loaded, else `req.user`. */
 export function userOfRequest(req: Request): Principal | undefined {
-  const state = (req as StatefulRequest)[STATE];
+  const state = STATES.get(req);
   return state && (state.attributed ?? state.credentials.user);
 }
 
 /** Gives the request's user their attribute values: `req.ability` is from now on built with them. */
 export function setAttributedUser(req: Request, user: Principal): void {
-  const state = (req as StatefulRequest)[STATE];
+  const state = STATES.get(req);
   if (!state) throw new TypeError('setAttributedUser: the request has no credentials');
   state.attributed = user;
   state.ability = undefined;
@@ -81,7 +83,7 @@ export function setAttributedUser(req: Request, user: Principal): void {
 
 /** Puts the request in an organization (`orgRequired`): `req.ability` is from now on the ability there. */
 export function enterOrg(req: Request, place: OrgPlaceOfRequest): void {
-  const state = (req as StatefulRequest)[STATE];
+  const state = STATES.get(req);
   if (!state) throw new TypeError('enterOrg: the request has no credentials');
   state.place = place;
   state.ability = undefined;
@@ -89,12 +91,12 @@ export function enterOrg(req: Request, place: OrgPlaceOfRequest): void {
 
 /** The organization the request is in, if a guard put it in one. */
 export function orgOfRequest(req: Request): OrgPlaceOfRequest | undefined {
-  return (req as StatefulRequest)[STATE]?.place;
+  return STATES.get(req)?.place;
 }
 
 /** Whether `value` is a request a guard has passed (it carries credentials), rather than a user. */
 export function isGuardedRequest(value: unknown): value is Request {
-  return value !== null && typeof value === 'object' && (value as StatefulRequest)[STATE] !== undefined;
+  return value !== null && typeof value === 'object' && STATES.has(value);
 }
 
 const READERS = {
@@ -120,7 +122,7 @@ function installAccessors(prototype: object): void {
     Object.defineProperty(prototype, name, {
       configurable: true,
       get(this: StatefulRequest) {
-        const state = this[STATE];
+        const state = STATES.get(this);
         return state ? read(state) : undefined;
       },
       set(this: Request, value: unknown) {
