@@ -34,16 +34,24 @@ export function decide(ability: AppAbility, action: string, target: object | str
 function namesOnlyPresentFields(condition: Condition, object: object): boolean {
   if (Array.isArray(condition.value) && !('field' in condition)) return condition.value.every((child: Condition) => namesOnlyPresentFields(child, object));
   const { field } = condition as FieldCondition;
-  return typeof field !== 'string' || field === ITSELF || present(object, field.split('.'));
+  return typeof field !== 'string' || field === ITSELF || present(object, pathOf(field), 0);
 }
 
-/** Whether the path is there on `value`: to its end, or to a NULL relation; on every element of a list. */
-function present(value: unknown, path: string[]): boolean {
-  if (path.length === 0) return value !== undefined;
+/** Rules' field paths, split once: they are asked about on every decision (few: the rules name them). */
+const paths = new Map<string, readonly string[]>();
+function pathOf(field: string): readonly string[] {
+  let path = paths.get(field);
+  if (!path) paths.set(field, (path = field.split('.')));
+  return path;
+}
+
+/** Whether the path (from `at` on) is there on `value`: to its end, or to a NULL relation; on every element of a list. */
+function present(value: unknown, path: readonly string[], at: number): boolean {
+  if (at === path.length) return value !== undefined;
   if (value === null) return true;
-  if (Array.isArray(value)) return value.every((item) => present(item, path));
+  if (Array.isArray(value)) return value.every((item) => present(item, path, at));
   if (typeof value !== 'object') return false;
-  return present(step(value as Record<string, unknown>, path[0]!), path.slice(1));
+  return present(step(value as Record<string, unknown>, path[at]!), path, at + 1);
 }
 
 /** The value at a dotted path, or undefined (a path through a list finds nothing). */
