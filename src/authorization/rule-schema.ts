@@ -10,14 +10,27 @@ import { MAX_RELATIONS } from './relation-paths.js';
 import type { RoleRule } from './role-rules.js';
 import { closest, jsonPath } from './schema-issues.js';
 
-const name = z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string');
-const nameOrNames = z.union([name, z.array(name).min(1)], { error: 'must be a string or a list of strings' });
+/**
+ * The schemas every other is made of, built with the first role checked rather than with the
+ * package: zod's schemas cost a few milliseconds to build, and an application may define no role.
+ */
+function buildParts() {
+  const name = z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string');
+  return {
+    nameOrNames: z.union([name, z.array(name).min(1)], { error: 'must be a string or a list of strings' }),
+    includes: z.array(name, { error: 'must be a list of role names' }),
+    attributeList: z.array(z.string().regex(/^[A-Za-z_]+$/, 'must be an attribute name (letters and _)'), { error: 'must be a list of attribute names' }),
+  };
+}
+let built: ReturnType<typeof buildParts> | undefined;
+const parts = () => (built ??= buildParts());
 
 /**
  * A role rule's schema; `org`: an organization role's, where `${org.id}` and `${org.slug}` may
  * appear; `attributes`: the user attribute names declared so far, which `${user.*}` may name.
  */
 function ruleSchemaFor(org: boolean, attributes: ReadonlySet<string> = NO_ATTRIBUTES) {
+  const { nameOrNames } = parts();
   return z
     .strictObject({
       action: nameOrNames,
@@ -49,8 +62,7 @@ function ruleSchemaFor(org: boolean, attributes: ReadonlySet<string> = NO_ATTRIB
 }
 
 const NO_ATTRIBUTES: ReadonlySet<string> = new Set();
-export const ruleSchema = ruleSchemaFor(false);
-type RuleSchema = typeof ruleSchema;
+type RuleSchema = ReturnType<typeof ruleSchemaFor>;
 
 /** The schemas for these declared attribute names, built once per set of names. */
 const schemas = new Map<string, { global: RuleSchema; org: RuleSchema }>();
@@ -100,11 +112,9 @@ function elementMatches(test: unknown): object[] {
   return [...($elemMatch && typeof $elemMatch === 'object' ? [$elemMatch] : []), ...elementMatches($not)];
 }
 
-export const includesSchema = z.array(name, { error: 'must be a list of role names' });
-
 /** A role in a file: a list of rules, or `{ "includes": [roles], "rules": [rules] }`. */
 function roleSchema(rule: RuleSchema) {
-  return z.union([z.array(rule), z.strictObject({ includes: includesSchema.optional(), rules: z.array(rule).default([]) })]);
+  return z.union([z.array(rule), z.strictObject({ includes: parts().includes.optional(), rules: z.array(rule).default([]) })]);
 }
 const roleMap = (rule: RuleSchema) => z.record(z.string().min(1), roleSchema(rule), { error: 'expected an object mapping role names to lists of rules' });
 
@@ -115,12 +125,11 @@ const scopeSchema = (rule: RuleSchema) =>
     rules: z.array(rule, { error: 'must be a list of rules' }),
   }, { error: 'must be { "description": "…", "rules": [rules] }' });
 const scopeMap = (rule: RuleSchema) => z.record(z.string().min(1), scopeSchema(rule), { error: 'expected an object mapping scope names to { description, rules }' });
-const attributeList = z.array(z.string().regex(/^[A-Za-z_]+$/, 'must be an attribute name (letters and _)'), { error: 'must be a list of attribute names' });
 
 /** The sectioned form: the user attributes its rules name, global roles, organization roles, and scopes. */
 const sectionedFile = (rules: { global: RuleSchema; org: RuleSchema }) =>
   z.strictObject({
-    userAttributes: attributeList.optional(),
+    userAttributes: parts().attributeList.optional(),
     roles: roleMap(rules.global).optional(),
     orgRoles: roleMap(rules.org).optional(),
     scopes: scopeMap(rules.global).optional(),
@@ -193,7 +202,7 @@ export function checkRules(role: string, rules: unknown, { org = false, attribut
 /** The includes given to `defineRole`, or a TypeError naming the role (`role "x"`). */
 export function checkIncludes(role: string, includes: unknown): string[] {
   if (includes === undefined) return [];
-  const parsed = includesSchema.safeParse(includes);
+  const parsed = parts().includes.safeParse(includes);
   if (!parsed.success) throw new TypeError(`${role}: "includes" must be a list of role names`);
   return parsed.data;
 }

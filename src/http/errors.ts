@@ -21,8 +21,6 @@ import { clientKey } from '../rate-limit/client-key.js';
 import { isDatabaseBusy, isDatabaseUnreachable } from '../storage/outages.js';
 import { isNavigation, safeNext, wantsPage } from './requests/negotiation.js';
 import { concernsForm, formRouteOf } from './pages/forms.js';
-import { formRefusal, problemFor } from './pages/refusals.js';
-import { sendPage } from './pages/render.js';
 import type { PageTexts } from './pages/texts.js';
 import { unreadableBody } from './requests/input.js';
 
@@ -73,6 +71,8 @@ async function answerWithPage(req: Request, res: Response, error: AuthError, { c
     res.redirect(303, login(safeNext(req.originalUrl, '')));
     return;
   }
+  // The pages' modules load with the first page an error is answered with, not with the package.
+  const [{ formRefusal, problemFor }, { sendPage }] = await Promise.all([import('./pages/refusals.js'), import('./pages/render.js')]);
   const form = formRouteOf(req);
   if (form) {
     const refusal = formRefusal(error, texts, config);

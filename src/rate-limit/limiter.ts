@@ -1,9 +1,11 @@
 /**
  * Counting requests per key in fixed windows, with rate-limiter-flexible's stores: memory by
  * default, Redis (with an in-memory insurance limiter) when SERVICE_AUTH_REDIS_URL is set. The
- * rest of the package sees only the small Limiter interface.
+ * rest of the package sees only the small Limiter interface. The library (37 modules: its entry
+ * loads every store it supports) loads with the first count, not with the package: an
+ * application's own routes behind the guards count nothing.
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import type { Rate } from '../config/rates.js';
 
@@ -37,64 +39,90 @@ export interface LimiterOptions {
   onRedisFailure?: () => void;
 }
 
+type Flexible = typeof import('rate-limiter-flexible');
+let library: Promise<Flexible> | undefined;
+
+/** The library, loaded once; a failed load (a module missing) fails that count, and the next tries again. */
+function flexible(): Promise<Flexible> {
+  library ??= import('rate-limiter-flexible').catch((error: unknown) => {
+    library = undefined;
+    throw error;
+  });
+  return library;
+}
+
 export function createLimiter({ name, rate, redis, onRedisFailure = () => undefined }: LimiterOptions): Limiter {
   const options = { keyPrefix: `service-auth:${name}`, points: rate.points, duration: rate.durationSeconds };
-  const store = redis
-    ? new RateLimiterRedis({
-        ...options,
-        storeClient: redis,
-        // If Redis is unreachable, count in memory on this instance and keep serving.
-        insuranceLimiter: new InsuranceLimiter(options, onRedisFailure),
-        rejectIfRedisNotReady: true,
-      })
-    : new RateLimiterMemory(options);
-  return new StoreLimiter(store, rate);
+  return new StoreLimiter(rate, async () => {
+    const { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } = await flexible();
+    const store = redis
+      ? new RateLimiterRedis({
+          ...options,
+          storeClient: redis,
+          // If Redis is unreachable, count in memory on this instance and keep serving.
+          insuranceLimiter: new (insuranceLimiter(RateLimiterMemory))(options, onRedisFailure),
+          rejectIfRedisNotReady: true,
+        })
+      : new RateLimiterMemory(options);
+    return { store, RateLimiterRes };
+  });
 }
 
 /**
  * rate-limiter-flexible's in-memory insurance, which the Redis store turns to when a command
  * fails: it says so, so that a Redis that stopped answering can be noticed and logged (ioredis
  * reports a refused connection, not a command that timed out). Only the operations this module
- * uses are watched.
+ * uses are watched. (A class made once the library is loaded: it extends the library's.)
  */
-class InsuranceLimiter extends RateLimiterMemory {
-  constructor(
-    options: ConstructorParameters<typeof RateLimiterMemory>[0],
-    private readonly onUse: () => void,
-  ) {
-    super(options);
-  }
+function insuranceLimiter(Memory: typeof RateLimiterMemory) {
+  return class InsuranceLimiter extends Memory {
+    constructor(
+      options: ConstructorParameters<typeof RateLimiterMemory>[0],
+      private readonly onUse: () => void,
+    ) {
+      super(options);
+    }
 
-  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
-    this.onUse();
-    return super.consume(...args);
-  }
+    override consume(...args: Parameters<RateLimiterMemory['consume']>) {
+      this.onUse();
+      return super.consume(...args);
+    }
 
-  override get(...args: Parameters<RateLimiterMemory['get']>) {
-    this.onUse();
-    return super.get(...args);
-  }
+    override get(...args: Parameters<RateLimiterMemory['get']>) {
+      this.onUse();
+      return super.get(...args);
+    }
 
-  override delete(...args: Parameters<RateLimiterMemory['delete']>) {
-    this.onUse();
-    return super.delete(...args);
-  }
+    override delete(...args: Parameters<RateLimiterMemory['delete']>) {
+      this.onUse();
+      return super.delete(...args);
+    }
 
-  override reward(...args: Parameters<RateLimiterMemory['reward']>) {
-    this.onUse();
-    return super.reward(...args);
-  }
+    override reward(...args: Parameters<RateLimiterMemory['reward']>) {
+      this.onUse();
+      return super.reward(...args);
+    }
+  };
+}
+
+interface Store {
+  store: RateLimiterAbstract;
+  /** What the store rejects with when the points are used up. */
+  RateLimiterRes: Flexible['RateLimiterRes'];
 }
 
 class StoreLimiter implements Limiter {
+  private made: Promise<Store> | undefined;
+
   constructor(
-    private readonly store: RateLimiterAbstract,
     readonly rate: Rate,
+    private readonly make: () => Promise<Store>,
   ) {}
 
   async consume(key: string): Promise<LimitState> {
+    const { store, RateLimiterRes } = await this.store();
     try {
-      return this.state(await this.store.consume(key), true);
+      return this.state(await store.consume(key), true);
     } catch (outcome) {
       // rate-limiter-flexible rejects with the RateLimiterRes itself when the points are used up.
       if (outcome instanceof RateLimiterRes) return this.state(outcome, false);
@@ -103,17 +131,26 @@ class StoreLimiter implements Limiter {
   }
 
   async peek(key: string): Promise<LimitState> {
-    const current = await this.store.get(key);
+    const current = await (await this.store()).store.get(key);
     if (!current) return { allowed: true, limit: this.rate.points, remaining: this.rate.points, resetSeconds: this.rate.durationSeconds };
     return this.state(current, current.consumedPoints < this.rate.points);
   }
 
   async reset(key: string): Promise<void> {
-    await this.store.delete(key);
+    await (await this.store()).store.delete(key);
   }
 
   async refund(key: string): Promise<void> {
-    await this.store.reward(key, 1);
+    await (await this.store()).store.reward(key, 1);
+  }
+
+  /** The store, made with the first count. */
+  private store(): Promise<Store> {
+    this.made ??= this.make().catch((error: unknown) => {
+      this.made = undefined;
+      throw error;
+    });
+    return this.made;
   }
 
   private state(result: RateLimiterRes, allowed: boolean): LimitState {

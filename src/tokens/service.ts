@@ -11,8 +11,7 @@ import { ApiToken, User } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { Storage, Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
-import { z } from 'zod';
-import { assertDefinedScopes, expiryDays, legacyHash, tokenName, tokenOrg, tokenScopes, type TokenScopes } from './fields.js';
+import { assertDefinedScopes, legacyImportSchema, newTokenSchema, type TokenScopes } from './fields.js';
 import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
 import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM } from './hashing.js';
@@ -70,15 +69,13 @@ export interface TokenOrgs {
   membership(orgId: number, userId: number): Promise<object | null>;
 }
 
-const LEGACY_IMPORT = z.object({ sha256: legacyHash, name: tokenName });
-
 /** Public ids are 16 base62 characters; anything else names no token, and costs no query. */
 const PUBLIC_ID = /^[A-Za-z0-9]{1,32}$/;
 const DAY_MS = 86_400_000;
 
 export class TokenService {
-  /** The fields of a new token, checked for every caller (a JavaScript caller may pass anything). */
-  private readonly newToken;
+  /** newTokenSchema's, built with the first token made. */
+  private newToken: ReturnType<typeof newTokenSchema> | undefined;
 
   constructor(
     private readonly config: AuthConfig['tokens'] & { readonly iterations: number }, // iterations: of new tokens' PBKDF2
@@ -90,9 +87,7 @@ export class TokenService {
     /** A function: the organizations are built after the tokens. */
     private readonly orgs: () => TokenOrgs,
     private readonly scopes?: TokenScopes,
-  ) {
-    this.newToken = z.object({ name: tokenName, expiresInDays: expiryDays(config.maxExpiryDays).optional(), scopes: tokenScopes.optional(), org: tokenOrg.optional() });
-  }
+  ) {}
 
   /**
    * Creates a token for the user. Validates every field at once (400 `bad_request`), then the
@@ -100,7 +95,7 @@ export class TokenService {
    * member of, alike), then the per-user cap of active tokens (409 `token_limit`). An undefined
    * scope, once the application defines any, is 422 `unknown_scope`. */
   async create(owner: UserRef, input: NewToken): Promise<CreatedToken> {
-    const parsed = this.newToken.safeParse(input);
+    const parsed = (this.newToken ??= newTokenSchema(this.config.maxExpiryDays)).safeParse(input);
     if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
     const { name, expiresInDays = this.config.defaultExpiryDays, scopes = [] } = parsed.data;
     assertDefinedScopes(scopes, this.scopes);
@@ -199,7 +194,7 @@ export class TokenService {
    * It stays valid as it is (never rewritten) and lists with `legacy: true`; no expiry.
    */
   async importLegacy(owner: UserRef, input: { sha256: string; name: string }): Promise<TokenView> {
-    const parsed = LEGACY_IMPORT.safeParse(input);
+    const parsed = legacyImportSchema().safeParse(input);
     if (!parsed.success) throw ValidationError.fromIssues(parsed.error.issues);
     const { sha256: hash, name } = parsed.data;
     const user = await this.owners.get(owner);

@@ -21,11 +21,16 @@ interface Layer {
   handle: { stack?: Layer[] };
 }
 
-/** The GET paths of the routers mounted at the prefix itself: the pages (and `/me`). */
-function pageRoutes(app: Express): string[] {
-  const top = (app as unknown as { router: { stack: Layer[] } }).router.stack;
-  const authRouter = top.find((layer) => (layer.handle.stack?.length ?? 0) > 10)!;
-  return authRouter.handle.stack!.filter((layer) => layer.slash && layer.handle.stack).flatMap((layer) =>
+/**
+ * The GET paths of the routers mounted at the prefix itself: the pages (and `/me`). The routes load
+ * with the first request under the prefix (src/http/router.ts), into a router of their own within
+ * the auth router: the first router down the stack with more than ten layers.
+ */
+async function pageRoutes(app: Express): Promise<string[]> {
+  await pageGet(app, '/login').expect(200);
+  const routers = (stack: Layer[]): Layer[] => stack.flatMap((layer) => (layer.handle.stack ? [layer, ...routers(layer.handle.stack)] : []));
+  const authRoutes = routers((app as unknown as { router: { stack: Layer[] } }).router.stack).find((layer) => layer.handle.stack!.length > 10)!;
+  return authRoutes.handle.stack!.filter((layer) => layer.slash && layer.handle.stack).flatMap((layer) =>
     layer.handle.stack!.filter((inner) => inner.route?.methods['get']).map((inner) => inner.route!.path),
   );
 }
@@ -49,7 +54,7 @@ describe('scopes on the pages', () => {
   const page = (path: string, token: string) => pageGet(t.app, path).set('Authorization', `Bearer ${token}`);
 
   it('refuses a token with scopes every page of the account, as the JSON API does', async () => {
-    const routes = pageRoutes(t.app);
+    const routes = await pageRoutes(t.app);
     expect(routes).to.include.members(['/tokens', '/tokens/:id/revoke', '/security-log', '/sessions', '/mfa', '/passkeys', '/password', '/orgs', '/orgs/:org']);
     for (const route of routes) {
       const response = await page(route.replace(':id', other.id), scoped.token);
@@ -64,7 +69,7 @@ describe('scopes on the pages', () => {
   });
 
   it('refuses a token bound to an organization every page of the account but its organization’s', async () => {
-    for (const route of pageRoutes(t.app)) {
+    for (const route of await pageRoutes(t.app)) {
       if (PUBLIC_PAGES.includes(route) || WHO_AM_I.includes(route)) continue;
       const response = await page(route.replace(':id', other.id).replace(':org', 'acme'), bound.token);
       expect(response.text, route).not.to.contain('nightly backup');

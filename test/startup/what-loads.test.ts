@@ -2,9 +2,10 @@
  * What an application's start loads (docs/performance.md#cold-start): `import 'service-auth'` and a
  * server's start and first requests load none of the optional libraries (TOTP, QR codes, passkeys,
  * the password blocklist, SMTP, Redis, the migrator, the OpenAPI document's builder); each loads
- * when its feature is first used; and one that is missing then fails that request as an opaque
- * 500 whose log line names the module, not the start. Counted in modules loaded by one real
- * process of the built package (fixtures/server-phases.mjs), not timed: the bench times it.
+ * when its feature is first used, as the auth routes, the built-in pages and the rate limiter do;
+ * and one that is missing then fails that request as an opaque 500 whose log line names the
+ * module, not the start. Counted in modules loaded by one real process of the built package
+ * (fixtures/server-phases.mjs), not timed: the bench times it.
  */
 import { expect } from 'chai';
 import { readFile, rm } from 'node:fs/promises';
@@ -29,6 +30,13 @@ const OPTIONAL = {
   umzug: '/node_modules/umzug/',
   openapi: '/dist/src/http/openapi.js',
   'openid-client': '/node_modules/openid-client/',
+};
+
+/** What loads with the first request that needs it, not at start: the server's own first requests may need none. */
+const FIRST_USE = {
+  routes: '/dist/src/http/routes.js',
+  pages: '/dist/src/http/pages/index.js',
+  'rate-limiter-flexible': '/node_modules/rate-limiter-flexible/',
 };
 
 /** The packages a module's URL belongs to: "zod", "@mikro-orm/core" (the last node_modules in it). */
@@ -98,11 +106,20 @@ describe('What a server loads at start, and what it loads when a feature is firs
     const ours = new Set([...Object.keys(manifest['dependencies'] ?? {}), ...Object.keys(manifest['peerDependencies'] ?? {})]);
     const direct = new Set(upTo.get('import')!.map(packageOf).filter((name): name is string => name !== undefined && ours.has(name)));
     // Express and MikroORM (core and its SQL layer) are the floor; the others are small or are
-    // what any request to the auth routes uses (zod reads bodies, the limiters count them).
+    // what the synchronous API uses (zod checks the rules defineRole is given).
     expect([...direct].sort()).to.deep.equal(
-      ['@casl/ability', '@mikro-orm/core', '@mikro-orm/knex', '@ucast/mongo2js', 'argon2', 'express', 'fastest-levenshtein', 'ipaddr.js', 'lru-cache', 'rate-limiter-flexible', 'zod'].sort(),
+      ['@casl/ability', '@mikro-orm/core', '@mikro-orm/knex', '@ucast/mongo2js', 'argon2', 'express', 'fastest-levenshtein', 'ipaddr.js', 'lru-cache', 'zod'].sort(),
     );
     for (const [name, path] of Object.entries(OPTIONAL)) expect(loaded(upTo.get('import'), path), `the import loaded ${name}`).to.equal(false);
+  });
+
+  it("the auth routes and the rate limiter's library load with the first request to the routes; the built-in pages with the first page", () => {
+    for (const [name, path] of Object.entries(FIRST_USE)) expect(loaded(upTo.get('ready'), path), `the import or the start loaded ${name}`).to.equal(false);
+    answered('login', 200);
+    expect(loaded(during.get('login'), FIRST_USE.routes), 'the routes, with the login').to.equal(true);
+    expect(loaded(during.get('login'), FIRST_USE['rate-limiter-flexible']), 'the limiter, with the login').to.equal(true);
+    // Every step of the fixture asks for JSON: none is answered with a page.
+    expect(loaded(upTo.get('password change'), FIRST_USE.pages), 'the pages, with no page sent').to.equal(false);
   });
 
   it('a server on an up-to-date database starts, logs a user in and answers a guarded route without loading any of them', () => {

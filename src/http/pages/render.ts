@@ -6,7 +6,7 @@
 import type { Request, Response } from 'express';
 import { actingAsOf } from '../requests/impersonation-limits.js';
 import { APPLICATION_VIEW_CSP, BUILT_IN_CSP } from './assets.js';
-import { PAGES, type PageLocalsByName, type PageName } from './index.js';
+import type { PageLocalsByName, PageName } from './index.js';
 import { withImpersonationBanner } from './layout.js';
 
 /**
@@ -17,10 +17,20 @@ export async function sendPage<N extends PageName>(req: Request, res: Response, 
   const acting = actingAsOf(req);
   const banner = acting && { email: acting.user.email, impersonator: acting.impersonator.email, stopAction: acting.stopAction };
   const own = await renderApplicationView(req, res, name, banner ? { ...locals, impersonation: banner } : locals);
-  const render: (locals: PageLocalsByName[N]) => string = PAGES[name];
+  const html = own ?? withImpersonationBanner(await renderBuiltIn(name, locals), locals.texts, banner);
   res.status(status);
   setPageHeaders(res, own === undefined ? BUILT_IN_CSP : APPLICATION_VIEW_CSP);
-  res.type('html').send(own ?? withImpersonationBanner(render(locals), locals.texts, banner));
+  res.type('html').send(html);
+}
+
+/**
+ * The built-in pages' modules load with the first page sent, not with the package (whose error
+ * middleware sends pages too): an application's own views, and code, never need them.
+ */
+async function renderBuiltIn<N extends PageName>(name: N, locals: PageLocalsByName[N]): Promise<string> {
+  const { PAGES } = await import('./index.js');
+  const render: (locals: PageLocalsByName[N]) => string = PAGES[name];
+  return render(locals);
 }
 
 /**

@@ -4,10 +4,11 @@
  * commas, the organization's id or slug, empty for none). Both yield the token service's input, by the field rules of tokens/fields.ts.
  */
 import { z } from 'zod';
-import { expiryDays, tokenName, tokenOrg, tokenScopes } from '../../tokens/fields.js';
+import { expiryDays, tokenFields } from '../../tokens/fields.js';
 import type { NewToken } from '../../tokens/service.js';
 
 export function tokenSchemas(maxExpiryDays: number) {
+  const { name: tokenName, scopes: tokenScopes, org: tokenOrg } = tokenFields();
   const days = expiryDays(maxExpiryDays).meta({ description: 'Whole days until it expires; by default SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS' });
   const json = z
     .object({ name: tokenName, expires_in_days: days.nullish(), scopes: tokenScopes.nullish(), org: tokenOrg.nullish() })

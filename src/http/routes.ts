@@ -1,0 +1,92 @@
+/**
+ * The routes under SERVICE_AUTH_URL_PREFIX: the pages' routers first (they take only what a browser
+ * sends them), then the JSON API's, and its OpenAPI description (openapi.ts). router.ts builds them
+ * with the first request that reaches them, behind what every request there goes through.
+ */
+import { Router, type Request } from 'express';
+import { AuthError } from '../errors.js';
+import { AccountActions } from './actions/account.js';
+import { MfaActions } from './actions/mfa.js';
+import { OrgActions } from './actions/orgs.js';
+import { ProfileActions } from './actions/profile.js';
+import { SessionActions } from './actions/sessions.js';
+import { SsoActions } from './actions/sso.js';
+import { accountApi } from './api/account.js';
+import { profileApi } from './api/profile.js';
+import { mfaApi } from './api/mfa.js';
+import { passkeysApi } from './api/passkeys.js';
+import { identitiesApi } from './api/identities.js';
+import { securityLogApi } from './api/security-log.js';
+import { sessionsApi } from './api/sessions.js';
+import { abilitiesApi } from './api/abilities.js';
+import { openApiApi } from './api/openapi.js';
+import { orgsApi } from './api/orgs.js';
+import { tokensApi } from './api/tokens.js';
+import { impersonationApi } from './api/impersonation.js';
+import { endpointChecks } from './actions/checks.js';
+import { accountPages } from './pages/account-routes.js';
+import { adminPages } from './pages/admin/routes.js';
+import { confirmPages } from './pages/confirm-routes.js';
+import { profilePages } from './pages/profile-routes.js';
+import { mfaPages } from './pages/mfa-routes.js';
+import { orgPages } from './pages/org-routes.js';
+import { impersonationPages } from './pages/impersonation-routes.js';
+import { passkeyPages } from './pages/passkeys-routes.js';
+import { securityLogPages } from './pages/security-log-routes.js';
+import { sessionPages } from './pages/session-routes.js';
+import { ssoPages } from './pages/sso-routes.js';
+import { tokenPages } from './pages/token-routes.js';
+import { accountSchemas } from './schemas/accounts.js';
+import { tokenSchemas } from './schemas/tokens.js';
+import type { AuthFacade, AuthRouterDeps } from './router.js';
+
+export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
+  const { config, pluggable, tokens } = deps;
+  const { loginRequired, abilityReady } = deps.guards;
+  const router = Router();
+  const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
+  const schemas = accountSchemas(config.passwords);
+  const actions = new AccountActions({ ...deps, schemas });
+  const profile = new ProfileActions({ ...deps, schemas });
+  const sessions = new SessionActions(deps.sessions, deps.credentials, deps.signIn);
+  const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
+  const newToken = tokenSchemas(config.tokens.maxExpiryDays);
+  const providers = deps.sso.providers;
+  const sso = new SsoActions({ config, flow: deps.sso.flow, identities: deps.sso.identities, signIn: deps.signIn, credentials: deps.credentials, events: deps.events });
+  router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable, providers }));
+  router.use(ssoPages({ config, sso, providers, loginRequired, pluggable }));
+  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles, abilityIn: (userId, orgId) => deps.abilityIn(userId, orgId) });
+  router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable, scopes: deps.scopes }));
+  router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
+  router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
+  router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
+  router.use(mfaPages({ config, mfa, account: actions, checks, loginRequired, pluggable }));
+  router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
+  router.use(impersonationPages(deps.impersonation, loginRequired));
+  const orgRequired = deps.guards.orgRequired('org');
+  const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
+  // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
+  const currentUser = async (req: Request) =>
+    (await deps.credentials.acceptable(req).catch((error: unknown) => {
+      if (error instanceof AuthError && error.code !== 'unavailable') return null;
+      throw error;
+    }))?.user ?? null;
+  router.use(orgPages({ config, orgs, loginRequired, abilityReady, orgRequired, currentUser, ...orgLimits, pluggable }));
+  router.use(adminPages({ ...deps, explain: facade.explain }));
+  router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
+  router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
+  router.use(profileApi({ actions: profile, checks, loginRequired }));
+  router.use('/api/sessions', sessionsApi(sessions, loginRequired));
+  router.use('/api/security-log', securityLogApi(deps.audit, loginRequired));
+  router.use('/api/mfa', mfaApi(mfa, loginRequired));
+  router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
+  router.use('/api/identities', identitiesApi(sso, loginRequired));
+  router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
+  router.use('/api/abilities', abilitiesApi({ abilityReady, abilities: deps.abilities, orgs: deps.orgAccess }));
+  router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));
+  router.use('/api', orgsApi({ orgs, loginRequired, abilityReady, orgRequired, ...orgLimits }));
+  // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
+  // first request for it, not with the package.
+  router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list())));
+  return router;
+}
