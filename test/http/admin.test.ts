@@ -232,6 +232,11 @@ describe('the admin console', () => {
       await get(`/admin/audit?before=${older![1]}`, operator).expect(200);
       const verified = await formPost(t.app, '/admin/audit/verify', {}).set('Cookie', support).expect(200);
       expect(verified.text).to.match(/The chain is intact: \d+ rows/);
+      // Verified from a filtered page: the answer keeps its filters, and its form sends them again.
+      expect(filtered.text).to.contain(`action="/service-auth/admin/audit/verify?type=login&amp;email=${encodeURIComponent(fay.email)}"`);
+      const kept = await formPost(t.app, `/admin/audit/verify?type=login&email=${encodeURIComponent(fay.email)}`, {}).set('Cookie', support).expect(200);
+      expect(kept.text).to.match(/The chain is intact: \d+ rows/).and.contain(fay.email).and.not.contain('<code>user_created</code>');
+      expect(kept.text).to.contain(`value="${fay.email}"`);
     });
   });
 

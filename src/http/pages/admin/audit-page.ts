@@ -43,7 +43,8 @@ export function auditPage(locals: AuditPageLocals): string {
     locals.olderThan !== null && `<a href="${escapeHtml(base + queryString({ ...locals.filters, before: locals.olderThan }))}" rel="next">${escapeHtml(t.older)}</a>`,
   ].filter(Boolean);
   const pages = links.length ? `    <nav aria-label="${escapeHtml(ADMIN_TEXTS.pager.label)}"><p>${links.join(' · ')}</p></nav>` : '';
-  const verify = `    <form method="post" action="${escapeHtml(`${base}/verify`)}">
+  // The answer is this page again: with the filters it was asked from, not the whole log.
+  const verify = `    <form method="post" action="${escapeHtml(`${base}/verify${queryString({ ...locals.filters })}`)}">
       <p class="hint" id="verify-hint">${escapeHtml(t.verifyHint)}</p>
       <button type="submit" class="secondary" aria-describedby="verify-hint">${escapeHtml(t.verify)}</button>
     </form>`;
