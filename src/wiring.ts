@@ -187,7 +187,7 @@ export class AuthParts {
     this.passkeys = new Passkeys({ storage, audit, publicUrl: config.publicUrl });
     const signInParts = { storage, secondFactors: this.secondFactors, passkeys: this.passkeys, tickets: loginTickets, users: this.users, audit, sessions };
     this.signIn = new SignIn({ ...signInParts, cookie: this.cookie, credentials: this.credentials, limits: this.limiters, publicOrigin, requireConfirmedEmail: config.emailConfirmation.enabled });
-    this.sso = createSso(config, { storage, audit, signIn: this.signIn, tickets: loginTickets, users: this.users, creation, passkeys: this.passkeys });
+    this.sso = createSso(config, { storage, audit, signIn: this.signIn, tickets: loginTickets, users: this.users, creation, passkeys: this.passkeys, pluggable });
     this.policies = new PolicyRegistry(pluggable);
     const tenant = new Tenant(config.tenantField);
     this.orgRoles = new OrgRoleRules(tenant, this.attributeNames);

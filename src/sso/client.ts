@@ -27,8 +27,13 @@ export interface ProviderAnswer {
   amr: string[];
 }
 
+/** Told of each failure on the provider's side: the provider's id, and what failed as the library and Node name it. */
+export type ProviderFailures = (providerId: string, kind: string) => void;
+
 export class ProviderClients {
   private library: Promise<OpenIdClient> | undefined;
+
+  constructor(private readonly onProviderFailure: ProviderFailures = () => undefined) {}
   /** Each provider's configuration, discovered once (again after a failure: the provider may be back). */
   private readonly configurations = new Map<string, Promise<Configuration>>();
 
@@ -74,8 +79,15 @@ export class ProviderClients {
       const amr = Array.isArray(claims['amr']) ? claims['amr'].filter((v): v is string => typeof v === 'string') : [];
       return { profile, amr };
     } catch (error) {
-      throw refusal(error);
+      throw this.refusal(provider, error);
     }
+  }
+
+  /** The refusal; one on the provider's side (unreachable, or an error answer) is told, by kind. */
+  private refusal(provider: IdentityProvider, error: unknown): SsoFailed {
+    const failed = refusal(error);
+    if (failed.reason === 'provider_error') this.onProviderFailure(provider.id, kindOf(error));
+    return failed;
   }
 
   private load(): Promise<OpenIdClient> {
@@ -91,7 +103,7 @@ export class ProviderClients {
     if (!config) {
       config = this.configure(provider).catch((error: unknown) => {
         this.configurations.delete(provider.id);
-        throw refusal(error);
+        throw this.refusal(provider, error);
       });
       this.configurations.set(provider.id, config);
     }
@@ -151,4 +163,19 @@ function reasonOf(error: unknown): SsoFailureReason {
     if (/"state"/.test(message)) return 'state';
   }
   return 'provider_error';
+}
+
+/**
+ * What failed, by the names and codes of the error and its causes (`TypeError, ECONNREFUSED`):
+ * only names and constant-like codes, never a message, which may carry what the browser brought
+ * back from the provider (its `error_description`).
+ */
+function kindOf(error: unknown): string {
+  const kinds: string[] = [];
+  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { name, code } = e as { name?: unknown; code?: unknown };
+    if (typeof name === 'string' && /^[A-Za-z]{1,64}$/.test(name)) kinds.push(name);
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,63}$/.test(code)) kinds.push(code);
+  }
+  return [...new Set(kinds)].join(', ') || 'unknown';
 }

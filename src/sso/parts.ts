@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { SignIn } from '../authentication/sign-in.js';
 import type { AuthConfig } from '../config/config.js';
 import type { LoginTickets } from '../mfa/login-tickets.js';
+import type { Logger } from '../logger.js';
 import type { Storage } from '../storage/storage.js';
 import { SsoAttempts } from './attempts.js';
 import { ProviderClients } from './client.js';
@@ -20,15 +21,17 @@ export interface SsoParts {
 
 export function createSso(
   config: AuthConfig,
-  parts: { storage: Storage; audit: AuditLog; signIn: SignIn; tickets: LoginTickets; users: SsoFlowDeps['users']; creation: SsoFlowDeps['creation'] & { hasPassword(userId: number): Promise<boolean> }; passkeys: { has(userId: number): Promise<boolean> } },
+  parts: { storage: Storage; audit: AuditLog; signIn: SignIn; tickets: LoginTickets; users: SsoFlowDeps['users']; creation: SsoFlowDeps['creation'] & { hasPassword(userId: number): Promise<boolean> }; passkeys: { has(userId: number): Promise<boolean> }; pluggable: { logger: Logger } },
 ): SsoParts {
-  const { storage, audit, creation, passkeys } = parts;
+  const { storage, audit, creation, passkeys, pluggable } = parts;
+  // The person is told only that the provider did not sign them in; the operator, what failed.
+  const providerFailed = (id: string, kind: string) => pluggable.logger.warn(`sign-in through identity provider "${id}" failed on the provider's side: ${kind}`);
   const providers = new IdentityProviders(config.sso.providers);
   const identities = new Identities({ storage, audit, hasOtherWayIn: async (userId) => (await creation.hasPassword(userId)) || (await passkeys.has(userId)) });
   const flow = new SsoFlow({
     ...parts,
     providers,
-    clients: new ProviderClients(),
+    clients: new ProviderClients(providerFailed),
     attempts: new SsoAttempts(storage),
     identities,
     settings: {
