@@ -6,6 +6,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { AuditApi } from '../audit/audit-log.js';
+import { once } from '../once.js';
 import { withAuditContext } from '../audit/context.js';
 import type { CredentialResolver } from '../authentication/credentials.js';
 import type { SignIn } from '../authentication/sign-in.js';
@@ -110,17 +111,13 @@ export function createAuthRouter(deps: AuthRouterDeps, facade: AuthFacade): Rout
 }
 
 /**
- * Runs `load` once, with the first request, which waits for it; a load that fails (a module
- * missing) fails that request as an unexpected error, and the next request tries again.
+ * `load`, with the first request, which waits for it (once: src/once.ts); a load that fails (a
+ * module missing) fails that request as an unexpected error, and the next request tries again.
  */
 function loadOnce(load: () => Promise<void>): RequestHandler {
-  let loaded: Promise<void> | undefined;
+  const loaded = once(load);
   return async (_req, _res, next) => {
-    loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    });
-    await loaded;
+    await loaded();
     next();
   };
 }

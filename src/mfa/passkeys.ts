@@ -15,6 +15,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
 import { Passkey, WebauthnChallenge } from '../storage/entities/index.js';
 import type { Storage } from '../storage/storage.js';
+import { once } from '../once.js';
 
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
@@ -22,8 +23,7 @@ const CHALLENGE_TTL_MS = 5 * 60 * 1000;
  * Loaded on the first passkey operation, not with the package: it and its ASN.1 and COSE parsers
  * are a quarter of the package's import time, which every CLI command and cold start would pay.
  */
-let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
-const webauthn = () => (library ??= import('@simplewebauthn/server'));
+const webauthn: () => Promise<typeof import('@simplewebauthn/server')> = once(() => import('@simplewebauthn/server'));
 
 /** A challenge's use: making a passkey, signing in with one, or the second step of a password login. */
 type ChallengePurpose = 'register' | 'login' | 'second';

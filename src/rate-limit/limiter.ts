@@ -8,6 +8,7 @@
 import type { RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import type { Rate } from '../config/rates.js';
+import { once } from '../once.js';
 
 export interface LimitState {
   /** False once the key has used up the window's points. */
@@ -40,16 +41,8 @@ export interface LimiterOptions {
 }
 
 type Flexible = typeof import('rate-limiter-flexible');
-let library: Promise<Flexible> | undefined;
-
 /** The library, loaded once; a failed load (a module missing) fails that count, and the next tries again. */
-function flexible(): Promise<Flexible> {
-  library ??= import('rate-limiter-flexible').catch((error: unknown) => {
-    library = undefined;
-    throw error;
-  });
-  return library;
-}
+const flexible: () => Promise<Flexible> = once(() => import('rate-limiter-flexible'));
 
 export function createLimiter({ name, rate, redis, onRedisFailure = () => undefined }: LimiterOptions): Limiter {
   const options = { keyPrefix: `service-auth:${name}`, points: rate.points, duration: rate.durationSeconds };
@@ -112,14 +105,17 @@ interface Store {
 }
 
 class StoreLimiter implements Limiter {
-  private made: Promise<Store> | undefined;
   /** The store once made: a count then waits for no promise of ours (one per request is a third of the limiter's cost). */
   private ready: Store | undefined;
+  /** The store, made with the first count. */
+  private readonly store: () => Promise<Store>;
 
   constructor(
     readonly rate: Rate,
-    private readonly make: () => Promise<Store>,
-  ) {}
+    make: () => Promise<Store>,
+  ) {
+    this.store = once(() => make().then((made) => (this.ready = made)));
+  }
 
   async consume(key: string): Promise<LimitState> {
     const { store, RateLimiterRes } = this.ready ?? (await this.store());
@@ -144,18 +140,6 @@ class StoreLimiter implements Limiter {
 
   async refund(key: string): Promise<void> {
     await (await this.store()).store.reward(key, 1);
-  }
-
-  /** The store, made with the first count. */
-  private store(): Promise<Store> {
-    this.made ??= this.make().then(
-      (made) => (this.ready = made),
-      (error: unknown) => {
-        this.made = undefined;
-        throw error;
-      },
-    );
-    return this.made;
   }
 
   private state(result: RateLimiterRes, allowed: boolean): LimitState {

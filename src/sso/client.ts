@@ -9,6 +9,7 @@
 import type { Configuration } from 'openid-client';
 import { isLoopback } from '../config/sso.js';
 import { SsoFailed, type SsoFailureReason } from '../errors.js';
+import { once } from '../once.js';
 import type { IdentityProvider, ProviderProfile } from './providers.js';
 
 type OpenIdClient = typeof import('openid-client');
@@ -31,7 +32,8 @@ export interface ProviderAnswer {
 export type ProviderFailures = (providerId: string, kind: string) => void;
 
 export class ProviderClients {
-  private library: Promise<OpenIdClient> | undefined;
+  /** The library, loaded with the first sign-in (again after a failed load). */
+  private readonly load: () => Promise<OpenIdClient> = once(() => import('openid-client'));
 
   constructor(private readonly onProviderFailure: ProviderFailures = () => undefined) {}
   /** Each provider's configuration, discovered once (again after a failure: the provider may be back). */
@@ -90,13 +92,6 @@ export class ProviderClients {
     return failed;
   }
 
-  private load(): Promise<OpenIdClient> {
-    this.library ??= import('openid-client').catch((error: unknown) => {
-      this.library = undefined;
-      throw error;
-    });
-    return this.library;
-  }
 
   private configuration(provider: IdentityProvider): Promise<Configuration> {
     let config = this.configurations.get(provider.id);
