@@ -143,7 +143,7 @@ const DETAILS: Record<SsoFailureReason, string> = {
 };
 
 function reasonOf(error: unknown): SsoFailureReason {
-  for (let e = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (const e of chainOf(error)) {
     const name = String(e.name ?? '');
     const message = String(e.message ?? '');
     const claim = (e.cause as { claim?: unknown } | undefined)?.claim;
@@ -167,10 +167,18 @@ function reasonOf(error: unknown): SsoFailureReason {
  */
 function kindOf(error: unknown): string {
   const kinds: string[] = [];
-  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const { name, code } = e as { name?: unknown; code?: unknown };
+  for (const { name, code } of chainOf(error)) {
     if (typeof name === 'string' && /^[A-Za-z]{1,64}$/.test(name)) kinds.push(name);
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,63}$/.test(code)) kinds.push(code);
   }
   return [...new Set(kinds)].join(', ') || 'unknown';
+}
+
+type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+
+/** The error and the causes it carries (a few deep: the library wraps Node's, which wraps the system's). */
+function chainOf(error: unknown): ErrorLike[] {
+  const chain: ErrorLike[] = [];
+  for (let e = error; e !== null && typeof e === 'object' && chain.length < 5; e = (e as ErrorLike).cause) chain.push(e as ErrorLike);
+  return chain;
 }
