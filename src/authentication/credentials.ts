@@ -61,6 +61,21 @@ export interface CredentialSources {
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
+/**
+ * What the request presents as a token, read from its headers in this one place: a bearer token's
+ * secret, `'malformed'` for an `Authorization: Bearer` header without a well-formed token (refused
+ * with 401 wherever credentials are asked for), or null. Any other `Authorization` header (Basic
+ * from a proxy in front of a staging site, `Token …`, a bare word) is not ours and is ignored: the
+ * request is then whatever its session cookie makes it, impersonation and its limits included.
+ * Only the header carries a token: never the query string, where it would end up in logs,
+ * histories and Referer headers. (Node keeps only the first of repeated `Authorization` headers.)
+ */
+export function presentedToken(req: Request): string | 'malformed' | null {
+  const header = req.headers.authorization;
+  if (!header || !/^bearer\b/i.test(header)) return null;
+  return BEARER.exec(header)?.[1] ?? 'malformed';
+}
+
 export class CredentialResolver {
   private readonly resolved = new WeakMap<Request, Promise<Credentials | null>>();
 
@@ -104,15 +119,9 @@ export class CredentialResolver {
   }
 
   private lookupNow(req: Request): MaybeCredentials {
-    const header = req.headers.authorization;
-    // Only the Authorization header carries a token: never the query string, where it would
-    // end up in logs, histories and Referer headers.
-    if (header && /^bearer\b/i.test(header)) {
-      const match = BEARER.exec(header);
-      if (!match) throw invalidToken();
-      return this.fromBearer(req, match[1]!);
-    }
-    return this.fromSession(req);
+    const token = presentedToken(req);
+    if (token === 'malformed') throw invalidToken();
+    return token === null ? this.fromSession(req) : this.fromBearer(req, token);
   }
 
   private fromSession(req: Request): MaybeCredentials {

@@ -221,14 +221,51 @@ describe('impersonation', () => {
       });
     }
 
+    // Which credential a request carries is resolved once (authentication/credentials.ts): an
+    // Authorization header that is not a bearer token is not ours, so the session cookie decides, and
+    // the impersonation's limits hold; a malformed bearer header is refused everywhere (401).
+    const HEADER_SHAPES: [string, string | string[] | null, number, string][] = [
+      ['no Authorization header', null, 403, 'impersonation_forbidden'],
+      ['Basic', 'Basic eDp5', 403, 'impersonation_forbidden'],
+      ['Token', 'Token x', 403, 'impersonation_forbidden'],
+      ['Digest', 'Digest username="x"', 403, 'impersonation_forbidden'],
+      ['a bare word', 'x', 403, 'impersonation_forbidden'],
+      ['Bearer with nothing', 'Bearer', 401, 'invalid_token'],
+      ['Bearer with spaces only', 'Bearer   ', 401, 'invalid_token'],
+      ['lower-case bearer, not a token', 'bearer x', 401, 'invalid_token'],
+      // Node keeps the first of repeated Authorization headers, and so does every check.
+      ['two headers, Basic first', ['Basic eDp5', 'Bearer x'], 403, 'impersonation_forbidden'],
+      ['two headers, Bearer first', ['Bearer x', 'Basic eDp5'], 401, 'invalid_token'],
+    ];
+    const LINK_START: [string, string, object?] = ['GET', '/sso/corp?link=1'];
+    for (const [shape, header, status, code] of HEADER_SHAPES) {
+      it(`with ${shape}: every refused endpoint answers ${status} ${code}`, async () => {
+        for (const [method, path, body] of [...API, LINK_START]) {
+          let call = request(t.app)[method.toLowerCase() as 'get' | 'post' | 'delete'](`/service-auth${path}`).set('Cookie', acting).set('Sec-Fetch-Site', 'same-origin');
+          if (header !== null) call = call.set('Authorization', header);
+          const response = await (body ? call.send(body) : call);
+          expect([response.status, response.body.code], `${method} ${path}`).to.deep.equal([status, code]);
+        }
+        for (const [path, body] of FORMS) {
+          let call = formPost(t.app, path, body).set('Cookie', acting);
+          if (header !== null) call = call.set('Authorization', header);
+          // With a bearer header it is a program's post, not a browser's form: the JSON route of that
+          // path refuses it (401), or there is none (404, page-only paths).
+          expect(status === 401 ? [401, 404] : [status], `the form posting to ${path}`).to.include((await call).status);
+        }
+      });
+    }
+
     it('linking a sign-in provider to bob (GET /sso/:provider?link=1): 403 impersonation_forbidden, the provider never asked', async () => {
       const response = await request(t.app).get('/service-auth/sso/corp?link=1').set('Cookie', acting).expect(403).expect('Content-Type', PROBLEM);
       expect(response.body.code).to.equal('impersonation_forbidden');
     });
 
-    it('nothing was changed: bob still logs in with his password, has no token, one session of his own', async () => {
+    it('nothing was changed: bob still logs in with his password, has no token, no second factor, no identity, his sessions', async () => {
       const own = await login('bob@example.com');
       expect((await request(t.app).get('/service-auth/api/tokens').set('Cookie', own).expect(200)).body.tokens).to.deep.equal([]);
+      expect((await request(t.app).get('/service-auth/api/identities').set('Cookie', own).expect(200)).body.identities).to.deep.equal([]);
+      expect((await t.auth.users.findById(bob.id))!.toJSON()).to.include({ mfa_enabled: false });
       expect((await me(acting).expect(200)).body.user.email).to.equal('bob@example.com');
     });
 

@@ -54,13 +54,15 @@ export function actingAsOf(req: Request): ActingAs | undefined {
 /**
  * Mounted on the package's router before its routes. Only requests that matter look up their
  * credentials here (what a guard would do anyway, once per request): a page, or an unsafe request
- * under the account's paths. A bearer token never impersonates, so its requests pass untouched,
- * and a lookup that fails is left for the route's guard to answer.
+ * under the account's paths. The decision is on the credentials the resolver found, never on the
+ * headers: a request whose `Authorization` header is not a bearer token is its session cookie's,
+ * and an impersonated session is refused whatever else the request carries. A lookup that fails
+ * (a bad token) is left for the route's guard, which gets the same failure.
  */
 export function impersonationLimits(credentials: { lookup(req: Request): MaybeCredentials }): RequestHandler {
   return (req, _res, next) => {
     const refuse = refusedWhileImpersonating(req.method, req.path, req.query);
-    if ((!refuse && !wantsPage(req)) || req.headers.authorization) return next();
+    if (!refuse && !wantsPage(req)) return next();
     const decide = (found: Credentials | null): void => {
       if (!found?.impersonator) return next();
       acting.set(req, { user: found.user, impersonator: found.impersonator, stopAction: `${req.baseUrl}/impersonation/stop` });

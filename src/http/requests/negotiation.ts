@@ -3,6 +3,7 @@
  * (urlencoded, preferring HTML) or a browser's navigation gets pages, and everything else JSON.
  */
 import type { Request, RequestHandler } from 'express';
+import { presentedToken } from '../../authentication/credentials.js';
 
 /** Accept prefers HTML to JSON: a navigation, not an API call (curl's `*\/*` counts as JSON). */
 export function prefersHtml(req: Request): boolean {
@@ -11,7 +12,7 @@ export function prefersHtml(req: Request): boolean {
 
 /** A form a browser sent from a page (which never carries a bearer token: that is a program). */
 export function isBrowserForm(req: Request): boolean {
-  return Boolean(req.is('application/x-www-form-urlencoded')) && prefersHtml(req) && !req.headers.authorization;
+  return Boolean(req.is('application/x-www-form-urlencoded')) && prefersHtml(req) && presentedToken(req) === null;
 }
 
 /**
