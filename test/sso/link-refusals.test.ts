@@ -94,4 +94,31 @@ describe('sign-in through an identity provider: refusals that change nothing', (
     expect((await fresh.signIn()).status).to.equal(303);
     expect(await fresh.me()).to.equal('first-holder@example.com');
   });
+
+  it('refuses a start of linking from another site (403 csrf_rejected): nobody is sent to the provider, nothing is linked', async () => {
+    const { browser, user } = await signedIn('cross-site-target@example.com');
+    person();
+    events.length = 0;
+    // What a browser sends when another site's page links (or redirects) to the start: the session
+    // cookie comes along (SameSite=Lax allows a top-level GET), and so does its word on the origin.
+    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { 'Sec-Fetch-Site': 'same-site', Origin: 'https://evil.example.com' }]) {
+      const refused = await browser.agent.get(`${PREFIX}/sso/acme?link=1`).set(headers).set('Accept', 'text/html');
+      expect(refused.status, JSON.stringify(headers)).to.equal(403);
+      expect(refused.headers['location']).to.equal(undefined);
+      expect(String(refused.headers['set-cookie'] ?? '')).to.not.contain('service_auth_sso=');
+      const json = await browser.agent.get(`${PREFIX}/sso/acme?link=1`).set(headers).expect(403);
+      expect(json.body.code).to.equal('csrf_rejected');
+    }
+    expect((await browser.agent.get(`${PREFIX}/api/identities`).expect(200)).body.identities).to.deep.equal([]);
+    expect(events).to.deep.equal([]);
+
+    // The account page's button (a link on our own site), and a start typed into the address bar, still work.
+    for (const site of ['same-origin', 'none']) {
+      const started = await browser.agent.get(`${PREFIX}/sso/acme?link=1`).set('Sec-Fetch-Site', site).expect(303);
+      expect(String(started.headers['location'])).to.match(/^http:\/\/127\.0\.0\.1:\d+\//);
+    }
+    const linked = await browser.signIn('acme', { query: '?link=1' });
+    expect(linked.status).to.equal(303);
+    expect(await f.t.parts.sso.identities.userOf('acme', f.provider.signInAs!.sub)).to.equal(user.id);
+  });
 });

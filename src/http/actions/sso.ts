@@ -10,6 +10,7 @@ import type { CredentialResolver } from '../../authentication/credentials.js';
 import type { SignIn } from '../../authentication/sign-in.js';
 import { AuthError, LoginRequired } from '../../errors.js';
 import type { EventBus } from '../../events.js';
+import { isCrossSite } from '../../sessions/csrf.js';
 import { ATTEMPT_TTL_MS } from '../../sso/attempts.js';
 import type { SsoFlow, SsoOutcome } from '../../sso/flow.js';
 import type { Identities, IdentityView } from '../../sso/identities.js';
@@ -27,21 +28,28 @@ export interface SsoActionDeps {
 
 export class SsoActions {
   private readonly cookieName: string;
+  private readonly publicOrigin: string;
 
   constructor(private readonly deps: SsoActionDeps) {
     // As the session cookie: `__Host-` where secure, so that no sibling subdomain can plant one.
     this.cookieName = deps.config.sessions.secure ? '__Host-service_auth_sso' : 'service_auth_sso';
+    this.publicOrigin = new URL(deps.config.publicUrl).origin;
   }
 
   /**
    * Where to send the browser to sign in with the provider (404 `not_found` for an unknown one).
-   * `?link=1` links the identity to the signed-in user instead, which needs a session.
+   * `?link=1` links the identity to the signed-in user instead, which needs a session, and a start
+   * from our own site: the cookie comes along on another site's top-level GET (SameSite=Lax), and
+   * if that browser is signed in at the provider as someone else (a login CSRF there, a shared
+   * machine), that someone's identity would be linked to this account, a way in for good. The
+   * same rule as the package's posts (sessions/csrf.ts): 403 `csrf_rejected`, nobody sent on.
    */
   async start(req: Request, res: Response): Promise<string> {
     const providerId = String(req.params['provider']);
     this.deps.flow.provider(providerId);
     let linkUserId: number | null = null;
     if (req.query['link'] === '1') {
+      if (isCrossSite(req, this.publicOrigin)) throw new AuthError('csrf_rejected', 'Link a provider from your account page: a link from another site was refused');
       const credentials = await this.deps.credentials.acceptable(req);
       if (!credentials) throw new LoginRequired('Sign in first, then link the provider from your account page');
       if (credentials.method !== 'session') throw new AuthError('session_required', 'Linking a provider needs a signed-in session, not a token');

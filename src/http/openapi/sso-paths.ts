@@ -18,7 +18,7 @@ export function ssoPaths(context: DocumentContext): Paths {
       get: operation(context, {
         operationId: 'startSso',
         summary: 'Sign in through an identity provider',
-        description: `A 303 to the provider’s authorization endpoint, with PKCE (S256), \`state\` and (OpenID Connect) \`nonce\`, kept single use for 10 minutes and bound to this browser by an HttpOnly cookie. With \`link=1\` and a session, the identity is linked to the signed-in user instead (a browser without a session is sent to the login page). The provider comes back to \`GET ${prefix}/sso/{provider}/callback\`.`,
+        description: `A 303 to the provider’s authorization endpoint, with PKCE (S256), \`state\` and (OpenID Connect) \`nonce\`, kept single use for 10 minutes and bound to this browser by an HttpOnly cookie. With \`link=1\` and a session, the identity is linked to the signed-in user instead (a browser without a session is sent to the login page); a start from another site is refused (403 \`csrf_rejected\`), so that nobody can link their own identity at the provider to a visitor's account. The provider comes back to \`GET ${prefix}/sso/{provider}/callback\`.`,
         tags: ['sso'],
         security: PUBLIC,
         parameters: [
@@ -27,7 +27,7 @@ export function ssoPaths(context: DocumentContext): Paths {
           queryParameter('link', '`1`: link the identity to the signed-in user'),
         ],
         responses: { 303: redirect('To the provider') },
-        refusals: ['not_found', 'unauthenticated', 'session_required', 'impersonation_forbidden', 'sso_failed'],
+        refusals: ['not_found', 'unauthenticated', 'invalid_token', 'session_required', 'csrf_rejected', 'impersonation_forbidden', 'sso_failed'],
       }),
     },
     '/sso/{provider}/callback': {
