@@ -13,9 +13,12 @@
  * - the application's user attributes needed and not to be had (user-attributes.ts): 503
  *   `attributes_unavailable`.
  *
- * The guards that decide with the ability (`require`, `orgRequired`) load the user's attributes
- * first when a role in play (the user's, the membership's, a token's scopes) names one;
- * `loginRequired`, `rolesRequired` and the scope checks need no ability and load nothing.
+ * Every guard loads the user's attributes when a role in play (the user's, the membership's, a
+ * token's scopes) names one and they are not loaded yet, so that `req.ability` is usable after any
+ * guard. The guards that decide with the ability (`require`, `orgRequired`) refuse with 503 when
+ * the application's resolver fails; the others (`loginRequired`, `rolesRequired`, the scope checks)
+ * decide nothing with it and pass, their `req.ability` then built with no attribute values, which
+ * denies what a rule names them for (fail closed, never a 500).
  */
 import type { NextFunction, Request, RequestHandler } from 'express';
 import type { CredentialResolver, Credentials } from '../authentication/credentials.js';
@@ -28,6 +31,7 @@ import type { PolicyRegistry } from './policies.js';
 import type { Tenant } from './tenant.js';
 import { attachCredentials, credentialsOf, orgOfRequest, setAttributedUser, userOfRequest } from './request-state.js';
 import type { UserAttributes } from './user-attributes.js';
+import { withAttributes } from './principal.js';
 import { resourceCheck, type ResourceOptions } from './resource-checks.js';
 import { SCOPE_REFUSAL, ScopedAbility } from './scoped-ability.js';
 
@@ -134,19 +138,21 @@ export class Guards {
   }
 
   /**
-   * Builds a guard around a check; `tokenOnly` refuses credentials other than a bearer token;
-   * `ability`: the check decides with `req.ability`, so the user's attributes are loaded first
-   * when their roles name any (and again after it, for the roles it put in play: `orgRequired`).
-   * When the credentials are in memory and no attributes need reading, the guard decides
-   * synchronously, without a promise.
+   * Builds a guard around a check; `tokenOnly` refuses credentials other than a bearer token.
+   * The user's attributes are loaded when their roles name any: before the check (and again after
+   * it, for the roles it put in play: `orgRequired`). `ability`: the check decides with
+   * `req.ability`, so a resolver that fails refuses (503); without it, the guard passes with no
+   * attribute values. When the credentials are in memory and no attributes need reading, the
+   * guard decides synchronously, without a promise.
    */
   guard(check: Check, options: { tokenOnly?: boolean; ability?: boolean } = {}): RequestHandler {
     const { deps } = this;
     const tokenOnly = options.tokenOnly === true;
     const withAbility = options.ability === true;
+    const load = (req: Request, credentials: Credentials): Promise<void> | undefined => this.loadAttributes(req, credentials, withAbility);
     const pass = (req: Request, next: NextFunction, credentials: Credentials, refusal: AuthError | undefined): void => {
       if (refusal) return next(refusal);
-      const loading = withAbility ? this.loadAttributes(req, credentials) : undefined;
+      const loading = load(req, credentials);
       if (loading) loading.then(() => next(), next);
       else next();
     };
@@ -161,7 +167,7 @@ export class Guards {
         else if (refusal) throw refusal;
         else pass(req, next, credentials, undefined);
       };
-      const loading = withAbility ? this.loadAttributes(req, credentials) : undefined;
+      const loading = load(req, credentials);
       if (loading) loading.then(settle).catch(next);
       else settle();
     };
@@ -179,17 +185,22 @@ export class Guards {
   /**
    * Loads the user's attributes onto the request when a role in play (global roles, the
    * organization's if the request is in one, the token's scopes) names one and they are not
-   * loaded yet; nothing (no promise) otherwise.
+   * loaded yet; nothing (no promise) otherwise. `required: false`: a resolver that fails (logged by
+   * user-attributes.ts) leaves the user with no values, which deny, rather than refusing.
    */
-  private loadAttributes(req: Request, { token }: Credentials): Promise<void> | undefined {
+  private loadAttributes(req: Request, { token }: Credentials, required: boolean): Promise<void> | undefined {
     const user = userOfRequest(req)!;
     if (user.attributes) return undefined;
     const place = orgOfRequest(req);
     const inOrg = place && { org: place.org, roles: place.membership?.roles ?? [] };
     if (!this.deps.abilities.needsAttributes(user, inOrg, token?.scopes)) return undefined;
-    return this.deps.attributes.load(user).then((attributed) => setAttributedUser(req, attributed));
+    const loading = this.deps.attributes.load(user);
+    const attributed = required ? loading : loading.catch(() => withAttributes(user, NO_VALUES));
+    return attributed.then((found) => setAttributedUser(req, found));
   }
 }
+
+const NO_VALUES = Object.freeze({});
 
 function unauthenticated(tokenOnly: boolean): AuthError {
   return tokenOnly ? new AuthError('unauthenticated', 'This needs an API token: Authorization: Bearer <token>') : new LoginRequired();

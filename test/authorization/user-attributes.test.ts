@@ -4,7 +4,8 @@
  * once per user (the resolver counted) and decide with them; a value the resolver leaves out denies
  * (a grant naming it is dropped, a refusal naming it refuses everything it covers); a resolver that
  * throws is 503 `attributes_unavailable` from the guards that need the ability, nothing of its
- * message in the answer, and `loginRequired` still passes; service code loads them or is told to.
+ * message in the answer, and `loginRequired` still passes (its `req.ability` without values, which
+ * deny); every guard loads them, so `req.ability` works after any; service code loads them or is told to.
  */
 import { expect } from 'chai';
 import express, { type Request } from 'express';
@@ -51,6 +52,7 @@ describe('user attributes in rules', () => {
         res.json({ red: req.ability!.can('read', { __caslSubjectType__: 'Doc', team: 'red' } as never) });
       });
       app.get('/unloaded', auth.loginRequired, (req, res) => res.json({ can: req.ability!.can('read', 'Doc') }));
+      app.get('/red', auth.loginRequired, (req, res) => res.json({ red: req.ability!.can('read', { __caslSubjectType__: 'Doc', team: 'red' } as never) }));
     });
     t.auth.defineUserAttributes([], async (user) => {
       resolved.push(user.email);
@@ -110,6 +112,9 @@ describe('user attributes in rules', () => {
       expect(JSON.stringify(answer.body)).to.not.match(/secret-host|directory down/);
       expect(t.log.text()).to.match(/attributes of user \d+ could not be read.*directory down/s);
       await get('ada', '/me').expect(200);
+      // req.ability after loginRequired alone: built with no values, which deny what names them; never a 500.
+      expect((await get('ada', '/unloaded').expect(200)).body).to.deep.equal({ can: false });
+      expect((await get('ada', '/red').expect(200)).body).to.deep.equal({ red: false });
     } finally {
       failing = false;
     }
@@ -138,10 +143,12 @@ describe('user attributes in rules', () => {
     expect(() => t.auth.abilityFor({ ...ada, attributes: { team: { $ne: null } } })).to.throw(TypeError, /"team" must be a string, a finite number, a boolean/);
   });
 
-  it('gives a request its values on loadUserAttributes(req); without them req.ability is a TypeError', async () => {
+  it('gives req.ability its values after any guard, loginRequired included (it loads them; loadUserAttributes(req) still works)', async () => {
     expect((await get('ada', '/mine').expect(200)).body).to.deep.equal({ red: true });
-    expect((await get('ada', '/unloaded').expect(500)).body.code).to.equal('internal_error');
-    expect(t.log.text()).to.match(/not loaded for user \d+/);
+    expect((await get('ada', '/red').expect(200)).body).to.deep.equal({ red: true });
+    expect((await get('cyd', '/red').expect(200)).body).to.deep.equal({ red: false });
+    expect((await get('ada', '/unloaded').expect(200)).body).to.deep.equal({ can: true });
+    expect(t.log.text()).to.not.match(/not loaded for user \d+/);
   });
 
   it('fills the rules of GET /api/abilities with the user’s values', async () => {

@@ -242,13 +242,13 @@ describe('impersonation', () => {
       it(`with ${shape}: every refused endpoint answers ${status} ${code}`, async () => {
         for (const [method, path, body] of [...API, LINK_START]) {
           let call = request(t.app)[method.toLowerCase() as 'get' | 'post' | 'delete'](`/service-auth${path}`).set('Cookie', acting).set('Sec-Fetch-Site', 'same-origin');
-          if (header !== null) call = call.set('Authorization', header);
+          if (header !== null) call = call.set('Authorization', header as string);
           const response = await (body ? call.send(body) : call);
           expect([response.status, response.body.code], `${method} ${path}`).to.deep.equal([status, code]);
         }
         for (const [path, body] of FORMS) {
           let call = formPost(t.app, path, body).set('Cookie', acting);
-          if (header !== null) call = call.set('Authorization', header);
+          if (header !== null) call = call.set('Authorization', header as string);
           // With a bearer header it is a program's post, not a browser's form: the JSON route of that
           // path refuses it (401), or there is none (404, page-only paths).
           expect(status === 401 ? [401, 404] : [status], `the form posting to ${path}`).to.include((await call).status);
