@@ -17,7 +17,7 @@ import type { ChangeFeed } from '../storage/change-feed.js';
 import { Membership, Organization } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import { RowCache } from '../storage/row-cache.js';
-import { isIdString } from './names.js';
+import { isIdString, isOrgRef } from './names.js';
 import { toMembershipInfo, toOrgInfo, type MembershipInfo, type OrgInfo } from './views.js';
 
 /** Held for an id or slug that names no organization. */
@@ -103,7 +103,6 @@ function membershipCopy(held: MembershipInfo | undefined): MembershipInfo | null
 function keyOf(ref: number | string): string | undefined {
   if (typeof ref === 'number') return Number.isSafeInteger(ref) && ref > 0 ? `#${ref}` : undefined;
   if (typeof ref !== 'string') return undefined;
-  if (isIdString(ref)) return `#${Number(ref)}`;
-  // Digits alone that are no id as written (`007`) name nothing: no slug is digits alone.
-  return /^[a-z0-9-]{2,48}$/.test(ref) && !/^[0-9]+$/.test(ref) ? ref : undefined;
+  if (!isOrgRef(ref)) return undefined;
+  return isIdString(ref) ? `#${Number(ref)}` : ref;
 }

@@ -45,6 +45,15 @@ export function isIdString(ref: string): boolean {
   return CANONICAL_ID.test(ref);
 }
 
+/**
+ * Whether a string names an organization as a URL does (`/orgs/7`, `/orgs/acme`): a canonical id or
+ * a well-formed slug, nothing else (no ` 7`, `7 `, `007`, `7.0`). The one parser of an organization
+ * named by the client, in a URL or a request body alike.
+ */
+export function isOrgRef(ref: string): boolean {
+  return isIdString(ref) || (SLUG.test(ref) && !DIGITS.test(ref));
+}
+
 /** A slug made from a name: lower case, accents dropped, anything else a hyphen; `org-…` if too short or digits alone. */
 export function slugFrom(name: string): string {
   const base = name

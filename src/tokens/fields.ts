@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AuthError } from '../errors.js';
+import { isOrgRef } from '../orgs/names.js';
 
 export const SCOPE = /^[a-z0-9:._-]{1,64}$/;
 
@@ -32,9 +33,14 @@ function buildFields() {
     .transform((scopes) => [...new Set(scopes)])
     .meta({ description: 'Scopes the token carries, each [a-z0-9:._-]{1,64}; none means every scope' });
 
-  /** The organization to bind a token to: its id or its slug. */
+  /**
+   * The organization to bind a token to: its id or its slug, read as URLs read them (isOrgRef): a
+   * string that no URL would take (` 23`, `23.0`, `007`) is refused rather than tidied into one. A
+   * JSON number is taken by its value (`23.0` and `23` are the same number once parsed).
+   */
+  const ORG_MESSAGE = 'must be an organization id or slug, as in its URL (7, acme)';
   const org = z
-    .union([z.number().int().positive(), z.string().trim().min(1).max(100)], { error: 'must be an organization id or slug' })
+    .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().refine(isOrgRef, ORG_MESSAGE)], { error: ORG_MESSAGE })
     .meta({ description: 'An organization the user is a member of (its id or slug): the token acts only there, and with global roles outside any organization' });
 
   /** A legacy token's unsalted SHA-256, as the application stored it: 64 hex characters (any case). */

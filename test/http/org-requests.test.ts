@@ -262,7 +262,14 @@ describe('tokens bound to an organization', () => {
     expect(missing.body).to.include({ code: 'bad_request' });
     expect(missing.body.errors).to.deep.equal([{ field: 'org', message: 'is no organization you are a member of' }]);
     expect(foreign.body).to.deep.equal(missing.body);
-    expect((await problem(true)).body.errors).to.deep.equal([{ field: 'org', message: 'must be an organization id or slug' }]);
+    const MALFORMED = [{ field: 'org', message: 'must be an organization id or slug, as in its URL (7, acme)' }];
+    expect((await problem(true)).body.errors).to.deep.equal(MALFORMED);
+    // The parser of URLs: what a URL would not take is refused, not tidied into an organization's id or slug.
+    const acme = (await t.auth.orgs.find('acme'))!;
+    for (const spelling of [` ${acme.id}`, `${acme.id} `, `${acme.id}.0`, `0${acme.id}`, `+${acme.id}`, ' acme', 'ACME']) {
+      expect((await problem(spelling)).body.errors, JSON.stringify(spelling)).to.deep.equal(MALFORMED);
+      await request(t.app).get(`/service-auth/api/orgs/${encodeURIComponent(spelling)}`).set('Cookie', cookie).expect(404);
+    }
     expect(await t.auth.tokens.list({ user: 'olga@example.com' })).to.have.length(3);
   });
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { expiryDays, tokenFields } from '../../tokens/fields.js';
+import { isOrgRef } from '../../orgs/names.js';
 import type { NewToken } from '../../tokens/service.js';
 
 export function tokenSchemas(maxExpiryDays: number) {
@@ -34,7 +35,8 @@ export function tokenSchemas(maxExpiryDays: number) {
         .optional()
         .meta({ description: 'An organization of the user’s, its id or slug, to bind the token to; empty for none' })
         // The token service checks it (tokenOrg, then a membership).
-        .transform((text) => (text === undefined || text.trim() === '' ? undefined : text.trim())),
+        .transform((text) => (text === undefined || text.trim() === '' ? undefined : text.trim()))
+        .refine((text) => text === undefined || isOrgRef(text), 'must be an organization id or slug, as in its URL (7, acme)'),
     })
     .meta({ id: 'NewTokenForm' })
     .transform((body): NewToken => ({ name: body.name, expiresInDays: body.expires_in_days, scopes: body.scopes, org: body.org }));
