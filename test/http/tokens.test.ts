@@ -201,6 +201,18 @@ describe('/api/tokens and the token guards', () => {
         .expect(204);
     });
 
+    it('POST /logout with a token is 400, saying to revoke it, and the token stays valid (a 204 would say it was gone)', async () => {
+      const { token, id } = (await create(ada, { name: 'logout' }).expect(201)).body;
+      const refused = await request(t.app).post('/service-auth/logout').set('Authorization', `Bearer ${token}`).expect(400);
+      expect(refused.body.code).to.equal('bad_request');
+      expect(refused.body.detail).to.match(/revoked: DELETE \/api\/tokens\/\{id\}/);
+      // With a session cookie alongside, the token still decides: the session is not ended either.
+      await request(t.app).post('/service-auth/logout').set('Authorization', `Bearer ${token}`).set('Cookie', ada).expect(400);
+      await request(t.app).get('/service-auth/me').set('Cookie', ada).expect(200);
+      await bearer('/api/whoami', token).expect(200);
+      await request(t.app).delete(`/service-auth/api/tokens/${id}`).set('Authorization', `Bearer ${token}`).expect(204);
+    });
+
     it('a scoped token may revoke itself, and no other token: 403 insufficient_scope', async () => {
       const scoped = (await create(ada, { name: 'scoped', scopes: ['reports:read'] }).expect(201)).body;
       const other = (await create(ada, { name: 'other' }).expect(201)).body;

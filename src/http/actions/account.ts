@@ -4,8 +4,9 @@
  * (rate limits, the same-site rule) are in `checks.ts`, shared the same way.
  */
 import type { Request, Response } from 'express';
+import { presentedToken } from '../../authentication/credentials.js';
 import type { SignIn } from '../../authentication/sign-in.js';
-import type { SecondStepMethod } from '../../errors.js';
+import { AuthError, type SecondStepMethod } from '../../errors.js';
 import type { EventBus, EventName } from '../../events.js';
 import type { Passkeys } from '../../mfa/passkeys.js';
 import type { AuthUser } from '../../users/auth-user.js';
@@ -98,8 +99,15 @@ export class AccountActions {
     return this.announce('user_login', user);
   }
 
-  /** Ends the request's session, if any. */
+  /**
+   * Ends the request's session, if any. A request with a bearer token is refused (400): the token
+   * decides alone (credentials.ts) and is no session to end, and a 204 would let a program believe
+   * its token gone while it stays valid.
+   */
   async logout(req: Request, res: Response): Promise<void> {
+    if (presentedToken(req) !== null) {
+      throw new AuthError('bad_request', 'Logging out ends a session; an API token stays valid until revoked: DELETE /api/tokens/{id}, the tokens page, or `service-auth auth revoke-token`');
+    }
     const user = await this.deps.signIn.end(req, res);
     if (user) await this.deps.events.emit('user_logout', user);
   }

@@ -126,14 +126,14 @@ export function accountPaths(context: DocumentContext): Paths {
       post: operation(context, {
         operationId: 'logout',
         summary: 'Log out',
-        description: `Ends the request’s session, if any, and clears the cookie either way. With a session, it must come from this site. ${FORM}a 303 to \`/\`.`,
+        description: `Ends the request’s session, if any, and clears the cookie either way. With a session, it must come from this site. A request with a bearer token is refused (400 \`bad_request\`): a token is not logged out but revoked (\`DELETE ${context.config.urlPrefix}/api/tokens/{id}\`). ${FORM}a 303 to \`/\`.`,
         tags: ['account'],
         security: [{}, { session: [] }],
         responses: {
           204: noContent('Logged out (or there was no session)', sessionCookieHeader(context, 'Clears the cookie')),
           303: redirect('A browser’s form: logged out, to `/`', sessionCookieHeader(context, 'Clears the cookie')),
         },
-        refusals: ['csrf_rejected'],
+        refusals: ['csrf_rejected', 'bad_request'],
       }),
     },
     '/me': {
