@@ -112,6 +112,7 @@ describe('configuration', () => {
       ['SERVICE_AUTH_BODY_TIMEOUT_MS', (c) => c.bodyTimeoutMs, [1, '250', 300_000], [0, '10s', '1.5', 300_001]],
       ['SERVICE_AUTH_INVITATION_TTL', (c) => c.orgs.invitationTtlSeconds, [3600, '86400', 90 * 86_400], [0, '7 days', 90 * 86_400 + 1]],
       ['SERVICE_AUTH_IMPERSONATION_TTL', (c) => c.sessions.impersonationTtlSeconds, [1, '3600', 86_400], [0, '1 hour', '-5', 86_401]],
+      ['SERVICE_AUTH_SSO_TIMEOUT', (c) => c.sso.timeoutSeconds, [1, '10', 120], [0, '10s', '-1', 121, '2.5']],
     ];
     for (const [key, read, good, bad] of cases) {
       it(`${key} accepts numbers and decimal strings in range, and rejects others`, () => {

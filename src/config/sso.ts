@@ -4,7 +4,7 @@
  * names depend on that list (unknown-keys.ts asks `ssoKeysFor` which they are).
  */
 import { ConfigError } from './error.js';
-import { boolean, nonEmptyString, urlWithScheme } from './parsers.js';
+import { boolean, integerBetween, nonEmptyString, urlWithScheme } from './parsers.js';
 
 /** One provider as configured, by keys or by `auth.addIdentityProvider` (src/sso/ checks the rest). */
 export interface SsoProviderSettings {
@@ -22,10 +22,15 @@ export interface SsoProviderSettings {
 export interface SsoConfig {
   /** SERVICE_AUTH_SSO_REGISTRATION: an identity no account knows creates one (if the provider verified the address). */
   readonly registration: boolean;
+  /** SERVICE_AUTH_SSO_TIMEOUT: seconds a request to a provider may take before the sign-in fails (provider_error). */
+  readonly timeoutSeconds: number;
   readonly providers: readonly SsoProviderSettings[];
 }
 
 export const DEFAULT_SSO_SCOPES = 'openid email profile';
+
+/** A provider that does not answer holds the person's browser (and a request of ours) this long at most. */
+export const DEFAULT_SSO_TIMEOUT_SECONDS = 10;
 
 /** A provider's id: lower-case letters, digits and `-`, as in `/sso/<id>/callback`. */
 export const PROVIDER_ID = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
@@ -82,8 +87,10 @@ export function isLoopback(hostname: string): boolean {
 export function readSsoConfig(get: (key: string) => unknown): SsoConfig {
   const ids = providerIds(get('SERVICE_AUTH_SSO_PROVIDERS'), 'SERVICE_AUTH_SSO_PROVIDERS');
   const registration = get('SERVICE_AUTH_SSO_REGISTRATION');
+  const timeout = get('SERVICE_AUTH_SSO_TIMEOUT');
   return {
     registration: registration === undefined ? false : boolean(registration, 'SERVICE_AUTH_SSO_REGISTRATION'),
+    timeoutSeconds: timeout === undefined ? DEFAULT_SSO_TIMEOUT_SECONDS : integerBetween(1, 120)(timeout, 'SERVICE_AUTH_SSO_TIMEOUT'),
     providers: ids.map((id) => readProvider(id, get)),
   };
 }

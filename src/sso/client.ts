@@ -7,7 +7,7 @@
  * Nothing here parses or verifies a token by hand.
  */
 import type { Configuration } from 'openid-client';
-import { isLoopback } from '../config/sso.js';
+import { DEFAULT_SSO_TIMEOUT_SECONDS, isLoopback } from '../config/sso.js';
 import { SsoFailed, type SsoFailureReason } from '../errors.js';
 import { once } from '../once.js';
 import type { IdentityProvider, ProviderProfile } from './providers.js';
@@ -35,7 +35,15 @@ export class ProviderClients {
   /** The library, loaded with the first sign-in (again after a failed load). */
   private readonly load: () => Promise<OpenIdClient> = once(() => import('openid-client'));
 
-  constructor(private readonly onProviderFailure: ProviderFailures = () => undefined) {}
+  /**
+   * `timeoutSeconds` (SERVICE_AUTH_SSO_TIMEOUT): every request to the provider (discovery, keys, the
+   * code's exchange, user info) is given up after it, as a provider_error, so that a provider that
+   * never answers does not hold the person, nor a request of ours, for the library's 30 seconds.
+   */
+  constructor(
+    private readonly onProviderFailure: ProviderFailures = () => undefined,
+    private readonly timeoutSeconds = DEFAULT_SSO_TIMEOUT_SECONDS,
+  ) {}
   /** Each provider's configuration, discovered once (again after a failure: the provider may be back). */
   private readonly configurations = new Map<string, Promise<Configuration>>();
 
@@ -111,7 +119,7 @@ export class ProviderClients {
     // Plain http only where providers.ts allowed it: a loopback address.
     const loopback = (url: string) => new URL(url).protocol === 'http:' && isLoopback(new URL(url).hostname);
     if (provider.issuer) {
-      const options = loopback(provider.issuer) ? { execute: [client.allowInsecureRequests] } : undefined;
+      const options = { timeout: this.timeoutSeconds, ...(loopback(provider.issuer) && { execute: [client.allowInsecureRequests] }) };
       const config = await client.discovery(new URL(provider.issuer), provider.clientId, undefined, authentication, options);
       client.enableNonRepudiationChecks(config);
       return config;
@@ -119,6 +127,7 @@ export class ProviderClients {
     const endpoints = provider.endpoints!;
     const metadata = { issuer: new URL(endpoints.authorization).origin, authorization_endpoint: endpoints.authorization, token_endpoint: endpoints.token };
     const config = new client.Configuration(metadata, provider.clientId, undefined, authentication);
+    config.timeout = this.timeoutSeconds;
     if (Object.values(endpoints).some(loopback)) client.allowInsecureRequests(config);
     return config;
   }

@@ -31,7 +31,7 @@ export function createSso(
   const flow = new SsoFlow({
     ...parts,
     providers,
-    clients: new ProviderClients(providerFailed),
+    clients: new ProviderClients(providerFailed, config.sso.timeoutSeconds),
     attempts: new SsoAttempts(storage),
     identities,
     settings: {
