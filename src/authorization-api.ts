@@ -17,7 +17,7 @@ import { orgAccessFilter } from './authorization/org-access.js';
 import type { OrgName } from './authorization/org-directory.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
 import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest, userOfRequest } from './authorization/request-state.js';
+import { isGuardedRequest, orgOfRequest, requestOfUser, userOfRequest } from './authorization/request-state.js';
 import type { WithScopes } from './authorization/scope-rules.js';
 import { permittedFieldsIn } from './authorization/scoped-ability.js';
 import { PARTS } from './policy-definitions.js';
@@ -117,8 +117,9 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    */
   abilityFor(who: Asker, options?: WithScopes): AppAbility;
   abilityFor(who: Asker, options: InOrg & WithScopes): Promise<AppAbility>;
-  abilityFor(who: Asker, options?: Partial<InOrg> & WithScopes): AppAbility | Promise<AppAbility> {
+  abilityFor(asked: Asker, options?: Partial<InOrg> & WithScopes): AppAbility | Promise<AppAbility> {
     const { abilities } = this[PARTS];
+    const who = askerOf(asked);
     const user = principalOf(who);
     const scoped = (ability: AppAbility) => (options?.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
     if (options?.org !== undefined) {
@@ -129,10 +130,11 @@ export abstract class AuthorizationApi extends UserAttributeApi {
 
   /** Whether the named policy allows the user in this context; fails closed like the guard. */
   can(user: PrincipalLike, policy: string, context: Record<string, unknown> = {}): boolean {
-    const { policies, abilities } = this[PARTS];
-    const principal = toPrincipal(user);
-    if (!policies.has(policy)) return policies.check(policy, principal, context);
-    return abilities.abilityFor(principal).can(POLICY_ACTION, asSubject(policy, { ...context }));
+    const { policies } = this[PARTS];
+    const who = askerOf(user);
+    if (!policies.has(policy)) return policies.check(policy, principalOf(who), context);
+    // A request's `req.user`: as its guard would decide, a scoped token's scopes included.
+    return this.abilityFor(who).can(POLICY_ACTION, asSubject(policy, { ...context }));
   }
 
   /**
@@ -146,8 +148,9 @@ export abstract class AuthorizationApi extends UserAttributeApi {
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions & WithScopes): FilterQuery<T>;
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg & WithScopes): Promise<FilterQuery<T>>;
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> & WithScopes = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
+  accessibleBy<T extends object = object>(asked: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> & WithScopes = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
     const { abilities, orgRoles } = this[PARTS];
+    const who = askerOf(asked);
     abilities.assertKnownNames('accessibleBy', action, subjectType);
     const { tenant } = orgRoles;
     const user = principalOf(who);
@@ -191,8 +194,9 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    */
   explain(who: Asker, action: string, subjectType: string, context?: Record<string, unknown>, field?: string): Explanation;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
-  explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
+  explain(asked: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
     const { abilities, roleRules, orgRoles, policies } = this[PARTS];
+    const who = askerOf(asked);
     abilities.assertKnownNames('explain', action, subjectType);
     const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
@@ -228,6 +232,15 @@ async function abilityIn(parts: AuthParts, who: Asker, org: OrgName, scopes?: re
   if (!token) return place;
   if (token.org != null && token.org !== place.org.id) throw new AuthError('forbidden', 'This token is bound to another organization');
   return { ...place, ability: parts.abilities.forToken(place.ability, place.user, token.scopes) };
+}
+
+/**
+ * The request itself when given its `req.user` (request-state.ts binds each to its request), so
+ * that the user decides exactly as the request: its token's scopes and organization, its place.
+ * Any other user object asks without a credential's limits (service code, `auth.users.*`).
+ */
+function askerOf(who: Asker): Asker {
+  return requestOfUser(who) ?? who;
 }
 
 /** The user of a request a guard passed (with the attributes it loaded), or the user given. */

@@ -4,7 +4,7 @@
  * what every instance holds of them (authorization/user-attributes.ts). AuthorizationApi extends it.
  */
 import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, setAttributedUser, userOfRequest } from './authorization/request-state.js';
+import { isGuardedRequest, requestOfUser, setAttributedUser, userOfRequest } from './authorization/request-state.js';
 import type { UserAttributeResolver } from './authorization/user-attributes.js';
 import type { Request } from 'express';
 import { PARTS, PolicyDefinitions } from './policy-definitions.js';
@@ -29,8 +29,10 @@ export abstract class UserAttributeApi extends PolicyDefinitions {
    * behind `loginRequired` only, say). A user that carries `attributes` already is returned as it
    * is. Rejects with an AuthError `attributes_unavailable` (503) when the resolver fails.
    */
-  async loadUserAttributes(who: PrincipalLike | Request): Promise<Principal> {
+  async loadUserAttributes(asked: PrincipalLike | Request): Promise<Principal> {
     const { userAttributes } = this[PARTS];
+    // `req.user` stands for its request (request-state.ts): its values go onto the request too.
+    const who = requestOfUser(asked) ?? asked;
     if (!isGuardedRequest(who)) return userAttributes.load(toPrincipal(who as PrincipalLike));
     const attributed = await userAttributes.load(userOfRequest(who)!);
     setAttributedUser(who, attributed);

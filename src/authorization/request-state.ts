@@ -16,6 +16,7 @@ import type { AbilityFactory, AppAbility } from './abilities.js';
 import type { Credentials } from '../authentication/credentials.js';
 import type { OrgMembership, OrgInfo } from './org-directory.js';
 import type { Principal } from './principal.js';
+import type { AuthUser } from '../users/auth-user.js';
 
 const INSTALLED = Symbol.for('service-auth.request-accessors');
 /** Shared by every copy of the package loaded in the process, as the accessors are. */
@@ -36,6 +37,32 @@ interface RequestState {
   place: OrgPlaceOfRequest | undefined;
   /** The user with the application's attributes, once a guard (or `auth.loadUserAttributes(req)`) loaded them. */
   attributed: Principal | undefined;
+  /** `req.user`: the user, bound to this request (boundUser), made when first read. */
+  bound: AuthUser | undefined;
+}
+
+/** Each `req.user` handed out, and the request whose credential it carries. */
+const BOUND_USERS = new WeakMap<object, Request>();
+
+/**
+ * The request whose `req.user` this is, if it is one: the authorization API then decides as for the
+ * request (its token's scopes and organization, the organization a guard put it in), so that
+ * passing `req.user` can never widen what `req` may do (docs/authorization.md).
+ */
+export function requestOfUser(value: unknown): Request | undefined {
+  return value !== null && typeof value === 'object' ? BOUND_USERS.get(value) : undefined;
+}
+
+/**
+ * A copy of the user for one request: the same fields and prototype (so `instanceof AuthUser`,
+ * `toJSON` and spreading behave as before), but its own identity, which `requestOfUser` maps back
+ * to the request. The cached user object is shared by every request of that user (a session and a
+ * scoped token at once), so it cannot itself say which credential it came with.
+ */
+function boundUser(user: AuthUser, req: Request): AuthUser {
+  const copy = Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(user) as object) as AuthUser, user));
+  BOUND_USERS.set(copy, req);
+  return copy;
 }
 
 type StatefulRequest = Request & { [INSTALLED]?: true };
@@ -48,7 +75,7 @@ export function attachCredentials(req: Request, credentials: Credentials, abilit
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
   // A later guard of the same request keeps its organization, and the attributes loaded for its user.
   const attributed = state?.attributed?.id === credentials.user.id ? state.attributed : undefined;
-  STATES.set(req, { credentials, current: true, abilities, ability: undefined, place: state?.place, attributed });
+  STATES.set(req, { credentials, current: true, abilities, ability: undefined, place: state?.place, attributed, bound: undefined });
 }
 
 /**
@@ -99,8 +126,8 @@ export function isGuardedRequest(value: unknown): value is Request {
   return value !== null && typeof value === 'object' && STATES.has(value);
 }
 
-const READERS = {
-  user: (state: RequestState) => state.credentials.user,
+const READERS: Record<string, (state: RequestState, req: Request) => unknown> = {
+  user: (state: RequestState, req: Request) => (state.bound ??= boundUser(state.credentials.user, req)),
   authMethod: (state: RequestState) => state.credentials.method,
   token: (state: RequestState) => state.credentials.token,
   impersonator: (state: RequestState) => state.credentials.impersonator,
@@ -123,7 +150,7 @@ function installAccessors(prototype: object): void {
       configurable: true,
       get(this: StatefulRequest) {
         const state = STATES.get(this);
-        return state ? read(state) : undefined;
+        return state ? read(state, this) : undefined;
       },
       set(this: Request, value: unknown) {
         Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true });

@@ -52,12 +52,14 @@ function routes(app: Express, auth: ServiceAuth): void {
   });
   app.get('/outside', auth.loginRequired, (req, res) => res.json({ readsProjects: req.ability!.can('read', 'Project'), org: req.org ?? null }));
   // Service code that asks in an organization the URL names, with the request, without orgRequired.
+  // `?as=user`: the same with `req.user`, which is bound to the request's credential (its token's organization).
   app.get('/service/:name/:question', auth.loginRequired, async (req, res) => {
     const org = String(req.params['name']);
+    const who = req.query['as'] === 'user' ? req.user! : req;
     const answers: Record<string, () => Promise<unknown>> = {
-      ability: async () => (await auth.abilityFor(req, { org })).can('delete', 'Organization'),
-      rows: () => auth.accessibleBy(req, 'read', 'Project', { org }),
-      explain: async () => (await auth.explain(req, 'delete', 'Organization', {}, { org })).allowed,
+      ability: async () => (await auth.abilityFor(who, { org })).can('delete', 'Organization'),
+      rows: () => auth.accessibleBy(who, 'read', 'Project', { org }),
+      explain: async () => (await auth.explain(who, 'delete', 'Organization', {}, { org })).allowed,
     };
     res.json({ answer: await answers[String(req.params['question'])]!() });
   });
@@ -245,7 +247,7 @@ describe('tokens bound to an organization', () => {
   });
 
   it('is 403 forbidden in another organization when service code asks there with the request ({ org }), as orgRequired is', async () => {
-    for (const question of ['ability', 'rows', 'explain']) {
+    for (const question of ['ability', 'rows', 'explain', 'ability?as=user', 'rows?as=user', 'explain?as=user']) {
       expect((await bearer(`/service/acme/${question}`, bound.token).expect(200)).body.answer, question).to.not.equal(false);
       const other = await bearer(`/service/globex/${question}`, bound.token).expect(403);
       expect(other.body, question).to.include({ code: 'forbidden', detail: 'This token is bound to another organization' });

@@ -45,14 +45,16 @@ function routes(app: Express, auth: ServiceAuth): void {
   app.delete('/notes/:id', auth.require({ action: 'delete', subject: 'Note', load }), (_req, res) => res.status(204).end());
   app.post('/by-policy', auth.require({ policy: 'isWriter' }), (_req, res) => res.json({ passed: true }));
   app.get('/labelled', auth.tokenRequired, auth.requireScopes('notes:read'), (_req, res) => res.json({ passed: true }));
+  // `?as=user`: every question asked with `req.user` instead, which carries the request's credential.
   app.get('/mine', auth.loginRequired, (req, res) => {
     const note = subject('Note', { ...notes[0]! });
+    const who = req.query['as'] === 'user' ? req.user! : req;
     res.json({
-      filter: auth.accessibleBy(req, 'read', 'Note'),
-      canUpdate: req.ability!.can('update', note),
-      fields: auth.permittedFields(req, 'update', note),
-      picked: auth.pickPermitted(req, 'update', 'Note', { ...notes[0]! }),
-      why: auth.explain(req, 'create', 'Note', { owner_id: req.user!.id }),
+      filter: auth.accessibleBy(who, 'read', 'Note'),
+      canUpdate: who === req ? req.ability!.can('update', note) : auth.abilityFor(who).can('update', note),
+      fields: auth.permittedFields(who, 'update', note),
+      picked: auth.pickPermitted(who, 'update', 'Note', { ...notes[0]! }),
+      why: auth.explain(who, 'create', 'Note', { owner_id: req.user!.id }),
     });
   });
   app.post('/orgs/:org/projects', auth.orgRequired(), auth.require({ action: 'create', subject: 'Project' }), (_req, res) => res.status(201).json({ created: true }));
@@ -155,6 +157,14 @@ describe('scopes that bind what a token can do', () => {
       expect(whole.fields).to.deep.equal(['id', 'owner_id', 'status', 'title']);
       expect(whole.why).to.deep.include({ allowed: true });
       expect(whole.why).not.to.have.property('refused_by');
+    });
+
+    it('decides alike when service code is handed req.user: it carries the token’s scopes', async () => {
+      for (const scopes of [['notes:published'], ['notes:titles'], []]) {
+        const token = await tokenOf(scopes);
+        const withRequest = (await as(token).get('/mine').expect(200)).body;
+        expect((await as(token).get('/mine?as=user').expect(200)).body, scopes.join(' ')).to.deep.equal(withRequest);
+      }
     });
 
     it('binds a named policy guard too: a scoped token needs a scope that grants satisfy on it', async () => {
