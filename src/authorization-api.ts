@@ -148,7 +148,12 @@ export abstract class AuthorizationApi extends UserAttributeApi {
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions & WithScopes): FilterQuery<T>;
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg & WithScopes): Promise<FilterQuery<T>>;
-  accessibleBy<T extends object = object>(asked: Asker, action: string, subjectType: string, options: AccessibleByOptions & Partial<InOrg> & WithScopes = {}): FilterQuery<T> | Promise<FilterQuery<T>> {
+  accessibleBy<T extends object = object>(
+    asked: Asker,
+    action: string,
+    subjectType: string,
+    options: AccessibleByOptions & Partial<InOrg> & WithScopes = {},
+  ): FilterQuery<T> | Promise<FilterQuery<T>> {
     const { abilities, orgRoles } = this[PARTS];
     const who = askerOf(asked);
     abilities.assertKnownNames('accessibleBy', action, subjectType);
@@ -194,7 +199,13 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    */
   explain(who: Asker, action: string, subjectType: string, context?: Record<string, unknown>, field?: string): Explanation;
   explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
-  explain(asked: Asker, action: string, subjectType: string, context: Record<string, unknown> = {}, options?: string | (InOrg & { field?: string })): Explanation | Promise<Explanation> {
+  explain(
+    asked: Asker,
+    action: string,
+    subjectType: string,
+    context: Record<string, unknown> = {},
+    options?: string | (InOrg & { field?: string }),
+  ): Explanation | Promise<Explanation> {
     const { abilities, roleRules, orgRoles, policies } = this[PARTS];
     const who = askerOf(asked);
     abilities.assertKnownNames('explain', action, subjectType);

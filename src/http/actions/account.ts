@@ -106,7 +106,10 @@ export class AccountActions {
    */
   async logout(req: Request, res: Response): Promise<void> {
     if (presentedToken(req) !== null) {
-      throw new AuthError('bad_request', 'Logging out ends a session; an API token stays valid until revoked: DELETE /api/tokens/{id}, the tokens page, or `service-auth auth revoke-token`');
+      throw new AuthError(
+        'bad_request',
+        'Logging out ends a session; an API token stays valid until revoked: DELETE /api/tokens/{id}, the tokens page, or `service-auth auth revoke-token`',
+      );
     }
     const user = await this.deps.signIn.end(req, res);
     if (user) await this.deps.events.emit('user_logout', user);

@@ -49,7 +49,9 @@ export class SsoActions {
     this.deps.flow.provider(providerId);
     let linkUserId: number | null = null;
     if (req.query['link'] === '1') {
-      if (isCrossSite(req, this.publicOrigin)) throw new AuthError('csrf_rejected', 'Link a provider from your account page: a link from another site was refused');
+      if (isCrossSite(req, this.publicOrigin)) {
+        throw new AuthError('csrf_rejected', 'Link a provider from your account page: a link from another site was refused');
+      }
       const credentials = await this.deps.credentials.acceptable(req);
       if (!credentials) throw new LoginRequired('Sign in first, then link the provider from your account page');
       if (credentials.method !== 'session') throw new AuthError('session_required', 'Linking a provider needs a signed-in session, not a token');

@@ -27,7 +27,15 @@ export function ssoPaths(context: DocumentContext): Paths {
           queryParameter('link', '`1`: link the identity to the signed-in user'),
         ],
         responses: { 303: redirect('To the provider') },
-        refusals: ['not_found', 'unauthenticated', 'invalid_token', 'session_required', 'csrf_rejected', 'impersonation_forbidden', 'sso_failed'],
+        refusals: [
+          'not_found',
+          'unauthenticated',
+          'invalid_token',
+          'session_required',
+          'csrf_rejected',
+          'impersonation_forbidden',
+          'sso_failed',
+        ],
       }),
     },
     '/sso/{provider}/callback': {
