@@ -31,7 +31,7 @@ export function adminPaths(context: DocumentContext): Paths {
     const described = operation(context, {
       operationId,
       summary,
-      description: `Needs \`read User\` on every user, and \`update\` on this user with the field \`${field}\`${field === 'roles' ? ', and `assign` on `Role { name }` (403 `forbidden`); a role that neither a definition names nor was created (`auth create-role`) is 422 `unknown_role`' : ''}. The body is that field alone (400 \`bad_request\` otherwise). Answered with a 303 to \`${prefix}/admin/users/{id}?done=…\`; recorded with the operator as \`detail.by\`.${failures}`,
+      description: `Needs \`read User\` on every user, and \`update\` on this user with the field \`${field}\`${field === 'roles' ? ', and `assign` on `Role { name }` (403 `forbidden`); a role that neither a definition names nor was created (`auth create-role`) is 422 `unknown_role`' : ''}. ${field === 'disabled' || field === 'roles' ? ' An `is_admin` account is disabled, or loses a role, only by an `is_admin` operator (403 `forbidden`).' : ''} The body is that field alone (400 \`bad_request\` otherwise). Answered with a 303 to \`${prefix}/admin/users/{id}?done=…\`; recorded with the operator as \`detail.by\`.${failures}`,
       tags: ['admin'],
       security: SESSION,
       parameters: [pathId('The user’s id (404 `not_found` for one that names nobody)')],
