@@ -39,13 +39,15 @@ export class AddRoleCommand extends ServiceAuthCommand {
       const { closest } = await import('fastest-levenshtein');
       const existing = [...new Set([...defined, ...(await auth.roles.list()).map((stored) => stored.name)])];
       const known = `the defined roles are ${defined.join(', ')}; did you mean "${closest(role, existing)}"?`;
-      throw new CliFailure(`No role is named "${role}": no definition names it and it was never created (${known}). Create it with create-role, or give it anyway with --force`);
+      const fix = 'Create it with create-role, or give it anyway with --force';
+      throw new CliFailure(`No role is named "${role}": no definition names it and it was never created (${known}). ${fix}`);
     }
     const roleExisted = (await auth.roles.list()).some((existing) => existing.name === role);
     const updated = await auth.users.addRole(user.id, role);
     if (!roleExisted) this.print(`Created role "${role}"`);
     if (standing !== 'defined') {
-      this.context.stderr.write(`No definition gives the role "${role}" rules yet: it grants nothing until one does (auth.defineRole, or ./policies)\n`);
+      const where = 'auth.defineRole, or ./policies';
+      this.context.stderr.write(`No definition gives the role "${role}" rules yet: it grants nothing until one does (${where})\n`);
     }
     this.print(`Gave the role "${role}" to ${describeUser(updated)}`);
   }

@@ -11,6 +11,9 @@ import { AuthError } from '../../src/index.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 import { formPost, pageGet } from '../helpers/forms.js';
 
+const JSON_ONLY = 'application/json';
+const ANYWAY = 'whatever the rules allow';
+
 describe('the admin console: admin accounts are protected', () => {
   let t: TestApp;
   let support: string;
@@ -23,10 +26,13 @@ describe('the admin console: admin accounts are protected', () => {
     return sessionCookieFrom(response)!;
   }
   /** A fresh is_admin account holding the role admin, for a test to attack. */
-  const root = async (): Promise<number> =>
-    (await t.auth.users.create({ email: `root${++counter}@example.com`, password: PASSWORD, isAdmin: true, roles: ['admin'] })).id;
+  const root = async (): Promise<number> => {
+    const email = `root${++counter}@example.com`;
+    return (await t.auth.users.create({ email, password: PASSWORD, isAdmin: true, roles: ['admin'] })).id;
+  };
   const post = (path: string, body: Record<string, string>, cookie: string) => formPost(t.app, path, body).set('Cookie', cookie);
-  const page = async (id: number, cookie: string): Promise<string> => (await pageGet(t.app, `/admin/users/${id}`).set('Cookie', cookie).expect(200)).text;
+  const page = async (id: number, cookie: string): Promise<string> =>
+    (await pageGet(t.app, `/admin/users/${id}`).set('Cookie', cookie).expect(200)).text;
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
@@ -38,7 +44,8 @@ describe('the admin console: admin accounts are protected', () => {
     await t.auth.users.create({ email: 'sam@example.com', password: PASSWORD, roles: ['support'] });
     await t.auth.users.create({ email: 'ron@example.com', password: PASSWORD, roles: ['admin'] });
     await t.auth.users.create({ email: 'ira@example.com', password: PASSWORD, roles: ['admin'], isAdmin: true });
-    [support, roleAdmin, flagAdmin] = (await Promise.all(['sam@example.com', 'ron@example.com', 'ira@example.com'].map(logIn))) as [string, string, string];
+    const operators = ['sam@example.com', 'ron@example.com', 'ira@example.com'];
+    [support, roleAdmin, flagAdmin] = (await Promise.all(operators.map(logIn))) as [string, string, string];
   });
   after(() => t.auth.close());
 
@@ -47,8 +54,8 @@ describe('the admin console: admin accounts are protected', () => {
     expect(await page(id, support)).not.to.contain('Disable the account');
     const refused = await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, support).expect(403);
     expect(refused.type).to.equal('text/html');
-    const problem = await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, support).set('Accept', 'application/json').expect(403);
-    expect(problem.body).to.include({ code: 'forbidden', detail: 'Only an is_admin operator may disable an is_admin account, whatever the rules allow' });
+    const problem = await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, support).set('Accept', JSON_ONLY).expect(403);
+    expect(problem.body).to.include({ code: 'forbidden', detail: `Only an is_admin operator may disable an is_admin account, ${ANYWAY}` });
     expect((await t.auth.users.get(id)).disabled).to.equal(false);
     expect(await t.auth.audit.query({ userId: id, type: 'user_disabled' })).to.deep.equal([]);
     // The same operator still disables an account without the flag.
@@ -63,8 +70,9 @@ describe('the admin console: admin accounts are protected', () => {
     const shown = await page(id, roleAdmin);
     expect(shown).not.to.contain('Take away the role admin').and.not.to.contain('Disable the account');
     await post(`/admin/users/${id}/roles/remove`, { roles: 'admin' }, roleAdmin).expect(403);
-    const problem = await post(`/admin/users/${id}/roles/remove`, { roles: 'admin' }, roleAdmin).set('Accept', 'application/json').expect(403);
-    expect(problem.body).to.include({ code: 'forbidden', detail: 'Only an is_admin operator may remove a role from an is_admin account, whatever the rules allow' });
+    const problem = await post(`/admin/users/${id}/roles/remove`, { roles: 'admin' }, roleAdmin).set('Accept', JSON_ONLY).expect(403);
+    const detail = `Only an is_admin operator may remove a role from an is_admin account, ${ANYWAY}`;
+    expect(problem.body).to.include({ code: 'forbidden', detail });
     await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, roleAdmin).expect(403);
     const after = await t.auth.users.get(id);
     expect([[...after.roles], after.disabled]).to.deep.equal([['admin'], false]);

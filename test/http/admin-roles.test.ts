@@ -18,7 +18,8 @@ describe('the admin console: the roles it gives', () => {
     const response = await request(t.app).post('/service-auth/login').send({ email, password: PASSWORD }).expect(200);
     return sessionCookieFrom(response)!;
   }
-  const someone = async (): Promise<number> => (await t.auth.users.create({ email: `user${++counter}@example.com`, password: PASSWORD })).id;
+  const someone = async (): Promise<number> =>
+    (await t.auth.users.create({ email: `user${++counter}@example.com`, password: PASSWORD })).id;
   const rolesOf = async (id: number): Promise<string[]> => [...(await t.auth.users.get(id)).roles];
   const post = (path: string, body: Record<string, string>) => formPost(t.app, path, body).set('Cookie', operator);
 
