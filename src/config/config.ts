@@ -7,22 +7,7 @@ import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
 import { assumedPublicUrl } from './public-url.js';
 import { readSsoConfig, type SsoConfig } from './sso.js';
-import {
-  boolean,
-  databaseUrl,
-  httpUrl,
-  integerBetween,
-  mailAddress,
-  matching,
-  nonEmpty,
-  nonEmptyString,
-  rate,
-  rateOrCountPerMinute,
-  roleNames,
-  secret,
-  urlPath,
-  urlWithScheme,
-} from './parsers.js';
+import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, rateOrCountPerMinute, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
 
 export interface AuthConfig {
   readonly urlPrefix: string;
