@@ -95,7 +95,8 @@ export class Organizations {
     if (owned >= settings.maxOwnedPerUser) {
       const more = 'delete one, or hand its ownership to someone else, first';
       const most = settings.maxOwnedPerUser;
-      throw new AuthError('too_many_organizations', `This account owns ${owned} organizations, the most one may (${most}); ${more}`);
+      const organizations = `${owned} organization${owned === 1 ? '' : 's'}`;
+      throw new AuthError('too_many_organizations', `This account owns ${organizations}, the most one may (${most}); ${more}`);
     }
   }
 
