@@ -35,6 +35,7 @@ const PROBLEMS = {
   last_owner: [409, 'Last owner'],
   already_member: [409, 'Already a member'],
   org_has_members: [409, 'Organization has members'],
+  too_many_organizations: [409, 'Too many organizations'],
   last_sign_in_method: [409, 'Last sign-in method'],
   identity_in_use: [409, 'Identity linked to another account'],
   payload_too_large: [413, 'Payload Too Large'],

@@ -67,5 +67,6 @@ export type { UserRef } from './storage/user-ref.js';
 export type { CreatedToken, NewToken, TokenService, TokenView } from './tokens/service.js';
 export type { AccountState, PublicUser } from './users/auth-user.js';
 export type { NewUser } from './users/creation.js';
-export type { RoleInfo, RoleService } from './users/roles.js';
+export type { Operator } from './users/admin-accounts.js';
+export type { RoleInfo, RoleService, RoleStanding } from './users/roles.js';
 export type { UserService } from './users/service.js';

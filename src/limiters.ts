@@ -29,5 +29,6 @@ export function createLimiters(rateLimit: AuthConfig['rateLimit'], redis: Shared
     secondFactorFailures: limiter('second-factor-failures', rateLimit.secondFactorFailures),
     tokenFailures: limiter('token-failures', rateLimit.tokenFailures),
     tokenCreation: limiter('token-creation', rateLimit.tokenCreation),
+    orgCreation: limiter('org-creation', rateLimit.orgCreation),
   };
 }

@@ -157,7 +157,7 @@ export class AuthParts {
       events,
       revokeTokensOnReset: revokeTokens,
     });
-    this.roles = new RoleService(storage, this.users);
+    this.roles = new RoleService(storage, this.users, this.roleRules);
     this.background = new BackgroundWork(pluggable);
     const links = new AccountLinks(config.publicUrl, config.urlPrefix);
     const mailing = { links, mail: pluggable, log: pluggable };

@@ -55,7 +55,7 @@ describe('configuration', () => {
       expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false, maxPerUser: 50, impersonationTtlSeconds: 3600 });
       expect(config.resetTokenTtlSeconds).to.equal(3600);
       expect(config.mail).to.deep.equal({ outbox: undefined, smtpUrl: undefined, from: 'no-reply@localhost' });
-      expect(config.orgs).to.deep.equal({ ownerRoles: ['owner'], creation: 'anyone', invitationTtlSeconds: 604_800 });
+      expect(config.orgs).to.deep.equal({ ownerRoles: ['owner'], creation: 'anyone', invitationTtlSeconds: 604_800, maxOwnedPerUser: 50 });
     });
   });
 
@@ -113,6 +113,7 @@ describe('configuration', () => {
       ['SERVICE_AUTH_INVITATION_TTL', (c) => c.orgs.invitationTtlSeconds, [3600, '86400', 90 * 86_400], [0, '7 days', 90 * 86_400 + 1]],
       ['SERVICE_AUTH_IMPERSONATION_TTL', (c) => c.sessions.impersonationTtlSeconds, [1, '3600', 86_400], [0, '1 hour', '-5', 86_401]],
       ['SERVICE_AUTH_SSO_TIMEOUT', (c) => c.sso.timeoutSeconds, [1, '10', 120], [0, '10s', '-1', 121, '2.5']],
+      ['SERVICE_AUTH_MAX_ORGS_PER_USER', (c) => c.orgs.maxOwnedPerUser, [1, '50', 1_000_000], [0, 'many', '-1', '2.5', 1_000_001]],
     ];
     for (const [key, read, good, bad] of cases) {
       it(`${key} accepts numbers and decimal strings in range, and rejects others`, () => {
@@ -189,6 +190,21 @@ describe('configuration', () => {
       const mixed = configWith({ SERVICE_AUTH_RATE_LIMIT: '50 per hour', SERVICE_AUTH_RATE_LIMIT_REGISTER: '1 per day' }).rateLimit;
       expect(mixed.register.text).to.equal('1 per day');
       expect(mixed.login.text).to.equal('50 per hour');
+    });
+
+    it('SERVICE_AUTH_RATE_LIMIT_ORGS takes a rate or a count per minute (default 5 per minute), naming the key on a bad value', () => {
+      const orgs = (value?: unknown) =>
+        configWith(value === undefined ? {} : { SERVICE_AUTH_RATE_LIMIT_ORGS: value }).rateLimit.orgCreation;
+      expect(orgs()).to.deep.equal({ points: 5, durationSeconds: 60, text: '5 per minute' });
+      expect(configWith({ SERVICE_AUTH_RATE_LIMIT: '50 per hour' }).rateLimit.orgCreation.text).to.equal('5 per minute');
+      expect(orgs('2').text).to.equal('2 per minute');
+      expect(orgs(3).text).to.equal('3 per minute');
+      expect(orgs('20 per hour').text).to.equal('20 per hour');
+      for (const bad of ['0', 0, 'five', '2.5', 2.5, '-1', '5 per fortnight', true]) {
+        const error = rejection({ SERVICE_AUTH_RATE_LIMIT_ORGS: bad });
+        expect(error.key, String(bad)).to.equal('SERVICE_AUTH_RATE_LIMIT_ORGS');
+        expect(error.message).to.match(/5 per minute|10 per minute/);
+      }
     });
 
     it('does not apply SERVICE_AUTH_RATE_LIMIT to the failure counters', () => {

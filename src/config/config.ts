@@ -7,7 +7,7 @@ import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
 import { assumedPublicUrl } from './public-url.js';
 import { readSsoConfig, type SsoConfig } from './sso.js';
-import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
+import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, rateOrCountPerMinute, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
 
 export interface AuthConfig {
   readonly urlPrefix: string;
@@ -42,6 +42,8 @@ export interface AuthConfig {
     readonly tokenFailures: Rate;
     /** Tokens created per user (POST /api/tokens, from the API or the tokens page). */
     readonly tokenCreation: Rate;
+    /** SERVICE_AUTH_RATE_LIMIT_ORGS: organizations created per user over HTTP (POST /api/orgs, the organizations page). */
+    readonly orgCreation: Rate;
   };
   readonly passwords: PasswordPolicy;
   readonly tokens: {
@@ -79,6 +81,8 @@ export interface AuthConfig {
     readonly creation: 'anyone' | 'admins';
     /** SERVICE_AUTH_INVITATION_TTL: how long an invitation to an organization works. */
     readonly invitationTtlSeconds: number;
+    /** SERVICE_AUTH_MAX_ORGS_PER_USER: the organizations one user may own (hold an owner role in); past it 409 `too_many_organizations`. */
+    readonly maxOwnedPerUser: number;
   };
   readonly audit: {
     /** SERVICE_AUTH_AUDIT_ENABLED: security-relevant actions are appended to `auth_events`. */
@@ -132,6 +136,7 @@ const DEFAULT_RATES = {
   SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES: '10 per day',
   SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '30 per minute',
   SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION: '10 per minute',
+  SERVICE_AUTH_RATE_LIMIT_ORGS: '5 per minute',
 } as const;
 
 /**
@@ -188,6 +193,7 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       secondFactorFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES'),
       tokenFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES'),
       tokenCreation: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
+      orgCreation: read('SERVICE_AUTH_RATE_LIMIT_ORGS', rateOrCountPerMinute, parseRate(DEFAULT_RATES.SERVICE_AUTH_RATE_LIMIT_ORGS)),
     },
     passwords: {
       minLength,
@@ -224,6 +230,7 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       ownerRoles: read('SERVICE_AUTH_ORG_OWNER_ROLES', nonEmpty(roleNames), ['owner']),
       creation: read('SERVICE_AUTH_ORG_CREATION', matching(/^(?:anyone|admins)$/, '`anyone` or `admins`'), 'anyone') as 'anyone' | 'admins',
       invitationTtlSeconds: read('SERVICE_AUTH_INVITATION_TTL', integerBetween(1, 90 * 86_400), 7 * 86_400),
+      maxOwnedPerUser: read('SERVICE_AUTH_MAX_ORGS_PER_USER', integerBetween(1, 1_000_000), 50),
     },
     audit: {
       enabled: read('SERVICE_AUTH_AUDIT_ENABLED', boolean, true),

@@ -56,6 +56,18 @@ export function rate(value: unknown, key: string): Rate {
   }
 }
 
+/** A rate, or a bare count meaning that many per minute (SERVICE_AUTH_RATE_LIMIT_ORGS: "5" is "5 per minute"). */
+export function rateOrCountPerMinute(value: unknown, key: string): Rate {
+  const bare = typeof value === 'string' && /^\s*\d+\s*$/.test(value);
+  const count = typeof value === 'number' ? String(value) : bare ? value.trim() : undefined;
+  if (count === undefined) return rate(value, key);
+  try {
+    return parseRate(`${count} per minute`);
+  } catch {
+    throw new ConfigError(key, value, 'a count of at least 1 (per minute), or a rate such as "5 per minute" or "5/minute"');
+  }
+}
+
 export function urlPath(value: unknown, key: string): string {
   const expected = 'a path below the root, such as /service-auth';
   // Not "/" itself: links are built as prefix + "/login", and "//login" would name another host.

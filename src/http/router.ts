@@ -64,6 +64,8 @@ export interface AuthRouterDeps {
   orgs: OrgsForHttp & AdminDeps['orgs'];
   /** The global roles defined (the admin console gives them). */
   roleRules: { names(): string[] };
+  /** The roles stored, and whether a role exists (the admin console gives those too). */
+  roles: AdminDeps['roles'];
   /** The organization roles the application defines. */
   orgRoles: { names(): string[] };
   /** A user's ability in an organization now, or null for a user who is no more (an invitation's inviter). */

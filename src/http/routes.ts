@@ -64,7 +64,7 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
   router.use(impersonationPages(deps.impersonation, loginRequired));
   const orgRequired = deps.guards.orgRequired('org');
-  const orgLimits = { inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
+  const orgLimits = { createLimit: checks.createOrg, inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
   // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
   const currentUser = async (req: Request) =>
     (await deps.credentials.acceptable(req).catch((error: unknown) => {

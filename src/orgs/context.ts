@@ -22,6 +22,8 @@ export interface OrgSettings {
   readonly ownerRoles: readonly string[];
   /** SERVICE_AUTH_INVITATION_TTL. */
   readonly invitationTtlSeconds: number;
+  /** SERVICE_AUTH_MAX_ORGS_PER_USER: the organizations one user may own. */
+  readonly maxOwnedPerUser: number;
 }
 
 export interface OrgDeps {

@@ -2,9 +2,9 @@
  * Organizations themselves: creating one (its creator its first owner), renaming, deleting, and
  * listing them. Each change, its audit record and its change-feed note commit together.
  */
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AuthError, ValidationError } from '../errors.js';
-import { ApiToken, Membership, Organization } from '../storage/entities/index.js';
+import { ApiToken, Membership, Organization, User } from '../storage/entities/index.js';
 import type { EntityManager } from '../storage/orm.js';
 import type { UserRef } from '../storage/user-ref.js';
 import { actorId, emitOrgEvent, holdsOwnerRole, lockedOrg, requireOrg, type OrgDeps } from './context.js';
@@ -50,6 +50,7 @@ export class Organizations {
     for (let attempt = 1; ; attempt++) {
       try {
         const org = await storage.transaction(em, async (tx) => {
+          await this.assertBelowOwnedCap(tx.em, owner.id);
           const slug = explicit ?? (await freeSlug(tx.em, slugFrom(name)));
           if (explicit !== undefined && (await tx.em.count(Organization, { slug }))) throw slugTaken(slug);
           // Its creator is a member from the moment it exists.
@@ -75,6 +76,27 @@ export class Organizations {
         if (explicit !== undefined) throw slugTaken(explicit);
         if (attempt >= SLUG_ATTEMPTS) throw error;
       }
+    }
+  }
+
+  /**
+   * SERVICE_AUTH_MAX_ORGS_PER_USER: the organizations a user owns (holds an owner role in) are
+   * bounded, else 409 `too_many_organizations` and nothing is written. The owner's row is locked
+   * first (SELECT … FOR UPDATE on PostgreSQL; SQLite's transactions already take the write lock
+   * as they begin), so concurrent creations for one owner count one after another and cannot go
+   * past the bound, as the token cap does; other owners' creations do not wait on it. Counted
+   * rather than stored, so that a membership given or taken elsewhere needs no counter kept.
+   */
+  private async assertBelowOwnedCap(em: EntityManager, ownerId: number): Promise<void> {
+    const { settings } = this.deps;
+    await em.findOne(User, { id: ownerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const rows = await em.find(Membership, { user: ownerId }, { fields: ['roles'] });
+    const owned = rows.filter((membership) => holdsOwnerRole(membership.roles, settings.ownerRoles)).length;
+    if (owned >= settings.maxOwnedPerUser) {
+      const more = 'delete one, or hand its ownership to someone else, first';
+      const most = settings.maxOwnedPerUser;
+      const organizations = `${owned} organization${owned === 1 ? '' : 's'}`;
+      throw new AuthError('too_many_organizations', `This account owns ${organizations}, the most one may (${most}); ${more}`);
     }
   }
 

@@ -11,11 +11,33 @@ export interface RoleInfo {
   created_at: string;
 }
 
+/**
+ * Whether a role exists, and what it grants: `defined` when a definition names it (its rules say
+ * what it grants); `stored` when only the database has it (made by `create-role`, `create-user
+ * --role`, or given with `--force`): it exists, and grants nothing until a definition gives it
+ * rules; `unknown` when it is neither, most likely a typo.
+ */
+export type RoleStanding = 'defined' | 'stored' | 'unknown';
+
 export class RoleService {
   constructor(
     private readonly storage: Storage,
     private readonly users: UserService,
+    /** The global roles' definitions (`auth.defineRole`, policy files). */
+    private readonly definitions: { names(): string[] },
   ) {}
+
+  /**
+   * The one rule of giving a role, for every door (the CLI's `add-role`, the admin console): a role
+   * that exists may be given, a name that is `unknown` is refused (422 `unknown_role`, or the CLI's
+   * `--force`). A role created on purpose is not a typo, even before a definition names it.
+   */
+  async standing(roleName: string): Promise<RoleStanding> {
+    const name = validRoleName(roleName);
+    if (this.definitions.names().includes(name)) return 'defined';
+    const em = await this.storage.em();
+    return (await em.count(Role, { name })) > 0 ? 'stored' : 'unknown';
+  }
 
   /** Creates the role; returns false if it already existed. */
   async create(roleName: string): Promise<boolean> {

@@ -13,6 +13,7 @@ import type { Storage } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';
 import type { EventBus } from '../events.js';
 import type { AccountStates } from './account-states.js';
+import { protectAdminAccount, type Operator } from './admin-accounts.js';
 import type { AuthUser } from './auth-user.js';
 import type { AccountDeletion } from './deletion.js';
 import { ensureRoles, NO_PASSWORD_HASH, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
@@ -102,8 +103,13 @@ export class UserService {
     return user;
   }
 
-  /** Disables the account: its sessions end, its tokens are refused until it is enabled. Event `user_disabled`. */
-  disable(ref: UserRef): Promise<AuthUser> {
+  /**
+   * Disables the account: its sessions end, its tokens are refused until it is enabled. Event
+   * `user_disabled`. With the `operator` making the change, an `is_admin` account is disabled
+   * only by an `is_admin` operator (403 `forbidden`: admin-accounts.ts).
+   */
+  async disable(ref: UserRef, operator?: Operator): Promise<AuthUser> {
+    if (operator) protectAdminAccount(operator, await this.deps.lookup.get(ref), 'disable');
     return this.deps.states.disable(ref);
   }
 
@@ -161,10 +167,15 @@ export class UserService {
     return toAuthUser(user);
   }
 
-  /** Takes a role away; a user without it, or an unknown role, is a 404 `not_found`. */
-  async removeRole(ref: UserRef, roleName: string): Promise<AuthUser> {
+  /**
+   * Takes a role away; a user without it, or an unknown role, is a 404 `not_found`. With the
+   * `operator` making the change, an `is_admin` account loses a role only to an `is_admin`
+   * operator (403 `forbidden`: admin-accounts.ts).
+   */
+  async removeRole(ref: UserRef, roleName: string, operator?: Operator): Promise<AuthUser> {
     const em = await this.deps.storage.em();
     const user = await this.deps.lookup.require(em, ref);
+    protectAdminAccount(operator, { is_admin: user.isAdmin }, 'remove a role from');
     const role = user.roles.getItems().find((r) => r.name === roleName);
     if (!role) throw new AuthError('not_found', `${user.email} does not have the role ${JSON.stringify(roleName)}`);
     await this.deps.storage.transaction(em, async (tx) => {

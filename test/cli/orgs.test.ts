@@ -61,6 +61,15 @@ describe('CLI: create-org, list-orgs, list-members, add-member, remove-member, d
     expect(await t.auth.orgs.list()).to.deep.equal(before);
   });
 
+  it('create-org refuses an owner of SERVICE_AUTH_MAX_ORGS_PER_USER organizations, creating nothing', async () => {
+    const before = await t.auth.orgs.list();
+    const env = { SERVICE_AUTH_MAX_ORGS_PER_USER: '1' };
+    const refused = await runCliInProcess(['auth', 'create-org', '--name', 'Second', '--owner', 'ada@example.com', '--database', database.url], { cwd: dir, env });
+    const why = 'This account owns 1 organization, the most one may (1); delete one, or hand its ownership to someone else, first';
+    expect(refused).to.deep.equal(failure(`Too many organizations: ${why}`));
+    expect(await t.auth.orgs.list()).to.deep.equal(before);
+  });
+
   it('add-member and remove-member change the members; refusals say why and change nothing', async () => {
     expect(await cli('add-member', 'acme-inc', 'bob@example.com', '--role', 'member', '--role', 'admin')).to.deep.equal({
       code: 0,

@@ -26,8 +26,8 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
         writers: {
           createRole: run('create-role', 'editor'),
           addNewRole: run('add-role', 'ada@example.com', 'analyst'),
-          // viewer is in the database, but no definition (./policies) names it: --force.
-          addExistingRole: run('add-role', 'BOB@example.com', 'viewer', '--force'),
+          // viewer is in the database (create-user --role), though no definition (./policies) names it.
+          addExistingRole: run('add-role', 'BOB@example.com', 'viewer'),
           remove: run('remove-role', 'cy@example.com', 'auditor'),
         },
         others: {
@@ -101,11 +101,11 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
       expect(await rolesOf('ada@example.com')).to.deep.equal(['analyst']);
     });
 
-    it('gives an existing role', async () => {
+    it('gives a role that exists though no definition names it, saying on stderr that it grants nothing yet', async () => {
       expect(results['addExistingRole']).to.deep.equal({
         code: 0,
         stdout: 'Gave the role "viewer" to bob@example.com (id 2; roles: auditor, viewer)\n',
-        stderr: '',
+        stderr: 'No definition gives the role "viewer" rules yet: it grants nothing until one does (auth.defineRole, or ./policies)\n',
       });
       expect(await rolesOf('bob@example.com')).to.deep.equal(['auditor', 'viewer']);
     });
@@ -124,9 +124,11 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
       expect(await roleNames()).to.not.include('bad:role!');
     });
 
-    it('asks for --force for a role that no definition (./policies) names, naming the closest, changing nothing', async () => {
+    it('asks for --force for a role that neither a definition (./policies) names nor was created, naming the closest, changing nothing', async () => {
       expect(results['addUndefined']).to.include({ code: 1, stdout: '' });
-      expect(results['addUndefined']!.stderr).to.match(/^No definition names the role "analist" \(the defined roles are .*; did you mean "analyst"\?\): it would grant nothing\. Give it anyway with --force\n$/);
+      expect(results['addUndefined']!.stderr).to.match(
+        /^No role is named "analist": no definition names it and it was never created \(the defined roles are .*; did you mean "analyst"\?\)\. Create it with create-role, or give it anyway with --force\n$/,
+      );
       expect(await roleNames()).to.not.include('analist');
     });
   });

@@ -31,7 +31,8 @@ describe('assigning organization roles over HTTP, as a property', () => {
   let made = 0;
 
   before(async () => {
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    // Ada owns an organization for each of the property's 100 runs: past the default bound of 50.
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_ORGS_PER_USER: 1000 });
     defineDemoOrgRoles(t.auth);
     ada = (await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD })).id;
     await t.auth.users.create({ email: 'actor@example.com', password: PASSWORD });

@@ -1,7 +1,8 @@
 /**
  * Changes to one organization arriving at once, on SQLite and PostgreSQL (where they really run
  * side by side, on several connections): the organization's row is locked for the change, so the
- * last-owner rule, single-use invitations and unique slugs hold whatever the interleaving. And
+ * last-owner rule, single-use invitations and unique slugs hold whatever the interleaving, and
+ * the owner's row for a creation, so that the bound on owned organizations holds too. And
  * what differs between the two databases: counting members, ordering by a joined column, cascades.
  */
 import { expect } from 'chai';
@@ -30,7 +31,8 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
   before(async () => {
     const made = await database();
     drop = made.drop;
-    t = await orgApp({ SERVICE_AUTH_DATABASE_URL: made.url });
+    // The bound on owned organizations at 5: the most any other test here makes one owner own is 4.
+    t = await orgApp({ SERVICE_AUTH_DATABASE_URL: made.url, SERVICE_AUTH_MAX_ORGS_PER_USER: 5 });
   });
   after(async () => {
     await t?.auth.close();
@@ -75,6 +77,13 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
     const derived = await Promise.all([1, 2, 3].map(() => t.auth.orgs.create({ name: 'Rush', owner })));
     expect(derived.map((org) => org.slug).sort()).to.deep.equal(['rush', 'rush-2', 'rush-3']);
     expect(await outcomes([1, 2].map(() => t.auth.orgs.create({ name: 'Claim', slug: 'claimed', owner })))).to.deep.equal(['ok', 'slug_taken']);
+  });
+
+  it('creates no more than SERVICE_AUTH_MAX_ORGS_PER_USER for one owner of ten creations at once (409 too_many_organizations)', async () => {
+    const owner = (await newUser(t)).id;
+    const results = await outcomes(Array.from({ length: 10 }, (_, n) => t.auth.orgs.create({ name: `Bound ${n}`, owner })));
+    expect(results).to.deep.equal([...Array<string>(5).fill('ok'), ...Array<string>(5).fill('too_many_organizations')]);
+    expect(await t.auth.orgs.listFor(owner)).to.have.length(5);
   });
 
   it('lists organizations with their numbers of members, a user’s with their roles, and the members', async () => {

@@ -3,7 +3,8 @@
  * the request: its rate limit, counted once per request, and the same-site rule. Login and
  * register need it without a cookie (login CSRF); forgot, reset and the confirmation links so
  * that another site cannot send mail or use a link in a visitor's name. The endpoints that need a
- * session get the same-site rule from their guard; of those, creating a token is limited per user.
+ * session get the same-site rule from their guard; of those, creating a token or an organization
+ * is limited per user.
  */
 import type { RequestHandler } from 'express';
 import type { Limiter } from '../../rate-limit/limiter.js';
@@ -22,11 +23,21 @@ export interface EndpointLimiters {
   confirmationMail: Limiter;
   /** Tokens created, per user: each costs a key derivation. */
   tokenCreation: Limiter;
+  /** Organizations created, per user: their names go into invitation mail. */
+  orgCreation: Limiter;
 }
 
 export type AccountEndpoint = 'login' | 'register' | 'forgot' | 'reset';
 
-export type CheckedEndpoint = AccountEndpoint | 'confirm' | 'resend' | 'email' | 'createToken' | 'invite' | 'acceptInvitation';
+export type CheckedEndpoint =
+  | AccountEndpoint
+  | 'confirm'
+  | 'resend'
+  | 'email'
+  | 'createToken'
+  | 'createOrg'
+  | 'invite'
+  | 'acceptInvitation';
 
 export type EndpointChecks = Record<CheckedEndpoint, RequestHandler[]>;
 
@@ -52,6 +63,9 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     resend: [...limit('confirmationMail', 'confirmation mails asked for from this address'), sameSite],
     email: limit('confirmationMail', 'confirmation mails asked for from this address'),
     createToken: limiters ? [sessionOnly, limitPerUser(limiters.tokenCreation, 'tokens created by this account')] : [],
+    // After the guard, per account: a flood of organizations would carry their names into
+    // invitation mail (a spam amplifier), and fill the table.
+    createOrg: limiters ? [limitPerUser(limiters.orgCreation, 'organizations created by this account')] : [],
     // After the guards (a member who may invite): each invitation mails someone.
     invite: limit('confirmationMail', 'mails asked for from this address'),
     acceptInvitation: limit('confirm', 'links used from this address'),

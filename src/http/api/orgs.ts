@@ -15,18 +15,20 @@ export interface OrgsApiDeps {
   abilityReady: RequestHandler;
   /** `orgRequired('org')`. */
   orgRequired: RequestHandler;
+  /** Creating an organization: SERVICE_AUTH_RATE_LIMIT_ORGS per user (none when limits are off). */
+  createLimit: RequestHandler[];
   /** Inviting mails someone: at the rate of other mails asked for (none when limits are off). */
   inviteLimit: RequestHandler[];
   /** Accepting uses a link: at the rate of confirmations (none when limits are off). */
   acceptLimit: RequestHandler[];
 }
 
-export function orgsApi({ orgs, loginRequired, abilityReady, orgRequired, inviteLimit, acceptLimit }: OrgsApiDeps): Router {
+export function orgsApi({ orgs, loginRequired, abilityReady, orgRequired, createLimit, inviteLimit, acceptLimit }: OrgsApiDeps): Router {
   const api = Router();
   // Scopes first: a token with scopes learns nothing, not even which organizations exist.
   const inOrg: RequestHandler[] = [loginRequired, orgs.everyScope, orgRequired];
 
-  api.post('/orgs', abilityReady, orgs.everyScope, async (req, res) => {
+  api.post('/orgs', abilityReady, orgs.everyScope, ...createLimit, async (req, res) => {
     res.status(201).json({ org: await orgs.create(req, parseBody(orgSchemas.create, req)) });
   });
   api.get('/orgs', loginRequired, orgs.everyScope, async (req, res) => {

@@ -31,7 +31,7 @@ export function adminPaths(context: DocumentContext): Paths {
     const described = operation(context, {
       operationId,
       summary,
-      description: `Needs \`read User\` on every user, and \`update\` on this user with the field \`${field}\`${field === 'roles' ? ', and `assign` on `Role { name }` (403 `forbidden`); a role no definition names is 422 `unknown_role`' : ''}. The body is that field alone (400 \`bad_request\` otherwise). Answered with a 303 to \`${prefix}/admin/users/{id}?done=…\`; recorded with the operator as \`detail.by\`.${failures}`,
+      description: `Needs \`read User\` on every user, and \`update\` on this user with the field \`${field}\`${field === 'roles' ? ', and `assign` on `Role { name }` (403 `forbidden`); a role that neither a definition names nor was created (`auth create-role`) is 422 `unknown_role`' : ''}. ${field === 'disabled' || field === 'roles' ? ' An `is_admin` account is disabled, or loses a role, only by an `is_admin` operator (403 `forbidden`).' : ''} The body is that field alone (400 \`bad_request\` otherwise). Answered with a 303 to \`${prefix}/admin/users/{id}?done=…\`; recorded with the operator as \`detail.by\`.${failures}`,
       tags: ['admin'],
       security: SESSION,
       parameters: [pathId('The user’s id (404 `not_found` for one that names nobody)')],
@@ -50,7 +50,7 @@ export function adminPaths(context: DocumentContext): Paths {
     '/admin/users': consolePage('adminUsers', 'The users, 25 a page, searched by part of the address', '`read User`', [PAGE, queryParameter('email', 'Part of the address, in any case')]),
     '/admin/users/{id}': consolePage('adminUser', 'A user, and the changes the caller may make to the account', '`read User`', [pathId('The user’s id'), queryParameter('done', 'Says what was just done')], ['not_found']),
     ...userForm('disabled', 'adminDisableUserForm', 'Disable (`true`) or enable (`false`) the account', 'disabled', ['true', 'false']),
-    ...userForm('roles/add', 'adminAddRoleForm', 'Give the user a defined role', 'roles', [], ['unknown_role']),
+    ...userForm('roles/add', 'adminAddRoleForm', 'Give the user a role that exists (defined or created)', 'roles', [], ['unknown_role']),
     ...userForm('roles/remove', 'adminRemoveRoleForm', 'Take a role away from the user', 'roles', [], ['unknown_role']),
     ...userForm('sessions', 'adminEndSessionsForm', 'End every session of the user', 'sessions', ['end']),
     ...userForm('tokens', 'adminRevokeTokensForm', 'Revoke every token of the user', 'tokens', ['revoke']),

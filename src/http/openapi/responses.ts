@@ -99,6 +99,7 @@ const MEANINGS: Record<ErrorCode, string> = {
   token_limit: 'the user has SERVICE_AUTH_MAX_TOKENS_PER_USER active tokens',
   role_in_use: 'the role is held by users',
   slug_taken: 'an organization has this slug',
+  too_many_organizations: 'the user owns SERVICE_AUTH_MAX_ORGS_PER_USER organizations already; nothing was created',
   last_owner: 'the organization would be left without a member holding an owner role (SERVICE_AUTH_ORG_OWNER_ROLES)',
   already_member: 'the user, or the address invited, is a member of the organization already',
   last_sign_in_method: 'the identity is the account’s only way in (no password, passkey or other identity)',

@@ -23,7 +23,8 @@ import type { OrgPageLocals, OrgsPageLocals } from './org-pages.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
 
-export interface OrgPageDeps {
+/** With the rate limits of creating, inviting and accepting (empty when limits are off). */
+export interface OrgPageDeps extends Record<'createLimit' | 'inviteLimit' | 'acceptLimit', RequestHandler[]> {
   config: AuthConfig;
   orgs: OrgActions;
   loginRequired: RequestHandler;
@@ -33,12 +34,11 @@ export interface OrgPageDeps {
   orgRequired: RequestHandler;
   /** The user of a request where logging in is optional (the invitation link), or null. */
   currentUser(req: Request): Promise<{ email: string; email_confirmed: boolean } | null>;
-  inviteLimit: RequestHandler[];
-  acceptLimit: RequestHandler[];
   pluggable: { readonly texts: PageTexts };
 }
 
-export function orgPages({ config, orgs, loginRequired, abilityReady, orgRequired, currentUser, inviteLimit, acceptLimit, pluggable }: OrgPageDeps): Router {
+export function orgPages(deps: OrgPageDeps): Router {
+  const { config, orgs, loginRequired, abilityReady, orgRequired, currentUser, createLimit, inviteLimit, acceptLimit, pluggable } = deps;
   const prefix = config.urlPrefix;
   const router = Router();
   const orgPath = (req: Request) => `${prefix}/orgs/${encodeURIComponent(req.org!.slug)}`;
@@ -121,7 +121,7 @@ export function orgPages({ config, orgs, loginRequired, abilityReady, orgRequire
 
   router.get('/orgs', abilityReady, scopes, (req, res) => showOrgs(req, res, 200, req.query['left'] === '1' ? { notice: { kind: 'info', text: pluggable.texts.orgs.left } } : {}));
 
-  router.post('/api/orgs', browserFormsOnly, formRoute(orgsForm), abilityReady, async (req, res) => {
+  router.post('/api/orgs', browserFormsOnly, formRoute(orgsForm), abilityReady, ...createLimit, async (req, res) => {
     const org = await orgs.create(req, parseBody(orgSchemas.createForm, req));
     res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}`);
   });
@@ -217,6 +217,8 @@ function orgRefusal(error: AuthError, texts: PageTexts): { errors: FieldErrors |
       return field('roles', e.unknownRole);
     case 'last_owner':
       return notice(e.lastOwner);
+    case 'too_many_organizations':
+      return notice(e.tooMany);
     case 'forbidden':
       return notice(e.notAllowed);
     case 'not_found':

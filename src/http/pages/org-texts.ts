@@ -78,6 +78,8 @@ export interface OrgTexts {
     name: string;
     slug: string;
     slugTaken: string;
+    /** Creating one more than SERVICE_AUTH_MAX_ORGS_PER_USER owned. */
+    tooMany: string;
     roles: string;
     unknownRole: string;
     lastOwner: string;
@@ -150,6 +152,7 @@ export const defaultOrgTexts: OrgTexts = {
     name: 'Give the organization a name of 1 to 100 characters.',
     slug: 'A slug is 2 to 48 of a-z 0-9 -.',
     slugTaken: 'Another organization has this slug. Choose another, or leave it empty.',
+    tooMany: 'You own as many organizations as one account may. Delete one, or make someone else its owner, first.',
     roles: 'Tick at least one role.',
     unknownRole: 'One of these roles does not exist.',
     lastOwner: 'The organization must keep at least one owner: make someone else an owner first.',

@@ -16,6 +16,7 @@ import type { OrgService } from '../../../orgs/service.js';
 import type { SessionStore } from '../../../sessions/store.js';
 import type { TokenService } from '../../../tokens/service.js';
 import type { AuthUser } from '../../../users/auth-user.js';
+import type { RoleService } from '../../../users/roles.js';
 import type { UserService } from '../../../users/service.js';
 import type { PageTexts } from '../texts.js';
 import { auditedAsOperator, consoleGate, openSections, type GuardMaker, type Section } from './access.js';
@@ -39,8 +40,9 @@ export interface AdminDeps {
   secondFactors: Pick<SecondFactors, 'reset'>;
   orgs: Pick<OrgService, 'list' | 'get' | 'members'>;
   audit: Pick<AuditApi, 'query' | 'verify'>;
-  /** The global roles defined: the roles a user may be given here. */
+  /** The global roles defined, and those stored (`auth.roles`): the roles a user may be given here. */
   roleRules: { names(): string[] };
+  roles: Pick<RoleService, 'standing' | 'list'>;
   /** Every role's rules and the names they use, for the matrix. */
   abilities: Pick<AbilityFactory, 'definitions' | 'knownNames'>;
   explain: Explainer;

@@ -53,6 +53,7 @@ export const ADMIN_TEXTS = {
       disabled: 'The account is disabled: its sessions ended and its tokens are refused.',
       enabled: 'The account is enabled.',
       roleAdded: 'The role was given.',
+      roleAddedUndefined: 'The role was given. No definition gives it rules yet: it grants nothing until one does.',
       roleRemoved: 'The role was taken away.',
       sessions: 'Every session of the user ended.',
       tokens: 'Every token of the user was revoked.',

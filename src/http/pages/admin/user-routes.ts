@@ -8,6 +8,7 @@ import { subject } from '@casl/ability';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { RequireOptions } from '../../../authorization/guards.js';
 import { AuthError } from '../../../errors.js';
+import { mayChangeAdminAccount } from '../../../users/admin-accounts.js';
 import type { PublicUser } from '../../../users/auth-user.js';
 import { parseBody } from '../../schemas/parse.js';
 import { mayAssign, mayChange, USER_FIELDS, type UserField } from './access.js';
@@ -49,8 +50,13 @@ export function userRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: 
     const ability = req.ability!;
     const [sessions, tokens] = await Promise.all([deps.sessions.list(user.id), deps.tokens.list({ user: user.id })]);
     const may = Object.fromEntries(USER_FIELDS.map((field) => [field, mayChange(ability, user, field)])) as Record<UserField, boolean>;
-    const assignable = deps.roleRules.names().filter((role) => !user.roles.includes(role) && mayAssign(ability, role));
-    const removable = user.roles.filter((role) => mayAssign(ability, role));
+    // An is_admin account is disabled, or loses a role, only by an is_admin operator (the users' service decides the posts).
+    const protectedAccount = !mayChangeAdminAccount(req.user!, user);
+    if (protectedAccount && !user.disabled) may.disabled = false;
+    // The roles that exist: those a definition names, then those only the database has (created on purpose).
+    const existing = [...new Set([...deps.roleRules.names(), ...(await deps.roles.list()).map((role) => role.name)])];
+    const assignable = existing.filter((role) => !user.roles.includes(role) && mayAssign(ability, role));
+    const removable = protectedAccount ? [] : user.roles.filter((role) => mayAssign(ability, role));
     const mayImpersonate = !user.is_admin && user.id !== req.user!.id && ability.can('impersonate', subject('User', { ...user }));
     const text = typeof done === 'string' && Object.hasOwn(ADMIN_TEXTS.user.done, done) ? ADMIN_TEXTS.user.done[done]! : null;
     const notice = text ? { kind: 'info' as const, text } : null;
@@ -73,27 +79,32 @@ export function userRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: 
     const value: unknown = req.body.disabled;
     if (value !== 'true' && value !== 'false') throw new AuthError('bad_request', 'disabled is true or false', [{ field: 'disabled', message: 'must be true or false' }]);
     const disable = value === 'true';
-    if (disable) await users.disable(user.id);
+    if (disable) await users.disable(user.id, req.user!);
     else await users.enable(user.id);
     return disable ? 'disabled' : 'enabled';
   });
 
-  // The assign rule of the CLI (`auth add-role` without --force) and of organization roles in the
-  // JSON API: a role no definition names grants nothing (422 unknown_role); giving or taking one
-  // away needs `assign` on it.
-  const assignable: RequestHandler = (req, _res, next) => {
+  // The assign rule of the CLI (`auth add-role` without --force), decided by the roles' service:
+  // a role that exists may be given (one a definition names, or one created on purpose); a name
+  // that is neither, most likely a typo, is refused (422 unknown_role). Giving or taking one away
+  // needs `assign` on it.
+  const assignable: RequestHandler = async (req, _res, next) => {
     const { roles: role } = parseBody(roleForm, req);
-    if (!deps.roleRules.names().includes(role) && !userOf(req).roles.includes(role)) throw new AuthError('unknown_role', `No definition names the role ${JSON.stringify(role)}`);
+    if (!userOf(req).roles.includes(role) && (await deps.roles.standing(role)) === 'unknown') {
+      throw new AuthError('unknown_role', `No role is named ${JSON.stringify(role)}: no definition names it and it was never created`);
+    }
     next();
   };
   const assign = guards.require({ action: 'assign', subject: 'Role', load: (req) => ({ name: parseBody(roleForm, req).roles }) });
   const roleChecks = { before: [assign], after: [assignable] };
   change('roles/add', 'roles', async (req, user) => {
-    await users.addRole(user.id, parseBody(roleForm, req).roles);
-    return 'roleAdded';
+    const role = parseBody(roleForm, req).roles;
+    await users.addRole(user.id, role);
+    // A role no definition gives rules to is given, and the page says it grants nothing yet.
+    return (await deps.roles.standing(role)) === 'defined' ? 'roleAdded' : 'roleAddedUndefined';
   }, roleChecks);
   change('roles/remove', 'roles', async (req, user) => {
-    await users.removeRole(user.id, parseBody(roleForm, req).roles);
+    await users.removeRole(user.id, parseBody(roleForm, req).roles, req.user!);
     return 'roleRemoved';
   }, roleChecks);
 
