@@ -20,7 +20,8 @@ import { pagePaths } from './openapi/page-paths.js';
 import { profilePaths } from './openapi/profile-paths.js';
 import { refusals } from './openapi/responses.js';
 import { ssoPaths } from './openapi/sso-paths.js';
-import { tokenPaths } from './openapi/token-paths.js';
+import { documentPaths } from './endpoints/document.js';
+import { ENDPOINTS } from './endpoint-table.js';
 
 /** Extension at the document's root: what any other path or method under the prefix answers. */
 export const UNKNOWN_PATHS = 'x-unknown-paths';
@@ -37,7 +38,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
   const operations: Paths = {};
-  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), tokenPaths(context), orgPaths(context), orgPagePaths(context), impersonationPaths(context), ssoPaths(context), adminPaths(context), documentPath(context)]) {
+  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), orgPaths(context), orgPagePaths(context), impersonationPaths(context), ssoPaths(context), adminPaths(context), documentPaths(ENDPOINTS, context) as Paths, documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
   }
   const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));

@@ -39,12 +39,16 @@ import { tokenPages } from './pages/token-routes.js';
 import { accountSchemas } from './schemas/accounts.js';
 import { tokenSchemas } from './schemas/tokens.js';
 import type { AuthFacade, AuthRouterDeps } from './router.js';
+import { ENDPOINTS } from './endpoint-table.js';
+import type { GuardKit } from './endpoints/guard-kit.js';
+import { unmounted } from './endpoints/mount.js';
 
 export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   const { config, pluggable, tokens } = deps;
   const { loginRequired, abilityReady } = deps.guards;
   const router = Router();
   const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
+  const kit: GuardKit = { guards: deps.guards, checks };
   const schemas = accountSchemas(config.passwords);
   const actions = new AccountActions({ ...deps, schemas });
   const profile = new ProfileActions({ ...deps, schemas });
@@ -56,7 +60,7 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(accountPages({ config, actions, checks, resets: deps.resets, pluggable, providers }));
   router.use(ssoPages({ config, sso, providers, loginRequired, pluggable }));
   const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles, abilityIn: (userId, orgId) => deps.abilityIn(userId, orgId) });
-  router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, loginRequired, limit: checks.createToken, pluggable, scopes: deps.scopes }));
+  router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, pluggable, scopes: deps.scopes }, kit).router);
   router.use(profilePages({ config, profile, checks, loginRequired, pluggable }));
   router.use(sessionPages({ config, sessions, loginRequired, pluggable }));
   router.use(securityLogPages({ config, audit: deps.audit, loginRequired, pluggable }));
@@ -81,12 +85,14 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use('/api/mfa', mfaApi(mfa, loginRequired));
   router.use('/api/passkeys', passkeysApi(mfa, loginRequired));
   router.use('/api/identities', identitiesApi(sso, loginRequired));
-  router.use('/api/tokens', tokensApi({ tokens, loginRequired, limit: checks.createToken, newToken: newToken.json }));
-  router.use('/api/abilities', abilitiesApi({ abilityReady, abilities: deps.abilities, orgs: deps.orgAccess }));
+  router.use(tokensApi({ tokens, newToken: newToken.json }, kit).router);
+  router.use(abilitiesApi({ abilities: deps.abilities, orgs: deps.orgAccess }, kit).router);
   router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));
   router.use('/api', orgsApi({ orgs, loginRequired, abilityReady, orgRequired, ...orgLimits }));
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.
+  const missing = unmounted(ENDPOINTS);
+  if (missing.length > 0) throw new Error(`Declared, not served: ${missing.map(({ method, path }) => `${method} ${path}`).join(', ')}`);
   router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list())));
   return router;
 }

@@ -186,29 +186,5 @@ export function pagePaths(context: DocumentContext): Paths {
         refusals: unsafe,
       }),
     },
-    '/tokens': {
-      get: operation(context, {
-        operationId: 'tokensPage',
-        summary: 'The tokens page: the caller’s tokens and a form to create one',
-        description: `Its form posts to \`POST /api/tokens\`. With a bearer token, one made without scopes and without an organization: a token with scopes, or bound to an organization, is refused (403 \`insufficient_scope\`), as by the API.${failures}`,
-        tags: ['pages'],
-        security: SESSION_OR_TOKEN,
-        parameters: [queryParameter('revoked', '`1`: says a token was revoked')],
-        responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: [...guardRefusals(config, false), 'insufficient_scope'],
-      }),
-    },
-    '/tokens/{id}/revoke': {
-      get: operation(context, {
-        operationId: 'revokeTokenPage',
-        summary: 'The page confirming a token’s revocation',
-        description: `Its form posts to \`POST /api/tokens/{id}/revoke\`. An unknown token shows the tokens page, saying so, with status 404. A bearer token with scopes, or bound to an organization, is shown only its own (403 \`insufficient_scope\` for another), as the API lets it revoke only itself.${failures}`,
-        tags: ['pages'],
-        security: SESSION_OR_TOKEN,
-        parameters: [pathId('The token’s public id')],
-        responses: { 200: page('The page'), 303: toLoginPage(config) },
-        refusals: [...guardRefusals(config, false), 'insufficient_scope', 'not_found'],
-      }),
-    },
   };
 }

@@ -3,20 +3,63 @@
  * confirmation before revoking), and their forms' posts to `/api/tokens` and
  * `/api/tokens/<id>/revoke`. A post that is not a browser's form goes on to the JSON API.
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import type { z } from 'zod';
 import type { NewToken, TokenService } from '../../tokens/service.js';
 import type { OrgActions } from '../actions/orgs.js';
 import { assertSession, ownToken, ownTokens } from '../actions/tokens.js';
+import { createToken, revokeToken } from '../api/tokens.js';
+import { endpoint } from '../endpoints/endpoint.js';
+import type { GuardKit } from '../endpoints/guard-kit.js';
+import { LOGIN, tokenFailuresNote } from '../endpoints/guards.js';
+import { EndpointRouter } from '../endpoints/mount.js';
+import { pathId, queryParameter, toLoginPage } from '../openapi/operations.js';
+import { page } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
-import { browserFormsOnly } from '../requests/negotiation.js';
 import { parseBody } from '../schemas/parse.js';
-import { formRoute, type FormRoute } from './forms.js';
+import type { FormRoute } from './forms.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
 import type { DefinedScope, TokensPageLocals } from './tokens-page.js';
+
+const AS_THE_API = 'a token with scopes, or bound to an organization, is refused (403 `insufficient_scope`), as by the API.';
+
+export const tokensPage = endpoint({
+  method: 'get',
+  path: '/tokens',
+  operationId: 'tokensPage',
+  summary: 'The tokens page: the caller’s tokens and a form to create one',
+  description: ({ config }) =>
+    `Its form posts to \`POST /api/tokens\`. With a bearer token, one made without scopes and without an organization: ${AS_THE_API}` +
+    tokenFailuresNote(config),
+  tags: ['pages'],
+  guards: [LOGIN],
+  parameters: [queryParameter('revoked', '`1`: says a token was revoked')],
+  responses: ({ config }) => ({ 200: page('The page'), 303: toLoginPage(config) }),
+  refusals: ['insufficient_scope'],
+});
+
+export const revokeTokenPage = endpoint({
+  method: 'get',
+  path: '/tokens/:id/revoke',
+  operationId: 'revokeTokenPage',
+  summary: 'The page confirming a token’s revocation',
+  description: ({ config }) =>
+    [
+      'Its form posts to `POST /api/tokens/{id}/revoke`. An unknown token shows the tokens page, saying so, with',
+      'status 404. A bearer token with scopes, or bound to an organization, is shown only its own (403',
+      '`insufficient_scope` for another), as the API lets it revoke only itself.',
+    ].join(' ') + tokenFailuresNote(config),
+  tags: ['pages'],
+  guards: [LOGIN],
+  parameters: [pathId('The token’s public id')],
+  responses: ({ config }) => ({ 200: page('The page'), 303: toLoginPage(config) }),
+  refusals: ['insufficient_scope', 'not_found'],
+});
+
+export const TOKEN_PAGES = [tokensPage, revokeTokenPage];
 
 export interface TokenPageDeps {
   config: AuthConfig;
@@ -25,9 +68,6 @@ export interface TokenPageDeps {
   orgs: Pick<OrgActions, 'mine'>;
   /** The creation form's fields, all text. */
   tokenForm: z.ZodType<NewToken>;
-  loginRequired: RequestHandler;
-  /** Creating a token's rate limit, per user (none when limits are off). */
-  limit: RequestHandler[];
   pluggable: { readonly texts: PageTexts };
   /** The scopes the application defines, for the creation form. */
   scopes: { list(): DefinedScope[] };
@@ -35,9 +75,9 @@ export interface TokenPageDeps {
 
 type PageExtras = Partial<Pick<TokensPageLocals, 'created' | 'notice' | 'errors' | 'values'>>;
 
-export function tokenPages({ config, tokens, orgs, tokenForm, loginRequired, limit, pluggable, scopes }: TokenPageDeps): Router {
+export function tokenPages(deps: TokenPageDeps, kit: GuardKit): EndpointRouter {
+  const { config, tokens, orgs, tokenForm, pluggable, scopes } = deps;
   const prefix = config.urlPrefix;
-  const router = Router();
 
   const show = async (req: Request, res: Response, status: number, extra: PageExtras = {}): Promise<void> => {
     await sendPage(req, res, status, 'tokens', {
@@ -73,28 +113,29 @@ export function tokenPages({ config, tokens, orgs, tokenForm, loginRequired, lim
     },
   };
 
-  router.get('/tokens', loginRequired, (req, res) =>
-    show(req, res, 200, req.query['revoked'] === '1' ? { notice: { kind: 'info', text: pluggable.texts.tokens.revoked } } : {}),
+  const revoked = { notice: { kind: 'info' as const, text: pluggable.texts.tokens.revoked } };
+  return (
+    new EndpointRouter(kit)
+      .on(tokensPage, (req, res) => show(req, res, 200, req.query['revoked'] === '1' ? revoked : {}))
+      // An unknown token's confirmation shows the list, saying so (a program gets a 404 problem).
+      .on(
+        revokeTokenPage,
+        async (req, res) => {
+          const token = await ownToken(tokens, req, String(req.params['id']));
+          if (!token) throw new AuthError('not_found', `No token with id ${JSON.stringify(req.params['id'])}`);
+          await sendPage(req, res, 200, 'revoke', { prefix, texts: pluggable.texts, token });
+        },
+        { form: tokensForm },
+      )
+      .form(createToken, tokensForm, async (req, res) => {
+        assertSession(req);
+        const created = await tokens.create(req.user!.id, parseBody(tokenForm, req));
+        await show(req, res, 201, { created });
+      })
+      // A browser's form never carries a bearer token: a token's post goes on to the API's check.
+      .form(revokeToken, tokensForm, async (req, res) => {
+        await tokens.revoke(String(req.params['id']), req.user!.id);
+        res.redirect(303, `${prefix}/tokens?revoked=1`);
+      })
   );
-
-  // An unknown token's confirmation shows the list, saying so (a program gets a 404 problem).
-  router.get('/tokens/:id/revoke', formRoute(tokensForm), loginRequired, async (req, res) => {
-    const token = await ownToken(tokens, req, String(req.params['id']));
-    if (!token) throw new AuthError('not_found', `No token with id ${JSON.stringify(req.params['id'])}`);
-    await sendPage(req, res, 200, 'revoke', { prefix, texts: pluggable.texts, token });
-  });
-
-  router.post('/api/tokens', browserFormsOnly, formRoute(tokensForm), loginRequired, ...limit, async (req, res) => {
-    assertSession(req);
-    const created = await tokens.create(req.user!.id, parseBody(tokenForm, req));
-    await show(req, res, 201, { created });
-  });
-
-  // A browser's form never carries a bearer token (browserFormsOnly): a token's post goes on to the API's check.
-  router.post('/api/tokens/:id/revoke', browserFormsOnly, formRoute(tokensForm), loginRequired, async (req, res) => {
-    await tokens.revoke(String(req.params['id']), req.user!.id);
-    res.redirect(303, `${prefix}/tokens?revoked=1`);
-  });
-
-  return router;
 }
