@@ -14,8 +14,6 @@ import { SchemaComponents } from './openapi/json-schema.js';
 import { ANY_ENDPOINT, limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
 import { impersonationPaths } from './openapi/impersonation-paths.js';
 import { adminPaths } from './openapi/admin-paths.js';
-import { orgPagePaths } from './openapi/org-page-paths.js';
-import { orgPaths } from './openapi/org-paths.js';
 import { pagePaths } from './openapi/page-paths.js';
 import { profilePaths } from './openapi/profile-paths.js';
 import { refusals } from './openapi/responses.js';
@@ -38,7 +36,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
   const operations: Paths = {};
-  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), orgPaths(context), orgPagePaths(context), impersonationPaths(context), ssoPaths(context), adminPaths(context), documentPaths(ENDPOINTS, context) as Paths, documentPath(context)]) {
+  for (const part of [pagePaths(context), accountPaths(context), profilePaths(context), impersonationPaths(context), ssoPaths(context), adminPaths(context), documentPaths(ENDPOINTS, context) as Paths, documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
   }
   const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));

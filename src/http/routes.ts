@@ -21,6 +21,8 @@ import { sessionsApi } from './api/sessions.js';
 import { abilitiesApi } from './api/abilities.js';
 import { openApiApi } from './api/openapi.js';
 import { orgsApi } from './api/orgs.js';
+import { orgMembersApi } from './api/org-members.js';
+import { invitationsApi } from './api/invitations.js';
 import { tokensApi } from './api/tokens.js';
 import { impersonationApi } from './api/impersonation.js';
 import { endpointChecks } from './actions/checks.js';
@@ -30,6 +32,7 @@ import { confirmPages } from './pages/confirm-routes.js';
 import { profilePages } from './pages/profile-routes.js';
 import { mfaPages } from './pages/mfa-routes.js';
 import { orgPages } from './pages/org-routes.js';
+import { invitationPages } from './pages/invitation-routes.js';
 import { impersonationPages } from './pages/impersonation-routes.js';
 import { passkeyPages } from './pages/passkeys-routes.js';
 import { securityLogPages } from './pages/security-log-routes.js';
@@ -45,7 +48,7 @@ import { unmounted } from './endpoints/mount.js';
 
 export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   const { config, pluggable, tokens } = deps;
-  const { loginRequired, abilityReady } = deps.guards;
+  const { loginRequired } = deps.guards;
   const router = Router();
   const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
   const kit: GuardKit = { guards: deps.guards, checks };
@@ -67,15 +70,14 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(mfaPages({ config, mfa, account: actions, checks, loginRequired, pluggable }));
   router.use(passkeyPages({ config, mfa, loginRequired, pluggable }));
   router.use(impersonationPages(deps.impersonation, loginRequired));
-  const orgRequired = deps.guards.orgRequired('org');
-  const orgLimits = { createLimit: checks.createOrg, inviteLimit: checks.invite, acceptLimit: checks.acceptInvitation };
   // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
   const currentUser = async (req: Request) =>
     (await deps.credentials.acceptable(req).catch((error: unknown) => {
       if (error instanceof AuthError && error.code !== 'unavailable') return null;
       throw error;
     }))?.user ?? null;
-  router.use(orgPages({ config, orgs, loginRequired, abilityReady, orgRequired, currentUser, ...orgLimits, pluggable }));
+  router.use(orgPages({ config, orgs, pluggable }, kit).router);
+  router.use(invitationPages({ config, orgs, currentUser, pluggable }, kit).router);
   router.use(adminPages({ ...deps, explain: facade.explain }));
   router.use(confirmPages({ config, account: actions, profile, checks, registrations: deps.registrations, emailChanges: deps.emailChanges, pluggable }));
   router.use(accountApi({ actions, checks, credentials: deps.credentials, passkeys: deps.passkeys }));
@@ -88,7 +90,9 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(tokensApi({ tokens, newToken: newToken.json }, kit).router);
   router.use(abilitiesApi({ abilities: deps.abilities, orgs: deps.orgAccess }, kit).router);
   router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));
-  router.use('/api', orgsApi({ orgs, loginRequired, abilityReady, orgRequired, ...orgLimits }));
+  router.use(orgsApi(orgs, kit).router);
+  router.use(orgMembersApi(orgs, kit).router);
+  router.use(invitationsApi(orgs, kit).router);
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.
   const missing = unmounted(ENDPOINTS);

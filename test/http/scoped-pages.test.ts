@@ -22,7 +22,8 @@ interface Layer {
 }
 
 /**
- * The GET paths of the routers mounted at the prefix itself: the pages (and `/me`). The routes load
+ * The GET paths of the routers mounted at the prefix itself, but the JSON API's (`/api/…`): the
+ * pages (and `/me`). The routes load
  * with the first request under the prefix (src/http/router.ts), into a router of their own within
  * the auth router: the first router down the stack with more than ten layers.
  */
@@ -31,7 +32,7 @@ async function pageRoutes(app: Express): Promise<string[]> {
   const routers = (stack: Layer[]): Layer[] => stack.flatMap((layer) => (layer.handle.stack ? [layer, ...routers(layer.handle.stack)] : []));
   const authRoutes = routers((app as unknown as { router: { stack: Layer[] } }).router.stack).find((layer) => layer.handle.stack!.length > 10)!;
   return authRoutes.handle.stack!.filter((layer) => layer.slash && layer.handle.stack).flatMap((layer) =>
-    layer.handle.stack!.filter((inner) => inner.route?.methods['get']).map((inner) => inner.route!.path),
+    layer.handle.stack!.filter((inner) => inner.route?.methods['get'] && !inner.route.path.startsWith('/api/')).map((inner) => inner.route!.path),
   );
 }
 

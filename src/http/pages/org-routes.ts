@@ -1,50 +1,129 @@
 /**
- * The organization pages for people with browsers (`/orgs`, `/orgs/<org>`, the invitation link's
- * `/invitations/accept`), and their forms' posts. Creating, inviting and accepting post to the
- * JSON API's paths (`/api/orgs`, `/api/orgs/<org>/invitations`, `/api/invitations/accept`): a post
- * that is not a browser's form goes on to the API. HTML forms cannot send PATCH or DELETE, so
- * changing roles, removing (leaving) and revoking post to routes of the pages' own, which take
- * only a browser's form. Each answers with a redirect saying what was done; a refusal shows the
- * page again with the problem beside its field or above the forms.
+ * The organization pages for people with browsers (`/orgs`, `/orgs/<org>`), and their forms'
+ * posts. Creating and inviting post to the JSON API's paths (`/api/orgs`,
+ * `/api/orgs/<org>/invitations`): a post that is not a browser's form goes on to the API. HTML
+ * forms cannot send PATCH or DELETE, so changing roles, removing (leaving) and revoking post to
+ * routes of the pages' own, which take only a browser's form. Each answers with a redirect saying
+ * what was done; a refusal shows the page again with the problem beside its field or above the
+ * forms. The invitation link's page: invitation-routes.ts.
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
-import type { AuthError } from '../../errors.js';
 import { idParameter, type OrgActions } from '../actions/orgs.js';
+import { invite } from '../api/invitations.js';
+import { IN_ORG, IN_ORG_FORM, INVITATION_ID, ORG, TOKENS_NOTE, USER_ID } from '../api/org-params.js';
+import { createOrg } from '../api/orgs.js';
+import { described, endpoint, type Endpoint, type EndpointSpec } from '../endpoints/endpoint.js';
+import type { GuardKit } from '../endpoints/guard-kit.js';
+import { ABILITY, EVERY_SCOPE, SESSION, tokenFailuresNote } from '../endpoints/guards.js';
+import { EndpointRouter } from '../endpoints/mount.js';
+import { queryParameter, toLoginPage, type DocumentContext } from '../openapi/operations.js';
+import { page, redirect } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
-import { browserFormsOnly } from '../requests/negotiation.js';
 import { orgSchemas } from '../schemas/orgs.js';
 import { parseBody } from '../schemas/parse.js';
-import type { FieldErrors } from './fields.js';
-import { formRoute, type FormRoute } from './forms.js';
-import type { InvitationPageLocals, InvitationPageState } from './invitation-page.js';
-import type { Notice } from './layout.js';
+import type { FormRoute } from './forms.js';
 import type { OrgPageLocals, OrgsPageLocals } from './org-pages.js';
+import { noticeOf, orgNotice, orgRefusal, rolesSent } from './org-refusals.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
 
-/** With the rate limits of creating, inviting and accepting (empty when limits are off). */
-export interface OrgPageDeps extends Record<'createLimit' | 'inviteLimit' | 'acceptLimit', RequestHandler[]> {
+const FORMS_ONLY =
+  'It takes only a browser’s form (urlencoded, preferring HTML, without Authorization): anything else is the 404 of' +
+  ' paths nobody serves.';
+
+export const orgsPage = endpoint({
+  method: 'get',
+  path: '/orgs',
+  operationId: 'orgsPage',
+  summary: 'The organizations page: the caller’s organizations with their roles, and a form to create one',
+  description: ({ config }) => `Its form posts to \`POST /api/orgs\`. With a bearer token, one made without scopes.${tokenFailuresNote(config)}`,
+  tags: ['pages'],
+  guards: [ABILITY, EVERY_SCOPE],
+  parameters: [queryParameter('left', '`1`: says the caller left an organization')],
+  responses: ({ config }) => ({ 200: page('The page'), 303: toLoginPage(config) }),
+});
+
+export const orgPage = endpoint({
+  method: 'get',
+  path: '/orgs/:org',
+  operationId: 'orgPage',
+  summary: 'An organization’s page: its members and their roles, the pending invitations, a form to invite, and leaving',
+  description: ({ config }) =>
+    [
+      'What the caller’s ability there allows: changing roles (`POST /orgs/{org}/members/{user_id}/roles`),',
+      'removing (`…/remove`), revoking (`POST /orgs/{org}/invitations/{id}/revoke`), inviting',
+      `(\`POST /api/orgs/{org}/invitations\`). Needs \`read\` on the organization.${TOKENS_NOTE}${tokenFailuresNote(config)}`,
+    ].join(' '),
+  tags: ['pages'],
+  guards: IN_ORG,
+  parameters: [ORG, queryParameter('done', '`roles`, `removed`, `invited`, `revoked` or `joined`: says what was just done')],
+  responses: ({ config }) => ({ 200: page('The page'), 303: toLoginPage(config) }),
+});
+
+/** A route of the organization page's own that a button posts to: a redirect, or the page again with the problem. */
+function orgButton(spec: Omit<EndpointSpec, 'tags' | 'guards' | 'formsOnly' | 'security' | 'method'>): Endpoint {
+  const text = spec.description ?? '';
+  return endpoint({
+    ...spec,
+    method: 'post',
+    description: (context: DocumentContext) =>
+      `${described(text, context)} ${FORMS_ONLY}${tokenFailuresNote(context.config)}`,
+    tags: ['pages'],
+    guards: IN_ORG_FORM,
+    formsOnly: true,
+    security: SESSION,
+  });
+}
+
+export const setMemberRolesForm = orgButton({
+  path: '/orgs/:org/members/:user_id/roles',
+  operationId: 'setMemberRolesForm',
+  summary: 'Change a member’s roles (the organization page’s form)',
+  description:
+    'As `PATCH /api/orgs/{org}/members/{user_id}`, which a form cannot send: one `roles` field per role ticked.' +
+    ' Answered with a 303 to the organization’s page; a refusal shows that page with the problem.',
+  parameters: [ORG, USER_ID],
+  formBody: ({ schemas }) => schemas.of(orgSchemas.memberRolesForm, 'input'),
+  responses: { 303: redirect('Saved: to the organization’s page') },
+  refusals: ['unknown_role', 'last_owner'],
+});
+
+export const removeMemberForm = orgButton({
+  path: '/orgs/:org/members/:user_id/remove',
+  operationId: 'removeMemberForm',
+  summary: 'Remove a member, or leave (the organization page’s buttons)',
+  description: ({ config }) =>
+    'As `DELETE /api/orgs/{org}/members/{user_id}`, which a form cannot send. Answered with a 303 to the' +
+    ` organization’s page, or, for the caller themselves, to \`${config.urlPrefix}/orgs?left=1\`.`,
+  parameters: [ORG, USER_ID],
+  responses: { 303: redirect('Removed: to the organization’s page, or the organizations page after leaving') },
+  refusals: ['last_owner'],
+});
+
+export const revokeInvitationForm = orgButton({
+  path: '/orgs/:org/invitations/:id/revoke',
+  operationId: 'revokeInvitationForm',
+  summary: 'Revoke an invitation (the organization page’s button)',
+  description:
+    'As `DELETE /api/orgs/{org}/invitations/{id}`, which a form cannot send. Answered with a 303 to the' +
+    ' organization’s page.',
+  parameters: [ORG, INVITATION_ID],
+  responses: { 303: redirect('Revoked: to the organization’s page') },
+});
+
+export const ORG_PAGES = [orgsPage, orgPage, setMemberRolesForm, removeMemberForm, revokeInvitationForm];
+
+export interface OrgPageDeps {
   config: AuthConfig;
   orgs: OrgActions;
-  loginRequired: RequestHandler;
-  /** `loginRequired`, with `req.ability` ready (the user's attributes loaded): where the ability is asked outside an organization. */
-  abilityReady: RequestHandler;
-  /** `orgRequired('org')`. */
-  orgRequired: RequestHandler;
-  /** The user of a request where logging in is optional (the invitation link), or null. */
-  currentUser(req: Request): Promise<{ email: string; email_confirmed: boolean } | null>;
   pluggable: { readonly texts: PageTexts };
 }
 
-export function orgPages(deps: OrgPageDeps): Router {
-  const { config, orgs, loginRequired, abilityReady, orgRequired, currentUser, createLimit, inviteLimit, acceptLimit, pluggable } = deps;
+export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
+  const { config, orgs, pluggable } = deps;
   const prefix = config.urlPrefix;
-  const router = Router();
   const orgPath = (req: Request) => `${prefix}/orgs/${encodeURIComponent(req.org!.slug)}`;
-  const scopes = orgs.everyScope;
-  // Scopes first: a token with scopes learns nothing, not even which organizations exist.
-  const inOrg = [loginRequired, scopes, orgRequired];
 
   const showOrgs = async (req: Request, res: Response, status: number, extra: Partial<Pick<OrgsPageLocals, 'notice' | 'errors' | 'values'>> = {}): Promise<void> => {
     await sendPage(req, res, status, 'orgs', {
@@ -119,132 +198,43 @@ export function orgPages(deps: OrgPageDeps): Router {
     },
   };
 
-  router.get('/orgs', abilityReady, scopes, (req, res) => showOrgs(req, res, 200, req.query['left'] === '1' ? { notice: { kind: 'info', text: pluggable.texts.orgs.left } } : {}));
-
-  router.post('/api/orgs', browserFormsOnly, formRoute(orgsForm), abilityReady, ...createLimit, async (req, res) => {
-    const org = await orgs.create(req, parseBody(orgSchemas.createForm, req));
-    res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}`);
-  });
-
-  router.get('/orgs/:org', formRoute(orgForm), ...inOrg, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }));
-
-  router.post('/orgs/:org/members/:user_id/roles', browserFormsOnly, formRoute(orgForm), ...inOrg, async (req, res) => {
-    await orgs.setRoles(req, idParameter(req, 'user_id', 'member of this organization'), parseBody(orgSchemas.memberRolesForm, req).roles);
-    res.redirect(303, `${orgPath(req)}?done=roles`);
-  });
-
-  router.post('/orgs/:org/members/:user_id/remove', browserFormsOnly, formRoute(orgForm), ...inOrg, async (req, res) => {
-    const userId = idParameter(req, 'user_id', 'member of this organization');
-    await orgs.removeMember(req, userId);
-    res.redirect(303, userId === req.user!.id ? `${prefix}/orgs?left=1` : `${orgPath(req)}?done=removed`);
-  });
-
-  router.post('/api/orgs/:org/invitations', browserFormsOnly, formRoute(orgForm), ...inOrg, ...inviteLimit, async (req, res) => {
-    await orgs.invite(req, parseBody(orgSchemas.inviteForm, req));
-    res.redirect(303, `${orgPath(req)}?done=invited`);
-  });
-
-  router.post('/orgs/:org/invitations/:id/revoke', browserFormsOnly, formRoute(orgForm), ...inOrg, async (req, res) => {
-    await orgs.revoke(req, idParameter(req, 'id', 'invitation pending in this organization'));
-    res.redirect(303, `${orgPath(req)}?done=revoked`);
-  });
-
-  // ---- the invitation link ----
-
-  const showInvitation = async (req: Request, res: Response, status: number, token: string | null, forced?: InvitationPageState): Promise<void> => {
-    const found = token ? await orgs.invitationFor(token) : null;
-    const user = await currentUser(req);
-    const state: InvitationPageState =
-      forced ?? (!found ? 'unusable' : !user ? 'sign-in' : user.email !== found.email ? 'other-account' : !user.email_confirmed ? 'unconfirmed' : 'accept');
-    const locals: InvitationPageLocals = {
-      prefix,
-      texts: pluggable.texts,
-      state,
-      token: state === 'accept' ? token : null,
-      invitation: found && state !== 'unusable' ? { org: found.org, roles: found.roles } : null,
-      email: user?.email ?? null,
-      back: `${prefix}/invitations/accept${token ? `?token=${encodeURIComponent(token)}` : ''}`,
-      notice: null,
-    };
-    await sendPage(req, res, status, 'invitation', locals);
-  };
-
-  const acceptForm: FormRoute = {
-    fields: ['token'],
-    page: (req) => `${prefix}/invitations/accept?token=${encodeURIComponent(textField(req, 'token') ?? '')}`,
-    async showAgain(req, res, error) {
-      const states: Partial<Record<string, InvitationPageState>> = { invalid_invitation: 'unusable', invitation_email_mismatch: 'other-account', already_member: 'member' };
-      const state = states[error.code];
-      if (!state) return false;
-      await showInvitation(req, res, error.status, textField(req, 'token'), state);
-      return true;
-    },
-  };
-
-  router.get('/invitations/accept', (req, res) => showInvitation(req, res, 200, typeof req.query['token'] === 'string' && req.query['token'] ? req.query['token'] : null));
-
-  router.post('/api/invitations/accept', browserFormsOnly, formRoute(acceptForm), loginRequired, ...acceptLimit, async (req, res) => {
-    const { org } = await orgs.accept(req, parseBody(orgSchemas.accept, req).token);
-    res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}?done=joined`);
-  });
-
-  return router;
-}
-
-/** The refusal of an organization form in the pages' words, or undefined when it deserves a page of its own. */
-function orgRefusal(error: AuthError, texts: PageTexts): { errors: FieldErrors | null; notice: Notice | null } | undefined {
-  const e = texts.orgErrors;
-  const field = (name: string, message: string) => ({ errors: { [name]: { message } }, notice: null });
-  const notice = (text: string) => ({ errors: null, notice: { kind: 'error' as const, text } });
-  switch (error.code) {
-    case 'bad_request': {
-      if (!error.errors?.length) return undefined;
-      const errors: FieldErrors = {};
-      for (const item of error.errors) {
-        if (!('field' in item)) continue;
-        const known: Record<string, string> = { name: e.name, slug: e.slug, roles: e.roles, email: texts.errors.invalidEmail };
-        errors[item.field] = { message: item.message === 'is required' ? texts.errors.required : (known[item.field] ?? item.message) };
-      }
-      return { errors, notice: null };
-    }
-    case 'invalid_email':
-      return field('email', texts.errors.invalidEmail);
-    case 'slug_taken':
-      return field('slug', e.slugTaken);
-    case 'already_member':
-      return field('email', e.alreadyMember);
-    case 'unknown_role':
-      return field('roles', e.unknownRole);
-    case 'last_owner':
-      return notice(e.lastOwner);
-    case 'too_many_organizations':
-      return notice(e.tooMany);
-    case 'forbidden':
-      return notice(e.notAllowed);
-    case 'not_found':
-      return notice(texts.problems.notFound.text);
-    default:
-      return undefined;
-  }
-}
-
-/** Field problems of a form with no fields shown (the roles of a member's row), as one notice. */
-function noticeOf(errors: FieldErrors | null): Notice | null {
-  const first = errors && Object.values(errors)[0];
-  return first ? { kind: 'error', text: first.message } : null;
-}
-
-/** The roles a form ticked, as text. */
-function rolesSent(req: Request): string[] {
-  const value: unknown = (req.body as Record<string, unknown> | undefined)?.['roles'];
-  return (Array.isArray(value) ? value : [value]).filter((role): role is string => typeof role === 'string');
-}
-
-/** What the redirect that led to an organization's page says was done. */
-function orgNotice(req: Request, texts: PageTexts): Notice | null {
-  const t = texts.org;
-  const done: Record<string, string> = { roles: t.rolesChanged, removed: t.removed, invited: t.invited, revoked: t.revoked, joined: t.joined };
-  const key = req.query['done'];
-  const text = typeof key === 'string' && Object.hasOwn(done, key) ? done[key] : undefined;
-  return text ? { kind: 'info', text } : null;
+  // The texts are read with each request: an application may replace them at any time.
+  const left = () => ({ notice: { kind: 'info' as const, text: pluggable.texts.orgs.left } });
+  const member = 'member of this organization';
+  return new EndpointRouter(kit)
+    .on(orgsPage, (req, res) => showOrgs(req, res, 200, req.query['left'] === '1' ? left() : {}))
+    .form(createOrg, orgsForm, async (req, res) => {
+      const org = await orgs.create(req, parseBody(orgSchemas.createForm, req));
+      res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}`);
+    })
+    .on(orgPage, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }), { form: orgForm })
+    .on(
+      setMemberRolesForm,
+      async (req, res) => {
+        await orgs.setRoles(req, idParameter(req, 'user_id', member), parseBody(orgSchemas.memberRolesForm, req).roles);
+        res.redirect(303, `${orgPath(req)}?done=roles`);
+      },
+      { form: orgForm },
+    )
+    .on(
+      removeMemberForm,
+      async (req, res) => {
+        const userId = idParameter(req, 'user_id', member);
+        await orgs.removeMember(req, userId);
+        res.redirect(303, userId === req.user!.id ? `${prefix}/orgs?left=1` : `${orgPath(req)}?done=removed`);
+      },
+      { form: orgForm },
+    )
+    .form(invite, orgForm, async (req, res) => {
+      await orgs.invite(req, parseBody(orgSchemas.inviteForm, req));
+      res.redirect(303, `${orgPath(req)}?done=invited`);
+    })
+    .on(
+      revokeInvitationForm,
+      async (req, res) => {
+        await orgs.revoke(req, idParameter(req, 'id', 'invitation pending in this organization'));
+        res.redirect(303, `${orgPath(req)}?done=revoked`);
+      },
+      { form: orgForm },
+    );
 }

@@ -113,10 +113,11 @@ export function tokenPages(deps: TokenPageDeps, kit: GuardKit): EndpointRouter {
     },
   };
 
-  const revoked = { notice: { kind: 'info' as const, text: pluggable.texts.tokens.revoked } };
+  // The texts are read with each request: an application may replace them at any time.
+  const revoked = () => ({ notice: { kind: 'info' as const, text: pluggable.texts.tokens.revoked } });
   return (
     new EndpointRouter(kit)
-      .on(tokensPage, (req, res) => show(req, res, 200, req.query['revoked'] === '1' ? revoked : {}))
+      .on(tokensPage, (req, res) => show(req, res, 200, req.query['revoked'] === '1' ? revoked() : {}))
       // An unknown token's confirmation shows the list, saying so (a program gets a 404 problem).
       .on(
         revokeTokenPage,
