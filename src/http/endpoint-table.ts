@@ -10,10 +10,40 @@ import { MEMBER_ENDPOINTS } from './api/org-members.js';
 import { ORG_ENDPOINTS } from './api/orgs.js';
 import { invitationPage } from './pages/invitation-routes.js';
 import { ORG_PAGES } from './pages/org-routes.js';
+import { MFA_ENDPOINTS } from './api/mfa.js';
+import { PASSKEY_ENDPOINTS } from './api/passkeys.js';
+import { PROFILE_ENDPOINTS } from './api/profile.js';
+import { securityLog } from './api/security-log.js';
+import { SESSION_ENDPOINTS } from './api/sessions.js';
+import { ACCOUNT_ENDPOINTS } from './api/account.js';
+import { LINK_ENDPOINTS } from './api/links.js';
+import { LOGIN_STEP_ENDPOINTS } from './api/login-steps.js';
+import { ACCOUNT_PAGES } from './pages/account-routes.js';
+import { CONFIRM_PAGES } from './pages/confirm-routes.js';
 import type { Endpoint } from './endpoints/endpoint.js';
+import { MFA_PAGES } from './pages/mfa-routes.js';
+import { PASSKEY_PAGES } from './pages/passkeys-routes.js';
+import { PROFILE_PAGES } from './pages/profile-routes.js';
+import { securityLogPage } from './pages/security-log-routes.js';
+import { SESSION_PAGES } from './pages/session-routes.js';
 import { TOKEN_PAGES } from './pages/token-routes.js';
 
 export const ENDPOINTS: readonly Endpoint[] = [
+  ...ACCOUNT_PAGES,
+  ...CONFIRM_PAGES,
+  ...ACCOUNT_ENDPOINTS,
+  ...LOGIN_STEP_ENDPOINTS,
+  ...LINK_ENDPOINTS,
+  ...PROFILE_ENDPOINTS,
+  ...SESSION_ENDPOINTS,
+  ...MFA_ENDPOINTS,
+  ...PASSKEY_ENDPOINTS,
+  securityLog,
+  ...PROFILE_PAGES,
+  ...MFA_PAGES,
+  ...PASSKEY_PAGES,
+  ...SESSION_PAGES,
+  securityLogPage,
   ...TOKEN_PAGES,
   ...TOKEN_ENDPOINTS,
   abilitiesEndpoint,

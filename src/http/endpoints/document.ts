@@ -19,7 +19,7 @@ export function describe(endpoint: Endpoint, context: DocumentContext): OpenAPIV
   const body = endpoint.body === undefined ? undefined : described(endpoint.body, context);
   const result = operation(context, {
     operationId: endpoint.operationId,
-    summary: endpoint.summary,
+    summary: described(endpoint.summary, context),
     ...(description === undefined ? {} : { description }),
     tags: [...endpoint.tags],
     security,

@@ -39,7 +39,7 @@ export interface EndpointSpec {
   /** Express's form, under the prefix: `/api/tokens/:id` (`/api/tokens/{id}` in the document). */
   path: string;
   operationId: string;
-  summary: string;
+  summary: Described<string>;
   description?: Described<string>;
   tags: readonly string[];
   /** In order: the router mounts them before the handler, the document lists their refusals first. */

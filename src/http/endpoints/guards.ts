@@ -14,8 +14,8 @@ export const SESSION_OR_TOKEN: Security = [{ session: [] }, { bearer: [] }];
 /** A session cookie only. */
 export const SESSION: Security = [{ session: [] }];
 
-/** Whether limits are on at all (SERVICE_AUTH_RATE_LIMIT_ENABLED). */
-function whenLimited(config: AuthConfig): ErrorCode[] {
+/** `rate_limited`, when limits are on at all (SERVICE_AUTH_RATE_LIMIT_ENABLED). */
+export function whenLimited(config: AuthConfig): ErrorCode[] {
   return config.rateLimit.enabled ? ['rate_limited'] : [];
 }
 
@@ -74,4 +74,9 @@ export function orgRequired(param = 'org'): Guard {
 /** An endpoint's own checks (actions/checks.ts): its rate limit, and the same-site check of the public forms. */
 export function checked(endpoint: CheckedEndpoint, refusals: (config: AuthConfig) => ErrorCode[] = whenLimited): Guard {
   return { use: ({ checks }) => checks[endpoint], refusals: (config) => refusals(config) };
+}
+
+/** The checks of a public form's endpoint: its rate limit, and that it comes from this site. */
+export function checkedSameSite(endpoint: CheckedEndpoint): Guard {
+  return checked(endpoint, (config) => [...whenLimited(config), 'csrf_rejected']);
 }

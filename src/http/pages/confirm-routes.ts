@@ -6,25 +6,45 @@
  * said so on the same page, with the way to a new one; other refusals (a form from another site,
  * too many attempts) get a page of their own from the error middleware.
  */
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
 import type { EmailChanges } from '../../users/email-changes.js';
 import type { Registrations } from '../../users/registrations.js';
 import type { AccountActions } from '../actions/account.js';
-import type { EndpointChecks } from '../actions/checks.js';
 import type { ProfileActions } from '../actions/profile.js';
+import { confirmEmail, resendConfirmation } from '../api/links.js';
+import { confirmEmailChange } from '../api/profile.js';
+import type { GuardKit } from '../endpoints/guard-kit.js';
+import { EndpointRouter } from '../endpoints/mount.js';
+import { queryParameter } from '../openapi/operations.js';
 import { textField } from '../requests/input.js';
-import { browserFormsOnly } from '../requests/negotiation.js';
 import type { ConfirmEmailPageLocals, ConfirmPageLocals } from './confirm-pages.js';
-import { formRoute, type FormRoute } from './forms.js';
+import type { FormRoute } from './forms.js';
+import { linkPage, publicPage } from './page-endpoints.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
+
+export const confirmPage = publicPage(
+  '/confirm',
+  'confirmPage',
+  'The page of the link that confirms a new account’s address',
+  [queryParameter('token', 'The confirmation link’s token')],
+  `${linkPage('/confirm')} Without a usable token, a form asking for a new link (\`POST /confirm/resend\`).`,
+);
+export const confirmEmailPage = publicPage(
+  '/confirm-email',
+  'confirmEmailPage',
+  'The page of the link mailed to a new address',
+  [queryParameter('token', 'The link’s token')],
+  linkPage('/confirm-email'),
+);
+
+export const CONFIRM_PAGES = [confirmPage, confirmEmailPage];
 
 export interface ConfirmPageDeps {
   config: AuthConfig;
   account: AccountActions;
   profile: ProfileActions;
-  checks: EndpointChecks;
   registrations: Registrations;
   emailChanges: EmailChanges;
   pluggable: { readonly texts: PageTexts };
@@ -36,9 +56,9 @@ type ConfirmEmailExtras = Pick<ConfirmEmailPageLocals, 'state'> & Partial<Confir
 /** A link's refusals that the link's own page tells: unknown, used or expired, or without a token at all. */
 const UNUSABLE_LINK = new Set(['invalid_confirmation_token', 'bad_request']);
 
-export function confirmPages({ config, account, profile, checks, registrations, emailChanges, pluggable }: ConfirmPageDeps): Router {
+export function confirmPages(deps: ConfirmPageDeps, kit: GuardKit): EndpointRouter {
+  const { config, account, profile, registrations, emailChanges, pluggable } = deps;
   const prefix = config.urlPrefix;
-  const router = Router();
 
   const showConfirm = (req: Request, res: Response, status: number, extra: ConfirmExtras): Promise<void> =>
     sendPage(req, res, status, 'confirm', { prefix, texts: pluggable.texts, token: null, email: null, errors: null, ...extra });
@@ -80,35 +100,31 @@ export function confirmPages({ config, account, profile, checks, registrations, 
     },
   };
 
-  router.get('/confirm', async (req, res) => {
-    const token = queryToken(req);
-    if (!token) return showConfirm(req, res, 200, { state: 'resend' });
-    await showConfirm(req, res, 200, (await registrations.isUsable(token)) ? { state: 'ask', token } : { state: 'unusable' });
-  });
-
-  router.post('/confirm', browserFormsOnly, formRoute(confirmForm), ...checks.confirm, async (req, res) => {
-    const user = await account.confirm(req);
-    await showConfirm(req, res, 200, { state: 'confirmed', email: user.email });
-  });
-
-  router.post('/confirm/resend', browserFormsOnly, formRoute(resendForm), ...checks.resend, async (req, res) => {
-    account.resendConfirmation(req);
-    // The API's status and the same words for every address: nothing says which ones await confirmation.
-    await showConfirm(req, res, 202, { state: 'sent' });
-  });
-
-  router.get('/confirm-email', async (req, res) => {
-    const token = queryToken(req);
-    const usable = token !== null && (await emailChanges.isUsable(token));
-    await showConfirmEmail(req, res, 200, usable ? { state: 'ask', token } : { state: 'unusable' });
-  });
-
-  router.post('/confirm-email', browserFormsOnly, formRoute(confirmEmailForm), ...checks.confirm, async (req, res) => {
-    const user = await profile.confirmEmailChange(req);
-    await showConfirmEmail(req, res, 200, { state: 'changed', email: user.email });
-  });
-
-  return router;
+  return new EndpointRouter(kit)
+    .on(confirmPage, async (req, res) => {
+      const token = queryToken(req);
+      if (!token) return showConfirm(req, res, 200, { state: 'resend' });
+      const usable = await registrations.isUsable(token);
+      await showConfirm(req, res, 200, usable ? { state: 'ask', token } : { state: 'unusable' });
+    })
+    .form(confirmEmail, confirmForm, async (req, res) => {
+      const user = await account.confirm(req);
+      await showConfirm(req, res, 200, { state: 'confirmed', email: user.email });
+    })
+    .form(resendConfirmation, resendForm, async (req, res) => {
+      account.resendConfirmation(req);
+      // The API's status and the same words for every address: nothing says which ones await confirmation.
+      await showConfirm(req, res, 202, { state: 'sent' });
+    })
+    .on(confirmEmailPage, async (req, res) => {
+      const token = queryToken(req);
+      const usable = token !== null && (await emailChanges.isUsable(token));
+      await showConfirmEmail(req, res, 200, usable ? { state: 'ask', token } : { state: 'unusable' });
+    })
+    .form(confirmEmailChange, confirmEmailForm, async (req, res) => {
+      const user = await profile.confirmEmailChange(req);
+      await showConfirmEmail(req, res, 200, { state: 'changed', email: user.email });
+    });
 }
 
 function queryToken(req: Request): string | null {

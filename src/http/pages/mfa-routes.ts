@@ -3,32 +3,79 @@
  * forms post to routes of the pages' own (`/mfa/totp`, `/mfa/totp/confirm`, `/mfa/totp/remove`)
  * and to `/login/mfa`, as the JSON API; anything but a browser's form goes on to the JSON routers.
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
 import type { SecondStepMethod } from '../../errors.js';
 import type { TotpSetup } from '../../mfa/second-factor.js';
 import type { AccountActions } from '../actions/account.js';
-import type { EndpointChecks } from '../actions/checks.js';
+import { loginSecondStep } from '../api/login-steps.js';
 import type { MfaActions } from '../actions/mfa.js';
+import type { GuardKit } from '../endpoints/guard-kit.js';
+import { EndpointRouter } from '../endpoints/mount.js';
+import { queryParameter } from '../openapi/operations.js';
+import { page, redirect } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
-import { browserFormsOnly, optionalNext, safeNext } from '../requests/negotiation.js';
-import { formRoute, type FormRoute } from './forms.js';
+import { optionalNext, safeNext } from '../requests/negotiation.js';
+import { accountSchemas } from '../schemas/accounts.js';
+import type { FormRoute } from './forms.js';
+import { formOnly, ownPage, UNSAFE } from './page-endpoints.js';
 import type { MfaPageLocals } from './mfa-pages.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
+
+export const mfaPage = ownPage(
+  '/mfa',
+  'mfaPage',
+  'The two-step login page',
+  'Sets up an authenticator app (`POST /mfa/totp`, then `POST /mfa/totp/confirm` with a code) or removes it' +
+    ' (`POST /mfa/totp/remove` with the password).',
+  [queryParameter('removed', '`1`: says the app was removed')],
+);
+
+export const beginTotpForm = formOnly({
+  path: '/mfa/totp',
+  operationId: 'beginTotpForm',
+  summary: 'Start setting up an authenticator app (the page’s button)',
+  description: 'As `POST /api/mfa/totp`: the page again with the QR code, the key, and a field for the code.',
+  responses: { 200: page('The page with the QR code') },
+  refusals: [...UNSAFE, 'mfa_already_enabled'],
+});
+
+export const confirmTotpForm = formOnly({
+  path: '/mfa/totp/confirm',
+  operationId: 'confirmTotpForm',
+  summary: 'Turn the authenticator app on with a code (the page’s form)',
+  description:
+    'As `POST /api/mfa/totp/confirm`: the page with the ten recovery codes, this once; a wrong code shows the QR' +
+    ' code again with the problem.',
+  formBody: ({ config, schemas }) => schemas.of(accountSchemas(config.passwords).confirmTotp, 'input'),
+  responses: { 200: page('The recovery codes, once') },
+  refusals: [...UNSAFE, 'invalid_code'],
+});
+
+export const removeTotpForm = formOnly({
+  path: '/mfa/totp/remove',
+  operationId: 'removeTotpForm',
+  summary: 'Remove the authenticator app (the page’s form)',
+  description: ({ config }) =>
+    'As `DELETE /api/mfa/totp`, which a form cannot send: with the password. Answered with a 303 to' +
+    ` \`${config.urlPrefix}/mfa?removed=1\`.`,
+  formBody: ({ config, schemas }) => schemas.of(accountSchemas(config.passwords).removeTotp, 'input'),
+  responses: { 303: redirect('Removed: to the two-step login page') },
+  refusals: [...UNSAFE, 'invalid_credentials'],
+});
+
+export const MFA_PAGES = [mfaPage, beginTotpForm, confirmTotpForm, removeTotpForm];
 
 export interface MfaPageDeps {
   config: AuthConfig;
   mfa: MfaActions;
   account: AccountActions;
-  checks: EndpointChecks;
-  loginRequired: RequestHandler;
   pluggable: { readonly texts: PageTexts };
 }
 
-export function mfaPages({ config, mfa, account, checks, loginRequired, pluggable }: MfaPageDeps): Router {
+export function mfaPages({ config, mfa, account, pluggable }: MfaPageDeps, kit: GuardKit): EndpointRouter {
   const prefix = config.urlPrefix;
-  const router = Router();
 
   const show = async (req: Request, res: Response, status: number, locals: Partial<MfaPageLocals> = {}): Promise<void> => {
     const state = await mfa.state(req);
@@ -77,28 +124,38 @@ export function mfaPages({ config, mfa, account, checks, loginRequired, pluggabl
     },
   };
 
-  router.get('/mfa', loginRequired, (req, res) =>
-    show(req, res, 200, { notice: req.query['removed'] === '1' ? { kind: 'info', text: pluggable.texts.mfa.removed } : null }),
-  );
-  router.post('/mfa/totp', browserFormsOnly, formRoute(startForm), loginRequired, async (req, res) => {
-    await show(req, res, 200, { setup: view(await mfa.beginTotp(req)) });
-  });
-  router.post('/mfa/totp/confirm', browserFormsOnly, formRoute(confirmForm), loginRequired, async (req, res) => {
-    const recoveryCodes = await mfa.confirmTotp(req);
-    await show(req, res, 200, { recoveryCodes });
-  });
-  router.post('/mfa/totp/remove', browserFormsOnly, formRoute(removeForm), loginRequired, async (req, res) => {
-    await mfa.removeTotp(req);
-    res.redirect(303, `${prefix}/mfa?removed=1`);
-  });
-
-  router.post('/login/mfa', browserFormsOnly, formRoute(secondStepForm(prefix, account, pluggable)), ...checks.login, async (req, res) => {
-    // Each of the page's two forms sends one of the fields.
+  const removed = (req: Request) =>
+    req.query['removed'] === '1' ? { kind: 'info' as const, text: pluggable.texts.mfa.removed } : null;
+  const routes = new EndpointRouter(kit)
+    .on(mfaPage, (req, res) => show(req, res, 200, { notice: removed(req) }))
+    .on(
+      beginTotpForm,
+      async (req, res) => {
+        await show(req, res, 200, { setup: view(await mfa.beginTotp(req)) });
+      },
+      { form: startForm },
+    )
+    .on(
+      confirmTotpForm,
+      async (req, res) => {
+        const recoveryCodes = await mfa.confirmTotp(req);
+        await show(req, res, 200, { recoveryCodes });
+      },
+      { form: confirmForm },
+    )
+    .on(
+      removeTotpForm,
+      async (req, res) => {
+        await mfa.removeTotp(req);
+        res.redirect(303, `${prefix}/mfa?removed=1`);
+      },
+      { form: removeForm },
+    );
+  // Each of the page's two forms sends one of the fields.
+  return routes.form(loginSecondStep, secondStepForm(prefix, account, pluggable), async (req, res) => {
     await account.loginSecondStep(req, res);
     res.redirect(303, safeNext(textField(req, 'next')));
   });
-
-  return router;
 }
 
 /** A wrong code shows the step again, with the same ticket; a ticket no longer good, the login page. */

@@ -5,33 +5,67 @@
  * pages' own, since forms cannot send `DELETE /me`. Refusals are the error middleware's: the form
  * again via `formRoute`, or a page of its own (a session that ended, too many attempts).
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuthConfig } from '../../config/config.js';
 import type { AuthError } from '../../errors.js';
-import type { EndpointChecks } from '../actions/checks.js';
 import type { ProfileActions } from '../actions/profile.js';
 import { assertSession } from '../actions/session-only.js';
+import { changeEmail, changePassword } from '../api/profile.js';
+import type { GuardKit } from '../endpoints/guard-kit.js';
+import { EndpointRouter } from '../endpoints/mount.js';
+import { redirect } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
-import { browserFormsOnly } from '../requests/negotiation.js';
-import { formRoute, type FormRoute } from './forms.js';
+import { accountSchemas } from '../schemas/accounts.js';
+import type { FormRoute } from './forms.js';
+import { clearsCookie, formOnly, ownPage, UNSAFE } from './page-endpoints.js';
 import type { DeleteAccountPageLocals, EmailPageLocals, PasswordPageLocals } from './profile-pages.js';
 import type { FormRefusal } from './refusals.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
 
+export const passwordPage = ownPage(
+  '/password',
+  'passwordPage',
+  'The page to change the password',
+  'Its form posts to `POST /password`.',
+);
+export const emailPage = ownPage(
+  '/email',
+  'emailPage',
+  'The page to change the email address',
+  'Its form posts to `POST /email`.',
+);
+export const deleteAccountPage = ownPage(
+  '/delete-account',
+  'deleteAccountPage',
+  'The page to delete the account',
+  'Asks for the password; its form posts to `POST /delete-account`.',
+);
+
+export const deleteAccountForm = formOnly({
+  path: '/delete-account',
+  operationId: 'deleteAccountForm',
+  summary: 'Delete the account (the deletion page’s form)',
+  description:
+    'As `DELETE /me`, which a form cannot send: with the password; a wrong one is 401 `invalid_credentials` and' +
+    ' counts as a failed login. Answered with a 303 to `/`, the cookie cleared.',
+  formBody: ({ config, schemas }) => schemas.of(accountSchemas(config.passwords).deleteAccount, 'input'),
+  responses: (context) => ({ 303: redirect('Deleted: to `/`, the cookie cleared', clearsCookie(context, true)) }),
+  refusals: [...UNSAFE, 'invalid_credentials', 'last_owner'],
+});
+
+export const PROFILE_PAGES = [passwordPage, emailPage, deleteAccountPage, deleteAccountForm];
+
 export interface ProfilePageDeps {
   config: AuthConfig;
   profile: ProfileActions;
-  checks: EndpointChecks;
-  loginRequired: RequestHandler;
   pluggable: { readonly texts: PageTexts };
 }
 
 type Show<L> = (req: Request, res: Response, status: number, extra?: Partial<L>) => Promise<void>;
 
-export function profilePages({ config, profile, checks, loginRequired, pluggable }: ProfilePageDeps): Router {
+export function profilePages({ config, profile, pluggable }: ProfilePageDeps, kit: GuardKit): EndpointRouter {
   const prefix = config.urlPrefix;
-  const router = Router();
 
   // The pages of a logged-in person: a token is refused here (403 session_required), as by the actions.
   const showPassword: Show<PasswordPageLocals> = (req, res, status, extra = {}) => {
@@ -69,29 +103,29 @@ export function profilePages({ config, profile, checks, loginRequired, pluggable
   );
   const deleteForm = passwordAgainForm('/delete-account', ['password'], 'password', (req, res, error, refusal) => showDelete(req, res, error.status, { errors: refusal.errors }));
 
-  router.get('/password', loginRequired, (req, res) => showPassword(req, res, 200));
-  router.get('/email', loginRequired, (req, res) => showEmail(req, res, 200));
-  router.get('/delete-account', loginRequired, (req, res) => showDelete(req, res, 200));
-
-  router.post('/password', browserFormsOnly, formRoute(passwordForm), loginRequired, async (req, res) => {
-    await profile.changePassword(req, res);
-    // The sessions page shows what changing the password did: every other session is gone.
-    res.redirect(303, `${prefix}/sessions?password=changed`);
-  });
-
-  router.post('/email', browserFormsOnly, formRoute(emailForm), loginRequired, ...checks.email, async (req, res) => {
-    await profile.requestEmailChange(req);
-    const sent = pluggable.texts.changeEmail.sent((textField(req, 'email') ?? '').trim());
-    // The API's status: accepted, the change happens when the new address confirms it.
-    await showEmail(req, res, 202, { notice: { kind: 'info', text: sent } });
-  });
-
-  router.post('/delete-account', browserFormsOnly, formRoute(deleteForm), loginRequired, async (req, res) => {
-    await profile.deleteAccount(req, res);
-    res.redirect(303, '/');
-  });
-
-  return router;
+  return new EndpointRouter(kit)
+    .on(passwordPage, (req, res) => showPassword(req, res, 200))
+    .on(emailPage, (req, res) => showEmail(req, res, 200))
+    .on(deleteAccountPage, (req, res) => showDelete(req, res, 200))
+    .form(changePassword, passwordForm, async (req, res) => {
+      await profile.changePassword(req, res);
+      // The sessions page shows what changing the password did: every other session is gone.
+      res.redirect(303, `${prefix}/sessions?password=changed`);
+    })
+    .form(changeEmail, emailForm, async (req, res) => {
+      await profile.requestEmailChange(req);
+      const sent = pluggable.texts.changeEmail.sent((textField(req, 'email') ?? '').trim());
+      // The API's status: accepted, the change happens when the new address confirms it.
+      await showEmail(req, res, 202, { notice: { kind: 'info', text: sent } });
+    })
+    .on(
+      deleteAccountForm,
+      async (req, res) => {
+        await profile.deleteAccount(req, res);
+        res.redirect(303, '/');
+      },
+      { form: deleteForm },
+    );
 }
 
 /**
