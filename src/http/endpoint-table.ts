@@ -20,6 +20,10 @@ import { LINK_ENDPOINTS } from './api/links.js';
 import { LOGIN_STEP_ENDPOINTS } from './api/login-steps.js';
 import { ACCOUNT_PAGES } from './pages/account-routes.js';
 import { CONFIRM_PAGES } from './pages/confirm-routes.js';
+import { IDENTITY_ENDPOINTS } from './api/identities.js';
+import { IMPERSONATION_ENDPOINTS } from './api/impersonation.js';
+import { stopImpersonationForm } from './pages/impersonation-routes.js';
+import { SSO_PAGES } from './pages/sso-routes.js';
 import type { Endpoint } from './endpoints/endpoint.js';
 import { MFA_PAGES } from './pages/mfa-routes.js';
 import { PASSKEY_PAGES } from './pages/passkeys-routes.js';
@@ -52,4 +56,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...INVITATION_ENDPOINTS,
   ...ORG_PAGES,
   invitationPage,
+  ...IMPERSONATION_ENDPOINTS,
+  stopImpersonationForm,
+  ...SSO_PAGES,
+  ...IDENTITY_ENDPOINTS,
 ];

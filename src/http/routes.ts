@@ -50,7 +50,6 @@ import { unmounted } from './endpoints/mount.js';
 
 export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   const { config, pluggable, tokens } = deps;
-  const { loginRequired } = deps.guards;
   const router = Router();
   const checks = endpointChecks(deps.limiters, new URL(config.publicUrl).origin);
   const kit: GuardKit = { guards: deps.guards, checks };
@@ -63,7 +62,7 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   const providers = deps.sso.providers;
   const sso = new SsoActions({ config, flow: deps.sso.flow, identities: deps.sso.identities, signIn: deps.signIn, credentials: deps.credentials, events: deps.events });
   router.use(accountPages({ config, actions, resets: deps.resets, pluggable, providers }, kit).router);
-  router.use(ssoPages({ config, sso, providers, loginRequired, pluggable }));
+  router.use(ssoPages({ config, sso, providers, pluggable }, kit).router);
   const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles, abilityIn: (userId, orgId) => deps.abilityIn(userId, orgId) });
   router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, pluggable, scopes: deps.scopes }, kit).router);
   router.use(profilePages({ config, profile, pluggable }, kit).router);
@@ -71,7 +70,7 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(securityLogPages({ config, audit: deps.audit, pluggable }, kit).router);
   router.use(mfaPages({ config, mfa, account: actions, pluggable }, kit).router);
   router.use(passkeyPages({ config, mfa, pluggable }, kit).router);
-  router.use(impersonationPages(deps.impersonation, loginRequired));
+  router.use(impersonationPages(deps.impersonation, kit).router);
   // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
   const currentUser = async (req: Request) =>
     (await deps.credentials.acceptable(req).catch((error: unknown) => {
@@ -91,10 +90,10 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(securityLogApi(deps.audit, kit).router);
   router.use(mfaApi(mfa, kit).router);
   router.use(passkeysApi(mfa, kit).router);
-  router.use('/api/identities', identitiesApi(sso, loginRequired));
+  router.use(identitiesApi(sso, kit).router);
   router.use(tokensApi({ tokens, newToken: newToken.json }, kit).router);
   router.use(abilitiesApi({ abilities: deps.abilities, orgs: deps.orgAccess }, kit).router);
-  router.use('/api/impersonation', impersonationApi(deps.impersonation, loginRequired));
+  router.use(impersonationApi(deps.impersonation, kit).router);
   router.use(orgsApi(orgs, kit).router);
   router.use(orgMembersApi(orgs, kit).router);
   router.use(invitationsApi(orgs, kit).router);
