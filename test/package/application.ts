@@ -136,8 +136,11 @@ export async function removeApplications(): Promise<void> {
   for (const dir of scratch) await rm(dir, { recursive: true, force: true });
 }
 
-/** The application's files besides the quick start: its module for `--app`, a policy test file, its own MikroORM. */
-export async function writeApplicationFiles(dir: string): Promise<void> {
+/**
+ * The application's files besides the quick start: its module for `--app`, a policy test file, its own MikroORM.
+ * The module listens on `port` (the quick start's, already held) and logs when it loads, as a server's main module does.
+ */
+export async function writeApplicationFiles(dir: string, port: number): Promise<void> {
   // Members read team north's reports; TypeScript that only a TypeScript loader runs.
   await writeFile(
     join(dir, 'app.ts'),
@@ -151,6 +154,8 @@ export const app: Express = express();
 const auth = new ServiceAuth(app);
 auth.defineRole('admin', [{ action: 'manage', subject: 'all' }]);
 auth.defineRole('member', [{ action: 'read', subject: 'Report', conditions: { team: north.name } }]);
+console.log('app.ts loaded');
+app.listen(${port}, () => console.log('Listening on http://localhost:${port}'));
 export default app;
 `,
   );
