@@ -6,6 +6,7 @@ export { routeContext } from './authorization/context.js';
 export { consoleLogger } from './logger.js';
 export { defaultPageTexts } from './http/pages/texts.js';
 export { SERVICE_AUTH_TABLES } from './storage/tables.js';
+export { BUSY_TIMEOUT_MS, sqliteOptions } from './storage/sqlite.js';
 
 export type { AbilityTypes, AppAbility, AppActions, AppRule, AppSubjectTypes, TypedAbility } from './authorization/abilities.js';
 export type { RouteContext } from './authorization/context.js';
@@ -64,6 +65,7 @@ export type { OrgService } from './orgs/service.js';
 export type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './orgs/views.js';
 export type { SessionView } from './sessions/store.js';
 export type { UserRef } from './storage/user-ref.js';
+export type { SqliteOptions } from './storage/sqlite.js';
 export type { CreatedToken, NewToken, TokenService, TokenView } from './tokens/service.js';
 export type { AccountState, PublicUser } from './users/auth-user.js';
 export type { NewUser } from './users/creation.js';

@@ -171,12 +171,13 @@ export default app;
       ],
     }),
   );
-  // Its own entity in the package's SQLite file, and MikroORM's schema:update told to leave the package's tables alone.
+  // Its own entity in the package's SQLite file, opened as the package opens it, and MikroORM's
+  // schema:update told to leave the package's tables alone.
   await writeFile(
     join(dir, 'mikro-orm.config.ts'),
     `import { defineEntity } from '@mikro-orm/core';
 import { defineConfig } from '@mikro-orm/sqlite';
-import { SERVICE_AUTH_TABLES } from 'service-auth';
+import { SERVICE_AUTH_TABLES, sqliteOptions } from 'service-auth';
 
 export const Note = defineEntity({
   name: 'Note',
@@ -185,7 +186,7 @@ export const Note = defineEntity({
 });
 
 export default defineConfig({
-  dbName: 'service-auth.sqlite',
+  ...sqliteOptions('service-auth.sqlite'),
   entities: [Note],
   schemaGenerator: { skipTables: [...SERVICE_AUTH_TABLES] },
 });
