@@ -114,6 +114,9 @@ describe('the published package', function () {
     expect(named, 'npm install').to.include.members(['service-auth', ...Object.keys(manifest.peerDependencies).filter((name) => !optional.has(name) && !name.startsWith('@mikro-orm/')), '@mikro-orm/sqlite']);
     expect(readme).to.contain('npx tsx app.ts');
     expect(packages('-D '), 'npm install -D').to.include.members(['tsx', 'typescript']);
+    // Under the repository's own commands at the top, the same install line, for a reader of the package.
+    const top = readme.slice(0, readme.indexOf('\n## '));
+    expect(top).to.contain(`In your application: \`${/^npm install [^#\n]+?(?=\s*(#|$))/m.exec(install)![0]}\``);
   });
 
   for (const mikroOrm of MIKRO_ORM_VERSIONS) {
