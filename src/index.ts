@@ -23,6 +23,7 @@ export type { Policy, PolicyContext } from './authorization/policies.js';
 export type { Principal, PrincipalLike, UserAttributeValues } from './authorization/principal.js';
 export type { UserAttributeResolver } from './authorization/user-attributes.js';
 export type { RoleRule } from './authorization/role-rules.js';
+export type { DefinedRule } from './policy-definitions.js';
 export type { ExplainedRule, Explanation, FailedCondition, WhyNotRule } from './authorization/explain.js';
 export type { Coverage, RoleCoverage } from './authorization/coverage.js';
 export type { PolicyTestReport, PolicyTestResult } from './authorization/policy-tests.js';
