@@ -36,11 +36,12 @@ const PASSWORD = 'Bench-Password-123!';
 export async function cliFigures(dir: string): Promise<Figure[]> {
   const database = ['--database', `sqlite:${join(dir, 'cli.sqlite')}`];
   for (let i = 1; i <= USERS; i++) await run(['auth', 'create-user', '--email', `user${i}@example.com`, '--password-stdin', ...database], `${PASSWORD}\n`);
+  const app = await application(dir);
   return [
     await figure('service-auth --version', ['--version'], 0.5),
     await figure('service-auth auth --help', ['auth', '--help'], 0.5),
     await figure(`service-auth auth list-users (SQLite, ${USERS} users)`, ['auth', 'list-users', ...database], 1),
-    await figure('service-auth auth list-users --app app.ts (TypeScript through tsx)', ['auth', 'list-users', '--app', await application(dir), ...database], 2),
+    await figure('service-auth auth list-users --app app.ts (TypeScript through tsx)', ['auth', 'list-users', '--app', app, ...database], 2),
   ];
 }
 

@@ -52,7 +52,11 @@ export abstract class PolicyDefinitions {
    * `defineRole` (`${org.id}` and `${org.slug}` too), or `{ includes, rules }`. The package binds
    * every rule to the organization (SERVICE_AUTH_TENANT_FIELD): it reaches nothing outside it.
    */
-  defineOrgRole(name: string, definition: readonly DefinedRule[] | { includes?: readonly string[]; rules: readonly DefinedRule[] }, options: Pick<RoleOptions, 'includes'> = {}): void {
+  defineOrgRole(
+    name: string,
+    definition: readonly DefinedRule[] | { includes?: readonly string[]; rules: readonly DefinedRule[] },
+    options: Pick<RoleOptions, 'includes'> = {},
+  ): void {
     const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
     this[PARTS].orgRoles.define(name, rules, includes ? { includes } : {});
   }

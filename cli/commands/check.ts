@@ -88,10 +88,13 @@ export class CheckCommand extends ServiceAuthCommand {
       throw error;
     }
     const { rulesLackingAttributes } = await import('./lacking-attributes.js');
-    const lacking = explanation.allowed || this.policy !== undefined ? [] : rulesLackingAttributes(rules.abilities.definitions(), attributed, place?.roles ?? [], this.action!, this.subject!);
+    const lacking = explanation.allowed || this.policy !== undefined
+      ? []
+      : rulesLackingAttributes(rules.abilities.definitions(), attributed, place?.roles ?? [], this.action!, this.subject!);
     if (this.json) {
       const lackingAttributes = lacking.map(({ rule, ...where }) => ({ ...where, action: rule.action, subject: rule.subject }));
-      this.print(JSON.stringify({ email: user.email, ...(place && { org: place.org.slug }), ...explanation, ...(lacking.length > 0 && { lacking_attributes: lackingAttributes }) }, null, 2));
+      const answer = { email: user.email, ...(place && { org: place.org.slug }), ...explanation };
+      this.print(JSON.stringify({ ...answer, ...(lacking.length > 0 && { lacking_attributes: lackingAttributes }) }, null, 2));
     } else {
       this.print(explanation.allowed ? 'allowed' : 'denied');
       this.print(decidedBy(explanation, [...user.roles, ...(place?.roles ?? [])]));

@@ -42,7 +42,9 @@ export function whyNotLines(explanation: Explanation): string[] {
       const where = `  ${ruleName(rule)}: ${ruleText(rule)}`;
       if (failed) {
         const wanted = `${failed.field === null ? '' : `${failed.field} `}${failed.operator} ${JSON.stringify(failed.expected)}`;
-        const had = failed.field === null ? 'the subject does not meet it' : failed.missing ? `the subject has no ${failed.field}` : `the subject's ${subjectValues(failed)}`;
+        const had = failed.field === null
+          ? 'the subject does not meet it'
+          : failed.missing ? `the subject has no ${failed.field}` : `the subject's ${subjectValues(failed)}`;
         return `${where}\n    fails ${wanted}: ${had}`;
       }
       return `${where}\n    matches, but ${refused_by ? `${ruleName(refused_by)} refuses: ${ruleText(refused_by)}` : 'another rule decided'}`;
@@ -67,7 +69,8 @@ export function lackingLines(lacking: readonly LackingAttributes[], from: Attrib
   return [
     'left out, lacking user attributes:',
     ...lacking.map(({ role, org_role, index, source, rule, attributes }) => {
-      const where = `  ${org_role ? 'org role' : 'role'} "${role}", rule ${index}${source ? ` (${source})` : ''}: ${ruleText(rule as ExplainedRule)}`;
+      const name = `${org_role ? 'org role' : 'role'} "${role}", rule ${index}${source ? ` (${source})` : ''}`;
+      const where = `  ${name}: ${ruleText(rule as ExplainedRule)}`;
       const placeholders = attributes.map((name) => `\${user.${name}}`).join(', ');
       const give = attributes.map((name) => `--attribute ${name}=VALUE`).join(' ');
       return `${where}\n    names ${placeholders}, ${why}: add ${give}`;

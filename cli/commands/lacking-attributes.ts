@@ -20,7 +20,13 @@ export interface LackingAttributes {
 }
 
 /** The rules of `roles` (global) and `orgRoles` (and the roles they include) for the question that name attributes the user lacks. */
-export function rulesLackingAttributes(definitions: readonly RoleDefinition[], user: Principal, orgRoles: readonly string[], action: string, subject: string): LackingAttributes[] {
+export function rulesLackingAttributes(
+  definitions: readonly RoleDefinition[],
+  user: Principal,
+  orgRoles: readonly string[],
+  action: string,
+  subject: string,
+): LackingAttributes[] {
   const held = [...heldRoles(definitions, false, [...user.roles]), ...heldRoles(definitions, true, orgRoles)];
   return held.flatMap((definition) =>
     definition.rules.flatMap((rule, at): LackingAttributes[] => {
@@ -28,7 +34,8 @@ export function rulesLackingAttributes(definitions: readonly RoleDefinition[], u
       const attributes = attributesNamed(rule).filter((name) => user.attributes?.[name] === undefined || user.attributes[name] === null);
       if (attributes.length === 0) return [];
       const { role, source } = definition;
-      return [{ role, ...(definition.org && { org_role: true as const }), index: at + 1, ...(source !== undefined && { source }), rule, attributes }];
+      const where = { role, ...(definition.org && { org_role: true as const }), index: at + 1, ...(source !== undefined && { source }) };
+      return [{ ...where, rule, attributes }];
     }),
   );
 }

@@ -23,7 +23,8 @@ async function unknownRoles(parts: AuthParts, roles: readonly string[]): Promise
   const defined = parts.orgRoles.names();
   const named = unknown.map((role) => JSON.stringify(role)).join(', ');
   if (defined.length === 0) {
-    return `Unknown role: no organization role named ${named}; none is defined (auth.defineOrgRole in the application, with --app, or orgRoles in a policy file of ./policies)`;
+    const where = 'auth.defineOrgRole in the application, with --app, or orgRoles in a policy file of ./policies';
+    return `Unknown role: no organization role named ${named}; none is defined (${where})`;
   }
   const { closest } = await import('fastest-levenshtein');
   const guesses = unknown.map((role) => JSON.stringify(closest(role, defined))).join(', ');

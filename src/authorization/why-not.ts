@@ -66,7 +66,9 @@ export function firstFailedCondition(conditions: Record<string, unknown>, object
       if (operator === '$options') continue;
       const test = operator === '$regex' && isOperators(value) && value['$options'] !== undefined ? { $regex: expected, $options: value['$options'] } : { [operator]: expected };
       if (missing) return { field: key, operator, expected, missing: true };
-      if (!matches({ [key]: test }, object)) return { field: key, operator, expected, actual: valuesAt(object, key), ...(elements && { elements }) };
+      if (!matches({ [key]: test }, object)) {
+        return { field: key, operator, expected, actual: valuesAt(object, key), ...(elements && { elements }) };
+      }
     }
   }
   return undefined;
@@ -95,7 +97,10 @@ function valuesAt(object: unknown, path: string): unknown {
   return value;
 }
 
-/** The values at a dotted path element by element, when it goes through a list (`members.user_id` on `members: [{ user_id: 5 }]`); else undefined. */
+/**
+ * The values at a dotted path element by element, when it goes through a list (`members.user_id`
+ * on `members: [{ user_id: 5 }]`); else undefined.
+ */
 function elementsAt(object: unknown, path: string): NonNullable<FailedCondition['elements']> | undefined {
   const keys = path.split('.');
   const found: NonNullable<FailedCondition['elements']> = [];
