@@ -5,18 +5,20 @@
  * and the command must not start a server (nor fail because the real one holds the port).
  *
  * So, while a command with `--app` runs, what the application writes to stdout (console.log,
- * process.stdout.write) goes to the command's stderr, and a server it starts listens on an
- * ephemeral port of the loopback interface, answering the application's callback and `listening`
- * handlers as a server does, and is closed at once. The command itself prints through the stdout
+ * process.stdout.write) goes to the command's stderr, and what it writes to file descriptor 1
+ * itself (a logger's own stream, as pino's default destination does) to descriptor 2; a server
+ * it starts listens on an ephemeral port of the loopback interface, answering the application's
+ * callback and `listening` handlers as a server does, and is closed at once. The command itself prints through the stdout
  * returned here. Everything is put back when the command ends.
  */
+import fs from 'node:fs';
 import { Server } from 'node:net';
 import type { Writable } from 'node:stream';
 
 export interface QuietApplication {
   /** Where the command prints its own output. */
   stdout: Writable;
-  /** Puts stdout and `listen` back as they were. */
+  /** Puts stdout, `fs.write`, `fs.writeSync` and `listen` back as they were. */
   restore(): void;
 }
 
@@ -31,6 +33,11 @@ export function quietApplication(stdout: Writable, stderr: Writable): QuietAppli
   // The command's own output still reaches the process's stdout when that is where it goes.
   const own = stdout === processStdout ? withWrite(processStdout, originalWrite) : stdout;
 
+  const { write: fsWrite, writeSync: fsWriteSync } = fs;
+  const toStderr = (fd: unknown): unknown => (fd === 1 ? 2 : fd);
+  fs.write = ((fd: unknown, ...rest: unknown[]) => (fsWrite as (...args: unknown[]) => void)(toStderr(fd), ...rest)) as typeof fs.write;
+  fs.writeSync = ((fd: unknown, ...rest: unknown[]) => (fsWriteSync as (...args: unknown[]) => number)(toStderr(fd), ...rest)) as typeof fs.writeSync;
+
   const listen = Server.prototype.listen;
   Server.prototype.listen = function (this: Server, ...args: unknown[]): Server {
     const callback = args.find((arg) => typeof arg === 'function') as (() => void) | undefined;
@@ -43,6 +50,7 @@ export function quietApplication(stdout: Writable, stderr: Writable): QuietAppli
     stdout: own,
     restore(): void {
       Server.prototype.listen = listen;
+      Object.assign(fs, { write: fsWrite, writeSync: fsWriteSync });
       if (write) Object.defineProperty(processStdout, 'write', write);
       else delete (processStdout as { write?: Write }).write;
     },

@@ -122,7 +122,7 @@ describe('CLI: --app loads the application, whose configuration and event handle
     expect(stdout.split('\n').filter(Boolean).map((line) => line.split(' ')[0])).to.deep.equal(['ID', '1', '2', '3']);
     for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) expect(stdout).to.contain(email);
     // Its callback ran (on a port of our choosing, closed at once).
-    expect(stderr).to.match(/^the application loads\nand writes to stdout\nListening on port \d+\n$/);
+    expect(stderr).to.match(/^the application loads\nand writes to stdout\n\{"level":30,"msg":"and logs"\}\nListening on port \d+\n$/);
   });
 
   it('says clearly when the module has no Express application, no ServiceAuth, or cannot be loaded', () => {
