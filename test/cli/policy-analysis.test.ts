@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { temporaryDirectory } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
+import { percent } from '../../cli/commands/test-policies.js';
 import { runCli } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
@@ -120,6 +121,12 @@ describe('CLI: auth policy lint and test-policies --coverage', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('prints the coverage to the nearest tenth, never 100% with a rule uncovered nor 0% with one covered', () => {
+    const shown = (covered: number, total: number) => percent({ covered, total });
+    expect([shown(4, 13), shown(6, 7), shown(1, 3), shown(3, 4), shown(0, 5), shown(5, 5), shown(0, 0)]).to.deep.equal(['30.8%', '85.7%', '33.3%', '75%', '0%', '100%', '100%']);
+    expect([shown(1999, 2000), shown(1, 2000)]).to.deep.equal(['99.9%', '0.1%']);
   });
 
   it('--min-coverage exits 1 below it, 0 at or above; a value that is no percentage is a usage error', async () => {
