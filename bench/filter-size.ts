@@ -7,7 +7,8 @@
  * Each role, bound to its organization (`org_id`), has 8 grants (the user's own tasks, those of
  * projects they are a member of, by status, priority, through `project.archived`, …) and 2
  * refusals (archived tasks, and projects where the user is a banned member: an inverted
- * `$elemMatch`), in that order, so that every role's refusals bound the grants of the roles before it.
+ * `$elemMatch`), in that order, so that every role's refusals bound the grants of the roles before
+ * it. Two rules in ten go through a collection (a subquery each), as in the issue's 48 rules.
  */
 import { defineEntity, MikroORM } from '@mikro-orm/core';
 import { SqliteDriver } from '@mikro-orm/sqlite';
@@ -60,7 +61,7 @@ function rulesOf(r: number): object[] {
     read({ priority: { $gte: 3 } }),
     read({ 'project.archived': false, status: 'published' }),
     read({ title: { $ne: 'secret' }, owner_id: null }),
-    read({ 'project.members': { $elemMatch: { user_id: '${user.id}', role: 'lead' } } }),
+    read({ status: 'assigned', 'project.archived': false, priority: { $lte: 2 } }),
     read({ $or: [{ status: 'shared' }, { priority: { $lt: 0 } }] }),
     read({ archived: true }, true),
     read({ 'project.members': { $elemMatch: { user_id: '${user.id}', role: 'banned' } } }, true),
@@ -87,7 +88,7 @@ export async function filterSizeFigures(): Promise<Figure[]> {
     }
     times.sort();
     const at = (q: number) => times[Math.min(RUNS - 1, Math.floor(q * RUNS))]!;
-    const what = `${rules} rules in ${ROLES} roles (8 grants, 2 refusals each, through project and project.members)`;
+    const what = `${rules} rules in ${ROLES} roles (8 grants, 2 refusals each; 20 through project.members)`;
     return [
       atMost('accessibleBy, 100 rules in 10 roles: filter size', size / 1024, 8, 'KB', `${size.toLocaleString('en')} bytes of JSON; ${what}`),
       atMost('accessibleBy, 100 rules in 10 roles: build + em.find on an empty table', at(0.5), 5, 'ms', `median of ${RUNS}, p99 ${at(0.99).toFixed(2)} ms; SQLite in memory; ${what}`),

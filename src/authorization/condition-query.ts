@@ -37,8 +37,18 @@ interface Scope {
   depth: number;
 }
 
+/** What the metadata says of a column: its type (undefined: not checked), and whether it may hold NULL. */
+interface Column {
+  type: ColumnType | undefined;
+  nullable: boolean;
+}
+const UNKNOWN: Column = { type: undefined, nullable: true };
+
 /** A field's test, by its column's name (and type, when the metadata says it), negated or not. */
-type FieldTest = (name: string, negate: boolean, column: ColumnType | undefined) => Query;
+type FieldTest = (name: string, negate: boolean, column: Column) => Query;
+
+/** `{ name: null }`, where the column may hold NULL; else false (the test needs no NULL branch). */
+const isNull = (name: string, column: Column): Query => column.nullable && { [name]: null };
 
 const COMPLEMENT = { lt: 'gte', lte: 'gt', gt: 'lte', gte: 'lt' } as const;
 type Order = keyof typeof COMPLEMENT;
@@ -54,12 +64,12 @@ function order(op: Order, node: FieldCondition, negate: boolean, scope: Scope): 
   const bound = node.value;
   return onField(node, negate, scope, op === 'lt' || op === 'lte', (name, negate, column) => {
     // A bound of another type than the column orders nothing (no coercion): the test fails on every row.
-    if (column !== undefined && !fitsColumn(bound, column)) return negate;
+    if (column.type !== undefined && !fitsColumn(bound, column.type)) return negate;
     if (typeof bound !== 'number' || !Number.isFinite(bound)) {
       throw new UnsupportedCondition(`$${op} compares numbers only (strings are ordered by the database's collation, not as in JavaScript)`);
     }
     const nullMatches = NULL_ORDER[op](bound) !== negate;
-    return or([{ [name]: { [`$${negate ? COMPLEMENT[op] : op}`]: bound } }, nullMatches && { [name]: null }]);
+    return or([{ [name]: { [`$${negate ? COMPLEMENT[op] : op}`]: bound } }, nullMatches && isNull(name, column)]);
   });
 }
 
@@ -67,9 +77,9 @@ function equal(node: FieldCondition, negate: boolean, scope: Scope): Query {
   return onField(node, negate, scope, false, (name, negate, column) => {
     const value = primitive(node.value);
     // A value of another type than the column equals no row.
-    if (!fitsColumn(value, column)) return negate;
-    if (value === null) return { [name]: negate ? { $ne: null } : null };
-    return negate ? { $or: [{ [name]: { $ne: value } }, { [name]: null }] } : { [name]: value };
+    if (!fitsColumn(value, column.type)) return negate;
+    if (value === null) return column.nullable ? { [name]: negate ? { $ne: null } : null } : negate;
+    return negate ? or([{ [name]: { $ne: value } }, isNull(name, column)]) : { [name]: value };
   });
 }
 
@@ -77,11 +87,12 @@ function within(node: FieldCondition, negate: boolean, scope: Scope): Query {
   return onField(node, negate, scope, false, (name, negate, column) => {
     if (!Array.isArray(node.value)) throw new UnsupportedCondition('$in and $nin take a list');
     // An item of another type than the column equals no row: as if it were not in the list.
-    const values = node.value.map(primitive).filter((value) => fitsColumn(value, column));
+    const values = node.value.map(primitive).filter((value) => fitsColumn(value, column.type));
     const items = [...new Set(values.filter((value) => value !== null))];
     const nullMatches = values.includes(null) !== negate;
-    const nonNull = items.length === 0 ? negate && { [name]: { $ne: null } } : { [name]: { [negate ? '$nin' : '$in']: items } };
-    return or([nonNull, nullMatches && { [name]: null }]);
+    const anyValue = column.nullable ? { [name]: { $ne: null } } : true;
+    const nonNull = items.length === 0 ? negate && anyValue : { [name]: { [negate ? '$nin' : '$in']: items } };
+    return or([nonNull, nullMatches && isNull(name, column)]);
   });
 }
 
@@ -129,10 +140,13 @@ export function conditionToQuery(condition: Condition, negate = false, meta?: En
 /** A leaf's test on its field, through the relations its path follows (CASL's meaning, see relation-filters.ts). */
 function onField(node: FieldCondition, negate: boolean, scope: Scope, brokenHolds: boolean, test: FieldTest): Query {
   // The name first: `{ $or: [...] }` is refused for its name, not for the list it compares with.
-  if (!scope.meta) return test(field(node), negate, undefined);
+  if (!scope.meta) return test(field(node), negate, UNKNOWN);
   const relations = follow(node, scope, 'field');
   const name = (node.field as string).split('.').at(-1)!;
-  const column = columnType((relations.at(-1)?.target ?? scope.meta).properties[name]);
+  const property = (relations.at(-1)?.target ?? scope.meta).properties[name]!;
+  // A relation's target is guarded (relation-filters.ts: its primary key is not NULL), so a column
+  // NOT NULL in the schema holds a value wherever the test is read.
+  const column: Column = { type: columnType(property), nullable: property.nullable === true };
   return throughRelations(relations, negate, brokenHolds, (negate) => test(name, negate, column));
 }
 

@@ -1,11 +1,10 @@
 /**
  * `auth.accessibleBy(user, action, subjectType)`: the rows a user's ability allows, as a MikroORM
  * filter. Each rule's conditions are translated once (condition-query.ts), and the rules nest in
- * CASL's priority order: walking them from the lowest priority to the highest, a granting rule
- * makes `(earlier OR grant)` and an inverted one `(earlier AND NOT refusal)`, which is how CASL
- * decides (the highest-priority rule that matches wins). The filter grows with the number of
- * rules. CASL's own `rulesToAST` bounds each grant by every refusal above it instead, which
- * repeats each refusal once per grant below it: 100 rules in 10 roles made an 84 KB filter.
+ * CASL's priority order (priority-query.ts): a granting rule makes `(earlier OR grant)` and an
+ * inverted one `(earlier AND NOT refusal)`, so the filter grows with the number of rules. CASL's
+ * own `rulesToAST` bounds each grant by every refusal above it instead, which repeats each refusal
+ * once per grant below it: 100 rules in 10 roles made a filter of 84 KB and more.
  *
  * With the entity's metadata (`{ em }`), the rules' literal values are checked against the
  * columns' types the first time an ability meets the entity (rule-values.ts), and a placeholder's
@@ -15,7 +14,7 @@
 import type { EntityMetadata, MetadataStorage } from '@mikro-orm/core';
 import type { AppAbility } from './abilities.js';
 import { conditionToQuery, UnsupportedCondition } from './condition-query.js';
-import { and, or, type Query } from './relation-filters.js';
+import { byPriority } from './priority-query.js';
 import { ScopedAbility } from './scoped-ability.js';
 
 /** A MikroORM filter: `{ $and | $or: [...] }` and `{ property: value | { $op: value } }`. */
@@ -67,28 +66,6 @@ export function accessFilter(ability: AppAbility, action: string, subjectType: s
     }
   });
   return query === true ? all(primaryKey) : query === false ? none(primaryKey) : query;
-}
-
-type RuleOf = ReturnType<AppAbility['rulesFor']>[number];
-
-/**
- * The rules (highest priority first, as `rulesFor` lists them) as one query: from the lowest
- * priority up, each rule decides where it matches and leaves the rest to the rules below. A run of
- * grants is one `$or`, a run of refusals one `$and`, so the nesting is as deep as grants and
- * refusals alternate. Below an unconditional rule no rule decides; every conditional rule is
- * translated all the same, so that a rule with no SQL form is refused wherever it stands.
- */
-function byPriority(rules: readonly RuleOf[], translate: (rule: RuleOf) => Query): Query {
-  const cut = rules.findIndex((rule) => !rule.conditions);
-  const queries = rules.map((rule) => (rule.conditions ? translate(rule) : true));
-  let query: Query = cut === -1 ? false : !rules[cut]!.inverted;
-  for (let i = (cut === -1 ? rules.length : cut) - 1; i >= 0; ) {
-    const inverted = rules[i]!.inverted;
-    const run: Query[] = [query];
-    for (; i >= 0 && rules[i]!.inverted === inverted; i--) run.push(queries[i]!);
-    query = inverted ? and(run) : or(run);
-  }
-  return query;
 }
 
 function metadataOf(em: { getMetadata(): MetadataStorage }, entity: string | { readonly name: unknown }): EntityMetadata {
