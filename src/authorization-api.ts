@@ -162,7 +162,7 @@ export abstract class AuthorizationApi extends UserAttributeApi {
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     const ability = scoped(this.abilityFor(who));
     if (place) return orgAccessFilter(abilities, tenant, { ability, org: place.org }, action, subjectType, options) as FilterQuery<T>;
-    return accessFilter(ability, action, subjectType, (rule) => abilities.describe(rule), options) as FilterQuery<T>;
+    return accessFilter(ability, action, subjectType, (rule) => abilities.describe(rule), options, () => abilities.definitions()) as FilterQuery<T>;
   }
 
   /**

@@ -15,6 +15,8 @@ import type { EntityMetadata, MetadataStorage } from '@mikro-orm/core';
 import type { AppAbility } from './abilities.js';
 import { conditionToQuery, UnsupportedCondition } from './condition-query.js';
 import { byPriority } from './priority-query.js';
+import type { RoleDefinition } from './role-rules.js';
+import { assertRoleValues } from './rule-values.js';
 import { ScopedAbility } from './scoped-ability.js';
 
 /** A MikroORM filter: `{ $and | $or: [...] }` and `{ property: value | { $op: value } }`. */
@@ -48,10 +50,20 @@ const none = (primaryKey: string): AccessFilter => ({ [primaryKey]: { $in: [] } 
 /**
  * The filter for `ability`'s rows of `subjectType` for `action`. `describe` names a rule (its
  * role and position) for the TypeError an unsupported condition raises; the options give the
- * entity's primary key and metadata.
+ * entity's primary key and metadata; `roles`, the roles as defined, whose values are checked
+ * against the entity's columns when the metadata is known (rule-values.ts).
  */
-export function accessFilter(ability: AppAbility, action: string, subjectType: string, describe: (rule: object) => string, options: AccessibleByOptions = {}): AccessFilter {
+export function accessFilter(
+  ability: AppAbility,
+  action: string,
+  subjectType: string,
+  describe: (rule: object) => string,
+  options: AccessibleByOptions = {},
+  roles?: () => readonly RoleDefinition[],
+): AccessFilter {
+  const call = `accessibleBy(${JSON.stringify(action)}, ${JSON.stringify(subjectType)})`;
   const meta = options.em && metadataOf(options.em, options.entity ?? subjectType);
+  if (meta && roles) assertRoleValues(call, roles(), subjectType, meta);
   const primaryKey = options.primaryKey ?? meta?.primaryKeys[0] ?? 'id';
   // A scoped token: the owner's rows that its scopes allow too (scoped-ability.ts).
   if (ability instanceof ScopedAbility) return { $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, options)) };
@@ -62,7 +74,7 @@ export function accessFilter(ability: AppAbility, action: string, subjectType: s
       return conditionToQuery(rule.ast, rule.inverted, meta);
     } catch (error) {
       if (!(error instanceof UnsupportedCondition)) throw error;
-      throw new TypeError(`accessibleBy(${JSON.stringify(action)}, ${JSON.stringify(subjectType)}): ${describe(rule.origin)}: ${error.message}`);
+      throw new TypeError(`${call}: ${describe(rule.origin)}: ${error.message}`);
     }
   });
   return query === true ? all(primaryKey) : query === false ? none(primaryKey) : query;
