@@ -100,15 +100,18 @@ export function roleValueProblems(roles: readonly RoleDefinition[], subjectType:
 /** The shape of a MikroORM entity, discovered (`orm.getMetadata()`) or as a schema defines it. */
 export interface MetadataLike {
   className: string;
-  properties: Record<string, TypedProperty & { kind?: string; targetMeta?: MetadataLike }>;
+  properties: Record<string, TypedProperty & { kind?: string; targetMeta?: unknown }>;
 }
 
-/** The EntityShape of MikroORM metadata; `resolve` finds a relation's target where `targetMeta` is not set (a schema not yet discovered). */
-export function shapeOf(meta: MetadataLike, resolve: (property: MetadataLike['properties'][string]) => MetadataLike | undefined = (p) => p.targetMeta): EntityShape {
+/**
+ * The EntityShape of MikroORM metadata; `resolve` finds a relation's target (by default its
+ * `targetMeta`, which discovery sets; a schema not yet discovered names it otherwise).
+ */
+export function shapeOf<M extends MetadataLike>(meta: M, resolve: (property: M['properties'][string]) => M | undefined = (p) => p.targetMeta as M | undefined): EntityShape {
   return {
     name: meta.className,
     property(name) {
-      const property = Object.hasOwn(meta.properties, name) ? meta.properties[name]! : undefined;
+      const property = Object.hasOwn(meta.properties, name) ? (meta.properties[name] as M['properties'][string]) : undefined;
       if (!property) return undefined;
       const kind = property.kind ?? 'scalar';
       if (kind === 'scalar') return { column: columnType(property) };
