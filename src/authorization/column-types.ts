@@ -47,7 +47,8 @@ const BY_NAME: Record<string, ColumnType> = {
 export function columnType(property: TypedProperty | undefined): ColumnType | undefined {
   if (!property) return undefined;
   const { type, runtimeType } = property;
-  const named = typeof type === 'string' ? type : typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } })?.constructor?.name;
+  const instanceOf = (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+  const named = typeof type === 'string' ? type : typeof type === 'function' ? type.name : instanceOf;
   // A date-only column holds a string ("2026-11-28") that is ordered as a date: left alone.
   if (named === 'DateType' || named === 'date') return undefined;
   if (typeof runtimeType === 'string') return Object.hasOwn(BY_NAME, runtimeType) ? BY_NAME[runtimeType] : undefined;

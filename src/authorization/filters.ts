@@ -66,7 +66,9 @@ export function accessFilter(
   if (meta && roles) assertRoleValues(call, roles(), subjectType, meta);
   const primaryKey = options.primaryKey ?? meta?.primaryKeys[0] ?? 'id';
   // A scoped token: the owner's rows that its scopes allow too (scoped-ability.ts).
-  if (ability instanceof ScopedAbility) return { $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, options)) };
+  if (ability instanceof ScopedAbility) {
+    return { $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, options)) };
+  }
   const query = byPriority(ability.rulesFor(action, subjectType), (rule) => {
     try {
       if (!rule.ast) throw new UnsupportedCondition('its conditions are code, with no SQL form');

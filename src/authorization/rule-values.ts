@@ -25,13 +25,19 @@ export interface ValueProblem {
 const WHOLE_PLACEHOLDER = /^\$\{(user|org)\.[A-Za-z_]+\}$/;
 const ORDER = ['$lt', '$lte', '$gt', '$gte'];
 const isOperators = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && Object.keys(value).some((key) => key.startsWith('$'));
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  !(value instanceof Date) &&
+  Object.keys(value).some((key) => key.startsWith('$'));
 
-/** What is wrong with the values of `conditions` (a rule's, as written) on the entity `shape`; `prefix`: the path to it, inside `$elemMatch`. */
+/** What is wrong with the values of `conditions` (a rule's, as written) on the entity `shape`; `prefix`: the path there, in `$elemMatch`. */
 export function valueProblems(conditions: unknown, shape: EntityShape, prefix = ''): ValueProblem[] {
   if (conditions === null || typeof conditions !== 'object') return [];
   return Object.entries(conditions).flatMap(([key, value]): ValueProblem[] => {
-    if (key === '$and' || key === '$or' || key === '$nor') return Array.isArray(value) ? value.flatMap((part) => valueProblems(part, shape, prefix)) : [];
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      return Array.isArray(value) ? value.flatMap((part) => valueProblems(part, shape, prefix)) : [];
+    }
     if (key.startsWith('$')) return [];
     return fieldProblems(key, value, shape, prefix);
   });
@@ -53,7 +59,8 @@ function fieldProblems(path: string, test: unknown, shape: EntityShape, prefix: 
     if (typeof value === 'string' && WHOLE_PLACEHOLDER.test(value)) return;
     const type = valueType(value);
     if (type === 'null' || type === column) return;
-    problems.push({ field, message: `${where} is compared with ${JSON.stringify(value) ?? String(value)}, a ${type ?? typeof value}: it matches no row` });
+    const shown = JSON.stringify(value) ?? String(value);
+    problems.push({ field, message: `${where} is compared with ${shown}, a ${type ?? typeof value}: it matches no row` });
   };
   const operators = (ops: Record<string, unknown>) => {
     for (const [op, value] of Object.entries(ops)) {
@@ -72,7 +79,8 @@ function fieldProblems(path: string, test: unknown, shape: EntityShape, prefix: 
 }
 
 /** Where a dotted path leads on `shape`: a column, or a collection (for `$elemMatch`); undefined where it leads nowhere known. */
-function walk(shape: EntityShape, path: string): { entity: string; name: string; column: ColumnType | undefined } | { collection: EntityShape | undefined } | undefined {
+type Reached = { entity: string; name: string; column: ColumnType | undefined } | { collection: EntityShape | undefined };
+function walk(shape: EntityShape, path: string): Reached | undefined {
   const segments = path.split('.');
   let current: EntityShape | undefined = shape;
   for (let i = 0; i < segments.length && current; i++) {
@@ -92,7 +100,8 @@ export function roleValueProblems(roles: readonly RoleDefinition[], subjectType:
     rules.flatMap((rule, index) => {
       const subjects = ([] as unknown[]).concat(rule.subject);
       if (!subjects.includes(subjectType) && !subjects.includes('all')) return [];
-      return valueProblems(rule.conditions, shape).map(({ message }) => `${org ? 'org role' : 'role'} "${role}", rule ${index + 1}: ${message}`);
+      const where = `${org ? 'org role' : 'role'} "${role}", rule ${index + 1}`;
+      return valueProblems(rule.conditions, shape).map(({ message }) => `${where}: ${message}`);
     }),
   );
 }
@@ -107,7 +116,10 @@ export interface MetadataLike {
  * The EntityShape of MikroORM metadata; `resolve` finds a relation's target (by default its
  * `targetMeta`, which discovery sets; a schema not yet discovered names it otherwise).
  */
-export function shapeOf<M extends MetadataLike>(meta: M, resolve: (property: M['properties'][string]) => M | undefined = (p) => p.targetMeta as M | undefined): EntityShape {
+export function shapeOf<M extends MetadataLike>(
+  meta: M,
+  resolve: (property: M['properties'][string]) => M | undefined = (p) => p.targetMeta as M | undefined,
+): EntityShape {
   return {
     name: meta.className,
     property(name) {
