@@ -10,9 +10,10 @@
  *   below a positive bound and above a negative one.
  *
  * With the entity's metadata, values are compared as the in-memory matcher compares them, never
- * by the database's coercion (SQLite and PostgreSQL both find '1' = 1): a value of another type
- * than its column equals no row (`$eq` matches none, `$ne` every one, an `$in` item nothing),
- * and orders no row (`$lt` matches none, its negation every one). Literals of another type are
+ * by the database's coercion (SQLite and PostgreSQL both find '1' = 1): a rule that compares a
+ * column with a value of another type applies only where that column is NULL (`applying`), and
+ * there a value of another type equals nothing (`$eq` fails, `$ne` holds, an `$in` item is as if
+ * absent) and orders nothing (`$lt` fails, its negation holds). Literals of another type are
  * refused before (rule-values.ts): what meets this is a placeholder's value at run time.
  *
  * Dotted paths through relations and `$elemMatch` on a to-many relation need the entity's metadata:
@@ -21,9 +22,9 @@
  * orders them otherwise than JavaScript) and named policies have no faithful SQL form here:
  * UnsupportedCondition, which accessibleBy turns into a TypeError naming the role and the rule.
  */
-import type { EntityMetadata } from '@mikro-orm/core';
+import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import { CompoundCondition, createInterpreter, ITSELF, type Condition, type FieldCondition } from '@ucast/mongo2js';
-import { columnType, fitsColumn, type ColumnType } from './column-types.js';
+import { columnType, fitsColumn, valueType, type ColumnType } from './column-types.js';
 import { and, or, throughRelations, type Query } from './relation-filters.js';
 import { isScalar, MAX_RELATIONS, walkPath, type Relation } from './relation-paths.js';
 
@@ -46,6 +47,12 @@ const UNKNOWN: Column = { type: undefined, nullable: true };
 
 /** A field's test, by its column's name (and type, when the metadata says it), negated or not. */
 type FieldTest = (name: string, negate: boolean, column: Column) => Query;
+
+/**
+ * A column's type and nullability. A relation's target is guarded (relation-filters.ts: its primary
+ * key is not NULL), so a column NOT NULL in the schema holds a value wherever a test reads it.
+ */
+const columnOf = (property: EntityProperty): Column => ({ type: columnType(property), nullable: property.nullable === true });
 
 /** `{ name: null }`, where the column may hold NULL; else false (the test needs no NULL branch). */
 const isNull = (name: string, column: Column): Query => column.nullable && { [name]: null };
@@ -96,11 +103,46 @@ function within(node: FieldCondition, negate: boolean, scope: Scope): Query {
   });
 }
 
-/** `{ 'project.members': { $elemMatch: condition } }`: some element of the collection meets the whole condition. */
+/** `{ 'project.members': { $elemMatch: condition } }`: some element of the collection meets the whole condition (and its needs). */
 function elementMatch(node: FieldCondition, negate: boolean, scope: Scope, interpret: Interpret): Query {
   const relations = follow(node, scope, 'collection');
   const inner: Scope = { meta: relations.at(-1)!.target, depth: scope.depth + relations.length };
-  return throughRelations(relations, negate, false, (negate) => interpret(node.value as Condition, negate, inner));
+  return throughRelations(relations, negate, false, (negate) => applying(node.value as Condition, negate, inner, interpret));
+}
+
+/** What the matcher compares (matcher.ts on h/decision): a value of another type than the field's makes the rule not apply. */
+const COMPARING = new Set(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'nin']);
+
+/**
+ * The condition where it applies, as the in-memory matcher has it: every value it compares a field
+ * with has the field's type, or the field is NULL (a NULL goes with any type). A literal of another
+ * type is refused before (rule-values.ts): what is left are placeholders' values at run time, and
+ * a rule comparing a column with one of another type applies only where that column is NULL (or
+ * not reached: a NULL relation on the way; through a collection, on every element). Negated: the
+ * rows where the rule does not apply, or its conditions do not hold.
+ */
+function applying(condition: Condition, negate: boolean, scope: Scope, interpret: Interpret): Query {
+  const needs = scope.meta ? mismatches(condition, scope) : [];
+  if (needs.length === 0) return interpret(condition, negate, scope);
+  return negate ? or([...needs.map((need) => need(true)), interpret(condition, true, scope)]) : and([...needs.map((need) => need(false)), interpret(condition, false, scope)]);
+}
+
+/** For each field the condition compares with a value of another type than its column: "no value reached is non-NULL", negated or not. */
+function mismatches(condition: Condition, scope: Scope, into: ((negate: boolean) => Query)[] = []): ((negate: boolean) => Query)[] {
+  const { field, value, operator } = condition as FieldCondition;
+  if (typeof field !== 'string') {
+    if (Array.isArray(value)) for (const child of value as Condition[]) mismatches(child, scope, into);
+    return into;
+  }
+  if (!COMPARING.has(operator)) return into;
+  const kinds = new Set((Array.isArray(value) ? value : [value]).filter((item) => item !== null).map(valueType));
+  const relations = follow(condition as FieldCondition, scope, 'field');
+  const name = field.split('.').at(-1)!;
+  const column = columnOf((relations.at(-1)?.target ?? scope.meta!).properties[name]!);
+  if (kinds.size === 0 || column.type === undefined || (kinds.size === 1 && kinds.has(column.type))) return into;
+  const nonNull = (negate: boolean): Query => (negate ? isNull(name, column) : column.nullable ? { [name]: { $ne: null } } : true);
+  into.push((negate) => throughRelations(relations, !negate, false, nonNull));
+  return into;
 }
 
 type Interpret = (node: Condition, negate: boolean, scope: Scope) => Query;
@@ -132,9 +174,12 @@ const translate = createInterpreter(TRANSLATIONS, {
   getInterpreterName: (condition: Condition) => (Object.hasOwn(TRANSLATIONS, condition.operator) ? condition.operator : 'unsupported'),
 }) as unknown as Interpret;
 
-/** Translates one condition (negated: the rows it does not match); throws UnsupportedCondition for what has no faithful SQL form. */
+/**
+ * Translates one rule's condition (negated: the rows it does not match), where it applies (see
+ * `applying`); throws UnsupportedCondition for what has no faithful SQL form.
+ */
 export function conditionToQuery(condition: Condition, negate = false, meta?: EntityMetadata): Query {
-  return translate(condition, negate, { meta, depth: 0 });
+  return applying(condition, negate, { meta, depth: 0 }, translate);
 }
 
 /** A leaf's test on its field, through the relations its path follows (CASL's meaning, see relation-filters.ts). */
@@ -143,10 +188,7 @@ function onField(node: FieldCondition, negate: boolean, scope: Scope, brokenHold
   if (!scope.meta) return test(field(node), negate, UNKNOWN);
   const relations = follow(node, scope, 'field');
   const name = (node.field as string).split('.').at(-1)!;
-  const property = (relations.at(-1)?.target ?? scope.meta).properties[name]!;
-  // A relation's target is guarded (relation-filters.ts: its primary key is not NULL), so a column
-  // NOT NULL in the schema holds a value wherever the test is read.
-  const column: Column = { type: columnType(property), nullable: property.nullable === true };
+  const column = columnOf((relations.at(-1)?.target ?? scope.meta).properties[name]!);
   return throughRelations(relations, negate, brokenHolds, (negate) => test(name, negate, column));
 }
 
