@@ -44,9 +44,12 @@ type Group = '$and' | '$or';
  * `outer` (`$or` or `$and`) of `parts`, with what every part holds under `inner` taken out once:
  * `(c AND a) OR (c AND b)` is `c AND (a OR b)`, and `(c OR a) AND (c OR b)` is `c OR (a AND b)`.
  */
-function factored(parts: Query[], outer: Group, inner: Group): Query {
+function factored(all: Query[], outer: Group, inner: Group): Query {
   const combine = (list: Query[]) => (outer === '$or' ? or(list) : and(list));
   const within = (list: Query[]) => (inner === '$or' ? or(list) : and(list));
+  // The same rule twice (in two roles a user holds, say) is said once.
+  const seen = new Set<string>();
+  const parts = all.filter((part) => !seen.has(JSON.stringify(part)) && Boolean(seen.add(JSON.stringify(part))));
   if (parts.length < 2 || parts.some((part) => typeof part === 'boolean')) return combine(parts);
   const members = parts.map((part) => {
     const list = (part as Record<string, unknown>)[inner];
