@@ -6,7 +6,7 @@ export interface Figure {
   figure: string;
   /** Null when the figure could not be measured here (see `detail`). */
   value: number | null;
-  unit: 'ratio' | 'µs' | 'ms' | 's' | 'per s';
+  unit: 'ratio' | 'µs' | 'ms' | 's' | 'per s' | 'KB';
   /** As the contract writes it, e.g. "≥ 0.85". */
   target: string;
   /** Null when not measured. */
@@ -23,7 +23,7 @@ export function atLeast(figure: string, value: number, minimum: number, detail: 
 }
 
 export function atMost(figure: string, value: number, maximum: number, unit: Figure['unit'], detail: string): Figure {
-  const target = unit === 'µs' || unit === 'ms' || unit === 's' ? `≤ ${maximum} ${unit}` : unit === 'per s' ? `≤ ${maximum}/s` : `≤ ${maximum}`;
+  const target = unit === 'µs' || unit === 'ms' || unit === 's' || unit === 'KB' ? `≤ ${maximum} ${unit}` : unit === 'per s' ? `≤ ${maximum}/s` : `≤ ${maximum}`;
   return { figure, value: Math.ceil(value * 100 - 1e-9) / 100, unit, target, met: value <= maximum, detail };
 }
 
@@ -34,6 +34,6 @@ export function skipped(figure: string, unit: Figure['unit'], target: string, wh
 
 export function formatValue(figure: Pick<Figure, 'value' | 'unit'>): string {
   if (figure.value === null) return '-';
-  if (figure.unit === 'µs' || figure.unit === 'ms' || figure.unit === 's') return `${figure.value} ${figure.unit}`;
+  if (figure.unit === 'µs' || figure.unit === 'ms' || figure.unit === 's' || figure.unit === 'KB') return `${figure.value} ${figure.unit}`;
   return figure.unit === 'per s' ? `${figure.value}/s` : figure.value.toFixed(2);
 }

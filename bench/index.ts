@@ -25,6 +25,7 @@ import { appStartupFigures } from './app-startup.js';
 import { forgedFloodFigures } from './forged-flood.js';
 import { canLatencyFigures } from './can-latency.js';
 import { scopedTokenFigures } from './scoped-tokens.js';
+import { filterSizeFigures } from './filter-size.js';
 import { BENCH_ORG, orgAbilityFigures, orgScaleFigures } from './orgs.js';
 
 const settings: LoadSettings = {
@@ -225,6 +226,7 @@ try {
   figures.push(...(await cliFigures(dir)));
   figures.push(...(await appStartupFigures(dir)));
   figures.push(...(await canLatencyFigures()));
+  figures.push(...(await filterSizeFigures()));
   figures.push(...(await orgAbilityFigures()));
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -143,7 +143,8 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    * No rule grants it: a filter that matches nothing however it is combined (spread, `$and`,
    * `$or`), a condition on the primary key (`options.primaryKey`, default `id`) that no row
    * satisfies. Rules that follow relations (`project.members.user_id`, `$elemMatch`) need
-   * `options.em`, whose metadata says what is a relation. A condition with no SQL form throws a TypeError.
+   * `options.em`, whose metadata says what is a relation and each column's type. A condition with no SQL form
+   * throws a TypeError, and so does, with `options.em`, a rule value of another type than its column.
    */
   accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions & WithScopes): FilterQuery<T>;
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
@@ -170,7 +171,7 @@ export abstract class AuthorizationApi extends UserAttributeApi {
     const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
     const ability = scoped(this.abilityFor(who));
     if (place) return orgAccessFilter(abilities, tenant, { ability, org: place.org }, action, subjectType, options) as FilterQuery<T>;
-    return accessFilter(ability, action, subjectType, (rule) => abilities.describe(rule), options) as FilterQuery<T>;
+    return accessFilter(ability, action, subjectType, (rule) => abilities.describe(rule), options, () => abilities.definitions()) as FilterQuery<T>;
   }
 
   /**

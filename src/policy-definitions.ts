@@ -3,11 +3,20 @@
  * from policy files. AuthorizationApi (and so ServiceAuth) extends it.
  */
 import { fileURLToPath } from 'node:url';
+import type { RawRuleOf } from '@casl/ability';
+import type { AppAbility } from './authorization/abilities.js';
 import type { Policy } from './authorization/policies.js';
 import { loadRuleFiles } from './authorization/rule-files.js';
 import type { RoleOptions, RoleRule } from './authorization/role-rules.js';
 import type { ScopeInfo } from './authorization/scope-rules.js';
 import type { AuthParts } from './wiring.js';
+
+/**
+ * A rule as `defineRole`, `defineOrgRole` and `defineScope` take it: CASL's raw rule, its actions
+ * and subject types those the application registered (`AbilityTypes`, with `manage` and `all`),
+ * so that `{ action: 'raed' }` does not compile; any string when it registered none.
+ */
+export type DefinedRule = RawRuleOf<AppAbility>;
 
 /** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
 export const PARTS = Symbol.for('service-auth.parts');
@@ -34,7 +43,7 @@ export abstract class PolicyDefinitions {
    * Defines (or replaces) what a role permits, as CASL raw rules with `${user.*}` placeholders;
    * `{ includes: ['viewer'] }` gives it another role's rules first. A cycle throws a TypeError.
    */
-  defineRole(name: string, rules: readonly RoleRule[], options: Pick<RoleOptions, 'includes'> = {}): void {
+  defineRole(name: string, rules: readonly DefinedRule[], options: Pick<RoleOptions, 'includes'> = {}): void {
     this[PARTS].roleRules.define(name, rules, options.includes ? { includes: options.includes } : {});
   }
 
@@ -43,7 +52,11 @@ export abstract class PolicyDefinitions {
    * `defineRole` (`${org.id}` and `${org.slug}` too), or `{ includes, rules }`. The package binds
    * every rule to the organization (SERVICE_AUTH_TENANT_FIELD): it reaches nothing outside it.
    */
-  defineOrgRole(name: string, definition: readonly RoleRule[] | { includes?: readonly string[]; rules: readonly RoleRule[] }, options: Pick<RoleOptions, 'includes'> = {}): void {
+  defineOrgRole(
+    name: string,
+    definition: readonly DefinedRule[] | { includes?: readonly string[]; rules: readonly DefinedRule[] },
+    options: Pick<RoleOptions, 'includes'> = {},
+  ): void {
     const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
     this[PARTS].orgRoles.define(name, rules, includes ? { includes } : {});
   }
@@ -54,7 +67,7 @@ export abstract class PolicyDefinitions {
    * owner's intersected with its scopes' rules; once any scope is defined, an undefined one grants
    * nothing and cannot be given to a new token (422 `unknown_scope`). See docs/tokens.md.
    */
-  defineScope(name: string, rules: readonly RoleRule[], description: string): void {
+  defineScope(name: string, rules: readonly DefinedRule[], description: string): void {
     this[PARTS].scopes.define(name, rules, description);
   }
 

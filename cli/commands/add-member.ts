@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { ServiceAuthCommand } from './base.js';
+import { withOrgRoles } from './org-roles.js';
 
 export class AddMemberCommand extends ServiceAuthCommand {
   static override paths = [['auth', 'add-member']];
@@ -8,7 +9,7 @@ export class AddMemberCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: 'Make a user a member of an organization',
     details: `
-      Makes the user with this email a member of the organization (named by its slug or its id) with the organization roles given by \`--role\`, once or more. Each role must be defined (\`auth.defineOrgRole\`, or \`orgRoles\` in a policy file); a user who is a member already is refused: change their roles in the application, or remove them first.
+      Makes the user with this email a member of the organization (named by its slug or its id) with the organization roles given by \`--role\`, once or more. Each role must be defined (\`auth.defineOrgRole\`, or \`orgRoles\` in a policy file); a user who is a member already is refused: change their roles with \`set-member-roles\`.
 
       Running servers that share the database see the change within a second.
     `,
@@ -25,7 +26,7 @@ export class AddMemberCommand extends ServiceAuthCommand {
   protected override async run(): Promise<void> {
     const auth = await this.auth();
     const user = await this.existingUser(auth, this.email);
-    const member = await auth.orgs.addMember(this.org, user.id, this.roles);
+    const member = await withOrgRoles(auth, this.roles, () => auth.orgs.addMember(this.org, user.id, this.roles));
     const org = await auth.orgs.get(this.org);
     this.print(`Made ${member.email} a member of ${org.slug} (${member.roles.join(', ')})`);
   }

@@ -30,6 +30,7 @@ import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
 import { ResetPasswordCommand } from './reset-password.js';
 import { RevokeTokenCommand } from './revoke-token.js';
+import { SetMemberRolesCommand } from './set-member-roles.js';
 import { TestPoliciesCommand } from './test-policies.js';
 
 /** The commands of the `auth` group, in the order its help lists them. */
@@ -51,6 +52,7 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   ListOrgsCommand,
   ListMembersCommand,
   AddMemberCommand,
+  SetMemberRolesCommand,
   RemoveMemberCommand,
   DeleteOrgCommand,
   CheckCommand,

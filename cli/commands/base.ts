@@ -37,6 +37,8 @@ export abstract class ServiceAuthCommand extends Command {
   private opened: AuthParts | undefined;
   /** The database alone, when the command opened no parts (`storage()`); closed when it ends. */
   private openedStorage: Storage | undefined;
+  /** With `--app`: puts back the stdout and `listen` the application was kept from (quiet-application.ts). */
+  private unquiet: (() => void) | undefined;
 
   /**
    * The command's work. Expected failures are thrown (CliFailure, AuthError) and reported by
@@ -51,6 +53,7 @@ export abstract class ServiceAuthCommand extends Command {
       await this.opened?.close();
       await this.openedStorage?.close();
     });
+    this.unquiet?.();
     return status || closed;
   }
 
@@ -145,7 +148,15 @@ export abstract class ServiceAuthCommand extends Command {
     // As for our own parts, no public URL is needed to send no mail; without one the application
     // would warn (or, in production, refuse to start) about links the command never makes.
     process.env['SERVICE_AUTH_PUBLIC_URL'] ||= 'http://localhost';
-    const [{ serviceAuthOfModule }, { partsOf }] = await Promise.all([import('./application-module.js'), import('../../src/service-auth.js')]);
+    const [{ serviceAuthOfModule }, { partsOf }, { quietApplication }] = await Promise.all([
+      import('./application-module.js'),
+      import('../../src/service-auth.js'),
+      import('./quiet-application.js'),
+    ]);
+    // Its console output on stderr and its servers closed, while it loads and while the command runs.
+    const quiet = quietApplication(this.context.stdout, this.context.stderr);
+    this.context = { ...this.context, stdout: quiet.stdout };
+    this.unquiet = quiet.restore;
     return partsOf(await serviceAuthOfModule(modulePath, process.cwd()));
   }
 

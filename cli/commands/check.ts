@@ -4,7 +4,7 @@ import type { ExplainDeps } from '../../src/authorization/explain.js';
 import type { Principal } from '../../src/authorization/principal.js';
 import type { AuthParts } from '../../src/wiring.js';
 import { ServiceAuthCommand } from './base.js';
-import { decidedBy, whyNotLines } from './explanations.js';
+import { decidedBy, lackingLines, whyNotLines } from './explanations.js';
 import { CliFailure, EXIT_USAGE } from './failures.js';
 import { exclusive, needs, required, requiredUnless } from './option-rules.js';
 import { applicationRules, DEFAULT_POLICIES, directoryRules } from './policy-rules.js';
@@ -29,7 +29,9 @@ export class CheckCommand extends ServiceAuthCommand {
 
       An action or subject type that no rule of any role names is a usage error naming the closest known one (a typo would otherwise be "denied").
 
-      Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy?, why_not? }\`.
+      A refusal also lists the rules of the user's roles for the question that were left out because they name an attribute the user has no value for, and how to give it.
+
+      Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy?, why_not?, lacking_attributes? }\`.
     `,
     examples: [
       ['May ann read team north\'s reports?', '$0 auth check --email ann@example.com --action read --subject Report --field team=north'],
@@ -85,12 +87,19 @@ export class CheckCommand extends ServiceAuthCommand {
       if (error instanceof TypeError) throw new CliFailure(`Usage Error: ${error.message.replace(/^explain: /, '')}`, EXIT_USAGE);
       throw error;
     }
+    const { rulesLackingAttributes } = await import('./lacking-attributes.js');
+    const lacking = explanation.allowed || this.policy !== undefined
+      ? []
+      : rulesLackingAttributes(rules.abilities.definitions(), attributed, place?.roles ?? [], this.action!, this.subject!);
     if (this.json) {
-      this.print(JSON.stringify({ email: user.email, ...(place && { org: place.org.slug }), ...explanation }, null, 2));
+      const lackingAttributes = lacking.map(({ rule, ...where }) => ({ ...where, action: rule.action, subject: rule.subject }));
+      const answer = { email: user.email, ...(place && { org: place.org.slug }), ...explanation };
+      this.print(JSON.stringify({ ...answer, ...(lacking.length > 0 && { lacking_attributes: lackingAttributes }) }, null, 2));
     } else {
       this.print(explanation.allowed ? 'allowed' : 'denied');
       this.print(decidedBy(explanation, [...user.roles, ...(place?.roles ?? [])]));
       for (const line of whyNotLines(explanation)) this.print(line);
+      for (const line of lackingLines(lacking, given ? 'given' : this.app ? 'resolver' : 'none')) this.print(line);
     }
     return explanation.allowed ? 0 : EXIT_DENIED;
   }

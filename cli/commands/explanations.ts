@@ -1,6 +1,7 @@
 /** An `explain` answer, and a policy test's failure, in words for the terminal. */
-import type { ExplainedRule, Explanation } from '../../src/authorization/explain.js';
+import type { ExplainedRule, Explanation, WhyNotRule } from '../../src/authorization/explain.js';
 import type { PolicyTestResult } from '../../src/authorization/policy-tests.js';
+import type { LackingAttributes } from './lacking-attributes.js';
 
 /** The deciding rule or policy: `by role "analyst" (policies/roles.json): can read Report where {"team":"north"}`. */
 export function decidedBy(explanation: Explanation, roles: Iterable<string>): string {
@@ -41,12 +42,46 @@ export function whyNotLines(explanation: Explanation): string[] {
       const where = `  ${ruleName(rule)}: ${ruleText(rule)}`;
       if (failed) {
         const wanted = `${failed.field === null ? '' : `${failed.field} `}${failed.operator} ${JSON.stringify(failed.expected)}`;
-        const had = failed.field === null ? 'the subject does not meet it' : failed.missing ? `the subject has no ${failed.field}` : `the subject's ${failed.field} is ${JSON.stringify(failed.actual)}`;
+        const had = failed.field === null
+          ? 'the subject does not meet it'
+          : failed.missing ? `the subject has no ${failed.field}` : `the subject's ${subjectValues(failed)}`;
         return `${where}\n    fails ${wanted}: ${had}`;
       }
       return `${where}\n    matches, but ${refused_by ? `${ruleName(refused_by)} refuses: ${ruleText(refused_by)}` : 'another rule decided'}`;
     }),
   ];
+}
+
+/** Where the attribute values came from, for `lackingLines`. */
+export type AttributeSource = 'given' | 'resolver' | 'none';
+
+/**
+ * For a refusal, a line per rule of the user's roles left out because it names an attribute the
+ * user has no value for, and how to give one: `auth check` would otherwise only say that no rule grants it.
+ */
+export function lackingLines(lacking: readonly LackingAttributes[], from: AttributeSource): string[] {
+  if (lacking.length === 0) return [];
+  const why = {
+    given: 'which no --attribute gives',
+    resolver: "for which the application's resolver gave the user no value",
+    none: "and without --app (whose resolver gives the user's values) or --attribute the user has none",
+  }[from];
+  return [
+    'left out, lacking user attributes:',
+    ...lacking.map(({ role, org_role, index, source, rule, attributes }) => {
+      const name = `${org_role ? 'org role' : 'role'} "${role}", rule ${index}${source ? ` (${source})` : ''}`;
+      const where = `  ${name}: ${ruleText(rule as ExplainedRule)}`;
+      const placeholders = attributes.map((name) => `\${user.${name}}`).join(', ');
+      const give = attributes.map((name) => `--attribute ${name}=VALUE`).join(' ');
+      return `${where}\n    names ${placeholders}, ${why}: add ${give}`;
+    }),
+  ];
+}
+
+/** `team is "south"`, or through a list each element's: `members[0].user_id is 5, members[1].user_id is absent`. */
+function subjectValues(failed: NonNullable<WhyNotRule['failed']>): string {
+  if (!failed.elements) return `${failed.field} is ${JSON.stringify(failed.actual)}`;
+  return failed.elements.map((element) => `${element.path} is ${'value' in element ? JSON.stringify(element.value) : 'absent'}`).join(', ');
 }
 
 /** `role "analyst", rule 2 (policies/roles.json)`. */

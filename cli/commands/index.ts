@@ -36,6 +36,7 @@ import { RemoveRoleCommand } from './remove-role.js';
 import { ResetMfaCommand } from './reset-mfa.js';
 import { ResetPasswordCommand } from './reset-password.js';
 import { RevokeTokenCommand } from './revoke-token.js';
+import { SetMemberRolesCommand } from './set-member-roles.js';
 import { TestPoliciesCommand } from './test-policies.js';
 
 export { ServiceAuthCommand } from './base.js';
@@ -71,6 +72,7 @@ export {
   ResetMfaCommand,
   ResetPasswordCommand,
   RevokeTokenCommand,
+  SetMemberRolesCommand,
   TestPoliciesCommand,
 };
 

@@ -13,7 +13,7 @@ export class PolicyLintCommand extends ServiceAuthCommand {
     details: `
       Reads the policy files of PATH (a file, or every \`.json\` file of a directory; default \`./${DEFAULT_POLICIES}\`) and reports, for every global and organization role: rules whose conditions no subject meets (\`{ "n": { "$gt": 5, "$lt": 3 } }\`), rules wholly overridden by a later rule of the role for the same actions and subject types, duplicate rules, placeholders the role's context cannot fill (\`\${org.id}\` in a global role, an unknown \`\${user.x}\`), and malformed rules.
 
-      With \`--app\`, the application's MikroORM entities (exported by the module, or decorated classes) are checked too: an organization role's rule on an entity without the tenant field (SERVICE_AUTH_TENANT_FIELD, default \`org_id\`) matches nothing. Roles defined in code are linted by \`auth.policies.lint()\`.
+      With \`--app\`, the application's MikroORM entities (exported by the module, or decorated classes) are checked too: an organization role's rule on an entity without the tenant field (SERVICE_AUTH_TENANT_FIELD, default \`org_id\`) matches nothing, and a rule value of another type than its column (\`{ "score": "1" }\` on an integer column), or an order operator on a column that is not a number or a date, matches no row (\`column_type\`). Roles defined in code are linted by \`auth.policies.lint()\`.
 
       Each finding names the file, the role and the rule (its position in the role, from 1). Exit status: 0 without findings, 1 with, 2 for a usage error. \`--json\` prints \`{ findings: [{ kind, file, role, org_role?, rule, message }] }\`.
     `,
@@ -50,11 +50,12 @@ export class PolicyLintCommand extends ServiceAuthCommand {
   }
 
   /** The application's tenant field, and its entities and their relations. */
-  private async application({ entityProperties, entityRelations }: typeof import('../../src/authorization/analysis/entities.js')) {
+  private async application({ entityProperties, entityRelations, entityShapes }: typeof import('../../src/authorization/analysis/entities.js')) {
     const parts = await this.openParts();
     const { exportsOfModule } = await import('./application-module.js');
     const exported = await exportsOfModule(this.app!, process.cwd());
-    return { tenantField: parts.orgRoles.tenant.field, entities: entityProperties(exported), relations: entityRelations(exported) };
+    const [entities, relations, shapes] = [entityProperties(exported), entityRelations(exported), entityShapes(exported)];
+    return { tenantField: parts.orgRoles.tenant.field, entities, relations, shapes };
   }
 }
 

@@ -128,7 +128,8 @@ export function orgAccessFilter(
     relevant = withoutTenantWide.get(ability) ?? withoutOrgWide(abilities, ability);
     withoutTenantWide.set(ability, relevant);
   }
-  return { $and: [accessFilter(relevant, action, subjectType, (rule) => abilities.describe(rule), options), tenant.condition(subjectType, org.id)] };
+  const roles = () => abilities.definitions();
+  return { $and: [accessFilter(relevant, action, subjectType, (rule) => abilities.describe(rule), options, roles), tenant.condition(subjectType, org.id)] };
 }
 
 /** The ability without the organization roles' `all` rules; a scoped token's, with its scopes kept. */

@@ -20,6 +20,11 @@ export interface FailedCondition {
   /** The subject's value (absent when the subject lacks the field: then `missing`). */
   actual?: unknown;
   missing?: true;
+  /**
+   * For a path through a list, each element's value, named by its place (`members[0].user_id`),
+   * `value` absent where the element has none; an empty list is named with the value `[]`.
+   */
+  elements?: { path: string; value?: unknown }[];
 }
 
 /** One rule that could have allowed it: the condition it failed, or the deciding (inverted) rule that refused. */
@@ -55,12 +60,15 @@ export function firstFailedCondition(conditions: Record<string, unknown>, object
       if (!matches({ [key]: value }, object)) return { field: null, operator: key, expected: value };
       continue;
     }
-    const missing = valueAt(object, key) === undefined;
+    const elements = elementsAt(object, key);
+    const missing = !elements && valueAt(object, key) === undefined;
     for (const [operator, expected] of operatorsOf(value)) {
       if (operator === '$options') continue;
       const test = operator === '$regex' && isOperators(value) && value['$options'] !== undefined ? { $regex: expected, $options: value['$options'] } : { [operator]: expected };
       if (missing) return { field: key, operator, expected, missing: true };
-      if (!matches({ [key]: test }, object)) return { field: key, operator, expected, actual: valuesAt(object, key) };
+      if (!matches({ [key]: test }, object)) {
+        return { field: key, operator, expected, actual: valuesAt(object, key), ...(elements && { elements }) };
+      }
     }
   }
   return undefined;
@@ -87,4 +95,28 @@ function valuesAt(object: unknown, path: string): unknown {
     else value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   }
   return value;
+}
+
+/**
+ * The values at a dotted path element by element, when it goes through a list (`members.user_id`
+ * on `members: [{ user_id: 5 }]`); else undefined.
+ */
+function elementsAt(object: unknown, path: string): NonNullable<FailedCondition['elements']> | undefined {
+  const keys = path.split('.');
+  const found: NonNullable<FailedCondition['elements']> = [];
+  let throughList = false;
+  const walk = (value: unknown, at: number, place: string): void => {
+    if (at === keys.length) {
+      found.push(value === undefined ? { path: place } : { path: place, value });
+    } else if (Array.isArray(value)) {
+      throughList = true;
+      if (value.length === 0) found.push({ path: place, value: [] });
+      value.forEach((item, index) => walk(item, at, `${place}[${index}]`));
+    } else {
+      const next = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[keys[at]!] : undefined;
+      walk(next, at + 1, at === 0 ? keys[0]! : `${place}.${keys[at]}`);
+    }
+  };
+  walk(object, 0, '');
+  return throughList ? found : undefined;
 }

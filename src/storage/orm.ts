@@ -13,7 +13,7 @@ import type { LoggerHolder } from '../logger.js';
 import { importDriver } from './drivers.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATION_NAMES } from './migrations/names.js';
-import { sqliteOptions } from './sqlite.js';
+import { sqliteDriverOptions } from './sqlite.js';
 import { MIGRATIONS_TABLE } from './tables.js';
 
 export type Orm = MikroORM;
@@ -51,7 +51,7 @@ async function connectionOptions(databaseUrl: string, log?: LoggerHolder): Promi
     contextName: CONTEXT_NAME,
     debug: false,
   };
-  if (databaseUrl.startsWith('sqlite:')) return { ...common, ...(await sqliteOptions(databaseUrl.slice('sqlite:'.length))) };
+  if (databaseUrl.startsWith('sqlite:')) return { ...common, ...(await sqliteDriverOptions(databaseUrl.slice('sqlite:'.length))) };
   const { PostgreSqlDriver } = await importDriver('@mikro-orm/postgresql', () => import('@mikro-orm/postgresql'));
   return {
     ...common,

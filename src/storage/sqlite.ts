@@ -44,12 +44,18 @@ interface SqliteConnection {
   exec(sql: string, callback: (error: Error | null) => void): void;
 }
 
-/** The MikroORM options for the SQLite file at `path` (or `:memory:`). */
-export async function sqliteOptions(path: string): Promise<Options> {
-  const { SqliteDriver } = await importDriver('@mikro-orm/sqlite', () => import('@mikro-orm/sqlite'));
+/** What `sqliteOptions` gives: MikroORM options to spread into the application's own configuration. */
+export type SqliteOptions = Required<Pick<Options, 'dbName' | 'driverOptions' | 'pool'>>;
+
+/**
+ * The package's way of opening an SQLite file (`:memory:` too), for the application's own MikroORM
+ * on the same file (docs/configuration.md#sharing-an-sqlite-file): write transactions that begin
+ * with `BEGIN IMMEDIATE`, a busy timeout of BUSY_TIMEOUT_MS, WAL, and foreign keys enforced. No
+ * driver: the application's `defineConfig` from `@mikro-orm/sqlite` (or its `MikroORM`) brings it.
+ */
+export function sqliteOptions(dbName: string): SqliteOptions {
   return {
-    driver: SqliteDriver,
-    dbName: path,
+    dbName,
     driverOptions: { client: ImmediateSqliteClient },
     pool: {
       min: 1,
@@ -59,6 +65,12 @@ export async function sqliteOptions(path: string): Promise<Options> {
       afterCreate(connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) {
         connection.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;`, (error) => done(error, connection));
       },
-    } as Options['pool'],
+    } as SqliteOptions['pool'],
   };
+}
+
+/** The package's own MikroORM options for the SQLite file at `path` (or `:memory:`): `sqliteOptions` and the driver. */
+export async function sqliteDriverOptions(path: string): Promise<Options> {
+  const { SqliteDriver } = await importDriver('@mikro-orm/sqlite', () => import('@mikro-orm/sqlite'));
+  return { driver: SqliteDriver, ...sqliteOptions(path) };
 }

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 const p = defineEntity.properties;
 const Task = defineEntity({ name: 'Task', properties: { id: p.integer().primary(), org_id: p.integer(), title: p.string() } });
 const Tag = defineEntity({ name: 'Tag', properties: { id: p.integer().primary(), label: p.string() } });
+const Score = defineEntity({ name: 'Score', properties: { id: p.integer().primary(), points: p.integer(), done: p.boolean(), tag: () => p.manyToOne(Tag) } });
 
 describe('auth.policies.lint()', () => {
   let t: TestApp;
@@ -31,6 +32,11 @@ describe('auth.policies.lint()', () => {
       ]);
       auth.defineRole('base', [{ action: 'read', subject: 'Log' }]);
       auth.defineRole('extended', [{ action: 'read', subject: 'Log' }], { includes: ['base'] });
+      auth.defineRole('typed', [
+        { action: 'read', subject: 'Score', conditions: { points: '1', done: { $in: [true, 'false'] } } },
+        { action: 'read', subject: 'Score', conditions: { 'tag.label': { $lt: 5 }, points: '${user.id}' } },
+        { action: 'read', subject: 'Score', conditions: { points: { $gte: 2 }, 'tag.label': 'x' } },
+      ]);
       auth.defineOrgRole('member', [{ action: 'read', subject: ['Task', 'Tag'] }, { action: 'read', subject: 'Organization' }]);
     });
   });
@@ -60,5 +66,15 @@ describe('auth.policies.lint()', () => {
     expect(found.map(({ role, org_role, rule, message }) => ({ role, org_role, rule, message }))).to.deep.equal([
       { role: 'member', org_role: true, rule: 1, message: 'matches nothing: the entity Tag has no tenant field "org_id" (SERVICE_AUTH_TENANT_FIELD), by which an organization role\'s rules are bound to the organization' },
     ]);
+  });
+
+  it("with the application's entities, rule values of another type than their column, and order operators on a column that is not a number or a date", () => {
+    const found = t.auth.policies.lint({ entities: [[Task, Tag, Score]] }).findings.filter(({ kind }) => kind === 'column_type');
+    expect(found.map(({ role, rule, message }) => ({ role, rule, message }))).to.deep.equal([
+      { role: 'typed', rule: 1, message: '"points" (Score.points, a number column) is compared with "1", a string: it matches no row' },
+      { role: 'typed', rule: 1, message: '"done" (Score.done, a boolean column) is compared with "false", a string: it matches no row' },
+      { role: 'typed', rule: 2, message: '$lt on "tag.label" (Tag.label, a string column): the order operators compare numbers and dates only' },
+    ]);
+    expect(t.auth.policies.lint().findings.filter(({ kind }) => kind === 'column_type'), 'without the entities').to.deep.equal([]);
   });
 });

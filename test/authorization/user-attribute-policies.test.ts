@@ -79,7 +79,24 @@ describe('user attributes in policy files, policy tests and analysis', () => {
     const check = (...args: string[]) => runCliInProcess(['auth', 'check', '--email', 'ada@example.com', '--action', 'read', '--subject', 'Doc', '--field', 'team=red', '--policies', join(dir, 'policies'), '--database', database.url, ...args]);
     expect((await check('--attribute', 'team=red')).code).to.equal(0);
     expect((await check('--attribute', 'team=blue')).code).to.equal(3);
-    expect((await check()).code, 'no values: the rule naming one denies').to.equal(3);
+    const lacking = await check();
+    expect(lacking.code, 'no values: the rule naming one denies').to.equal(3);
+    // And says which rule was left out for lack of which attribute, and how to give it.
+    expect(lacking.stdout).to.equal(
+      [
+        'denied',
+        'no rule of the roles teammate grants it',
+        'left out, lacking user attributes:',
+        `  role "teammate", rule 1 (${join(dir, 'policies', 'team.json')}): can read Doc where {"team":"\${user.team}"}`,
+        "    names ${user.team}, and without --app (whose resolver gives the user's values) or --attribute the user has none: add --attribute team=VALUE",
+        '',
+      ].join('\n'),
+    );
+    const other = await check('--attribute', 'unit=north', '--json');
+    expect(JSON.parse(other.stdout).lacking_attributes).to.deep.equal([
+      { role: 'teammate', index: 1, source: join(dir, 'policies', 'team.json'), attributes: ['team'], action: 'read', subject: 'Doc' },
+    ]);
+    expect((await check('--attribute', 'team=blue')).stdout).to.not.contain('lacking');
     const bad = await check('--attribute', 'team:={"$ne":null}');
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/"team" must be a string, a finite number, a boolean/);

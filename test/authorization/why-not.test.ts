@@ -4,9 +4,11 @@
  * the inverted rule that refused.
  */
 import { expect } from 'chai';
+import { whyNotLines } from '../../cli/commands/explanations.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 const bea = { id: 3, email: 'bea@example.com', is_admin: false, roles: ['editor'] };
+const cal = { id: 5, email: 'cal@example.com', is_admin: false, roles: ['reader'] };
 
 describe('explain: why not', () => {
   let t: TestApp;
@@ -18,6 +20,7 @@ describe('explain: why not', () => {
         { action: 'update', subject: 'Doc', fields: ['title'], conditions: { team: { $ne: null } } },
         { action: 'update', subject: 'Doc', inverted: true, conditions: { locked: true }, reason: 'Locked' },
       ]);
+      auth.defineRole('reader', [{ action: 'read', subject: 'Task', conditions: { 'project.members.user_id': '${user.id}' } }]);
     });
   });
   after(() => t.auth.close());
@@ -44,6 +47,27 @@ describe('explain: why not', () => {
     expect(first!.rule.index).to.equal(1);
     expect(first!.failed).to.equal(undefined);
     expect(first!.refused_by).to.deep.include({ role: 'editor', index: 4, inverted: true });
+  });
+
+  it('through a list, names each element and its value, not a field the subject lacks', () => {
+    const failed = (project: unknown) => t.auth.explain(cal, 'read', 'Task', { project }).why_not![0]!.failed;
+    expect(failed({ members: [{ user_id: 7 }, { role: 'owner' }] })).to.deep.equal({
+      field: 'project.members.user_id',
+      operator: '$eq',
+      expected: 5,
+      actual: [7, undefined],
+      elements: [{ path: 'project.members[0].user_id', value: 7 }, { path: 'project.members[1].user_id' }],
+    });
+    expect(failed({ members: [] })!.elements).to.deep.equal([{ path: 'project.members', value: [] }]);
+    // Without the list, the field is missing as before.
+    expect(failed({})).to.deep.equal({ field: 'project.members.user_id', operator: '$eq', expected: 5, missing: true });
+    expect(t.auth.explain(cal, 'read', 'Task', { project: { members: [{ user_id: 7 }, { user_id: 5 }] } }).allowed).to.equal(true);
+    // As auth check words it.
+    expect(whyNotLines(t.auth.explain(cal, 'read', 'Task', { project: { members: [{ user_id: 7 }, { role: 'owner' }] } }))).to.deep.equal([
+      'why not:',
+      '  role "reader", rule 1: can read Task where {"project.members.user_id":5}\n' +
+        "    fails project.members.user_id $eq 5: the subject's project.members[0].user_id is 7, project.members[1].user_id is absent",
+    ]);
   });
 
   it('says nothing of why not when allowed', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { runBatch, runCli, type CliOptions, type CliResult } from './cli-process.js';
@@ -16,6 +17,8 @@ describe('CLI: --app loads the application, whose configuration and event handle
   let trace: string;
   let withoutTsx: string;
   let t: TestApp;
+  // A server holding the port the listening fixture asks for, as the application's own would.
+  let held: Server;
   const results: Record<string, CliResult> = {};
 
   before(async () => {
@@ -30,6 +33,10 @@ describe('CLI: --app loads the application, whose configuration and event handle
     for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) {
       await t.auth.users.create({ email, password: PASSWORD });
     }
+
+    held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const heldPort = String((held.address() as { port: number }).port);
 
     const env = { CLI_FIXTURE_TRACE: trace };
     // The built CLI with `--app <module> --database <url>`, from the package root.
@@ -52,6 +59,7 @@ describe('CLI: --app loads the application, whose configuration and event handle
         others: {
           tooShort: () => withApp('app.js', ['reset-password', 'bob@example.com', '--password-stdin'], { input: `${DEFAULT_VALID_SHORT}\n` }),
           withoutApp: () => withApp('without-app.js', ['list-users']),
+          listening: () => withApp('listening-app.js', ['list-users'], { env: { ...env, CLI_FIXTURE_PORT: heldPort } }),
           withoutServiceAuth: () => withApp('without-service-auth.js', ['list-users']),
           missing: () => withApp('missing.js', ['list-users']),
           // The built CLI loads a TypeScript module with the tsx installed for it (this checkout's).
@@ -64,6 +72,7 @@ describe('CLI: --app loads the application, whose configuration and event handle
     );
   });
   after(async () => {
+    held.close();
     await t.auth.close();
     await database.remove();
     await rm(traceDir, { recursive: true, force: true });
@@ -104,6 +113,16 @@ describe('CLI: --app loads the application, whose configuration and event handle
 
   it("runs the demo's policy tests (demo.json, 25, and projects.json, 124) with --app demo/app.ts", () => {
     expect(results['demoPolicyTests']).to.deep.equal({ code: 0, stdout: '149 passed, 0 failed\n', stderr: '' });
+  });
+
+  it('keeps an application that listens and logs when it loads from listening and from stdout: its lines on stderr, the port it asks for already held', () => {
+    const { code, stdout, stderr } = results['listening']!;
+    expect(code, stderr).to.equal(0);
+    // The table's heading and the three users' rows, and no line of the application's.
+    expect(stdout.split('\n').filter(Boolean).map((line) => line.split(' ')[0])).to.deep.equal(['ID', '1', '2', '3']);
+    for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) expect(stdout).to.contain(email);
+    // Its callback ran (on a port of our choosing, closed at once).
+    expect(stderr).to.match(/^the application loads\nand writes to stdout\n\{"level":30,"msg":"and logs"\}\nListening on port \d+\n$/);
   });
 
   it('says clearly when the module has no Express application, no ServiceAuth, or cannot be loaded', () => {

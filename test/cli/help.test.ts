@@ -24,6 +24,7 @@ const COMMANDS = {
   'list-orgs': 'List the organizations',
   'list-members': 'List the members of an organization',
   'add-member': 'Make a user a member of an organization',
+  'set-member-roles': "Change a member's organization roles",
   'remove-member': 'Remove a member from an organization',
   'delete-org': 'Delete an organization',
   'create-token': 'Create a token for a user',
@@ -111,7 +112,7 @@ describe('CLI: help, version and usage errors', () => {
         'AddMemberCommand AddRoleCommand AuditCommand AuditPruneCommand AuditVerifyCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateOrgCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteOrgCommand DeleteRoleCommand ' +
         'DeleteUserCommand DisableUserCommand EnableUserCommand ImportLegacyTokenCommand ' +
         'ListMembersCommand ListOrgsCommand ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand PolicyDiffCommand PolicyLintCommand RemoveMemberCommand RemoveRoleCommand ResetMfaCommand ResetPasswordCommand ' +
-        'RevokeTokenCommand ServiceAuthCommand TestPoliciesCommand authCommands\n',
+        'RevokeTokenCommand ServiceAuthCommand SetMemberRolesCommand TestPoliciesCommand authCommands\n',
       stderr: '',
     });
   });

@@ -1,6 +1,6 @@
 /**
- * The organization commands: create-org, list-orgs, list-members, add-member, remove-member and
- * delete-org, in this process against an SQLite file, checked through a ServiceAuth of our own on
+ * The organization commands: create-org, list-orgs, list-members, add-member, set-member-roles,
+ * remove-member and delete-org, in this process against an SQLite file, checked through a ServiceAuth of our own on
  * the same file; one refusal in a real process, for its exit status as the shell sees it.
  */
 import { expect } from 'chai';
@@ -11,7 +11,7 @@ import { ORG_ROLES, orgApp } from '../orgs/org-app.js';
 import { runCli, type CliResult } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
-describe('CLI: create-org, list-orgs, list-members, add-member, remove-member, delete-org', () => {
+describe('CLI: create-org, list-orgs, list-members, add-member, set-member-roles, remove-member, delete-org', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let t: TestApp;
   /** The working directory: its ./policies defines the organization roles the commands may give. */
@@ -83,6 +83,9 @@ describe('CLI: create-org, list-orgs, list-members, add-member, remove-member, d
     expect(await cli('add-member', 'no-such-org', 'ada@example.com', '--role', 'viewer')).to.deep.equal(failure('Not found: no organization with slug "no-such-org"'));
     expect((await cli('add-member', 'globex-corp', 'ada@example.com', '--role', 'bad role!')).stderr).to.match(/^Invalid roles: /);
     expect((await cli('add-member', 'globex-corp', 'ada@example.com')).code).to.equal(2);
+    expect(await cli('add-member', 'globex-corp', 'ada@example.com', '--role', 'viewr', '--role', 'member')).to.deep.equal(
+      failure('Unknown role: no organization role named "viewr"; did you mean "viewer"? (the organization roles are owner, admin, member, viewer)'),
+    );
     expect(await cli('remove-member', 'acme-inc', 'ada@example.com')).to.deep.equal(
       failure('Last owner: ada@example.com is the last owner of acme-inc: give another member an owner role first, or delete the organization'),
     );
@@ -91,6 +94,35 @@ describe('CLI: create-org, list-orgs, list-members, add-member, remove-member, d
     expect(await cli('remove-member', 'acme-inc', 'cy@example.com')).to.deep.equal({ code: 0, stdout: 'Removed cy@example.com from acme-inc\n', stderr: '' });
     expect(await cli('remove-member', 'acme-inc', 'cy@example.com')).to.deep.equal(failure('Not found: cy@example.com is not a member of acme-inc'));
     expect((await t.auth.orgs.members('acme-inc')).map((m) => m.email)).to.deep.equal(['ada@example.com', 'bob@example.com']);
+  });
+
+  it("set-member-roles replaces a member's roles; refusals say why and change nothing", async () => {
+    expect(await cli('set-member-roles', 'acme-inc', 'bob@example.com', '--role', 'viewer')).to.deep.equal({
+      code: 0,
+      stdout: 'bob@example.com now holds viewer in acme-inc (was admin, member)\n',
+      stderr: '',
+    });
+    expect((await t.auth.orgs.members('acme-inc')).map((m) => [m.email, m.roles])).to.deep.equal([['ada@example.com', ['owner']], ['bob@example.com', ['viewer']]]);
+    const [record] = await t.auth.audit.query({ type: 'member_roles_changed', limit: 1 });
+    expect(record!.detail).to.include({ actor: 'cli', org: 'acme-inc', roles: 'viewer', previous_roles: 'admin member' });
+    expect(await cli('set-member-roles', '1', 'bob@example.com', '--role', 'member', '--role', 'admin')).to.include({ code: 0, stderr: '' });
+    expect(await cli('set-member-roles', 'acme-inc', 'bob@example.com', '--role', 'admin', '--role', 'member')).to.deep.equal({
+      code: 0,
+      stdout: 'bob@example.com already holds admin, member in acme-inc; nothing changed\n',
+      stderr: '',
+    });
+
+    const members = await t.auth.orgs.members('acme-inc');
+    expect(await cli('set-member-roles', 'acme-inc', 'bob@example.com', '--role', 'admn')).to.deep.equal(
+      failure('Unknown role: no organization role named "admn"; did you mean "admin"? (the organization roles are owner, admin, member, viewer)'),
+    );
+    expect(await cli('set-member-roles', 'acme-inc', 'ada@example.com', '--role', 'admin')).to.deep.equal(
+      failure('Last owner: ada@example.com is the last owner of acme-inc: give another member an owner role first, or delete the organization'),
+    );
+    expect(await cli('set-member-roles', 'acme-inc', 'cy@example.com', '--role', 'viewer')).to.deep.equal(failure('Not found: cy@example.com is not a member of acme-inc'));
+    expect(await cli('set-member-roles', 'no-such-org', 'bob@example.com', '--role', 'viewer')).to.deep.equal(failure('Not found: no organization with slug "no-such-org"'));
+    expect((await cli('set-member-roles', 'acme-inc', 'bob@example.com')).code).to.equal(2);
+    expect(await t.auth.orgs.members('acme-inc')).to.deep.equal(members);
   });
 
   it('list-orgs prints a table, or JSON with the number of members', async () => {

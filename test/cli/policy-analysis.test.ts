@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { temporaryDirectory } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
+import { percent } from '../../cli/commands/test-policies.js';
 import { runCli } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
@@ -84,7 +85,7 @@ describe('CLI: auth policy lint and test-policies --coverage', () => {
     expect(await runCliInProcess(['auth', 'policy', 'lint'], { cwd: clean })).to.deep.equal({ code: 0, stdout: 'No findings.\n', stderr: '' });
   });
 
-  it("lint --app checks the application's entities: an organization role's rule on one without the tenant field (a process: --app)", async () => {
+  it("lint --app checks the application's entities: an organization role's rule on one without the tenant field, a rule value of another type than its column (a process: --app)", async () => {
     const app = join(dir, 'app.mjs');
     await writeFile(
       app,
@@ -105,6 +106,12 @@ describe('CLI: auth policy lint and test-policies --coverage', () => {
     expect(code).to.equal(1);
     expect(stdout).to.contain(`${file}: org role "member", rule 1: no_tenant_field: matches nothing: the entity Task has no tenant field "org_id"`);
     expect(stdout).to.contain(`${file}: org role "member", rule 2: no_tenant_field:`);
+    // A rule value of another type than its column (the entity's `title` is text).
+    const typed = join(dir, 'typed.json');
+    await writeFile(typed, JSON.stringify({ roles: { viewer: [{ action: 'read', subject: 'Task', conditions: { title: 7 } }] } }));
+    const checked = await runCli(['auth', 'policy', 'lint', typed, '--app', app], { env: { SERVICE_AUTH_DATABASE_URL: 'sqlite::memory:' } });
+    expect(checked.stdout).to.contain(`${typed}: role "viewer", rule 1: column_type: "title" (Task.title, a string column) is compared with 7, a number: it matches no row`);
+    expect(checked.code).to.equal(1);
   });
 
   it('test-policies --coverage lists, per role, the rules no test decided, and the total', async () => {
@@ -120,6 +127,12 @@ describe('CLI: auth policy lint and test-policies --coverage', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('prints the coverage to the nearest tenth, never 100% with a rule uncovered nor 0% with one covered', () => {
+    const shown = (covered: number, total: number) => percent({ covered, total });
+    expect([shown(4, 13), shown(6, 7), shown(1, 3), shown(3, 4), shown(0, 5), shown(5, 5), shown(0, 0)]).to.deep.equal(['30.8%', '85.7%', '33.3%', '75%', '0%', '100%', '100%']);
+    expect([shown(1999, 2000), shown(1, 2000)]).to.deep.equal(['99.9%', '0.1%']);
   });
 
   it('--min-coverage exits 1 below it, 0 at or above; a value that is no percentage is a usage error', async () => {

@@ -136,8 +136,11 @@ export async function removeApplications(): Promise<void> {
   for (const dir of scratch) await rm(dir, { recursive: true, force: true });
 }
 
-/** The application's files besides the quick start: its module for `--app`, a policy test file, its own MikroORM. */
-export async function writeApplicationFiles(dir: string): Promise<void> {
+/**
+ * The application's files besides the quick start: its module for `--app`, a policy test file, its own MikroORM.
+ * The module listens on `port` (the quick start's, already held) and logs when it loads, as a server's main module does.
+ */
+export async function writeApplicationFiles(dir: string, port: number): Promise<void> {
   // Members read team north's reports; TypeScript that only a TypeScript loader runs.
   await writeFile(
     join(dir, 'app.ts'),
@@ -151,6 +154,8 @@ export const app: Express = express();
 const auth = new ServiceAuth(app);
 auth.defineRole('admin', [{ action: 'manage', subject: 'all' }]);
 auth.defineRole('member', [{ action: 'read', subject: 'Report', conditions: { team: north.name } }]);
+console.log('app.ts loaded');
+app.listen(${port}, () => console.log('Listening on http://localhost:${port}'));
 export default app;
 `,
   );
@@ -166,12 +171,13 @@ export default app;
       ],
     }),
   );
-  // Its own entity in the package's SQLite file, and MikroORM's schema:update told to leave the package's tables alone.
+  // Its own entity in the package's SQLite file, opened as the package opens it, and MikroORM's
+  // schema:update told to leave the package's tables alone.
   await writeFile(
     join(dir, 'mikro-orm.config.ts'),
     `import { defineEntity } from '@mikro-orm/core';
 import { defineConfig } from '@mikro-orm/sqlite';
-import { SERVICE_AUTH_TABLES } from 'service-auth';
+import { SERVICE_AUTH_TABLES, sqliteOptions } from 'service-auth';
 
 export const Note = defineEntity({
   name: 'Note',
@@ -180,7 +186,7 @@ export const Note = defineEntity({
 });
 
 export default defineConfig({
-  dbName: 'service-auth.sqlite',
+  ...sqliteOptions('service-auth.sqlite'),
   entities: [Note],
   schemaGenerator: { skipTables: [...SERVICE_AUTH_TABLES] },
 });

@@ -118,14 +118,17 @@ function condition(compound: boolean, depth = 2): fc.Arbitrary<Record<string, un
   return fc.tuple(fields, fc.option(nested, { nil: undefined, freq: 2 })).map(([tests, logic]) => (logic ? { ...tests, [logic[0]]: logic[1] } : tests));
 }
 
-/** A CASL raw rule: the property's actions on `Thing` mostly, sometimes `manage`, `all` or another subject. */
-function rule(compound: boolean): fc.Arbitrary<RoleRule> {
+/**
+ * A CASL raw rule: the property's actions on `Thing` mostly, sometimes `manage`, `all` or another
+ * subject; inverted one time in three, or as often as not with `manyRefusals`.
+ */
+function rule(compound: boolean, manyRefusals = false): fc.Arbitrary<RoleRule> {
   return fc
     .record({
       action: weighted<string | string[]>([5, fc.constant('read')], [2, fc.constant('update')], [2, fc.constantFrom('manage', ['read', 'update'])]),
       subject: weighted<string | string[]>([6, fc.constant('Thing')], [1, fc.constantFrom('all', 'Other', ['Thing', 'Other'])]),
-      inverted: weighted([2, fc.constant(false)], [1, fc.constant(true)]),
-      conditions: weighted<Record<string, unknown> | undefined>([1, fc.constant(undefined)], [8, condition(compound)]),
+      inverted: weighted([manyRefusals ? 1 : 2, fc.constant(false)], [1, fc.constant(true)]),
+      conditions: weighted<Record<string, unknown> | undefined>([1, fc.constant(undefined)], [manyRefusals ? 30 : 8, condition(compound)]),
       // A per-field rule: `can(action, row)` asks about no field, so an inverted one is not applied.
       fields: weighted<string[] | undefined>([8, fc.constant(undefined)], [1, fc.constant(['team'])]),
     })
@@ -145,13 +148,14 @@ const row: fc.Arbitrary<Omit<Row, 'id'>> = fc.record({
   archived: orNull(fc.boolean()),
 });
 
-/** Roles (each may include those before it), a principal holding some of them, an action and rows. */
-export function accessCase({ compound = true } = {}): fc.Arbitrary<AccessCase> {
-  const roles = fc.tuple(
-    ...ROLE_NAMES.map((name, index) =>
-      fc.record({ name: fc.constant(name), rules: fc.array(rule(compound), { minLength: 1, maxLength: 4 }), includes: fc.subarray(ROLE_NAMES.slice(0, index)) }),
-    ),
-  );
+/**
+ * Roles (each may include those before it), a principal holding some of them, an action and rows.
+ * `manyRefusals`: roles of up to 12 rules, half of them inverted and nearly all conditional, so
+ * that grants and refusals interleave for many levels (the filter nests by priority: filters.ts).
+ */
+export function accessCase({ compound = true, manyRefusals = false } = {}): fc.Arbitrary<AccessCase> {
+  const rules = fc.array(rule(compound, manyRefusals), { minLength: manyRefusals ? 6 : 1, maxLength: manyRefusals ? 12 : 4 });
+  const roles = fc.tuple(...ROLE_NAMES.map((name, index) => fc.record({ name: fc.constant(name), rules, includes: fc.subarray(ROLE_NAMES.slice(0, index)) })));
   const user = fc.record({
     id: fc.integer({ min: 1, max: 3 }),
     email: fc.constantFrom(...EMAILS),

@@ -66,13 +66,14 @@ function conditions(paths: Record<string, [fc.Arbitrary<unknown>, boolean]>, dep
   }));
 }
 
-function rule(): fc.Arbitrary<RoleRule> {
+/** A rule on tasks; inverted one time in three, or as often as not with `manyRefusals`. */
+function rule(manyRefusals = false): fc.Arbitrary<RoleRule> {
   return fc
     .record({
       action: weighted<string | string[]>([5, fc.constant('read')], [1, fc.constant('update')], [1, fc.constant('manage')]),
       subject: weighted<string>([8, fc.constant('Task')], [1, fc.constant('all')]),
-      inverted: weighted([2, fc.constant(false)], [1, fc.constant(true)]),
-      conditions: weighted<Record<string, unknown> | undefined>([1, fc.constant(undefined)], [8, conditions(TASK_PATHS, 1, true)]),
+      inverted: weighted([manyRefusals ? 1 : 2, fc.constant(false)], [1, fc.constant(true)]),
+      conditions: weighted<Record<string, unknown> | undefined>([1, fc.constant(undefined)], [manyRefusals ? 30 : 8, conditions(TASK_PATHS, 1, true)]),
     })
     .map(({ inverted, conditions, ...rest }) => ({ ...rest, ...(inverted && { inverted }), ...(conditions && { conditions }) }) as RoleRule);
 }
@@ -95,11 +96,14 @@ const graph: fc.Arbitrary<Graph> = fc
     }),
   );
 
-/** Roles (each may include those before it), a principal holding some of them, an action, and a graph. */
-export function relationCase(): fc.Arbitrary<RelationCase> {
-  const roles = fc.tuple(
-    ...ROLE_NAMES.map((name, index) => fc.record({ name: fc.constant(name), rules: fc.array(rule(), { minLength: 1, maxLength: 3 }), includes: fc.subarray(ROLE_NAMES.slice(0, index)) })),
-  );
+/**
+ * Roles (each may include those before it), a principal holding some of them, an action, and a
+ * graph. `manyRefusals`: roles of up to 10 rules, half of them inverted (many through `$elemMatch`
+ * and to-many paths), nearly all conditional.
+ */
+export function relationCase({ manyRefusals = false } = {}): fc.Arbitrary<RelationCase> {
+  const rules = fc.array(rule(manyRefusals), { minLength: manyRefusals ? 5 : 1, maxLength: manyRefusals ? 10 : 3 });
+  const roles = fc.tuple(...ROLE_NAMES.map((name, index) => fc.record({ name: fc.constant(name), rules, includes: fc.subarray(ROLE_NAMES.slice(0, index)) })));
   const user = fc.record({ id: fc.integer({ min: 1, max: 3 }), email: fc.constant('ada@example.com'), is_admin: fc.constant(false), roles: fc.subarray([...ROLE_NAMES], { minLength: 1 }) });
   return fc.record({ roles, user, action: weighted([4, fc.constant('read')], [1, fc.constant('update')]), graph });
 }

@@ -15,7 +15,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import fc from 'fast-check';
 import type { AppAbility } from '../../src/authorization/abilities.js';
 import { decide } from '../../src/authorization/decision.js';
-import { conditionToQuery } from '../../src/authorization/filters.js';
+import { conditionToQuery } from '../../src/authorization/condition-query.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';

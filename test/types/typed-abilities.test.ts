@@ -43,6 +43,25 @@ auth.require({ action: 'raed', subject: 'Report' });
 auth.require({ action: 'update', subject: 'Note', load: () => null, conceal: 'raed' });
 // @ts-expect-error: a misspelt subject type in a guard
 auth.require({ action: 'read', subject: 'Nte' });
+
+// The rules a role, an organization role or a scope is defined with.
+auth.defineRole('editor', [
+  { action: 'update', subject: 'Note', conditions: { owner_id: '\${user.id}' } },
+  { action: ['read', 'update'], subject: ['Report', 'Note'], fields: ['title'] },
+  { action: 'manage', subject: 'all', inverted: true, reason: 'closed' },
+]);
+// @ts-expect-error: a misspelt action in a role's rule
+auth.defineRole('reader', [{ action: 'raed', subject: 'Report' }]);
+// @ts-expect-error: a misspelt subject type in a role's rule
+auth.defineRole('reader', [{ action: 'read', subject: ['Report', 'Nte'] }]);
+auth.defineOrgRole('member', { includes: [], rules: [{ action: 'read', subject: 'Note' }] });
+// @ts-expect-error: a misspelt action in an organization role's rule
+auth.defineOrgRole('member', [{ action: 'raed', subject: 'Note' }]);
+// @ts-expect-error: a misspelt subject type in an organization role's rules
+auth.defineOrgRole('member', { rules: [{ action: 'read', subject: 'Nte' }] });
+auth.defineScope('notes:write', [{ action: 'update', subject: 'Note' }], 'Change notes');
+// @ts-expect-error: a misspelt action in a scope
+auth.defineScope('notes:write', [{ action: 'updte', subject: 'Note' }], 'Change notes');
 `;
 
 const UNTYPED = `
@@ -51,6 +70,8 @@ import { ServiceAuth } from 'service-auth';
 
 const app = express();
 const auth = new ServiceAuth(app);
+auth.defineRole('any', [{ action: 'anything', subject: 'Whatever' }]);
+auth.defineOrgRole('any', [{ action: 'raed', subject: ['Nte'] }]);
 app.get('/x', auth.require({ action: 'anything', subject: 'Whatever' }), (req, res) => {
   req.ability!.can('raed', 'Nte');
   req.ability!.can('read', { any: 'object' });

@@ -6,12 +6,14 @@
  * classes with decorators (MikroORM's metadata storage).
  */
 import { EntitySchema, MetadataStorage } from '@mikro-orm/core';
+import { shapeOf, type EntityShape } from '../rule-values.js';
 import type { EntityRelations, PropertyKind } from './relations.js';
 
 interface PropertyLike {
   kind?: string;
   array?: boolean;
   type?: unknown;
+  runtimeType?: unknown;
   entity?: unknown;
   targetMeta?: { className?: string };
 }
@@ -19,6 +21,16 @@ interface PropertyLike {
 interface MetadataLike {
   className: string;
   properties: Record<string, PropertyLike>;
+}
+
+/** Subject type to the entity's columns and relations, for the check of rule values against column types (rule-values.ts). */
+export function entityShapes(values: Iterable<unknown>): Map<string, EntityShape> {
+  const found = metadataOf(values);
+  const resolve = (property: PropertyLike) => {
+    const target = targetOf(property);
+    return target === undefined ? undefined : found.get(target);
+  };
+  return new Map([...found].map(([name, meta]) => [name, shapeOf(meta, resolve)]));
 }
 
 /** Subject type to property names, for every entity found in `values` (and every decorated class). */

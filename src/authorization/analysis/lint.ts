@@ -10,18 +10,21 @@
  * - `placeholder` and `invalid`: what a role's definition refuses, reported by rule (policy-files.ts);
  * - `no_tenant_field`: an organization role's rule on an entity without the tenant field
  *   (SERVICE_AUTH_TENANT_FIELD): the package binds it to the organization by that field, so it
- *   matches nothing (tenant.ts).
+ *   matches nothing (tenant.ts);
+ * - `column_type`: with the entities, a literal of another type than its column, or an order
+ *   operator on a column that is not a number or a date (rule-values.ts): `accessibleBy` refuses it.
  *
  * A rule found `unsatisfiable` or `overridden` never decides: removing it changes no decision
  * (test/properties proves it on generated rules).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { RoleRule } from '../role-rules.js';
+import { valueProblems, type EntityShape } from '../rule-values.js';
 import { ORGANIZATION } from '../tenant.js';
 import { kindsFor, type EntityRelations } from './relations.js';
 import { unsatisfiable } from './satisfiable.js';
 
-export type LintKind = 'unsatisfiable' | 'overridden' | 'duplicate' | 'placeholder' | 'invalid' | 'no_tenant_field';
+export type LintKind = 'unsatisfiable' | 'overridden' | 'duplicate' | 'placeholder' | 'invalid' | 'no_tenant_field' | 'column_type';
 
 export interface LintFinding {
   kind: LintKind;
@@ -51,6 +54,8 @@ export interface LintOptions {
   entities?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Their relations (entities.ts): which steps of a dotted path are to-many. Unknown steps are read both ways. */
   relations?: EntityRelations;
+  /** Their columns' types (entities.ts): for `column_type`. */
+  shapes?: ReadonlyMap<string, EntityShape>;
 }
 
 export function lintRoles(roles: readonly LintRole[], options: LintOptions = {}): LintFinding[] {
@@ -58,7 +63,7 @@ export function lintRoles(roles: readonly LintRole[], options: LintOptions = {})
   return roles.flatMap((role) => lintRole(role, byName, options));
 }
 
-function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField = 'org_id', entities, relations }: LintOptions): LintFinding[] {
+function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField = 'org_id', entities, relations, shapes }: LintOptions): LintFinding[] {
   const findings: LintFinding[] = [];
   const found = (kind: LintKind, index: number, message: string) =>
     findings.push({ kind, ...(role.source !== undefined && { file: role.source }), role: role.role, ...(role.org && { org_role: true as const }), rule: index + 1, message });
@@ -81,6 +86,10 @@ function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField =
           found('no_tenant_field', index, `matches nothing: the entity ${type} has no tenant field "${tenantField}" (SERVICE_AUTH_TENANT_FIELD), by which an organization role's rules are bound to the organization`);
         }
       }
+    }
+    for (const type of names(rule.subject)) {
+      const shape = shapes?.get(type);
+      if (shape) for (const { message } of valueProblems(rule.conditions, shape)) found('column_type', index, message);
     }
   });
   return findings;
