@@ -24,6 +24,11 @@ import { IDENTITY_ENDPOINTS } from './api/identities.js';
 import { IMPERSONATION_ENDPOINTS } from './api/impersonation.js';
 import { stopImpersonationForm } from './pages/impersonation-routes.js';
 import { SSO_PAGES } from './pages/sso-routes.js';
+import { adminAudit, adminVerifyAuditChain } from './pages/admin/audit-routes.js';
+import { adminOrg, adminOrgs } from './pages/admin/org-routes.js';
+import { adminPolicy } from './pages/admin/policy-routes.js';
+import { adminHome } from './pages/admin/routes.js';
+import { USER_CONSOLE } from './pages/admin/user-routes.js';
 import type { Endpoint } from './endpoints/endpoint.js';
 import { MFA_PAGES } from './pages/mfa-routes.js';
 import { PASSKEY_PAGES } from './pages/passkeys-routes.js';
@@ -60,4 +65,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   stopImpersonationForm,
   ...SSO_PAGES,
   ...IDENTITY_ENDPOINTS,
+  adminHome,
+  ...USER_CONSOLE,
+  adminOrgs,
+  adminOrg,
+  adminAudit,
+  adminVerifyAuditChain,
+  adminPolicy,
 ];

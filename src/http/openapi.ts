@@ -11,7 +11,6 @@ import { OPENAPI_PATH } from './api/openapi.js';
 import { openApiResponse } from './schemas/responses.js';
 import { SchemaComponents } from './openapi/json-schema.js';
 import { ANY_ENDPOINT, limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
-import { adminPaths } from './openapi/admin-paths.js';
 import { refusals } from './openapi/responses.js';
 import { documentPaths } from './endpoints/document.js';
 import { ENDPOINTS } from './endpoint-table.js';
@@ -31,7 +30,7 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
   const operations: Paths = {};
-  for (const part of [adminPaths(context), documentPaths(ENDPOINTS, context) as Paths, documentPath(context)]) {
+  for (const part of [documentPaths(ENDPOINTS, context) as Paths, documentPath(context)]) {
     for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
   }
   const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));

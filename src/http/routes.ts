@@ -79,7 +79,7 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
     }))?.user ?? null;
   router.use(orgPages({ config, orgs, pluggable }, kit).router);
   router.use(invitationPages({ config, orgs, currentUser, pluggable }, kit).router);
-  router.use(adminPages({ ...deps, explain: facade.explain }));
+  router.use(adminPages({ ...deps, explain: facade.explain }, kit));
   const links = { registrations: deps.registrations, emailChanges: deps.emailChanges };
   router.use(confirmPages({ config, account: actions, profile, ...links, pluggable }, kit).router);
   router.use(accountApi({ actions, credentials: deps.credentials }, kit).router);

@@ -12,7 +12,7 @@ import type { GuardKit } from './guard-kit.js';
 const mounted = new WeakSet<Endpoint>();
 
 export interface FormOptions {
-  /** The form the page was sent from (pages/forms.ts): placed before the guards, so that their refusals show it again. */
+  /** The form the page was sent from (pages/forms.ts): before the guards, so that their refusals show it again. */
   form?: FormRoute;
   /** A browser's form only, before anything else: the pages' variant of a JSON endpoint. */
   browserFormsOnly?: boolean;
@@ -23,13 +23,13 @@ export class EndpointRouter {
 
   constructor(private readonly kit: GuardKit) {}
 
-  /** The endpoint, answered by `handler` after its guards. */
-  on(endpoint: Endpoint, handler: RequestHandler, options: FormOptions = {}): this {
+  /** The endpoint, answered by `handler` (or a chain of the route's own) after its guards. */
+  on(endpoint: Endpoint, handler: RequestHandler | readonly RequestHandler[], options: FormOptions = {}): this {
     const chain: RequestHandler[] = [];
     if (endpoint.formsOnly || options.browserFormsOnly) chain.push(browserFormsOnly);
     if (options.form) chain.push(formRoute(options.form));
     for (const guard of endpoint.guards) chain.push(...guard.use(this.kit));
-    this.router[endpoint.method](endpoint.path, ...chain, handler);
+    this.router[endpoint.method](endpoint.path, ...chain, ...[handler].flat());
     mounted.add(endpoint);
     return this;
   }

@@ -1,5 +1,12 @@
 /** The audit log's part of the console: the records, filtered and paged, and the check of the chain. */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, Response } from 'express';
+import { endpoint } from '../../endpoints/endpoint.js';
+import type { GuardKit } from '../../endpoints/guard-kit.js';
+import { tokenFailuresNote } from '../../endpoints/guards.js';
+import { EndpointRouter } from '../../endpoints/mount.js';
+import { queryParameter } from '../../openapi/operations.js';
+import { page } from '../../openapi/responses.js';
+import { consoleGuard, consolePage } from './admin-endpoints.js';
 import { auditPage } from './audit-page.js';
 import { auditQuery, parseQuery } from './query.js';
 import { sendAdminPage, type AdminPageBase } from './shell.js';
@@ -10,8 +17,36 @@ import type { AdminDeps } from './routes.js';
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
 
-export function auditRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: Request) => AdminPageBase): Router {
-  const router = Router();
+export const adminAudit = consolePage({
+  path: '/admin/audit',
+  operationId: 'adminAudit',
+  summary: 'The audit log, 50 a page, newest first, filtered',
+  needs: '`read AuditRecord`',
+  section: 'audit',
+  parameters: [
+    queryParameter('type', 'One of the audit log’s types'),
+    queryParameter('email', 'The records of this person'),
+    queryParameter('since', 'From this day (YYYY-MM-DD, UTC)'),
+    queryParameter('until', 'To this day, included (YYYY-MM-DD, UTC)'),
+    queryParameter('before', 'A record id: the records older than it (the “Older records” link’s)'),
+  ],
+});
+
+export const adminVerifyAuditChain = endpoint({
+  method: 'post',
+  path: '/admin/audit/verify',
+  operationId: 'adminVerifyAuditChain',
+  summary: 'Verify the audit log’s chain: answered with the audit log page saying whether it is intact, or where it breaks',
+  description: ({ config }) =>
+    'Needs `read AuditRecord` on every record. Changes nothing, so it is answered with the page itself rather than a' +
+    ` redirect.${tokenFailuresNote(config)}`,
+  tags: ['admin'],
+  guards: [consoleGuard('audit')],
+  responses: { 200: page('The audit log page with the result') },
+  refusals: ['bad_request'],
+});
+
+export function auditRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) => AdminPageBase): EndpointRouter {
 
   const show = async (req: Request, res: Response, notice: Notice | null) => {
     const { type, email, since, until, before } = parseQuery(auditQuery, req);
@@ -36,16 +71,14 @@ export function auditRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req:
     }));
   };
 
-  router.get('/admin/audit', ...gate, (req, res) => show(req, res, null));
+  const routes = new EndpointRouter(kit).on(adminAudit, (req, res) => show(req, res, null));
 
   // Reads, and changes nothing: answered with the result at once rather than a redirect, since an
   // address that said "intact" could be handed to an operator who never verified anything.
-  router.post('/admin/audit/verify', ...gate, async (req, res) => {
+  return routes.on(adminVerifyAuditChain, async (req, res) => {
     const check = await deps.audit.verify();
     const t = ADMIN_TEXTS.audit;
     const notice: Notice = check.intact ? { kind: 'info', text: t.intact(check.rows, check.first, check.last) } : { kind: 'error', text: t.broken(check.brokenAt, check.why) };
     await show(req, res, notice);
   });
-
-  return router;
 }

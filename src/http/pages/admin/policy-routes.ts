@@ -1,20 +1,37 @@
 /** The policy explorer: the matrix of what each role allows, and "why" for a user (`auth.explain`). */
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request } from 'express';
 import { POLICY_ACTION } from '../../../authorization/abilities.js';
 import type { Explanation } from '../../../authorization/explain.js';
 import { roleMatrix } from '../../../authorization/reach.js';
 import { AuthError } from '../../../errors.js';
+import type { GuardKit } from '../../endpoints/guard-kit.js';
+import { EndpointRouter } from '../../endpoints/mount.js';
+import { queryParameter } from '../../openapi/operations.js';
 import type { FieldErrors } from '../fields.js';
+import { consolePage } from './admin-endpoints.js';
 import { policyPage } from './policy-page.js';
 import { parseFieldValues, parseQuery, whyQuery } from './query.js';
 import { sendAdminPage, type AdminPageBase } from './shell.js';
 import { ADMIN_TEXTS } from './texts.js';
 import type { AdminDeps } from './routes.js';
 
-export function policyRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: Request) => AdminPageBase): Router {
-  const router = Router();
+export const adminPolicy = consolePage({
+  path: '/admin/policy',
+  operationId: 'adminPolicy',
+  summary: 'The policy explorer: what each role allows, and why a user may or may not do something',
+  needs: '`read Policy`',
+  section: 'policy',
+  parameters: [
+    queryParameter('email', 'The user to explain for'),
+    queryParameter('action', 'The action'),
+    queryParameter('subject', 'The subject type'),
+    queryParameter('org', 'An organization (id or slug): explain in it'),
+    queryParameter('fields', 'The subject’s field values, one a line: `name=text` or `name:=JSON`'),
+  ],
+});
 
-  router.get('/admin/policy', ...gate, async (req, res) => {
+export function policyRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) => AdminPageBase): EndpointRouter {
+  return new EndpointRouter(kit).on(adminPolicy, async (req, res) => {
     const why = parseQuery(whyQuery, req);
     const { actions, subjects } = deps.abilities.knownNames();
     // Named policies are functions of the user and the subject: they have no place in a matrix of rules.
@@ -30,8 +47,6 @@ export function policyRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req
     if (asked) ({ explanation, errors } = await ask(deps, why));
     sendAdminPage(res, errors ? 400 : 200, policyPage({ ...base(req), matrix, actions: ruleActions, subjects: ruleSubjects, why, explanation, errors }));
   });
-
-  return router;
 }
 
 /** The explanation, or the fields that stop it being given (shown beside them). */

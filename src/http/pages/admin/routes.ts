@@ -19,7 +19,10 @@ import type { AuthUser } from '../../../users/auth-user.js';
 import type { RoleService } from '../../../users/roles.js';
 import type { UserService } from '../../../users/service.js';
 import type { PageTexts } from '../texts.js';
-import { auditedAsOperator, consoleGate, openSections, type GuardMaker, type Section } from './access.js';
+import type { GuardKit } from '../../endpoints/guard-kit.js';
+import { EndpointRouter } from '../../endpoints/mount.js';
+import { openSections, type GuardMaker } from './access.js';
+import { consolePage } from './admin-endpoints.js';
 import { auditRoutes } from './audit-routes.js';
 import { homePage } from './home-page.js';
 import { orgRoutes } from './org-routes.js';
@@ -50,15 +53,24 @@ export interface AdminDeps {
   impersonation: { start(req: Request, res: Response, targetUserId: number): Promise<unknown> };
 }
 
-export function adminPages(deps: AdminDeps): Router {
-  const router = Router();
-  const base = (req: Request): AdminPageBase => ({ prefix: deps.config.urlPrefix, texts: deps.pluggable.texts, sections: openSections(req.ability!), notice: null });
-  const gate = (section: Section): RequestHandler[] => [consoleGate(deps.guards, section), auditedAsOperator];
+export const adminHome = consolePage({
+  path: '/admin',
+  operationId: 'adminHome',
+  summary: 'The admin console: links to the parts the caller’s rules open',
+  needs: 'one of `read User`, `read Organization`, `read AuditRecord`, `read Policy`',
+});
 
-  router.get('/admin', consoleGate(deps.guards), (req, res) => sendAdminPage(res, 200, homePage(base(req))));
-  router.use(userRoutes(deps, gate('users'), base));
-  router.use(orgRoutes(deps, gate('orgs'), base));
-  router.use(auditRoutes(deps, gate('audit'), base));
-  router.use(policyRoutes(deps, gate('policy'), base));
+export function adminPages(deps: AdminDeps, kit: GuardKit): Router {
+  const router = Router();
+  const base = (req: Request): AdminPageBase => {
+    const sections = openSections(req.ability!);
+    return { prefix: deps.config.urlPrefix, texts: deps.pluggable.texts, sections, notice: null };
+  };
+
+  router.use(new EndpointRouter(kit).on(adminHome, (req, res) => sendAdminPage(res, 200, homePage(base(req)))).router);
+  router.use(userRoutes(deps, kit, base).router);
+  router.use(orgRoutes(deps, kit, base).router);
+  router.use(auditRoutes(deps, kit, base).router);
+  router.use(policyRoutes(deps, kit, base).router);
   return router;
 }

@@ -5,12 +5,19 @@
  * user's page saying what was done.
  */
 import { subject } from '@casl/ability';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { RequireOptions } from '../../../authorization/guards.js';
 import { AuthError } from '../../../errors.js';
 import { mayChangeAdminAccount } from '../../../users/admin-accounts.js';
 import type { PublicUser } from '../../../users/auth-user.js';
+import { endpoint, type Endpoint } from '../../endpoints/endpoint.js';
+import type { GuardKit } from '../../endpoints/guard-kit.js';
+import { tokenFailuresNote } from '../../endpoints/guards.js';
+import { EndpointRouter } from '../../endpoints/mount.js';
+import { pathId, queryParameter } from '../../openapi/operations.js';
+import { redirect } from '../../openapi/responses.js';
 import { parseBody } from '../../schemas/parse.js';
+import { consoleGuard, consolePage, PAGE, USER_ID, userForm } from './admin-endpoints.js';
 import { mayAssign, mayChange, USER_FIELDS, type UserField } from './access.js';
 import { parseQuery, roleForm, userListQuery } from './query.js';
 import type { AdminPageBase } from './shell.js';
@@ -22,12 +29,76 @@ import type { AdminDeps } from './routes.js';
 
 const PAGE_SIZE = 25;
 
-export function userRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: Request) => AdminPageBase): Router {
+export const adminUsers = consolePage({
+  path: '/admin/users',
+  operationId: 'adminUsers',
+  summary: 'The users, 25 a page, searched by part of the address',
+  needs: '`read User`',
+  section: 'users',
+  parameters: [PAGE, queryParameter('email', 'Part of the address, in any case')],
+});
+export const adminUser = consolePage({
+  path: '/admin/users/:id',
+  operationId: 'adminUser',
+  summary: 'A user, and the changes the caller may make to the account',
+  needs: '`read User`',
+  section: 'users',
+  parameters: [pathId('The user’s id'), queryParameter('done', 'Says what was just done')],
+  refusals: ['not_found'],
+});
+
+const disabledForm = userForm('disabled', 'adminDisableUserForm', 'Disable (`true`) or enable (`false`) the account', 'disabled', [
+  'true',
+  'false',
+]);
+const addRoleForm = userForm('roles/add', 'adminAddRoleForm', 'Give the user a role that exists (defined or created)', 'roles', []);
+const removeRoleForm = userForm('roles/remove', 'adminRemoveRoleForm', 'Take a role away from the user', 'roles', []);
+const sessionsForm = userForm('sessions', 'adminEndSessionsForm', 'End every session of the user', 'sessions', ['end']);
+const tokensForm = userForm('tokens', 'adminRevokeTokensForm', 'Revoke every token of the user', 'tokens', ['revoke']);
+const mfaForm = userForm(
+  'mfa',
+  'adminResetMfaForm',
+  'Remove the user’s app, recovery codes and passkeys, and end their sessions',
+  'mfa',
+  ['reset'],
+);
+
+export const adminImpersonateForm = endpoint({
+  method: 'post',
+  path: '/admin/users/:id/impersonate',
+  operationId: 'adminImpersonateForm',
+  summary: 'Act as the user (docs/impersonation.md): a new session as them, then home',
+  description: ({ config }) =>
+    [
+      'Needs `read User` on every user, and `impersonate` on this user (never an `is_admin` one, nor oneself: 403',
+      '`forbidden`; not while acting as someone already: 403 `impersonation_forbidden`), as',
+      '`POST /api/impersonation`. Answered with a 303 to `/` and the new session\'s cookie.',
+    ].join(' ') + tokenFailuresNote(config),
+  tags: ['admin'],
+  guards: [consoleGuard('users')],
+  parameters: [USER_ID],
+  responses: { 303: redirect('Acting as the user: to the application’s home') },
+  refusals: ['bad_request', 'not_found', 'impersonation_forbidden'],
+});
+
+export const USER_CONSOLE = [
+  adminUsers,
+  adminUser,
+  disabledForm,
+  addRoleForm,
+  removeRoleForm,
+  sessionsForm,
+  tokensForm,
+  mfaForm,
+  adminImpersonateForm,
+];
+
+export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) => AdminPageBase): EndpointRouter {
   const { users, guards } = deps;
-  const router = Router();
+  const routes = new EndpointRouter(kit);
   const prefix = deps.config.urlPrefix;
 
-  router.get('/admin/users', ...gate, async (req, res) => {
+  routes.on(adminUsers, async (req, res) => {
     const { page, email } = parseQuery(userListQuery, req);
     const found = await users.search({ email, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
     const html = usersPage({ ...base(req), users: found.slice(0, PAGE_SIZE).map((user) => user.toJSON()), page, hasNext: found.length > PAGE_SIZE, search: email });
@@ -42,9 +113,12 @@ export function userRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: 
   };
   const userOf = (req: Request) => req.resource as PublicUser;
 
-  router.get('/admin/users/:id', ...gate, guards.require({ action: 'read', subject: 'User', load }), async (req, res) => {
-    await showUser(req, res, userOf(req), req.query['done']);
-  });
+  routes.on(adminUser, [
+    guards.require({ action: 'read', subject: 'User', load }),
+    async (req, res) => {
+      await showUser(req, res, userOf(req), req.query['done']);
+    },
+  ]);
 
   const showUser = async (req: Request, res: Response, user: PublicUser, done: unknown) => {
     const ability = req.ability!;
@@ -67,15 +141,22 @@ export function userRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: 
    * A change to the user: `update User` on the field the form sends (and only it), then the work.
    * `before` runs ahead of the user's guard (which leaves the user in `req.resource`), `after` behind it.
    */
-  const change = (path: string, field: UserField, work: (req: Request, user: PublicUser) => Promise<string>, more: { before?: RequestHandler[]; after?: RequestHandler[] } = {}) => {
+  type Work = (req: Request, user: PublicUser) => Promise<string>;
+  const change = (form: Endpoint, field: UserField, work: Work, more: { before?: RequestHandler[]; after?: RequestHandler[] } = {}) => {
     const allowed: RequireOptions<PublicUser> = { action: 'update', subject: 'User', load, fields: 'body' };
-    router.post(`/admin/users/:id/${path}`, ...gate, requireField(field), ...(more.before ?? []), guards.require(allowed), ...(more.after ?? []), async (req, res) => {
-      const done = await work(req, userOf(req));
-      res.redirect(303, `${prefix}/admin/users/${userOf(req).id}?done=${done}`);
-    });
+    routes.on(form, [
+      requireField(field),
+      ...(more.before ?? []),
+      guards.require(allowed),
+      ...(more.after ?? []),
+      async (req, res) => {
+        const done = await work(req, userOf(req));
+        res.redirect(303, `${prefix}/admin/users/${userOf(req).id}?done=${done}`);
+      },
+    ]);
   };
 
-  change('disabled', 'disabled', async (req, user) => {
+  change(disabledForm, 'disabled', async (req, user) => {
     const value: unknown = req.body.disabled;
     if (value !== 'true' && value !== 'false') throw new AuthError('bad_request', 'disabled is true or false', [{ field: 'disabled', message: 'must be true or false' }]);
     const disable = value === 'true';
@@ -97,40 +178,40 @@ export function userRoutes(deps: AdminDeps, gate: RequestHandler[], base: (req: 
   };
   const assign = guards.require({ action: 'assign', subject: 'Role', load: (req) => ({ name: parseBody(roleForm, req).roles }) });
   const roleChecks = { before: [assign], after: [assignable] };
-  change('roles/add', 'roles', async (req, user) => {
+  change(addRoleForm, 'roles', async (req, user) => {
     const role = parseBody(roleForm, req).roles;
     await users.addRole(user.id, role);
     // A role no definition gives rules to is given, and the page says it grants nothing yet.
     return (await deps.roles.standing(role)) === 'defined' ? 'roleAdded' : 'roleAddedUndefined';
   }, roleChecks);
-  change('roles/remove', 'roles', async (req, user) => {
+  change(removeRoleForm, 'roles', async (req, user) => {
     await users.removeRole(user.id, parseBody(roleForm, req).roles, req.user!);
     return 'roleRemoved';
   }, roleChecks);
 
-  change('sessions', 'sessions', async (_req, user) => {
+  change(sessionsForm, 'sessions', async (_req, user) => {
     await deps.sessions.endAllBut(user.id, undefined);
     return 'sessions';
   });
   // One by one, as `DELETE /api/tokens/<id>` revokes each (a record each); a user has few (the token cap).
-  change('tokens', 'tokens', async (_req, user) => {
+  change(tokensForm, 'tokens', async (_req, user) => {
     for (const token of await deps.tokens.list({ user: user.id })) await deps.tokens.revoke(token.id, user.id);
     return 'tokens';
   });
   // Acting as the user: the impersonation service decides (the rule on the target, never an
   // is_admin target, a session only) and answers its refusals; the browser then goes home as them.
-  router.post('/admin/users/:id/impersonate', ...gate, async (req, res) => {
+  routes.on(adminImpersonateForm, async (req, res) => {
     const target = await load(req);
     if (!target) throw new AuthError('not_found', 'No such user');
     await deps.impersonation.start(req, res, target.id);
     res.redirect(303, '/');
   });
-  change('mfa', 'mfa', async (_req, user) => {
+  change(mfaForm, 'mfa', async (_req, user) => {
     await deps.secondFactors.reset(user.id);
     return 'mfa';
   });
 
-  return router;
+  return routes;
 }
 
 /**
