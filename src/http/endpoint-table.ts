@@ -29,6 +29,7 @@ import { adminOrg, adminOrgs } from './pages/admin/org-routes.js';
 import { adminPolicy } from './pages/admin/policy-routes.js';
 import { adminHome } from './pages/admin/routes.js';
 import { USER_CONSOLE } from './pages/admin/user-routes.js';
+import { openApi } from './api/openapi.js';
 import type { Endpoint } from './endpoints/endpoint.js';
 import { MFA_PAGES } from './pages/mfa-routes.js';
 import { PASSKEY_PAGES } from './pages/passkeys-routes.js';
@@ -72,4 +73,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   adminAudit,
   adminVerifyAuditChain,
   adminPolicy,
+  openApi,
 ];

@@ -7,10 +7,8 @@
 import { readFileSync } from 'node:fs';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { AuthConfig } from '../config/config.js';
-import { OPENAPI_PATH } from './api/openapi.js';
-import { openApiResponse } from './schemas/responses.js';
 import { SchemaComponents } from './openapi/json-schema.js';
-import { ANY_ENDPOINT, limited, operation, pathItem, PUBLIC, sessionCookieName, type DocumentContext, type Paths } from './openapi/operations.js';
+import { ANY_ENDPOINT, limited, sessionCookieName, type DocumentContext } from './openapi/operations.js';
 import { refusals } from './openapi/responses.js';
 import { documentPaths } from './endpoints/document.js';
 import { ENDPOINTS } from './endpoint-table.js';
@@ -29,11 +27,8 @@ export type OpenApiDocument = OpenAPIV3_1.Document & {
 export function openApiDocument(config: AuthConfig, scopes: readonly { name: string; description: string }[] = []): OpenApiDocument {
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
-  const operations: Paths = {};
-  for (const part of [documentPaths(ENDPOINTS, context) as Paths, documentPath(context)]) {
-    for (const [path, item] of Object.entries(part)) operations[path] = { ...operations[path], ...item };
-  }
-  const paths = Object.fromEntries(Object.entries(operations).map(([path, item]) => [path, pathItem(item)]));
+  // Every endpoint the routers serve, as declared (endpoint-table.ts).
+  const paths = documentPaths(ENDPOINTS, context);
   return {
     openapi: '3.1.0',
     info: {
@@ -78,29 +73,6 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
       responses: refusals(schemas, ['not_found', ...ANY_ENDPOINT]),
     },
     [SCOPES]: scopes.map(({ name, description }) => ({ name, description })),
-  };
-}
-
-function documentPath(context: DocumentContext): Paths {
-  return {
-    [OPENAPI_PATH]: {
-      get: operation(context, {
-        operationId: 'openApi',
-        summary: 'This description',
-        description: 'OpenAPI 3.1, for this configuration (prefix, cookie name, limits).',
-        tags: ['meta'],
-        security: PUBLIC,
-        responses: {
-          200: {
-            description: 'The OpenAPI document',
-            headers: { 'Cache-Control': { description: 'Revalidate before reuse', required: true, schema: { type: 'string', enum: ['no-cache'] } } },
-            content: { 'application/json': { schema: context.schemas.of(openApiResponse, 'output') } },
-          },
-          304: { description: 'Not modified since the copy whose ETag the request sent (If-None-Match)' },
-        },
-        refusals: [],
-      }),
-    },
   };
 }
 

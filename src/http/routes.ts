@@ -99,8 +99,9 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(invitationsApi(orgs, kit).router);
   // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
   // first request for it, not with the package.
+  router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list()), kit).router);
+  // Every declared endpoint is served: the document describes no route that is not (endpoint-table.ts).
   const missing = unmounted(ENDPOINTS);
   if (missing.length > 0) throw new Error(`Declared, not served: ${missing.map(({ method, path }) => `${method} ${path}`).join(', ')}`);
-  router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list())));
   return router;
 }
