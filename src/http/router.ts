@@ -98,7 +98,7 @@ export function createAuthRouter(deps: AuthRouterDeps, facade: AuthFacade): Rout
   router.use(boundedBody(readBody, { bytes: BODY_LIMIT_BYTES, timeoutMs: config.bodyTimeoutMs }));
   router.use(impersonationLimits(deps.credentials));
 
-  // The routes (the pages, the JSON API, their schemas and actions: about 55 modules) load with
+  // The routes (the pages, the JSON API, their declarations, schemas and actions) load with
   // the first request that reaches them, not with the package: a server whose first requests are
   // to its own routes behind the guards does not need them to answer. They go into `routes`, a
   // router of their own, so that the router's stack shows them once loaded.

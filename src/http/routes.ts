@@ -1,7 +1,9 @@
 /**
  * The routes under SERVICE_AUTH_URL_PREFIX: the pages' routers first (they take only what a browser
- * sends them), then the JSON API's, and its OpenAPI description (openapi.ts). router.ts builds them
- * with the first request that reaches them, behind what every request there goes through.
+ * sends them), then the JSON API's, and its OpenAPI description (openapi.ts). Each router mounts
+ * endpoints declared once (endpoints/endpoint.ts), which the description walks too
+ * (endpoint-table.ts). router.ts builds them with the first request that reaches them, behind what
+ * every request there goes through.
  */
 import { Router, type Request } from 'express';
 import { AuthError } from '../errors.js';
@@ -97,8 +99,8 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(orgsApi(orgs, kit).router);
   router.use(orgMembersApi(orgs, kit).router);
   router.use(invitationsApi(orgs, kit).router);
-  // Its modules (the paths, the response schemas and their JSON Schema conversion) load with the
-  // first request for it, not with the package.
+  // Its builder (walking the declarations, converting the zod schemas to JSON Schema) loads with
+  // the first request for it, not with the routes.
   router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list()), kit).router);
   // Every declared endpoint is served: the document describes no route that is not (endpoint-table.ts).
   const missing = unmounted(ENDPOINTS);

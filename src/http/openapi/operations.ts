@@ -1,6 +1,7 @@
 /**
  * What every operation of the document shares: the configuration it describes, the refusals any
- * endpoint may answer, the guards' refusals, the rate limits' notes, and the security choices.
+ * endpoint may answer, the rate limits' notes, and the helpers of the declarations' parameters and
+ * answers. The guards' refusals are the guards' own (endpoints/guards.ts).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
@@ -34,19 +35,20 @@ export function pathItem(operations: Operations): OpenAPIV3_1.PathItemObject {
 /** A path's operations, by method. */
 export type Operations = { [M in OpenAPIV3_1.HttpMethods]?: Operation };
 
-/** Paths, relative to the prefix, and their operations. */
-export type Paths = Record<string, Operations>;
-
 /** Anyone: no credentials needed. */
 export const PUBLIC: Security = [];
-/** A session cookie or a bearer token. */
-export const SESSION_OR_TOKEN: Security = [{ session: [] }, { bearer: [] }];
 
 /**
  * Answered by any endpoint: a body or path that cannot be read, a body too large or too slow
  * (before any route), a failure, and storage out of reach (every request waits for it first).
  */
-export const ANY_ENDPOINT: readonly ErrorCode[] = ['bad_request', 'request_timeout', 'payload_too_large', 'internal_error', 'unavailable'];
+export const ANY_ENDPOINT: readonly ErrorCode[] = [
+  'bad_request',
+  'request_timeout',
+  'payload_too_large',
+  'internal_error',
+  'unavailable',
+];
 
 export interface OperationSpec {
   operationId: string;
@@ -86,11 +88,6 @@ export function limited(config: AuthConfig): boolean {
   return config.rateLimit.enabled;
 }
 
-/** `rate_limited`, where a limit applies and limits are on. */
-export function whenLimited(config: AuthConfig): ErrorCode[] {
-  return limited(config) ? ['rate_limited'] : [];
-}
-
 /** The RateLimit fields on the answers of an endpoint with its own limit. */
 export function countedHeaders(config: AuthConfig): Headers {
   return limited(config) ? rateLimitHeaders() : {};
@@ -100,21 +97,6 @@ export function countedHeaders(config: AuthConfig): Headers {
 export function limitNote(config: AuthConfig, rate: Rate, what: string, key: string): string {
   if (!limited(config)) return 'No rate limit: SERVICE_AUTH_RATE_LIMIT_ENABLED is false.';
   return `Rate limit: ${rate.text} ${what} (${key}); past it, 429 \`rate_limited\` with Retry-After.`;
-}
-
-/** Failed bearer tokens count per client on every endpoint that reads one. */
-export function tokenFailuresNote(config: AuthConfig): string {
-  return limited(config)
-    ? ` Failed bearer-token attempts: ${config.rateLimit.tokenFailures.text} per client address (SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES), then 429 \`rate_limited\`.`
-    : '';
-}
-
-/**
- * The refusals of `loginRequired` (a session cookie or a bearer token): none, a bad token, too
- * many bad tokens; with a session, an unsafe method must come from our own site.
- */
-export function guardRefusals(config: AuthConfig, unsafe: boolean): ErrorCode[] {
-  return ['unauthenticated', 'invalid_token', ...whenLimited(config), ...(unsafe ? (['csrf_rejected'] as const) : [])];
 }
 
 /** A browser's navigation without credentials goes to the login page, and comes back after. */
