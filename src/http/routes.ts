@@ -66,7 +66,8 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(accountPages({ config, actions, resets: deps.resets, pluggable, providers }, kit).router);
   router.use(ssoPages({ config, sso, providers, pluggable }, kit).router);
   const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles, abilityIn: (userId, orgId) => deps.abilityIn(userId, orgId) });
-  router.use(tokenPages({ config, tokens, orgs, tokenForm: newToken.form, pluggable, scopes: deps.scopes }, kit).router);
+  const tokenForm = newToken.form;
+  router.use(tokenPages({ config, tokens, orgs, tokenForm, pluggable, scopes: deps.scopes }, kit).router);
   router.use(profilePages({ config, profile, pluggable }, kit).router);
   router.use(sessionPages({ config, sessions, pluggable }, kit).router);
   router.use(securityLogPages({ config, audit: deps.audit, pluggable }, kit).router);
@@ -101,9 +102,13 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(invitationsApi(orgs, kit).router);
   // Its builder (walking the declarations, converting the zod schemas to JSON Schema) loads with
   // the first request for it, not with the routes.
-  router.use(openApiApi(async () => (await import('./openapi.js')).openApiDocument(config, deps.scopes.list()), kit).router);
+  const document = async (): Promise<object> =>
+    (await import('./openapi.js')).openApiDocument(config, deps.scopes.list());
+  router.use(openApiApi(document, kit).router);
   // Every declared endpoint is served: the document describes no route that is not (endpoint-table.ts).
   const missing = unmounted(ENDPOINTS);
-  if (missing.length > 0) throw new Error(`Declared, not served: ${missing.map(({ method, path }) => `${method} ${path}`).join(', ')}`);
+  if (missing.length > 0) {
+    throw new Error(`Declared, not served: ${missing.map(({ method, path }) => `${method} ${path}`).join(', ')}`);
+  }
   return router;
 }

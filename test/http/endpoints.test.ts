@@ -16,7 +16,8 @@ const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
 describe('endpoints declared once', () => {
   let t: TestApp;
   beforeEach(async () => {
-    t = await createTestApp({}, (_app, auth) => auth.defineScope('notes:read', [{ action: 'read', subject: 'Note' }], 'Reading notes'));
+    const notes = [{ action: 'read', subject: 'Note' }];
+    t = await createTestApp({}, (_app, auth) => auth.defineScope('notes:read', notes, 'Reading notes'));
   });
   afterEach(() => t.auth.close());
 

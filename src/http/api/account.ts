@@ -23,7 +23,9 @@ export const register = endpoint({
   path: '/register',
   operationId: 'register',
   summary: ({ config }) =>
-    config.emailConfirmation.enabled ? 'Create an account, to confirm from the mailed link' : 'Create an account and log in',
+    config.emailConfirmation.enabled
+      ? 'Create an account, to confirm from the mailed link'
+      : 'Create an account and log in',
   description: ({ config }) => {
     const confirming = config.emailConfirmation.enabled;
     return [
@@ -74,7 +76,8 @@ export const login = endpoint({
       'and no session: `POST /login/mfa` completes the login.',
       perAddress(config, rates.login, 'SERVICE_AUTH_RATE_LIMIT_LOGIN'),
       rates.enabled
-        ? `Failed logins: ${rates.loginFailures.text} per account and client address (SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES).`
+        ? `Failed logins: ${rates.loginFailures.text} per account and client address` +
+          ' (SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES).'
         : '',
       `${FORM}a 303 to \`next\`, or the form again with the problem.`,
     ]
@@ -90,7 +93,8 @@ export const login = endpoint({
     return {
       200: jsonOrPage(
         context.schemas,
-        'Logged in; for a browser’s form of an account with a second factor, the page of the second step (no session yet)',
+        'Logged in; for a browser’s form of an account with a second factor, the page of the second step' +
+          ' (no session yet)',
         userResponse,
         { ...counted, ...maybe },
       ),

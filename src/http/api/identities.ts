@@ -11,7 +11,12 @@ import { identityListResponse } from '../schemas/responses.js';
 export const IDENTITY_ID = pathId('The identity’s `id`');
 
 /** Unlinking: one of the caller's, never the account's only way in, never while acting as its user. */
-export const UNLINK_REFUSALS = ['session_required', 'not_found', 'last_sign_in_method', 'impersonation_forbidden'] as const;
+export const UNLINK_REFUSALS = [
+  'session_required',
+  'not_found',
+  'last_sign_in_method',
+  'impersonation_forbidden',
+] as const;
 
 export const listIdentities = endpoint({
   method: 'get',

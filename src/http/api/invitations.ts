@@ -39,7 +39,10 @@ export const invite = orgEndpoint({
   parameters: [ORG],
   body: { json: orgSchemas.invite, form: orgSchemas.inviteForm },
   responses: ({ config, schemas }) => ({
-    201: json(schemas, 'Invited: the mail is on its way', invitationResponse, { ...noStore(), ...countedHeaders(config) }),
+    201: json(schemas, 'Invited: the mail is on its way', invitationResponse, {
+      ...noStore(),
+      ...countedHeaders(config),
+    }),
     303: toOrgPage('invited'),
   }),
   refusals: ['invalid_email', 'unknown_role', 'already_member'],
@@ -50,7 +53,9 @@ export const listInvitations = orgEndpoint({
   path: '/api/orgs/:org/invitations',
   operationId: 'listInvitations',
   summary: 'The pending invitations of an organization',
-  description: `Not accepted, revoked or expired; oldest first; never their tokens. ${needs('`read Invitation`')}${TOKENS_NOTE}`,
+  description:
+    `Not accepted, revoked or expired; oldest first; never their tokens. ${needs('`read Invitation`')}` +
+    TOKENS_NOTE,
   guards: IN_ORG,
   parameters: [ORG],
   responses: ({ config, schemas }) => ({

@@ -33,9 +33,9 @@ export const loginSecondStep = endpoint({
           ' (SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES).'
         : '',
       rates.enabled
-        ? `Wrong authenticator codes also count per account from every address: past ${rates.secondFactorFailures.text}` +
-          ' (SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES) a code is 429 without being checked; a recovery code or a' +
-          ' passkey still logs in.'
+        ? 'Wrong authenticator codes also count per account from every address: past' +
+          ` ${rates.secondFactorFailures.text} (SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES) a code is 429` +
+          ' without being checked; a recovery code or a passkey still logs in.'
         : '',
     ]
       .filter(Boolean)
@@ -47,7 +47,10 @@ export const loginSecondStep = endpoint({
   responses: (context) => {
     const counted = countedHeaders(context.config);
     return {
-      200: json(context.schemas, 'Logged in', userResponse, { ...counted, ...sessionCookieHeader(context, 'The new session') }),
+      200: json(context.schemas, 'Logged in', userResponse, {
+        ...counted,
+        ...sessionCookieHeader(context, 'The new session'),
+      }),
       303: redirect(
         'A browser’s form: logged in, to `next` (a same-site path) or `/`; or, the ticket no longer good, to' +
           ' `/login?mfa=expired`',
@@ -55,7 +58,13 @@ export const loginSecondStep = endpoint({
       ),
     };
   },
-  refusals: ({ config }) => ['bad_request', 'invalid_code', 'invalid_ticket', 'account_disabled', ...unconfirmed(config)],
+  refusals: ({ config }) => [
+    'bad_request',
+    'invalid_code',
+    'invalid_ticket',
+    'account_disabled',
+    ...unconfirmed(config),
+  ],
 });
 
 export const secondStepPasskeyOptions = endpoint({

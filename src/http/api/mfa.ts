@@ -40,7 +40,8 @@ export const removeTotp = accountEndpoint({
   operationId: 'removeTotp',
   summary: 'Remove the authenticator app',
   description: ({ config }) =>
-    `With the password. The recovery codes go with it; logging in takes the password alone again. ${wrongPassword(config)}`,
+    'With the password. The recovery codes go with it; logging in takes the password alone again. ' +
+    wrongPassword(config),
   body: ({ config }) => ({ json: accountSchemas(config.passwords).removeTotp }),
   responses: { 204: noContent('Removed', noStore()) },
   refusals: [...OWN, 'invalid_credentials'],
@@ -56,7 +57,9 @@ export const confirmTotp = accountEndpoint({
     'in place of a code. A wrong code is 401 `invalid_code`; nothing pending is 404.',
   ].join(' '),
   body: ({ config }) => ({ json: accountSchemas(config.passwords).confirmTotp }),
-  responses: ({ schemas }) => ({ 200: json(schemas, 'On; the recovery codes, once', recoveryCodesResponse, noStore()) }),
+  responses: ({ schemas }) => ({
+    200: json(schemas, 'On; the recovery codes, once', recoveryCodesResponse, noStore()),
+  }),
   refusals: [...OWN, 'invalid_code', 'not_found'],
 });
 

@@ -23,7 +23,11 @@ export const openApi = endpoint({
     200: {
       description: 'The OpenAPI document',
       headers: {
-        'Cache-Control': { description: 'Revalidate before reuse', required: true, schema: { type: 'string', enum: ['no-cache'] } },
+        'Cache-Control': {
+          description: 'Revalidate before reuse',
+          required: true,
+          schema: { type: 'string', enum: ['no-cache'] },
+        },
       },
       content: { 'application/json': { schema: schemas.of(openApiResponse, 'output') } },
     },

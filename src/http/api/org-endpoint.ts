@@ -7,7 +7,8 @@ import { tokenFailuresNote } from '../endpoints/guards.js';
 
 export function orgEndpoint(spec: Omit<EndpointSpec, 'tags'>): Endpoint {
   const text = spec.description ?? '';
-  const description = (context: DocumentContext): string => described(text, context) + tokenFailuresNote(context.config);
+  const description = (context: DocumentContext): string =>
+    described(text, context) + tokenFailuresNote(context.config);
   return endpoint({ ...spec, description, tags: ['organizations'] });
 }
 

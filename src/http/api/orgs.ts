@@ -31,7 +31,12 @@ export const createOrg = orgEndpoint({
       `A user owns (holds an owner role in) at most ${config.orgs.maxOwnedPerUser} organizations`,
       '(SERVICE_AUTH_MAX_ORGS_PER_USER):',
       '409 `too_many_organizations` past it, and nothing is created.',
-      limitNote(config, config.rateLimit.orgCreation, 'organizations created per user, wherever from', 'SERVICE_AUTH_RATE_LIMIT_ORGS'),
+      limitNote(
+        config,
+        config.rateLimit.orgCreation,
+        'organizations created per user, wherever from',
+        'SERVICE_AUTH_RATE_LIMIT_ORGS',
+      ),
     ].join(' '),
   guards: [ABILITY, EVERY_SCOPE, checked('createOrg')],
   body: { json: orgSchemas.create, form: orgSchemas.createForm },
@@ -86,7 +91,8 @@ export const deleteOrg = orgEndpoint({
   path: '/api/orgs/:org',
   operationId: 'deleteOrg',
   summary: 'Delete an organization',
-  description: `${needs('`delete` on it')} Its memberships, invitations and the tokens bound to it go with it.${TOKENS_NOTE}`,
+  description:
+    `${needs('`delete` on it')} Its memberships, invitations and the tokens bound to it go with it.` + TOKENS_NOTE,
   guards: IN_ORG,
   parameters: [ORG],
   responses: { 204: noContent('Deleted', noStore()) },

@@ -46,7 +46,12 @@ export const changeEmail = endpoint({
       'With the password. A link to `/confirm-email` goes to the new address and a notice, with no link, to the old',
       'one; the change happens when the link is used.',
       wrongPassword(config),
-      limitNote(config, config.rateLimit.forgotPassword, 'per client address', 'SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD'),
+      limitNote(
+        config,
+        config.rateLimit.forgotPassword,
+        'per client address',
+        'SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD',
+      ),
       `${FORM}the page again (202) saying the mail is on its way, or the form again with the problem.`,
     ].join(' '),
   tags: ['account'],
@@ -95,7 +100,10 @@ export const deleteAccount = accountEndpoint({
     ].join(' '),
   body: ({ config }) => ({ json: accountSchemas(config.passwords).deleteAccount }),
   responses: (context) => ({
-    204: noContent('Deleted; the cookie is cleared', { ...noStore(), ...sessionCookieHeader(context, 'Clears the cookie') }),
+    204: noContent('Deleted; the cookie is cleared', {
+      ...noStore(),
+      ...sessionCookieHeader(context, 'Clears the cookie'),
+    }),
   }),
   refusals: [...OWN, 'invalid_credentials', 'last_owner'],
 });

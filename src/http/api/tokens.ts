@@ -107,13 +107,21 @@ const revoke = (operationId: string, path: string, summary: string, form: boolea
     guards: [LOGIN],
     parameters: [ID],
     responses: form
-      ? { 204: noContent('Revoked', noStore()), 303: redirect('A browser’s form: revoked, to the tokens page', noStore()) }
+      ? {
+          204: noContent('Revoked', noStore()),
+          303: redirect('A browser’s form: revoked, to the tokens page', noStore()),
+        }
       : { 204: noContent('Revoked', noStore()) },
     refusals: ['insufficient_scope', 'not_found', 'impersonation_forbidden'],
   });
 
 export const deleteToken = revoke('deleteToken', '/api/tokens/:id', 'Revoke a token', false);
-export const revokeToken = revoke('revokeToken', '/api/tokens/:id/revoke', 'Revoke a token (the revoke page’s form)', true);
+export const revokeToken = revoke(
+  'revokeToken',
+  '/api/tokens/:id/revoke',
+  'Revoke a token (the revoke page’s form)',
+  true,
+);
 
 export const TOKEN_ENDPOINTS = [createToken, listTokens, deleteToken, revokeToken];
 

@@ -115,7 +115,10 @@ export function accountPages(deps: AccountPageDeps, kit: GuardKit): EndpointRout
     .form(register, form('register'), async (req, res) => {
       if (await actions.register(req, res)) res.redirect(303, safeNext(textField(req, 'next')));
       // SERVICE_AUTH_EMAIL_CONFIRMATION: the same page for every address, as the API's 202.
-      else await show(req, res, 202, 'register', { notice: { kind: 'info', text: pluggable.texts.register.checkMail } });
+      else {
+        const notice = { kind: 'info' as const, text: pluggable.texts.register.checkMail };
+        await show(req, res, 202, 'register', { notice });
+      }
     })
     .form(login, form('login'), async (req, res) => {
       await actions.login(req, res);

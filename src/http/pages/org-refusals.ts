@@ -5,8 +5,13 @@ import type { FieldErrors } from './fields.js';
 import type { Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
+export interface OrgRefusal {
+  errors: FieldErrors | null;
+  notice: Notice | null;
+}
+
 /** The refusal of an organization form in the pages' words, or undefined when it deserves a page of its own. */
-export function orgRefusal(error: AuthError, texts: PageTexts): { errors: FieldErrors | null; notice: Notice | null } | undefined {
+export function orgRefusal(error: AuthError, texts: PageTexts): OrgRefusal | undefined {
   const e = texts.orgErrors;
   const field = (name: string, message: string) => ({ errors: { [name]: { message } }, notice: null });
   const notice = (text: string) => ({ errors: null, notice: { kind: 'error' as const, text } });
@@ -16,8 +21,14 @@ export function orgRefusal(error: AuthError, texts: PageTexts): { errors: FieldE
       const errors: FieldErrors = {};
       for (const item of error.errors) {
         if (!('field' in item)) continue;
-        const known: Record<string, string> = { name: e.name, slug: e.slug, roles: e.roles, email: texts.errors.invalidEmail };
-        errors[item.field] = { message: item.message === 'is required' ? texts.errors.required : (known[item.field] ?? item.message) };
+        const known: Record<string, string> = {
+          name: e.name,
+          slug: e.slug,
+          roles: e.roles,
+          email: texts.errors.invalidEmail,
+        };
+        const message = item.message === 'is required' ? texts.errors.required : (known[item.field] ?? item.message);
+        errors[item.field] = { message };
       }
       return { errors, notice: null };
     }
@@ -57,7 +68,13 @@ export function rolesSent(req: Request): string[] {
 /** What the redirect that led to an organization's page says was done. */
 export function orgNotice(req: Request, texts: PageTexts): Notice | null {
   const t = texts.org;
-  const done: Record<string, string> = { roles: t.rolesChanged, removed: t.removed, invited: t.invited, revoked: t.revoked, joined: t.joined };
+  const done: Record<string, string> = {
+    roles: t.rolesChanged,
+    removed: t.removed,
+    invited: t.invited,
+    revoked: t.revoked,
+    joined: t.joined,
+  };
   const key = req.query['done'];
   const text = typeof key === 'string' && Object.hasOwn(done, key) ? done[key] : undefined;
   return text ? { kind: 'info', text } : null;

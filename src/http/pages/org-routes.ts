@@ -37,7 +37,8 @@ export const orgsPage = endpoint({
   path: '/orgs',
   operationId: 'orgsPage',
   summary: 'The organizations page: the caller’s organizations with their roles, and a form to create one',
-  description: ({ config }) => `Its form posts to \`POST /api/orgs\`. With a bearer token, one made without scopes.${tokenFailuresNote(config)}`,
+  description: ({ config }) =>
+    `Its form posts to \`POST /api/orgs\`. With a bearer token, one made without scopes.${tokenFailuresNote(config)}`,
   tags: ['pages'],
   guards: [ABILITY, EVERY_SCOPE],
   parameters: [queryParameter('left', '`1`: says the caller left an organization')],
@@ -48,16 +49,20 @@ export const orgPage = endpoint({
   method: 'get',
   path: '/orgs/:org',
   operationId: 'orgPage',
-  summary: 'An organization’s page: its members and their roles, the pending invitations, a form to invite, and leaving',
+  summary:
+    'An organization’s page: its members and their roles, the pending invitations, a form to invite, and leaving',
   description: ({ config }) =>
     [
       'What the caller’s ability there allows: changing roles (`POST /orgs/{org}/members/{user_id}/roles`),',
       'removing (`…/remove`), revoking (`POST /orgs/{org}/invitations/{id}/revoke`), inviting',
-      `(\`POST /api/orgs/{org}/invitations\`). Needs \`read\` on the organization.${TOKENS_NOTE}${tokenFailuresNote(config)}`,
-    ].join(' '),
+      `(\`POST /api/orgs/{org}/invitations\`). Needs \`read\` on the organization.${TOKENS_NOTE}`,
+    ].join(' ') + tokenFailuresNote(config),
   tags: ['pages'],
   guards: IN_ORG,
-  parameters: [ORG, queryParameter('done', '`roles`, `removed`, `invited`, `revoked` or `joined`: says what was just done')],
+  parameters: [
+    ORG,
+    queryParameter('done', '`roles`, `removed`, `invited`, `revoked` or `joined`: says what was just done'),
+  ],
   responses: ({ config }) => ({ 200: page('The page'), 303: toLoginPage(config) }),
 });
 

@@ -48,7 +48,8 @@ export function passkeyPages({ config, mfa, pluggable }: PasskeyPageDeps, kit: G
   const prefix = config.urlPrefix;
   const show = async (req: Request, res: Response, status: number, notice: Notice | null): Promise<void> => {
     const passkeys = await mfa.passkeys(req);
-    await sendPage(req, res, status, 'passkeys', { prefix, texts: pluggable.texts, email: req.user!.email, passkeys, notice });
+    const locals = { prefix, texts: pluggable.texts, email: req.user!.email, passkeys, notice };
+    await sendPage(req, res, status, 'passkeys', locals);
   };
   const removeForm: FormRoute = { fields: [], page: () => `${prefix}/passkeys`, showAgain: async () => false };
   const noticeOf = (req: Request): Notice | null => {

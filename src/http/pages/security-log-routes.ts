@@ -39,7 +39,7 @@ export interface SecurityLogPageDeps {
 export function securityLogPages({ config, audit, pluggable }: SecurityLogPageDeps, kit: GuardKit): EndpointRouter {
   return new EndpointRouter(kit).on(securityLogPage, async (req, res) => {
     const { events, next } = await securityLogOf(audit, req);
-    const texts = pluggable.texts;
-    await sendPage(req, res, 200, 'security-log', { prefix: config.urlPrefix, texts, email: req.user!.email, events, next });
+    const locals = { prefix: config.urlPrefix, texts: pluggable.texts, email: req.user!.email, events, next };
+    await sendPage(req, res, 200, 'security-log', locals);
   });
 }

@@ -54,7 +54,8 @@ export const endOtherSessionsForm = formOnly({
   operationId: 'endOtherSessionsForm',
   summary: 'End every other session (the sessions page’s button)',
   description: ({ config }) =>
-    `As \`DELETE /api/sessions\`, which a form cannot send. Answered with a 303 to \`${config.urlPrefix}/sessions?ended=others\`.`,
+    'As `DELETE /api/sessions`, which a form cannot send. Answered with a 303 to' +
+    ` \`${config.urlPrefix}/sessions?ended=others\`.`,
   responses: { 303: redirect('Ended: to the sessions page') },
   refusals: UNSAFE,
 });
@@ -73,7 +74,8 @@ export function sessionPages({ config, sessions, pluggable }: SessionPageDeps, k
   const show = async (req: Request, res: Response, status: number, notice: Notice | null): Promise<void> => {
     const list = await sessions.list(req);
     const maxSessions = config.sessions.maxPerUser;
-    await sendPage(req, res, status, 'sessions', { prefix, texts: pluggable.texts, email: req.user!.email, sessions: list, maxSessions, notice });
+    const locals = { prefix, texts: pluggable.texts, email: req.user!.email, sessions: list, maxSessions, notice };
+    await sendPage(req, res, status, 'sessions', locals);
   };
 
   // A session that ended meanwhile (on another device, or by its expiry) shows the list, saying so.

@@ -93,7 +93,8 @@ export const identitiesPage = endpoint({
   method: 'get',
   path: '/identities',
   operationId: 'identitiesPage',
-  summary: 'The identities page: the providers linked to the caller, a button to unlink each, a link per provider to link it',
+  summary:
+    'The identities page: the providers linked to the caller, a button to unlink each, a link per provider to link it',
   description: ({ config }) =>
     `The unlink buttons post to \`POST ${config.urlPrefix}/identities/{id}/remove\`; linking goes through` +
     ` \`GET ${config.urlPrefix}/sso/{provider}?link=1\`. A bearer token is refused (403 \`session_required\`).`,
@@ -173,7 +174,8 @@ export function ssoPages({ config, sso, providers, pluggable }: SsoPageDeps, kit
         else {
           const { ticket, methods } = outcome.step;
           const passkey = methods.includes('passkey');
-          const locals = { prefix, texts: pluggable.texts, ticket, passkey, next: outcome.next, errors: null, notice: null };
+          const { texts } = pluggable;
+          const locals = { prefix, texts, ticket, passkey, next: outcome.next, errors: null, notice: null };
           await sendPage(req, res, 200, 'login-mfa', locals);
         }
       },

@@ -24,7 +24,8 @@ import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
 import type { DefinedScope, TokensPageLocals } from './tokens-page.js';
 
-const AS_THE_API = 'a token with scopes, or bound to an organization, is refused (403 `insufficient_scope`), as by the API.';
+const AS_THE_API =
+  'a token with scopes, or bound to an organization, is refused (403 `insufficient_scope`), as by the API.';
 
 export const tokensPage = endpoint({
   method: 'get',
@@ -32,7 +33,8 @@ export const tokensPage = endpoint({
   operationId: 'tokensPage',
   summary: 'The tokens page: the caller’s tokens and a form to create one',
   description: ({ config }) =>
-    `Its form posts to \`POST /api/tokens\`. With a bearer token, one made without scopes and without an organization: ${AS_THE_API}` +
+    'Its form posts to `POST /api/tokens`. With a bearer token, one made without scopes and without an' +
+    ` organization: ${AS_THE_API}` +
     tokenFailuresNote(config),
   tags: ['pages'],
   guards: [LOGIN],

@@ -8,7 +8,7 @@ import type { ErrorCode } from '../../../errors.js';
 import { endpoint, type Endpoint, type Guard } from '../../endpoints/endpoint.js';
 import { loginRefusals, SESSION, tokenFailuresNote } from '../../endpoints/guards.js';
 import { pathId, queryParameter, toLoginPage } from '../../openapi/operations.js';
-import { page, redirect } from '../../openapi/responses.js';
+import { page as htmlPage, redirect } from '../../openapi/responses.js';
 import { auditedAsOperator, consoleGate, type Section } from './access.js';
 
 /** The console's gate: a session whose rules open the part (any part, for the home page); recorded as the operator. */
@@ -35,7 +35,8 @@ export interface ConsolePage {
 }
 
 /** A page of the console. */
-export function consolePage({ path, operationId, summary, needs, section, parameters = [], refusals = [] }: ConsolePage): Endpoint {
+export function consolePage(page: ConsolePage): Endpoint {
+  const { path, operationId, summary, needs, section, parameters = [], refusals = [] } = page;
   return endpoint({
     method: 'get',
     path,
@@ -47,13 +48,19 @@ export function consolePage({ path, operationId, summary, needs, section, parame
     tags: ['admin'],
     guards: [consoleGuard(section)],
     parameters,
-    responses: ({ config }) => ({ 200: page('The page'), 303: toLoginPage(config) }),
+    responses: ({ config }) => ({ 200: htmlPage('The page'), 303: toLoginPage(config) }),
     refusals: ['bad_request', ...refusals],
   });
 }
 
 /** A form of the user's page changing one field of the user (`update User` on it), answered with a redirect. */
-export function userForm(path: string, operationId: string, summary: string, field: string, values: string[]): Endpoint {
+export function userForm(
+  path: string,
+  operationId: string,
+  summary: string,
+  field: string,
+  values: string[],
+): Endpoint {
   const roles = field === 'roles';
   return endpoint({
     method: 'post',

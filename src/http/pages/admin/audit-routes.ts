@@ -36,7 +36,8 @@ export const adminVerifyAuditChain = endpoint({
   method: 'post',
   path: '/admin/audit/verify',
   operationId: 'adminVerifyAuditChain',
-  summary: 'Verify the audit log’s chain: answered with the audit log page saying whether it is intact, or where it breaks',
+  summary:
+    'Verify the audit log’s chain: answered with the audit log page saying whether it is intact, or where it breaks',
   description: ({ config }) =>
     'Needs `read AuditRecord` on every record. Changes nothing, so it is answered with the page itself rather than a' +
     ` redirect.${tokenFailuresNote(config)}`,

@@ -26,7 +26,13 @@ export const adminOrg = consolePage({
   needs: '`read Organization`',
   section: 'orgs',
   parameters: [
-    { name: 'org', in: 'path', required: true, description: 'The organization’s id or slug', schema: { type: 'string' } },
+    {
+      name: 'org',
+      in: 'path',
+      required: true,
+      description: 'The organization’s id or slug',
+      schema: { type: 'string' },
+    },
   ],
   refusals: ['not_found'],
 });

@@ -47,11 +47,20 @@ export const adminUser = consolePage({
   refusals: ['not_found'],
 });
 
-const disabledForm = userForm('disabled', 'adminDisableUserForm', 'Disable (`true`) or enable (`false`) the account', 'disabled', [
-  'true',
-  'false',
-]);
-const addRoleForm = userForm('roles/add', 'adminAddRoleForm', 'Give the user a role that exists (defined or created)', 'roles', []);
+const disabledForm = userForm(
+  'disabled',
+  'adminDisableUserForm',
+  'Disable (`true`) or enable (`false`) the account',
+  'disabled',
+  ['true', 'false'],
+);
+const addRoleForm = userForm(
+  'roles/add',
+  'adminAddRoleForm',
+  'Give the user a role that exists (defined or created)',
+  'roles',
+  [],
+);
 const removeRoleForm = userForm('roles/remove', 'adminRemoveRoleForm', 'Take a role away from the user', 'roles', []);
 const sessionsForm = userForm('sessions', 'adminEndSessionsForm', 'End every session of the user', 'sessions', ['end']);
 const tokensForm = userForm('tokens', 'adminRevokeTokensForm', 'Revoke every token of the user', 'tokens', ['revoke']);
@@ -142,7 +151,8 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
    * `before` runs ahead of the user's guard (which leaves the user in `req.resource`), `after` behind it.
    */
   type Work = (req: Request, user: PublicUser) => Promise<string>;
-  const change = (form: Endpoint, field: UserField, work: Work, more: { before?: RequestHandler[]; after?: RequestHandler[] } = {}) => {
+  type Around = { before?: RequestHandler[]; after?: RequestHandler[] };
+  const change = (form: Endpoint, field: UserField, work: Work, more: Around = {}): void => {
     const allowed: RequireOptions<PublicUser> = { action: 'update', subject: 'User', load, fields: 'body' };
     routes.on(form, [
       requireField(field),
