@@ -10,8 +10,8 @@
  * it for a row whose column holds `null`:
  *
  * - `$eq`, `$ne`, `$in`, `$nin`: by strict equality, `null` matching only `null`;
- * - `$lt`, `$lte`, `$gt`, `$gte` (numbers only): JavaScript compares `null` as 0, so `null` is
- *   below a positive bound and above a negative one.
+ * - `$lt`, `$lte`, `$gt`, `$gte` (numbers only): `null` is not ordered (matcher.ts compares
+ *   strictly by type), so only their negations match it.
  *
  * Dotted paths through relations and `$elemMatch` on a to-many relation need the entity's metadata
  * (`{ em }`): relation-filters.ts says how they are translated. Other operators (`$regex`,
@@ -68,17 +68,12 @@ interface Scope {
 
 const COMPLEMENT = { lt: 'gte', lte: 'gt', gt: 'lte', gte: 'lt' } as const;
 type Order = keyof typeof COMPLEMENT;
-/** Whether CASL's comparison of a `null` field with `bound` holds (`null` is compared as 0). */
-const NULL_ORDER: Record<Order, (bound: number) => boolean> = {
-  lt: (bound) => bound >= 0,
-  lte: (bound) => bound >= 0,
-  gt: (bound) => bound < 0,
-  gte: (bound) => bound < 0,
-};
+/** Whether the matcher's comparison of a `null` field with `bound` holds: never, comparisons are strict by type (matcher.ts). */
+const NULL_ORDER: Record<Order, (bound: number) => boolean> = { lt: () => false, lte: () => false, gt: () => false, gte: () => false };
 
 function order(op: Order, node: FieldCondition, negate: boolean, scope: Scope): Query {
   const bound = node.value;
-  return onField(node, negate, scope, op === 'lt' || op === 'lte', (name, negate) => {
+  return onField(node, negate, scope, false, (name, negate) => {
     if (typeof bound !== 'number' || !Number.isFinite(bound)) {
       throw new UnsupportedCondition(`$${op} compares numbers only (strings are ordered by the database's collation, not as in JavaScript)`);
     }
