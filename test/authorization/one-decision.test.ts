@@ -8,7 +8,9 @@ import { expect } from 'chai';
 import { subject } from '@casl/ability';
 import express from 'express';
 import request from 'supertest';
-import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 
 const REPORTS: Record<string, Record<string, unknown>> = {
@@ -113,5 +115,25 @@ describe('one decision everywhere (issue 40)', () => {
     const inElements = conditionsMatcher({ members: { $elemMatch: { team: 'red' } } } as never);
     expect(inElements({ members: [null, { team: 'red' }] })).to.equal(true);
     expect(inElements({ members: [{}, { team: 'blue' }] })).to.equal(false);
+  });
+});
+
+describe('placeholders outside user.* and org.* (issue 39)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.auth.close());
+
+  it('is a TypeError naming it when the role, organization role or scope is defined, or a rule file read', async () => {
+    const rules = [{ action: 'read', subject: 'Doc', conditions: { team: '${member.team}' } }];
+    expect(() => t.auth.defineRole('r', rules)).to.throw(TypeError, /role "r", rule 1: "conditions": unknown placeholder \$\{member\.team\}/);
+    expect(() => t.auth.defineOrgRole('o', rules)).to.throw(TypeError, /unknown placeholder \$\{member\.team\}/);
+    expect(() => t.auth.defineScope('docs:read', rules, 'Read the docs')).to.throw(TypeError, /unknown placeholder \$\{member\.team\}/);
+    expect(() => t.auth.defineRole('r', [{ action: 'read', subject: 'Doc', conditions: { team: 'x-${team}' } }])).to.throw(TypeError, /unknown placeholder \$\{team\}/);
+    const dir = await temporaryDirectory();
+    await writeFile(join(dir, 'roles.json'), JSON.stringify({ roles: { r: rules } }));
+    expect(() => t.auth.loadPolicies(dir)).to.throw(TypeError, /unknown placeholder \$\{member\.team\}/);
+    await rm(dir, { recursive: true, force: true });
   });
 });
