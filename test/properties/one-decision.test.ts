@@ -122,6 +122,25 @@ describe('one decision everywhere, by property', () => {
     );
   });
 
+  it("the console's reach: all exactly when can allows every subject, none exactly when it allows none (issue 39)", () => {
+    // Each rule tests a field of its own, so that every combination of rules applying is some subject.
+    const reachRules = fc.array(fc.record({ inverted: fc.boolean(), conditional: fc.boolean(), action: fc.constantFrom('read', 'manage') }), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(reachRules, (drawn) => {
+        const own = drawn.map(({ inverted, conditional, action }, index) => ({ action, subject: 'Doc', inverted, ...(conditional && { conditions: { [`f${index}`]: 'a' } }) }));
+        t.auth.defineRole('r', own);
+        const ability = t.auth.abilityFor(user(['r'], {}));
+        let subjects: Record<string, string>[] = [{}];
+        for (let index = 0; index < own.length; index++) subjects = subjects.flatMap((fields) => [fields, { ...fields, [`f${index}`]: 'a' }, { ...fields, [`f${index}`]: 'b' }]);
+        const allowed = canAll(ability, subjects);
+        const reach = reachOf(ability, 'read', 'Doc');
+        expect(reach === 'all', `all: ${reach}`).to.equal(!allowed.includes(false));
+        expect(reach === 'none', `none: ${reach}`).to.equal(!allowed.includes(true));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('fixed case: diff never gives an attribute the value null, which drops the rule rather than compare', () => {
     const before = [{ action: 'read', subject: 'Doc', conditions: { 'project.owner.team': { $nin: ['${user.team}'] }, team: { $ne: 'red' } } }];
     const added = { action: 'read', subject: 'Doc', inverted: true, conditions: { 'project.members.team': { $ne: null }, 'project.owner.team': { $in: ['red'] } } };
