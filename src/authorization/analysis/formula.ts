@@ -90,7 +90,8 @@ export function ruleFormula(condition: Condition): Formula {
   };
   const formula = formulaOf(condition);
   collect(condition);
-  return and([...needs.values(), formula]);
+  // The conditions first: a witness then differs by a value before it differs by a missing field or a type.
+  return and([formula, ...needs.values()]);
 }
 
 /** A placeholder within a longer string (`"team-${org.slug}"`) is text, not a variable: outside. */

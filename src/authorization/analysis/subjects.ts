@@ -3,10 +3,11 @@
  * none. A literal tests one path, and CASL reads each path on its own, so the paths are
  * independent but for their shape: `a.b` has a value only when `a` is an object, or, through a
  * to-many relation, an array of objects. For one path, a test compares with finitely many
- * constants (by `===`, or by JavaScript's `<`, which orders numbers, strings by code unit, and
- * converts `null`, booleans and numeric strings), so the values between two constants all behave
- * alike: trying each constant, a value in each gap and each kind of value (absent, null, booleans,
- * an object) decides the path exactly. Every candidate is judged by the package's own matcher
+ * constants (by `===`, or by `<` between values of one type: matcher.ts compares strictly by
+ * type), so the values between two constants all behave alike: trying each constant, a value in
+ * each gap and each kind of value (absent, null, booleans, an object) decides the path exactly. A
+ * rule's needs (`applies`: the path there, its values of the compared values' types) hold on every
+ * element of a to-many step, as negated tests do. Every candidate is judged by the package's own matcher
  * (`holds`) on a subject holding it at its place, not by a copy of CASL's rules.
  *
  * Through a to-many step (an array), each literal of the fragment means "some element meets it"
