@@ -63,11 +63,11 @@ export function strictCompare<T>(a: T, b: T): 0 | 1 | -1 {
 /** The operators that compare a field with the rule's value (a list of values for `in`, `nin`, `all`). */
 const COMPARING = new Set(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'all']);
 
-/** What a rule asks of an object before its conditions are read: paths that must be there, values of their types. */
+/** What a rule asks of an object besides its conditions: a path that must be there, its values of one type. */
 interface Need {
   path: readonly string[];
-  /** The values compared with the path's, whose types the path's values must have (none: presence only). */
-  values: readonly unknown[];
+  /** The type the path's values must have (`null` goes with any); undefined: presence only; `mixed`: values of several types, which no value has. */
+  kind: Kind | 'mixed' | undefined;
 }
 
 /** The needs of a condition tree: every field condition's, but `$exists`'s and what `$elemMatch` asks of its elements. */
@@ -76,7 +76,8 @@ function needsOf(condition: Condition, into: Need[] = []): Need[] {
   if (typeof field === 'string' || field === ITSELF) {
     if (field === ITSELF || operator === 'exists') return into;
     const values = !COMPARING.has(operator) ? [] : Array.isArray(value) ? value : [value];
-    into.push({ path: field.split('.'), values: values.filter((item) => kindOf(item) !== 'null' && kindOf(item) !== 'regexp') });
+    const kinds = new Set(values.map(kindOf).filter((kind) => kind !== 'null' && kind !== 'regexp'));
+    into.push({ path: field.split('.'), kind: kinds.size === 0 ? undefined : kinds.size === 1 ? [...kinds][0] : 'mixed' });
     return into;
   }
   if (Array.isArray(value)) for (const child of value as Condition[]) needsOf(child, into);
@@ -85,33 +86,27 @@ function needsOf(condition: Condition, into: Need[] = []): Need[] {
 
 /** Whether every need is met on the object. */
 function meets(needs: readonly Need[], object: unknown, step: Step): boolean {
-  for (let i = 0; i < needs.length; i++) {
-    const need = needs[i]!;
-    const found: unknown[] = [];
-    if (!reach(object, need.path, 0, step, found)) return false;
-    for (const expected of need.values) {
-      const kind = kindOf(expected);
-      for (const actual of found) if (actual !== null && actual !== undefined && kindOf(actual) !== kind) return false;
-    }
-  }
+  for (let i = 0; i < needs.length; i++) if (!reach(object, needs[i]!, 0, step)) return false;
   return true;
 }
 
-/** Whether the path (from `at` on) is there on `value`, collecting the values at its end (a list's elements). */
-function reach(value: unknown, path: readonly string[], at: number, step: Step, found: unknown[]): boolean {
+/** Whether the need's path (from `at` on) is there on `value`, with values of its type at the end (on each element of a list). */
+function reach(value: unknown, need: Need, at: number, step: Step): boolean {
+  const { path, kind } = need;
   if (at === path.length) {
     if (value === undefined) return false;
-    if (Array.isArray(value)) found.push(...(value as unknown[]));
-    else found.push(value);
+    if (kind === undefined || value === null) return true;
+    if (!Array.isArray(value)) return kindOf(value) === kind;
+    for (const item of value as unknown[]) if (item !== null && item !== undefined && kindOf(item) !== kind) return false;
     return true;
   }
   if (value === null) return true;
   if (Array.isArray(value)) {
-    for (const item of value as unknown[]) if (!reach(item, path, at, step, found)) return false;
+    for (const item of value as unknown[]) if (!reach(item, need, at, step)) return false;
     return true;
   }
   if (typeof value !== 'object') return false;
-  return reach(step(value as Record<string, unknown>, path[at]!), path, at + 1, step, found);
+  return reach(step(value as Record<string, unknown>, path[at]!), need, at + 1, step);
 }
 
 /** Needs per condition tree, computed once (a rule's tree lives as long as its ability). */
@@ -154,7 +149,11 @@ export function createConditionsMatcher(step: Step): ConditionsMatcher {
   };
   /** ucast's `$elemMatch`, an element meeting the inner conditions only when they apply to it. */
   const elementMatch: typeof elemMatch = (node, object, context) =>
-    elemMatch(node, object, { ...context, interpret: (inner, element) => meets(needsFor(inner), element, step) && context.interpret(inner, element) });
+    elemMatch(node, object, {
+      ...context,
+      // A null element has no fields (ucast would throw reading one).
+      interpret: (inner, element) => element !== null && element !== undefined && context.interpret(inner, element) && meets(needsFor(inner), element, step),
+    });
   const build = buildMongoQueryMatcher(
     { $and, $or, $nor, $not, $where },
     { and: allOf, or, nor, not, where, eq: equals, elemMatch: elementMatch },
@@ -163,7 +162,7 @@ export function createConditionsMatcher(step: Step): ConditionsMatcher {
   return ((conditions: Parameters<ConditionsMatcher>[0]) => {
     const test = build(conditions);
     const needs = test.ast ? needsFor(test.ast) : [];
-    const applies = needs.length === 0 ? test : Object.assign((object: unknown) => meets(needs, object, step) && test(object as never), { ast: test.ast });
-    return applies;
+    // The conditions first: most rules CASL tries fail them, and then the needs are not walked.
+    return needs.length === 0 ? test : Object.assign((object: unknown) => test(object as never) && meets(needs, object, step), { ast: test.ast });
   }) as ConditionsMatcher;
 }

@@ -115,6 +115,9 @@ describe('one decision everywhere (issue 40)', () => {
     const inElements = conditionsMatcher({ members: { $elemMatch: { team: 'red' } } } as never);
     expect(inElements({ members: [null, { team: 'red' }] })).to.equal(true);
     expect(inElements({ members: [{}, { team: 'blue' }] })).to.equal(false);
+    const ordered = conditionsMatcher({ members: { $elemMatch: { score: { $lt: 5 } } } } as never);
+    expect(ordered({ members: [null, { score: 3 }] })).to.equal(true);
+    expect(ordered({ members: [null, { score: '3' }] }), 'an element of another type').to.equal(false);
   });
 });
 
