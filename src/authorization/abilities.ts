@@ -27,6 +27,7 @@ import type { Principal } from './principal.js';
 import { knownNames, unknownNameProblem, type KnownNames } from './known-names.js';
 import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
 import { intersectRules } from './rule-intersection.js';
+import { IndexedAbility } from './indexed-ability.js';
 import { LastOrgAbility } from './last-org-ability.js';
 import { rulesInOrgOrder } from './org-rule-order.js';
 import { ScopedAbility } from './scoped-ability.js';
@@ -119,7 +120,7 @@ export class AbilityFactory {
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
-      ability = createMongoAbility<AppAbility>([...this.roles.rulesFor(user), ...this.policyRules(user)], { conditionsMatcher });
+      ability = new IndexedAbility([...this.roles.rulesFor(user), ...this.policyRules(user)]) as unknown as AppAbility;
       cache.set(key, ability);
     }
     this.byUser.set(user, { roles, policies, ability });
@@ -143,7 +144,7 @@ export class AbilityFactory {
     let ability = cache.get(key);
     if (!ability) {
       const rules = [...rulesInOrgOrder(this.roles.rulesFor(user), orgRoles.rulesIn(user, org, held)), ...this.policyRules(user)];
-      ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher });
+      ability = new IndexedAbility(rules) as unknown as AppAbility;
       cache.set(key, ability);
     }
     this.lastInOrg.remember(user, org, roles, versions, ability);
