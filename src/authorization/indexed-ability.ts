@@ -31,7 +31,8 @@ interface Index {
 function keyOf(conditions: unknown, field: string): unknown {
   if (conditions === null || typeof conditions !== 'object') return undefined;
   let value = (conditions as Record<string, unknown>)[field];
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && '$eq' in value) value = value.$eq;
+  const operators = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+  if (operators.length === 1 && operators[0] === '$eq') value = (value as { $eq: unknown }).$eq;
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
 }
 
@@ -40,7 +41,8 @@ function indexOf(rules: readonly Rule[]): Index | null {
   const counts = new Map<string, number>();
   for (const rule of rules) {
     for (const field of Object.keys((rule.conditions as object | undefined) ?? {})) {
-      if (!field.includes('.') && !field.startsWith('$') && keyOf(rule.conditions, field) !== undefined) counts.set(field, (counts.get(field) ?? 0) + 1);
+      const plain = !field.includes('.') && !field.startsWith('$');
+      if (plain && keyOf(rule.conditions, field) !== undefined) counts.set(field, (counts.get(field) ?? 0) + 1);
     }
   }
   const [field, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
@@ -54,7 +56,8 @@ function indexOf(rules: readonly Rule[]): Index | null {
 }
 
 /** CASL's own `relevantRuleFor`, on this ability. */
-const caslRelevantRule = Ability.prototype.relevantRuleFor as unknown as (this: Ability<never, MongoQuery>, ...args: unknown[]) => Rule | null;
+type RelevantRule = (this: Ability<never, MongoQuery>, ...args: unknown[]) => Rule | null;
+const caslRelevantRule = Ability.prototype.relevantRuleFor as unknown as RelevantRule;
 
 export class IndexedAbility extends Ability<never, MongoQuery> {
   private readonly indexes = new Map<string, Index | null>();

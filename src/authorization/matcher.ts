@@ -66,7 +66,10 @@ const COMPARING = new Set(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'a
 /** What a rule asks of an object besides its conditions: a path that must be there, its values of one type. */
 interface Need {
   path: readonly string[];
-  /** The type the path's values must have (`null` goes with any); undefined: presence only; `mixed`: values of several types, which no value has. */
+  /**
+   * The type the path's values must have (`null` goes with any); undefined: presence only;
+   * `mixed`: values of several types, which no value has.
+   */
   kind: Kind | 'mixed' | undefined;
 }
 
@@ -135,7 +138,9 @@ export function createConditionsMatcher(step: Step): ConditionsMatcher {
    */
   const equals: typeof eq = (node, object, context) => {
     const expected: unknown = node.value;
-    if (typeof node.field === 'string' && !node.field.includes('.') && expected !== null && typeof expected !== 'object' && object !== null && typeof object === 'object' && !Array.isArray(object)) {
+    const plainField = typeof node.field === 'string' && !node.field.includes('.');
+    const plainObject = object !== null && typeof object === 'object' && !Array.isArray(object);
+    if (plainField && plainObject && expected !== null && typeof expected !== 'object') {
       const actual = step(object as Record<string, unknown>, node.field);
       if (actual === null || (actual !== undefined && typeof actual !== 'object')) return actual === expected;
     }
@@ -152,7 +157,8 @@ export function createConditionsMatcher(step: Step): ConditionsMatcher {
     elemMatch(node, object, {
       ...context,
       // A null element has no fields (ucast would throw reading one).
-      interpret: (inner, element) => element !== null && element !== undefined && context.interpret(inner, element) && meets(needsFor(inner), element, step),
+      interpret: (inner, element) =>
+        element !== null && element !== undefined && context.interpret(inner, element) && meets(needsFor(inner), element, step),
     });
   const build = buildMongoQueryMatcher(
     { $and, $or, $nor, $not, $where },
@@ -163,6 +169,7 @@ export function createConditionsMatcher(step: Step): ConditionsMatcher {
     const test = build(conditions);
     const needs = test.ast ? needsFor(test.ast) : [];
     // The conditions first: most rules CASL tries fail them, and then the needs are not walked.
-    return needs.length === 0 ? test : Object.assign((object: unknown) => test(object as never) && meets(needs, object, step), { ast: test.ast });
+    if (needs.length === 0) return test;
+    return Object.assign((object: unknown) => test(object as never) && meets(needs, object, step), { ast: test.ast });
   }) as ConditionsMatcher;
 }

@@ -25,7 +25,8 @@ const ANY_PLACEHOLDER = /\$\{([^}]*)\}/g;
 export function foreignPlaceholderProblem(value: unknown): string | undefined {
   for (const match of JSON.stringify(value ?? null).matchAll(ANY_PLACEHOLDER)) {
     if (!/^(user|org)\.[A-Za-z_]+$/.test(match[1]!)) {
-      return `unknown placeholder ${match[0]}: placeholders are \${user.…} (the user's fields and attributes) and \${org.…} (organization roles)`;
+      const known = "${user.…} (the user's fields and attributes) and ${org.…} (organization roles)";
+      return `unknown placeholder ${match[0]}: placeholders are ${known}`;
     }
   }
   return undefined;

@@ -189,7 +189,9 @@ function attributeVariables(rules: readonly object[]): string[] {
 
 function witnessOf({ subject, values }: Solution, kind: Kind, named: readonly string[]): Witness {
   const value = <T>(name: string, fallback: T) => (values.has(name) ? values.get(name) : fallback) as T;
-  const given = [...values].filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5))).map(([name, found]): [string, unknown] => [name.slice(5), found]);
+  const given = [...values]
+    .filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5)))
+    .map(([name, found]): [string, unknown] => [name.slice(5), found]);
   const attributes = Object.fromEntries([...named.map((name): [string, unknown] => [name, 'value-1']), ...given]);
   const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false), ...(Object.keys(attributes).length > 0 && { attributes }) };
   return { subject, user, ...(kind === 'org_role' && { org: { id: value('org.id', 1), slug: value('org.slug', 'acme') } }) };

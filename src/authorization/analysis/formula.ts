@@ -158,7 +158,9 @@ const compiled = new Map<string, (object: object) => boolean>();
  */
 export function holds(literal: Literal, object: object, values: ReadonlyMap<string, unknown>): boolean {
   const value = substitute(literal.value, values);
-  if (literal.op === 'applies') return appliesTo({ operator: 'in', field: literal.field, value } as unknown as Condition, object, step) !== literal.negated;
+  if (literal.op === 'applies') {
+    return appliesTo({ operator: 'in', field: literal.field, value } as unknown as Condition, object, step) !== literal.negated;
+  }
   const query = { [literal.field]: { [`$${literal.op}`]: value } };
   const key = JSON.stringify(query);
   let test = compiled.get(key);
