@@ -12,6 +12,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
+import { createClientAbility } from '../../src/client/index.js';
 
 const REPORTS: Record<string, Record<string, unknown>> = {
   north: { team: 'north' },
@@ -72,6 +73,15 @@ describe('one decision everywhere (issue 40)', () => {
     const { changes } = t.auth.policies.diff({ roles: { analyst: ANALYST.slice(0, 1) } }, { roles: { analyst: ANALYST } });
     expect(changes.map((change) => `${change.change} ${change.action} ${change.subject}`)).to.deep.equal(['grant read Report']);
     expect(ability.can('read', subject('Report', structuredClone(changes[0]!.witness.subject)))).to.equal(true);
+  });
+
+  it("GET /api/abilities: createClientAbility decides each report as the guard does, the shadowing grant included", async () => {
+    const { body } = await request(t.app).get('/service-auth/api/abilities').set('Cookie', cookie).expect(200);
+    const client = createClientAbility(body.rules);
+    for (const [name, fields] of Object.entries(REPORTS)) {
+      const guard = (await request(t.app).get(`/reports/${name}`).set('Cookie', cookie)).status === 200;
+      expect(client.can('read', subject('Report', { ...fields })), name).to.equal(guard);
+    }
   });
 
   it('a missing user attribute or a present one: whatever a user without it may do, a user with it may do too', async () => {
