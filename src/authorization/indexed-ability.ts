@@ -6,6 +6,10 @@
  * that test it for the object's own value: the others cannot apply (an equality fails, the field
  * is missing, or its value is of another type: matcher.ts). The answer is CASL's own, rule for
  * rule; below a few rules, CASL's own loop is as fast and is used as is.
+ *
+ * In an organization, the organization roles' rules are not candidates at all for a subject type
+ * without the tenant field (`User`, tenant.ts): not even `can('update', 'User')`, asked of the
+ * type, or the console's reach count them.
  */
 import { Ability, fieldPatternMatcher, type MongoQuery, type Subject } from '@casl/ability';
 import type { AppAbility, AppRule } from './abilities.js';
@@ -59,12 +63,40 @@ function indexOf(rules: readonly Rule[]): Index | null {
 type RelevantRule = (this: Ability<never, MongoQuery>, ...args: unknown[]) => Rule | null;
 const caslRelevantRule = Ability.prototype.relevantRuleFor as unknown as RelevantRule;
 
+/** Rules (raw, as given) that reach no subject of these types: an organization's roles' and the types without a tenant field. */
+export interface Unreached {
+  rules: ReadonlySet<object>;
+  types: ReadonlySet<string>;
+}
+
+type PossibleRules = (this: Ability<never, MongoQuery>, ...args: unknown[]) => readonly Rule[];
+const caslPossibleRules = Ability.prototype.possibleRulesFor as unknown as PossibleRules;
+
 export class IndexedAbility extends Ability<never, MongoQuery> {
   private readonly indexes = new Map<string, Index | null>();
+  private readonly reached = new Map<string, readonly Rule[]>();
 
-  constructor(rules: AppRule[]) {
+  constructor(
+    rules: AppRule[],
+    private readonly unreached?: Unreached,
+  ) {
     super(rules as never[], { conditionsMatcher, fieldMatcher: fieldPatternMatcher });
-    this.on('updated', () => this.indexes.clear());
+    this.on('updated', () => {
+      this.indexes.clear();
+      this.reached.clear();
+    });
+  }
+
+  override possibleRulesFor(action: string, subjectType?: string): never[];
+  override possibleRulesFor(...args: [string, string?]): readonly Rule[] {
+    const [action, type] = args;
+    const all = caslPossibleRules.apply(this, args);
+    const unreached = this.unreached;
+    if (!unreached || type === undefined || !unreached.types.has(type)) return all;
+    const key = `${action}\u0000${type}`;
+    let list = this.reached.get(key);
+    if (!list) this.reached.set(key, (list = Object.freeze(all.filter((rule) => !unreached.rules.has(rule.origin)))));
+    return list;
   }
 
   override relevantRuleFor(action: string, subject?: Subject, field?: string): never;

@@ -55,6 +55,14 @@ describe('organization roles on subjects without a tenant field', () => {
     expect(project.rule).to.include({ role: 'owner', org_role: true });
   });
 
+  it('asked of the type alone, in the organization: no organization rule counts for User, all of them for Project', async () => {
+    const ability = await t.auth.abilityFor(owner, { org: globex.slug });
+    expect(ability.can('update', 'User')).to.equal(false);
+    expect(ability.can('read', 'Policy')).to.equal(false);
+    expect(ability.can('update', 'Project')).to.equal(true);
+    expect(ability.rulesFor('update', 'User')).to.deep.equal([]);
+  });
+
   it("shows no reach of an organization role over User, Role, AuditRecord or Policy in the policy explorer's matrix", () => {
     const [row] = roleMatrix(
       t.parts.abilities.definitions().filter((definition) => definition.org && definition.role === 'owner'),
