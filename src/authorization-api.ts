@@ -213,8 +213,8 @@ export abstract class AuthorizationApi extends UserAttributeApi {
     const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
     const user = principalOf(who);
-    // In an organization, the subject is one of its own unless the context says otherwise.
-    const inOrg = (orgId: number) => ({ ...tenant.condition(subjectType, orgId), ...context });
+    // In an organization, the subject is one of its own unless the context says otherwise (or its type has no tenant field).
+    const inOrg = (orgId: number) => ({ ...tenant.stamp(subjectType, orgId), ...context });
     if (typeof options === 'object' && options !== null) {
       return abilityIn(this[PARTS], who, options.org).then(({ ability, org, user: attributed }) => explain(deps, attributed, action, subjectType, inOrg(org.id), options.field, ability));
     }
