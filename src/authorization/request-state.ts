@@ -99,7 +99,17 @@ export function isGuardedRequest(value: unknown): value is Request {
   return value !== null && typeof value === 'object' && STATES.has(value);
 }
 
-const READERS = {
+/**
+ * How each instance (by its AbilityFactory) makes `req.em`, once the application registered its ORM
+ * (`auth.enforce`): the enforcement room's, handed the request, which reads its ability and organization.
+ */
+const REQUEST_EMS = new WeakMap<AbilityFactory, (req: Request) => unknown>();
+
+export function setRequestEm(abilities: AbilityFactory, make: (req: Request) => unknown): void {
+  REQUEST_EMS.set(abilities, make);
+}
+
+const READERS: Record<string, (state: RequestState, req: Request) => unknown> = {
   user: (state: RequestState) => state.credentials.user,
   authMethod: (state: RequestState) => state.credentials.method,
   token: (state: RequestState) => state.credentials.token,
@@ -107,6 +117,11 @@ const READERS = {
   ability: (state: RequestState) => (state.ability ??= abilityOf(state)),
   org: (state: RequestState) => state.place?.org,
   membership: (state: RequestState) => state.place?.membership,
+  em: (state: RequestState, req: Request) => {
+    const make = REQUEST_EMS.get(state.abilities);
+    if (!make) throw new TypeError("req.em: register your MikroORM first, with auth.enforce(orm)");
+    return make(req);
+  },
 };
 
 /** The user's ability (in the organization, if any), intersected with a token's scopes (abilities.ts). */
@@ -123,7 +138,7 @@ function installAccessors(prototype: object): void {
       configurable: true,
       get(this: StatefulRequest) {
         const state = STATES.get(this);
-        return state ? read(state) : undefined;
+        return state ? read(state, this) : undefined;
       },
       set(this: Request, value: unknown) {
         Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true });

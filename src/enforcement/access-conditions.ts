@@ -1,0 +1,93 @@
+/**
+ * What `req.em` adds to every query of an entity: the rows the bound ability may `read`, by the
+ * very filter of `accessibleBy` (filters.ts), within the organization for a tenant entity.
+ *
+ * MikroORM applies filters to the joins a condition makes through a relation, too (its
+ * `filtersOnRelations`): a rule that follows `project.members` would then be read on the members
+ * the user may see, not on the project's members, and mean something other than CASL's decision.
+ * So a filter that follows relations is asked as a subquery of primary keys, built without filters;
+ * a filter on the entity's own columns (the common case, a tenant and an owner) is used as it is.
+ */
+import { createMongoAbility } from '@casl/ability';
+import type { EntityMetadata } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/knex';
+import type { AbilityFactory, AppAbility } from '../authorization/abilities.js';
+import { conditionsMatcher } from '../authorization/conditions.js';
+import { accessFilter, type AccessFilter } from '../authorization/filters.js';
+import { orgAccessFilter } from '../authorization/org-access.js';
+import { relationHints } from '../authorization/relation-paths.js';
+import { ScopedAbility } from '../authorization/scoped-ability.js';
+import type { Tenant } from '../authorization/tenant.js';
+
+/** Who `req.em` reads and writes as: the request's ability, and its organization if any. */
+export interface Bound {
+  ability: AppAbility;
+  org: { id: number } | undefined;
+}
+
+export interface AccessDeps {
+  abilities: AbilityFactory;
+  tenant: Tenant;
+}
+
+/** The filters built for an ability, by organization and entity: built once, copied for each query. */
+const built = new WeakMap<AppAbility, Map<string, { filter: AccessFilter; follows: boolean }>>();
+const globalParts = new WeakMap<AppAbility, AppAbility>();
+
+/** Whether `meta` has the tenant field: an organization's rows are told apart by it. */
+export function isTenantEntity(deps: AccessDeps, meta: EntityMetadata): boolean {
+  return Object.hasOwn(meta.properties, deps.tenant.fieldOf(meta.className));
+}
+
+/**
+ * The ability that decides about `meta`'s rows in the bound organization: the ability itself, or
+ * for an entity without the tenant field, its global rules alone (CONTRACT-4 §28: an organization
+ * role's rules are bound by the tenant field, and so reach only rows that have it).
+ */
+export function decidingAbility(deps: AccessDeps, bound: Bound, meta: EntityMetadata): AppAbility {
+  if (!bound.org || isTenantEntity(deps, meta)) return bound.ability;
+  return globalPartOf(deps.abilities, bound.ability);
+}
+
+/** The condition on `meta`'s rows: readable by the bound ability. */
+export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetadata, em: SqlEntityManager): AccessFilter {
+  const key = `${bound.org?.id ?? ''}:${meta.className}`;
+  let byEntity = built.get(bound.ability);
+  if (!byEntity) built.set(bound.ability, (byEntity = new Map()));
+  let entry = byEntity.get(key);
+  if (!entry) {
+    const ability = decidingAbility(deps, bound, meta);
+    const options = { em, entity: meta.className };
+    const describe = (rule: object) => deps.abilities.describe(rule);
+    const filter = bound.org && isTenantEntity(deps, meta)
+      ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, 'read', meta.className, options)
+      : accessFilter(ability, 'read', meta.className, describe, options);
+    entry = { filter, follows: followsRelations(ability, meta) };
+    byEntity.set(key, entry);
+  }
+  // MikroORM may change a condition it is handed: each query gets its own copy.
+  const filter = structuredClone(entry.filter);
+  if (!entry.follows) return filter;
+  const primaryKey = meta.primaryKeys[0]!;
+  // The subquery is built on the same EntityManager's query builder (not its public method, which
+  // req.em refuses), and no filter is applied to it: it reads the rows as they are.
+  const createQueryBuilder = Object.getPrototypeOf(Object.getPrototypeOf(em)).createQueryBuilder as SqlEntityManager['createQueryBuilder'];
+  const rows = createQueryBuilder.call(em, meta.className, 'service_auth_access').select(primaryKey).where(filter);
+  return { [primaryKey]: { $in: rows.getKnexQuery() } };
+}
+
+/** Whether a rule for reading `meta` follows a relation (a dotted path or `$elemMatch`). */
+function followsRelations(ability: AppAbility, meta: EntityMetadata): boolean {
+  const parts = ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability];
+  return parts.some((part) => part.rulesFor('read', meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0));
+}
+
+/** The ability without the organization roles' rules; a scoped token's, with its scopes kept. */
+function globalPartOf(abilities: AbilityFactory, ability: AppAbility): AppAbility {
+  let part = globalParts.get(ability);
+  if (part) return part;
+  if (ability instanceof ScopedAbility) part = new ScopedAbility(globalPartOf(abilities, ability.owner), ability.scopes) as unknown as AppAbility;
+  else part = createMongoAbility<AppAbility>(ability.rules.filter((rule) => !abilities.sourceOf(rule)?.org), { conditionsMatcher });
+  globalParts.set(ability, part);
+  return part;
+}
