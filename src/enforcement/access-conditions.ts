@@ -66,20 +66,55 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
     byEntity.set(key, entry);
   }
   // MikroORM may change a condition it is handed: each query gets its own copy.
-  const filter = structuredClone(entry.filter);
-  if (!entry.follows) return filter;
   const primaryKey = meta.primaryKeys[0]!;
+  const flat = entry.follows ? undefined : flatten(structuredClone(entry.filter), primaryKey);
+  if (flat) return flat;
   // The subquery is built on the same EntityManager's query builder (not its public method, which
   // req.em refuses), and no filter is applied to it: it reads the rows as they are.
   const createQueryBuilder = Object.getPrototypeOf(Object.getPrototypeOf(em)).createQueryBuilder as SqlEntityManager['createQueryBuilder'];
-  const rows = createQueryBuilder.call(em, meta.className, 'service_auth_access').select(primaryKey).where(filter);
+  const rows = createQueryBuilder.call(em, meta.className, 'service_auth_access').select(primaryKey).where(structuredClone(entry.filter));
   return { [primaryKey]: { $in: rows.getKnexQuery() } };
+}
+
+/**
+ * The filter as one object of column tests (`{ org_id: 3, owner_id: { $ne: null } }`), or
+ * undefined when it is not one: MikroORM merges the parts of an `$and` by column in the ON clause
+ * of a join it filters (`{ $and: [{ id: null }, { id: { $ne: null } }] }` became `id IS NOT NULL`),
+ * and writes an empty `$in` there as `in ()`, which PostgreSQL refuses. So "no row" (a primary key
+ * in an empty list) absorbs an `$and` and is said as a primary key that is NULL, and anything else
+ * than distinct columns is asked as a subquery.
+ */
+function flatten(filter: AccessFilter, primaryKey: string): AccessFilter | undefined {
+  if (isNone(filter, primaryKey)) return { [primaryKey]: null };
+  const parts = Array.isArray(filter['$and']) && Object.keys(filter).length === 1 ? (filter['$and'] as AccessFilter[]) : [filter];
+  const flat: AccessFilter = {};
+  for (const part of parts.length === 1 ? parts : parts.map((inner) => flatten(inner, primaryKey))) {
+    if (!part) return undefined;
+    if (isNone(part, primaryKey)) return { [primaryKey]: null };
+    for (const [key, value] of Object.entries(part)) {
+      if (key.startsWith('$') || Object.hasOwn(flat, key) || !isColumnTest(value)) return undefined;
+      flat[key] = value;
+    }
+  }
+  return flat;
+}
+
+const isNone = (filter: AccessFilter, primaryKey: string): boolean => {
+  const value = filter[primaryKey] as { $in?: unknown } | null | undefined;
+  return Object.keys(filter).length === 1 && ((value !== null && typeof value === 'object' && Array.isArray(value.$in) && value.$in.length === 0) || value === null);
+};
+
+/** A value, or operators on values: not a relation's nested condition. */
+function isColumnTest(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return false;
+  return Object.entries(value).every(([key, inner]) => key.startsWith('$') && (inner === null || typeof inner !== 'object' || Array.isArray(inner)));
 }
 
 /** Whether a rule for reading `meta` follows a relation (a dotted path or `$elemMatch`). */
 function followsRelations(ability: AppAbility, meta: EntityMetadata): boolean {
   const parts = ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability];
-  return parts.some((part) => part.rulesFor('read', meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0));
+  return parts.some((part) => part.possibleRulesFor('read', meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0));
 }
 
 /** The ability without the organization roles' rules; a scoped token's, with its scopes kept. */

@@ -18,6 +18,7 @@ import { subject as asSubject } from '@casl/ability';
 import { helper, ReferenceKind, Reference, Utils, type ChangeSet, type EntityManager, type EntityMetadata, type EventSubscriber, type FlushEventArgs, type MikroORM } from '@mikro-orm/core';
 import { decide } from '../authorization/decision.js';
 import { relationHints } from '../authorization/relation-paths.js';
+import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { AuthError } from '../errors.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { bindingOf, type Binding } from './entity-manager.js';
@@ -70,7 +71,10 @@ class RowCheck {
     this.type = this.meta.className;
     const ability = decidingAbility(binding, binding.bound, this.meta);
     const hints = new Set<string>();
-    for (const rule of ability.rulesFor(action, this.type)) if (rule.ast) relationHints(this.meta, rule.ast, '', hints);
+    // Every rule that may decide, those limited to fields included (a scoped token's scopes too).
+    for (const part of ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability]) {
+      for (const rule of part.possibleRulesFor(action, this.type)) if (rule.ast) relationHints(this.meta, rule.ast, '', hints);
+    }
     this.hints = [...hints];
   }
 
@@ -98,9 +102,8 @@ class RowCheck {
       payload[field] = orgId;
       entity[field] = orgId;
     } else if (Object.hasOwn(payload, field) && payload[field] !== orgId) {
+      // An update is of a row of this organization (checked on the row as it was): its tenant field stays.
       throw refusal(this.action, this.type, field, 'names another organization than the one of the request');
-    } else if (this.action === 'update' && Object.hasOwn(payload, field)) {
-      throw refusal(this.action, this.type, field, 'the organization of a row never changes');
     }
   }
 
@@ -121,7 +124,8 @@ class RowCheck {
       const changed = before === undefined || Object.hasOwn(payload, name);
       if (!changed) row[name] = before[name];
       else if (TO_ONE.includes(prop.kind)) row[name] = await this.related(name, entity[name]);
-      else row[name] = entity[name];
+      // A column a new row leaves unset will hold its default, or NULL.
+      else row[name] = entity[name] === undefined && before === undefined ? (prop.default ?? null) : entity[name];
     }
     return row;
   }
