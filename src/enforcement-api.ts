@@ -1,5 +1,5 @@
 /**
- * Enforcement where the data is (CONTRACT-4 §29), in ServiceAuth's public API: `auth.enforce(orm)`
+ * Enforcement where the data is, in ServiceAuth's public API: `auth.enforce(orm)`
  * registers the application's MikroORM; then `req.em` behind any guard, `auth.em(req)`, and
  * `auth.em(user, { org?, scopes? })` in service code, are EntityManagers bound to that ability
  * (src/enforcement/). ServiceAuth extends it.

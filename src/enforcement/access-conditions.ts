@@ -41,7 +41,7 @@ export function isTenantEntity(deps: AccessDeps, meta: EntityMetadata): boolean 
 
 /**
  * The ability that decides about `meta`'s rows in the bound organization: the ability itself, or
- * for an entity without the tenant field, its global rules alone (CONTRACT-4 §28: an organization
+ * for an entity without the tenant field, its global rules alone (an organization
  * role's rules are bound by the tenant field, and so reach only rows that have it).
  */
 export function decidingAbility(deps: AccessDeps, bound: Bound, meta: EntityMetadata): AppAbility {

@@ -45,11 +45,12 @@ export class FlushCheck implements EventSubscriber {
     plain.setTransactionContext(em.getTransactionContext());
     const changeSets = uow.getChangeSets();
     const created = new Set(changeSets.filter((change) => change.type === 'create').map((change) => change.entity));
+    const before = await rowsAsTheyAre(binding, plain, changeSets);
     for (const change of changeSets) {
       const action = ACTIONS[change.type];
       if (!action) continue;
       const check = new RowCheck(binding, plain, change, action, created);
-      await check.run();
+      await check.run(before.get(change.entity) ?? null);
     }
     await readableReferences(binding, em, changeSets, created);
   }
@@ -69,16 +70,11 @@ class RowCheck {
   ) {
     this.meta = change.meta as EntityMetadata;
     this.type = this.meta.className;
-    const ability = decidingAbility(binding, binding.bound, this.meta);
-    const hints = new Set<string>();
-    // Every rule that may decide, those limited to fields included (a scoped token's scopes too).
-    for (const part of ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability]) {
-      for (const rule of part.possibleRulesFor(action, this.type)) if (rule.ast) relationHints(this.meta, rule.ast, '', hints);
-    }
-    this.hints = [...hints];
+    this.hints = ruleHints(binding, this.meta, action);
   }
 
-  async run(): Promise<void> {
+  /** Decides; `before` is the row as it is in the database (with what the rules follow), or null. */
+  async run(before: Row | null): Promise<void> {
     const { binding, change, action, meta } = this;
     const tenantField = binding.bound.org && isTenantEntity(binding, meta) ? binding.tenant.fieldOf(this.type) : undefined;
     const payload = change.payload as Row;
@@ -86,12 +82,11 @@ class RowCheck {
     if (binding.open.has(this.type)) return;
     const fields = Object.keys(payload).filter((field) => field !== tenantField);
     if (action === 'create') return this.decideAll(await this.after(undefined, payload), fields.length ? fields : [undefined]);
-    const before = await this.plain.findOne(this.type, helper(change.entity).getPrimaryKey() as never, { populate: this.hints as never, filters: false });
     if (!before) return;
-    if (tenantField && (before as Row)[tenantField] !== binding.bound.org!.id) throw refusal(action, this.type, undefined, 'it belongs to another organization');
-    if (action === 'delete') return this.decideAll(before as Row, [undefined]);
-    this.decideAll(before as Row, fields);
-    this.decideAll(await this.after(before as Row, payload), fields);
+    if (tenantField && before[tenantField] !== binding.bound.org!.id) throw refusal(action, this.type, undefined, 'it belongs to another organization');
+    if (action === 'delete') return this.decideAll(before, [undefined]);
+    this.decideAll(before, fields);
+    this.decideAll(await this.after(before, payload), fields);
   }
 
   /** In an organization: a new row is stamped with it; the tenant field is never set to another. */
@@ -137,6 +132,48 @@ class RowCheck {
     const populate = this.hints.filter((hint) => hint.startsWith(`${name}.`)).map((hint) => hint.slice(name.length + 1));
     return this.plain.findOne(helper(target).__meta.className, helper(target).getPrimaryKey() as never, { populate: populate as never, filters: false });
   }
+}
+
+/** The relations the rules for `action` on `meta`'s rows follow: every rule that may decide, those limited to fields included. */
+function ruleHints(binding: Binding, meta: EntityMetadata, action: Action): string[] {
+  const ability = decidingAbility(binding, binding.bound, meta);
+  const hints = new Set<string>();
+  for (const part of ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability]) {
+    for (const rule of part.possibleRulesFor(action, meta.className)) if (rule.ast) relationHints(meta, rule.ast, '', hints);
+  }
+  return [...hints];
+}
+
+/**
+ * The rows the flush updates or deletes, as they are in the database (never as the request holds
+ * them: an entity can be merged or referenced without being read), with the relations the rules
+ * follow: one query per entity.
+ */
+async function rowsAsTheyAre(binding: Binding, plain: EntityManager, changeSets: ChangeSet<object>[]): Promise<Map<object, Row>> {
+  const byType = new Map<string, { meta: EntityMetadata; changes: ChangeSet<object>[]; hints: Set<string> }>();
+  for (const change of changeSets) {
+    const action = ACTIONS[change.type];
+    if (action !== 'update' && action !== 'delete') continue;
+    const meta = change.meta as EntityMetadata;
+    if (binding.open.has(meta.className)) continue;
+    const entry = byType.get(meta.className) ?? { meta, changes: [], hints: new Set<string>() };
+    entry.changes.push(change);
+    for (const hint of ruleHints(binding, meta, action)) entry.hints.add(hint);
+    byType.set(meta.className, entry);
+  }
+  const rows = new Map<object, Row>();
+  for (const [type, { meta, changes, hints }] of byType) {
+    if (meta.primaryKeys.length !== 1) throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
+    const primaryKey = meta.primaryKeys[0]!;
+    const keys = changes.map((change) => helper(change.entity).getPrimaryKey());
+    const found = await plain.find(type, { [primaryKey]: { $in: keys } } as never, { populate: [...hints] as never, filters: false });
+    const byKey = new Map(found.map((row) => [helper(row).getSerializedPrimaryKey(), row as Row]));
+    for (const change of changes) {
+      const row = byKey.get(helper(change.entity).getSerializedPrimaryKey());
+      if (row) rows.set(change.entity, row);
+    }
+  }
+  return rows;
 }
 
 /** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
