@@ -31,7 +31,7 @@ export interface AccessDeps {
 }
 
 /** The filters built for an ability, by organization and entity: built once, copied for each query. */
-const built = new WeakMap<AppAbility, Map<string, { filter: AccessFilter; follows: boolean }>>();
+const built = new WeakMap<AppAbility, Map<string, { filter: AccessFilter; flat: AccessFilter | undefined }>>();
 const globalParts = new WeakMap<AppAbility, AppAbility>();
 
 /** Whether `meta` has the tenant field: an organization's rows are told apart by it. */
@@ -62,13 +62,14 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
     const filter = bound.org && isTenantEntity(deps, meta)
       ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, 'read', meta.className, options)
       : accessFilter(ability, 'read', meta.className, describe, options);
-    entry = { filter, follows: followsRelations(ability, meta) };
+    const flat = followsRelations(ability, meta) ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
+    entry = { filter, flat };
     byEntity.set(key, entry);
   }
   // MikroORM may change a condition it is handed: each query gets its own copy.
+  const { flat } = entry;
+  if (flat) return Object.fromEntries(Object.entries(flat).map(([name, test]) => [name, test !== null && typeof test === 'object' ? { ...test } : test]));
   const primaryKey = meta.primaryKeys[0]!;
-  const flat = entry.follows ? undefined : flatten(structuredClone(entry.filter), primaryKey);
-  if (flat) return flat;
   // The subquery is built on the same EntityManager's query builder (not its public method, which
   // req.em refuses), and no filter is applied to it: it reads the rows as they are.
   const createQueryBuilder = Object.getPrototypeOf(Object.getPrototypeOf(em)).createQueryBuilder as SqlEntityManager['createQueryBuilder'];

@@ -12,7 +12,7 @@
  *   TypeError saying to use the application's own `em`, knowingly.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { QueryHelper, Utils, type EntityManager, type MetadataStorage, type MikroORM, type Platform } from '@mikro-orm/core';
+import { QueryHelper, TransactionEventBroadcaster, Utils, type EntityManager, type MetadataStorage, type MikroORM, type Platform } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
 import { readCondition, type AccessDeps, type Bound } from './access-conditions.js';
@@ -25,6 +25,13 @@ export interface Binding extends AccessDeps {
 }
 
 const BINDINGS = new WeakMap<object, Binding>();
+/** Entities whose loaded state req.em did not read from the database itself (merged, mapped, made managed). */
+const UNREAD = new WeakSet<object>();
+
+/** Whether req.em read `entity`'s state from the database itself, rather than being handed it. */
+export function readByItself(entity: object): boolean {
+  return !UNREAD.has(entity);
+}
 
 /** The binding of an enforced EntityManager, or undefined for any other. */
 export function bindingOf(em: object): Binding | undefined {
@@ -50,7 +57,13 @@ interface Overridden {
   commit(): Promise<void>;
   rollback(): Promise<void>;
   isInTransaction(): boolean;
+  getConnection(type: 'write'): { commit(ctx: unknown, broadcaster: unknown): Promise<void> };
+  getTransactionContext(): unknown;
+  resetTransactionContext(): void;
   getMetadata(): MetadataStorage;
+  merge(...args: unknown[]): unknown;
+  map(...args: unknown[]): unknown;
+  create(...args: unknown[]): unknown;
   getPlatform(): Platform;
 }
 const subclasses = new WeakMap<object, Base>();
@@ -69,6 +82,11 @@ export function enforcedFork(orm: MikroORM, binding: Binding): EntityManager {
   const fork = root.fork();
   BINDINGS.delete(root);
   return fork;
+}
+
+function unread(entity: unknown): unknown {
+  if (entity !== null && typeof entity === 'object') UNREAD.add(entity);
+  return entity;
 }
 
 function subclassOf(Base: Base): Base {
@@ -98,6 +116,19 @@ function subclassOf(Base: Base): Base {
       return where && Utils.hasObjectKeys(where) ? { $and: [condition, where] } : condition;
     }
 
+    override merge(...args: unknown[]): unknown {
+      return unread(super.merge(...args));
+    }
+
+    override map(...args: unknown[]): unknown {
+      return unread(super.map(...args));
+    }
+
+    override create(...args: unknown[]): unknown {
+      const entity = super.create(...args);
+      return (args[2] as { managed?: boolean } | undefined)?.managed ? unread(entity) : entity;
+    }
+
     /** A row the ability may not read is not there: `findOneOrFail` fails as for a missing one (404). */
     override findOneOrFail(entityName: unknown, where: unknown, options?: object): Promise<unknown> {
       const name = this.getMetadata().find(Utils.className(entityName as string))?.className ?? String(entityName);
@@ -112,7 +143,9 @@ function subclassOf(Base: Base): Base {
         await this.begin();
         try {
           await super.flush();
-          await this.commit();
+          // What `commit()` does, without the second flush it starts with (all is flushed).
+          await this.getConnection('write').commit(this.getTransactionContext(), new TransactionEventBroadcaster(this as never));
+          this.resetTransactionContext();
         } catch (error) {
           await this.rollback();
           throw error;

@@ -21,7 +21,7 @@ import { relationHints } from '../authorization/relation-paths.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { AuthError } from '../errors.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
-import { bindingOf, type Binding } from './entity-manager.js';
+import { bindingOf, readByItself, type Binding } from './entity-manager.js';
 
 type Row = Record<string, unknown>;
 type Action = 'create' | 'update' | 'delete';
@@ -41,8 +41,14 @@ export class FlushCheck implements EventSubscriber {
       }
     }
     // The rows as they are, read in the flush's transaction without any filter.
-    const plain = this.orm.em.fork({ clear: true });
-    plain.setTransactionContext(em.getTransactionContext());
+    let fork: EntityManager | undefined;
+    const plain = (): EntityManager => {
+      if (!fork) {
+        fork = this.orm.em.fork({ clear: true });
+        fork.setTransactionContext(em.getTransactionContext());
+      }
+      return fork;
+    };
     const changeSets = uow.getChangeSets();
     const created = new Set(changeSets.filter((change) => change.type === 'create').map((change) => change.entity));
     const before = await rowsAsTheyAre(binding, plain, changeSets);
@@ -63,7 +69,7 @@ class RowCheck {
 
   constructor(
     private readonly binding: Binding,
-    private readonly plain: EntityManager,
+    private readonly plain: () => EntityManager,
     private readonly change: ChangeSet<object>,
     private readonly action: Action,
     private readonly created: ReadonlySet<object>,
@@ -130,26 +136,35 @@ class RowCheck {
     const target = Reference.isReference(value) ? value.unwrap() : value;
     if (target === null || target === undefined || !Utils.isEntity(target) || this.created.has(target)) return target;
     const populate = this.hints.filter((hint) => hint.startsWith(`${name}.`)).map((hint) => hint.slice(name.length + 1));
-    return this.plain.findOne(helper(target).__meta.className, helper(target).getPrimaryKey() as never, { populate: populate as never, filters: false });
+    return this.plain().findOne(helper(target).__meta.className, helper(target).getPrimaryKey() as never, { populate: populate as never, filters: false });
   }
 }
 
 /** The relations the rules for `action` on `meta`'s rows follow: every rule that may decide, those limited to fields included. */
 function ruleHints(binding: Binding, meta: EntityMetadata, action: Action): string[] {
   const ability = decidingAbility(binding, binding.bound, meta);
+  const key = `${action} ${meta.className}`;
+  let known = hintsOf.get(ability);
+  if (!known) hintsOf.set(ability, (known = new Map()));
+  const held = known.get(key);
+  if (held) return held;
   const hints = new Set<string>();
   for (const part of ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability]) {
     for (const rule of part.possibleRulesFor(action, meta.className)) if (rule.ast) relationHints(meta, rule.ast, '', hints);
   }
+  known.set(key, [...hints]);
   return [...hints];
 }
+
+/** The relations each ability's rules follow, by action and entity: asked for every row of a flush. */
+const hintsOf = new WeakMap<object, Map<string, string[]>>();
 
 /**
  * The rows the flush updates or deletes, as they are in the database (never as the request holds
  * them: an entity can be merged or referenced without being read), with the relations the rules
  * follow: one query per entity.
  */
-async function rowsAsTheyAre(binding: Binding, plain: EntityManager, changeSets: ChangeSet<object>[]): Promise<Map<object, Row>> {
+async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager, changeSets: ChangeSet<object>[]): Promise<Map<object, Row>> {
   const byType = new Map<string, { meta: EntityMetadata; changes: ChangeSet<object>[]; hints: Set<string> }>();
   for (const change of changeSets) {
     const action = ACTIONS[change.type];
@@ -162,11 +177,18 @@ async function rowsAsTheyAre(binding: Binding, plain: EntityManager, changeSets:
     byType.set(meta.className, entry);
   }
   const rows = new Map<object, Row>();
-  for (const [type, { meta, changes, hints }] of byType) {
+  for (const [type, { meta, changes: all, hints }] of byType) {
     if (meta.primaryKeys.length !== 1) throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
     const primaryKey = meta.primaryKeys[0]!;
+    // A row req.em read itself, whole, is taken as it read it, when the rules follow no relation from it.
+    const changes = all.filter((change) => {
+      const known = hints.size === 0 ? asRead(change) : undefined;
+      if (known) rows.set(change.entity, known);
+      return !known;
+    });
+    if (changes.length === 0) continue;
     const keys = changes.map((change) => helper(change.entity).getPrimaryKey());
-    const found = await plain.find(type, { [primaryKey]: { $in: keys } } as never, { populate: [...hints] as never, filters: false });
+    const found = await plain().find(type, { [primaryKey]: { $in: keys } } as never, { populate: [...hints] as never, filters: false });
     const byKey = new Map(found.map((row) => [helper(row).getSerializedPrimaryKey(), row as Row]));
     for (const change of changes) {
       const row = byKey.get(helper(change.entity).getSerializedPrimaryKey());
@@ -174,6 +196,15 @@ async function rowsAsTheyAre(binding: Binding, plain: EntityManager, changeSets:
     }
   }
   return rows;
+}
+
+/** The row as req.em read it from the database in this request, if it did, every column included. */
+function asRead(change: ChangeSet<object>): Row | undefined {
+  const wrapped = helper(change.entity);
+  const original = wrapped.__originalEntityData as Row | undefined;
+  if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
+  const columns = (change.meta as EntityMetadata).props.filter((prop) => prop.kind === ReferenceKind.SCALAR || (TO_ONE.includes(prop.kind) && prop.owner));
+  return columns.every((prop) => Object.hasOwn(original, prop.name)) ? { ...original } : undefined;
 }
 
 /** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
