@@ -3,8 +3,9 @@
  * the flush's transaction, nothing written yet). It decides with the same `decide` as the guards:
  *
  * - create: `create` on the row as it will be, for each field set;
- * - update: `update` on the row as it was (read again from the database, not from what the request
- *   holds in memory) and on the row as it will be, for each changed field;
+ * - update: `update` on the row as it was and on the row as it will be, for each changed field; as
+ *   it was is as req.em read it (whole) in this request, or else read again from the database (a
+ *   mere reference, a merged entity, rules that follow relations from it);
  * - delete: `delete` on the row as it is;
  * - a many-to-one reference set or changed must point at a row the ability may `read` (a count
  *   through req.em's own filter), or at a row created in the same flush;
