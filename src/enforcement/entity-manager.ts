@@ -53,6 +53,7 @@ interface Overridden {
   applyFilters(entityName: string, where: unknown, options: unknown, type: string, findOptions?: unknown): Promise<unknown>;
   findOneOrFail(entityName: unknown, where: unknown, options?: object): Promise<unknown>;
   flush(): Promise<void>;
+  transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown>;
   begin(options?: object): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
@@ -151,6 +152,14 @@ function subclassOf(Base: Base): Base {
           throw error;
         }
       });
+    }
+
+    /**
+     * MikroORM opens the transaction on the connection itself; the callback runs outside that
+     * permission, so that the EntityManager it is handed refuses the connection as req.em does.
+     */
+    override transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown> {
+      return internal.run(true, () => super.transactional((em) => internal.exit(() => callback(em)), options));
     }
 
     override begin(options?: object): Promise<void> {
