@@ -68,7 +68,10 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
   }
   // MikroORM may change a condition it is handed: each query gets its own copy.
   const { flat } = entry;
-  if (flat) return Object.fromEntries(Object.entries(flat).map(([name, test]) => [name, test !== null && typeof test === 'object' ? { ...test } : test]));
+  if (flat) {
+    const copy = (test: unknown): unknown => (test !== null && typeof test === 'object' ? { ...test } : test);
+    return Object.fromEntries(Object.entries(flat).map(([name, test]) => [name, copy(test)]));
+  }
   const primaryKey = meta.primaryKeys[0]!;
   // The subquery is built on the same EntityManager's query builder (not its public method, which
   // req.em refuses), and no filter is applied to it: it reads the rows as they are.
@@ -102,27 +105,33 @@ function flatten(filter: AccessFilter, primaryKey: string): AccessFilter | undef
 
 const isNone = (filter: AccessFilter, primaryKey: string): boolean => {
   const value = filter[primaryKey] as { $in?: unknown } | null | undefined;
-  return Object.keys(filter).length === 1 && ((value !== null && typeof value === 'object' && Array.isArray(value.$in) && value.$in.length === 0) || value === null);
+  if (Object.keys(filter).length !== 1) return false;
+  return value === null || (typeof value === 'object' && Array.isArray(value?.$in) && value.$in.length === 0);
 };
 
 /** A value, or operators on values: not a relation's nested condition. */
 function isColumnTest(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return true;
   if (Array.isArray(value)) return false;
-  return Object.entries(value).every(([key, inner]) => key.startsWith('$') && (inner === null || typeof inner !== 'object' || Array.isArray(inner)));
+  const isValue = (inner: unknown): boolean => inner === null || typeof inner !== 'object' || Array.isArray(inner);
+  return Object.entries(value).every(([key, inner]) => key.startsWith('$') && isValue(inner));
 }
 
 /** Whether a rule for reading `meta` follows a relation (a dotted path or `$elemMatch`). */
 function followsRelations(ability: AppAbility, meta: EntityMetadata): boolean {
   const parts = ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability];
-  return parts.some((part) => part.possibleRulesFor('read', meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0));
+  const follows = (part: AppAbility): boolean =>
+    part.possibleRulesFor('read', meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0);
+  return parts.some(follows);
 }
 
 /** The ability without the organization roles' rules; a scoped token's, with its scopes kept. */
 function globalPartOf(abilities: AbilityFactory, ability: AppAbility): AppAbility {
   let part = globalParts.get(ability);
   if (part) return part;
-  if (ability instanceof ScopedAbility) part = new ScopedAbility(globalPartOf(abilities, ability.owner), ability.scopes) as unknown as AppAbility;
+  if (ability instanceof ScopedAbility) {
+    part = new ScopedAbility(globalPartOf(abilities, ability.owner), ability.scopes) as unknown as AppAbility;
+  }
   else part = createMongoAbility<AppAbility>(ability.rules.filter((rule) => !abilities.sourceOf(rule)?.org), { conditionsMatcher });
   globalParts.set(ability, part);
   return part;

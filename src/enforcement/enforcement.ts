@@ -24,9 +24,14 @@ export class Enforcement {
     options: EnforceOptions,
     private readonly deps: AccessDeps,
   ) {
-    if (!orm || typeof orm !== 'object' || typeof orm.getMetadata !== 'function' || !orm.em) throw new TypeError('auth.enforce(orm): pass the MikroORM instance of your entities (MikroORM.init(…))');
+    if (!orm || typeof orm !== 'object' || typeof orm.getMetadata !== 'function' || !orm.em) {
+      throw new TypeError('auth.enforce(orm): pass the MikroORM instance of your entities (MikroORM.init(…))');
+    }
     if (orm.config.get('filtersOnRelations') === false) {
-      throw new TypeError('auth.enforce(orm): the ORM is configured with filtersOnRelations: false, with which req.em could not keep hidden rows out of relations');
+      throw new TypeError(
+        'auth.enforce(orm): the ORM is configured with filtersOnRelations: false, ' +
+          'with which req.em could not keep hidden rows out of relations',
+      );
     }
     const names = (options.public ?? []).map((entity) => {
       const name = typeof entity === 'string' ? entity : String(entity?.name);

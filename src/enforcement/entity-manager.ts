@@ -12,7 +12,8 @@
  *   TypeError saying to use the application's own `em`, knowingly.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { QueryHelper, TransactionEventBroadcaster, Utils, type EntityManager, type MetadataStorage, type MikroORM, type Platform } from '@mikro-orm/core';
+import { QueryHelper, TransactionEventBroadcaster, Utils } from '@mikro-orm/core';
+import type { EntityManager, MetadataStorage, MikroORM, Platform } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
 import { readCondition, type AccessDeps, type Bound } from './access-conditions.js';
@@ -39,7 +40,10 @@ export function bindingOf(em: object): Binding | undefined {
 }
 
 /** Methods that would reach the database around the checks. */
-const UNENFORCEABLE = ['execute', 'getConnection', 'getKnex', 'createQueryBuilder', 'qb', 'insert', 'insertMany', 'nativeUpdate', 'nativeDelete', 'upsert', 'upsertMany'];
+const UNENFORCEABLE = [
+  ...['execute', 'getConnection', 'getKnex', 'createQueryBuilder', 'qb'],
+  ...['insert', 'insertMany', 'nativeUpdate', 'nativeDelete', 'upsert', 'upsertMany'],
+];
 
 /** Set while MikroORM itself uses the connection for a flush or a transaction of req.em. */
 const internal = new AsyncLocalStorage<true>();
@@ -76,7 +80,8 @@ export function enforcedFork(orm: MikroORM, binding: Binding): EntityManager {
   if (!root) {
     const Enforced = subclassOf(orm.em.constructor as Base);
     // A root of that class that nothing uses but to fork: forks are made by `new em.constructor`.
-    root = new (Enforced as unknown as new (...args: unknown[]) => SqlEntityManager)(orm.config, orm.em.getDriver(), orm.getMetadata(), false, orm.em.getEventManager());
+    const Constructor = Enforced as unknown as new (...args: unknown[]) => SqlEntityManager;
+    root = new Constructor(orm.config, orm.em.getDriver(), orm.getMetadata(), false, orm.em.getEventManager());
     roots.set(orm, root);
   }
   BINDINGS.set(root, binding);
@@ -102,8 +107,8 @@ function subclassOf(Base: Base): Base {
       return fork;
     }
 
-    override async applyFilters(entityName: string, where: unknown, options: unknown, type: string, findOptions?: unknown): Promise<unknown> {
-      where = await super.applyFilters(entityName, where, options, type, findOptions);
+    override async applyFilters(entityName: string, where: unknown, options: unknown, type: string, find?: unknown): Promise<unknown> {
+      where = await super.applyFilters(entityName, where, options, type, find);
       const binding = BINDINGS.get(this);
       const meta = this.getMetadata().find(entityName);
       if (!binding || !meta || binding.open.has(meta.className)) return where;
@@ -180,7 +185,8 @@ function subclassOf(Base: Base): Base {
     prototype[name] = function (this: SqlEntityManager, ...args: unknown[]) {
       if (name === 'getConnection' && internal.getStore()) return base[name]!.apply(this, args);
       throw new TypeError(
-        `req.em.${name}() cannot be checked against the request's ability (raw SQL, a query builder, the connection and native writes go around it): ` +
+        `req.em.${name}() cannot be checked against the request's ability ` +
+          '(raw SQL, a query builder, the connection and native writes go around it): ' +
           "use the application's own EntityManager for it, knowingly, and decide with req.ability or accessibleBy yourself",
       );
     };

@@ -16,7 +16,8 @@
  * stops before writing, and req.em's flush rolls its transaction back.
  */
 import { subject as asSubject } from '@casl/ability';
-import { helper, ReferenceKind, Reference, Utils, type ChangeSet, type EntityManager, type EntityMetadata, type EventSubscriber, type FlushEventArgs, type MikroORM } from '@mikro-orm/core';
+import { helper, ReferenceKind, Reference, Utils } from '@mikro-orm/core';
+import type { ChangeSet, EntityManager, EntityMetadata, EventSubscriber, FlushEventArgs, MikroORM } from '@mikro-orm/core';
 import { decide } from '../authorization/decision.js';
 import { relationHints } from '../authorization/relation-paths.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
@@ -27,7 +28,13 @@ import { bindingOf, readByItself, type Binding } from './entity-manager.js';
 type Row = Record<string, unknown>;
 type Action = 'create' | 'update' | 'delete';
 
-const ACTIONS: Record<string, Action> = { create: 'create', update: 'update', update_early: 'update', delete: 'delete', delete_early: 'delete' };
+const ACTIONS: Record<string, Action> = {
+  create: 'create',
+  update: 'update',
+  update_early: 'update',
+  delete: 'delete',
+  delete_early: 'delete',
+};
 const TO_ONE: string[] = [ReferenceKind.MANY_TO_ONE, ReferenceKind.ONE_TO_ONE];
 
 export class FlushCheck implements EventSubscriber {
@@ -38,7 +45,11 @@ export class FlushCheck implements EventSubscriber {
     if (!binding) return;
     for (const collection of uow.getCollectionUpdates()) {
       if (collection.property.kind === ReferenceKind.MANY_TO_MANY && collection.isDirty()) {
-        throw new TypeError(`req.em cannot check a change of the many-to-many collection ${collection.owner.constructor.name}.${collection.property.name}: change it through the application's own EntityManager, knowingly`);
+        const name = `${collection.owner.constructor.name}.${collection.property.name}`;
+        throw new TypeError(
+          `req.em cannot check a change of the many-to-many collection ${name}: ` +
+            "change it through the application's own EntityManager, knowingly",
+        );
       }
     }
     // The rows as they are, read in the flush's transaction without any filter.
@@ -59,7 +70,7 @@ export class FlushCheck implements EventSubscriber {
       const check = new RowCheck(binding, plain, change, action, created);
       await check.run(before.get(change.entity) ?? null);
     }
-    await readableReferences(binding, em, changeSets, created);
+    await readableReferences(em, changeSets, created);
   }
 }
 
@@ -90,7 +101,9 @@ class RowCheck {
     const fields = Object.keys(payload).filter((field) => field !== tenantField);
     if (action === 'create') return this.decideAll(await this.after(undefined, payload), fields.length ? fields : [undefined]);
     if (!before) return;
-    if (tenantField && before[tenantField] !== binding.bound.org!.id) throw refusal(action, this.type, undefined, 'it belongs to another organization');
+    if (tenantField && before[tenantField] !== binding.bound.org!.id) {
+      throw refusal(action, this.type, undefined, 'it belongs to another organization');
+    }
     if (action === 'delete') return this.decideAll(before, [undefined]);
     this.decideAll(before, fields);
     this.decideAll(await this.after(before, payload), fields);
@@ -137,7 +150,8 @@ class RowCheck {
     const target = Reference.isReference(value) ? value.unwrap() : value;
     if (target === null || target === undefined || !Utils.isEntity(target) || this.created.has(target)) return target;
     const populate = this.hints.filter((hint) => hint.startsWith(`${name}.`)).map((hint) => hint.slice(name.length + 1));
-    return this.plain().findOne(helper(target).__meta.className, helper(target).getPrimaryKey() as never, { populate: populate as never, filters: false });
+    const { className } = helper(target).__meta;
+    return this.plain().findOne(className, helper(target).getPrimaryKey() as never, { populate: populate as never, filters: false });
   }
 }
 
@@ -204,12 +218,14 @@ function asRead(change: ChangeSet<object>): Row | undefined {
   const wrapped = helper(change.entity);
   const original = wrapped.__originalEntityData as Row | undefined;
   if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
-  const columns = (change.meta as EntityMetadata).props.filter((prop) => prop.kind === ReferenceKind.SCALAR || (TO_ONE.includes(prop.kind) && prop.owner));
+  const isColumn = (prop: EntityMetadata['props'][number]): boolean =>
+    prop.kind === ReferenceKind.SCALAR || (TO_ONE.includes(prop.kind) && prop.owner);
+  const columns = (change.meta as EntityMetadata).props.filter(isColumn);
   return columns.every((prop) => Object.hasOwn(original, prop.name)) ? { ...original } : undefined;
 }
 
 /** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
-async function readableReferences(binding: Binding, em: EntityManager, changeSets: ChangeSet<object>[], created: ReadonlySet<object>): Promise<void> {
+async function readableReferences(em: EntityManager, changeSets: ChangeSet<object>[], created: ReadonlySet<object>): Promise<void> {
   const wanted = new Map<string, { keys: Set<unknown>; owner: string; field: string }>();
   for (const change of changeSets) {
     if (change.type !== 'create' && change.type !== 'update') continue;
@@ -234,5 +250,6 @@ async function readableReferences(binding: Binding, em: EntityManager, changeSet
 
 function refusal(action: string, type: string, field: string | undefined, why?: string): AuthError {
   const detail = field ? `You may not ${action} the ${field} of this ${type}` : `You may not ${action} this ${type}`;
-  return new AuthError('forbidden', why ? `${detail}: ${why}` : detail, field ? [{ field, message: why ?? `you may not ${action} this field` }] : undefined);
+  const errors = field ? [{ field, message: why ?? `you may not ${action} this field` }] : undefined;
+  return new AuthError('forbidden', why ? `${detail}: ${why}` : detail, errors);
 }
