@@ -97,42 +97,70 @@ function changesOf(w: World, body: Body): Row {
   return changes;
 }
 
+/** A doc as req.em shows it: its folder's id, or null where the folder is hidden from the caller. */
+function heldBy(x: Context, row: Row): Row {
+  const folder = row['folder'] as Row | null;
+  return { ...row, folder: folder && x.readable('EFolder', folder) ? folder['id'] : null };
+}
+
+/** The doc as the write leaves it: as it was (or a new one, stamped with the organization), with the body's changes. */
+function finalRow(x: Context, kind: 'create' | 'update', row: Row | undefined, changes: Row): Row {
+  const stamped = kind === 'create' && x.org !== undefined && !Object.hasOwn(changes, 'org_id');
+  const blank = { id: null, org_id: stamped ? x.org : null, owner_id: null, status: null, level: null, folder: null };
+  const final: Row = { ...blank, ...(row ?? {}), ...changes };
+  final['folder'] = final['folder'] === null ? null : x.folders.find((f) => f['id'] === final['folder'])!;
+  return final;
+}
+
+interface Write {
+  action: 'create' | 'update';
+  row: Row | undefined;
+  final: Row;
+  changed: string[];
+  changes: Row;
+}
+
+/** Whether `can` allows the write: each changed field on the row as it was and as it will be, its folder readable, its organization kept. */
+function writeAllowed(x: Context, { action, row, final, changed, changes }: Write): boolean {
+  const folder = final['folder'] as Row | null;
+  const referenceOk = !changed.includes('folder') || folder === null || x.readable('EFolder', folder);
+  // A mere reference to a row that is not there: nothing to decide on but where it points, and the organization it names.
+  if (action === 'update' && !row) {
+    return referenceOk && (x.org === undefined || !Object.hasOwn(changes, 'org_id') || changes['org_id'] === x.org);
+  }
+  const inOrg = x.org === undefined || (final['org_id'] === x.org && (!row || row['org_id'] === x.org));
+  // The tenant field naming the request's organization is the package's to set, not a field the caller sets.
+  const fields = changed.filter((field) => !(x.org !== undefined && field === 'org_id' && inOrg));
+  const can = (target: Row, field?: string) => x.ability.can(action, subject('EDoc', { ...target }), field);
+  const decided = (target: Row) => (fields.length ? fields.every((field) => can(target, field)) : action === 'update' || can(target));
+  return inOrg && referenceOk && (!row || decided(row)) && decided(final);
+}
+
 /** Whether the write should pass, by `can` on the rows as they are; then the write through req.em, and its effect. */
 async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findOne' | 'list' }>, where: string): Promise<void> {
-  const can = (action: string, row: Row, field?: string) => x.ability.can(action, subject('EDoc', { ...row }), field);
-  const folderRow = (id: unknown) => (id === null ? null : x.folders.find((f) => f['id'] === id)!);
   const row = op.kind === 'create' ? undefined : x.docs.find((d) => d['id'] === op.id);
   let allowed: boolean;
   let run: () => Promise<void>;
   if (op.kind === 'delete') {
-    allowed = !row || ((x.org === undefined || row['org_id'] === x.org) && can('delete', row));
+    allowed = !row || ((x.org === undefined || row['org_id'] === x.org) && x.ability.can('delete', subject('EDoc', { ...row })));
     run = async () => {
       x.em.remove(x.em.getReference(EDoc, op.id));
       await x.em.flush();
     };
   } else {
     const changes = changesOf(w, op.body);
-    let shown: Row | undefined = row;
-    if (op.kind === 'update' && !op.reference) shown = row && x.readable('EDoc', row) ? { ...row, folder: row['folder'] && x.readable('EFolder', row['folder'] as Row) ? (row['folder'] as Row)['id'] : null } : undefined;
-    if (op.kind === 'update' && !op.reference && !shown) return;
-    // The fields the flush writes: those that differ from what req.em held (all of them for a mere reference).
-    const known = op.kind === 'update' && !op.reference ? shown! : undefined;
-    const changed = Object.keys(changes).filter((key) => !known || known[key] !== changes[key]);
-    const stamped = op.kind === 'create' && x.org !== undefined && !Object.hasOwn(changes, 'org_id');
-    const final: Row = { id: null, org_id: stamped ? x.org : null, owner_id: null, status: null, level: null, folder: null, ...(row ?? {}), ...changes };
-    final['folder'] = folderRow(final['folder']);
-    const fields = changed.filter((field) => !(x.org !== undefined && field === 'org_id' && final['org_id'] === x.org && (!row || row['org_id'] === x.org)));
-    const reference = changed.includes('folder') && final['folder'] !== null;
-    const tenantOk = x.org === undefined || (final['org_id'] === x.org && (!row || row['org_id'] === x.org));
-    const action = op.kind === 'create' ? 'create' : 'update';
-    const decided = (target: Row) => (fields.length ? fields.every((field) => can(action, target, field)) : op.kind === 'update' || can(action, target));
-    allowed = changed.length === 0 || ((!row || op.kind === 'create' || tenantOk) && (op.kind !== 'create' || tenantOk) && (!reference || x.readable('EFolder', final['folder'] as Row)) && (!row || decided(row)) && decided(final));
-    // A mere reference to a row that is not there: nothing to decide on but where it points, and the organization it names.
-    if (op.kind === 'update' && !row) allowed = (!reference || x.readable('EFolder', final['folder'] as Row)) && (x.org === undefined || !Object.hasOwn(changes, 'org_id') || changes['org_id'] === x.org);
+    const found = op.kind === 'update' && !op.reference;
+    // The careless handler finds nothing to change.
+    if (found && !(row && x.readable('EDoc', row))) return;
     // Outside an organization a new row names its own (the column is required): without one, nothing to check.
-    if (op.kind === 'create' && final['org_id'] === null) return;
+    if (op.kind === 'create' && x.org === undefined && !Object.hasOwn(changes, 'org_id')) return;
+    // The fields the flush writes: those that differ from what req.em held (every one, for a mere reference).
+    const held = found ? heldBy(x, row!) : undefined;
+    const changed = Object.keys(changes).filter((key) => !held || held[key] !== changes[key]);
+    const final = finalRow(x, op.kind, row, changes);
+    allowed = changed.length === 0 || writeAllowed(x, { action: op.kind, row, final, changed, changes });
     run = async () => {
-      const doc = op.kind === 'create' ? x.em.create(EDoc, {} as never) : op.reference ? x.em.getReference(EDoc, op.id) : (await x.em.findOne(EDoc, op.id))!;
+      const doc = op.kind === 'create' ? x.em.create(EDoc, {} as never) : found ? (await x.em.findOne(EDoc, op.id))! : x.em.getReference(EDoc, op.id);
       x.em.assign(doc, changes as never);
       await x.em.flush();
     };
@@ -150,6 +178,20 @@ const plainDocs = [1, 2, 3, 4].map((id) => ({ id, org: 0 as const, owner: 'me' a
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
 const FIXED: EnforcedCase[] = [
+  // Update is decided on the row as it will be too: a draft may be edited, not made final.
+  {
+    global: [{ action: ['read', 'update'], subject: 'EDoc', conditions: { status: 'draft' } }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs.map((doc) => ({ ...doc, status: 'draft' })),
+    operations: [
+      { kind: 'update', id: 1, body: { status: 'final' }, reference: false },
+      { kind: 'update', id: 2, body: { status: 'final' }, reference: true },
+      { kind: 'update', id: 3, body: { level: 2 }, reference: false },
+    ],
+  },
   // A folder no rule names is never populated, within a token's scopes either (its filter, "no row", in a join).
   {
     global: [{ action: 'read', subject: 'EDoc' }],
