@@ -72,7 +72,8 @@ function docConditions(): fc.Arbitrary<Record<string, unknown>> {
     fc.tuple(fc.constant('level'), fc.constantFrom<unknown>({ $gt: 0 }, { $lte: 1 }, 2, null)),
     fc.tuple(fc.constant('folder.archived'), fc.constantFrom<unknown>(false, { $ne: true }, null)),
   ];
-  return fc.uniqueArray(fc.oneof(...tests), { minLength: 1, maxLength: 2, selector: ([name]) => name }).map((pairs) => Object.fromEntries(pairs));
+  const pairs = fc.uniqueArray(fc.oneof(...tests), { minLength: 1, maxLength: 2, selector: ([name]) => name });
+  return pairs.map((chosen) => Object.fromEntries(chosen));
 }
 
 function rule(): fc.Arbitrary<RoleRule> {
@@ -89,7 +90,8 @@ function rule(): fc.Arbitrary<RoleRule> {
     conditions: fc.option(fc.record({ archived: fc.constantFrom<unknown>(false, { $ne: true }) }), { nil: undefined, freq: 2 }),
     inverted: fc.option(fc.constant(true), { nil: undefined, freq: 5 }),
   });
-  return fc.oneof({ weight: 3, arbitrary: doc }, { weight: 1, arbitrary: folder }).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as RoleRule);
+  const defined = (r: object) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as RoleRule;
+  return fc.oneof({ weight: 3, arbitrary: doc }, { weight: 1, arbitrary: folder }).map(defined);
 }
 
 function body(): fc.Arbitrary<Body> {
@@ -120,7 +122,11 @@ export function enforcedCase(): fc.Arbitrary<EnforcedCase> {
     org: fc.array(rule(), { maxLength: 3 }),
     place: fc.constantFrom<Place>('none', 'own', 'own', 'other'),
     scopes: fc.constantFrom<string[] | undefined>(undefined, undefined, ['docs:read'], ['docs:write']),
-    folders: fc.tuple(...[1, 2, 3].map((folderId) => fc.record({ id: fc.constant(folderId), org: fc.constantFrom<0 | 1>(0, 1), archived: orNull(fc.boolean()) }))),
+    folders: fc.tuple(
+      ...[1, 2, 3].map((folderId) =>
+        fc.record({ id: fc.constant(folderId), org: fc.constantFrom<0 | 1>(0, 1), archived: orNull(fc.boolean()) }),
+      ),
+    ),
     docs: fc.tuple(
       ...[1, 2, 3, 4].map((docId) =>
         fc.record({

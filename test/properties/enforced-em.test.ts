@@ -29,12 +29,16 @@ interface World {
 async function snapshot(orm: MikroORM): Promise<{ docs: Row[]; folders: Row[] }> {
   const em = orm.em.fork();
   const folders = (await em.find(EFolder, {}, { orderBy: { id: 'asc' }, filters: false })).map((f) => ({ ...wrap(f).toObject() }));
-  const docs = (await em.find(EDoc, {}, { orderBy: { id: 'asc' }, filters: false })).map((d) => ({ ...wrap(d).toObject(), folder: d.folder?.id ?? null }));
+  const rows = await em.find(EDoc, {}, { orderBy: { id: 'asc' }, filters: false });
+  const docs = rows.map((d) => ({ ...wrap(d).toObject(), folder: d.folder?.id ?? null }));
   return { docs, folders };
 }
 
 /** A doc as `can` sees it: its folder as a row (or null). */
-const docOf = (row: Row, folders: Row[]): Row => ({ ...row, folder: row['folder'] === null ? null : (folders.find((f) => f['id'] === row['folder']) ?? null) });
+const docOf = (row: Row, folders: Row[]): Row => ({
+  ...row,
+  folder: row['folder'] === null ? null : (folders.find((f) => f['id'] === row['folder']) ?? null),
+});
 
 async function check(w: World, c: EnforcedCase): Promise<void> {
   const { t, orm, orgs, me } = w;
@@ -46,9 +50,15 @@ async function check(w: World, c: EnforcedCase): Promise<void> {
   await em0.nativeDelete(EFolder, {});
   await em0.insertMany(EFolder, c.folders.map((f) => ({ id: f.id, org_id: orgs[f.org], archived: f.archived })));
   const owner = (o: 'me' | 'other' | null) => (o === 'me' ? me.id : o === 'other' ? me.id + 100 : null);
-  await em0.insertMany(EDoc, c.docs.map((d) => ({ id: d.id, org_id: orgs[d.org], owner_id: owner(d.owner), status: d.status, level: d.level, folder: d.folder })));
-  if (orm.config.get('clientUrl')?.startsWith('postgres')) await em0.getConnection().execute("select setval(pg_get_serial_sequence('enforced_docs', 'id'), 100)");
-  const ability: AppAbility = org === undefined ? t.auth.abilityFor(me, { scopes: c.scopes }) : await t.auth.abilityFor(me, { org, scopes: c.scopes });
+  const docRow = ({ id, org, owner: who, status, level, folder }: EnforcedCase['docs'][number]) =>
+    ({ id, org_id: orgs[org], owner_id: owner(who), status, level, folder });
+  await em0.insertMany(EDoc, c.docs.map(docRow));
+  // PostgreSQL's sequence did not count the ids given: new rows start beyond them.
+  if (orm.config.get('clientUrl')?.startsWith('postgres')) {
+    await em0.getConnection().execute("select setval(pg_get_serial_sequence('enforced_docs', 'id'), 100)");
+  }
+  const { scopes } = c;
+  const ability: AppAbility = org === undefined ? t.auth.abilityFor(me, { scopes }) : await t.auth.abilityFor(me, { org, scopes });
   const inPlace = (row: Row) => org === undefined || row['org_id'] === org;
   const readable = (type: 'EDoc' | 'EFolder', row: Row) => inPlace(row) && ability.can('read', subject(type, { ...row }));
   const em = () => (org === undefined ? t.auth.em(me, { scopes: c.scopes }) : t.auth.em(me, { org, scopes: c.scopes }));
@@ -62,13 +72,17 @@ async function check(w: World, c: EnforcedCase): Promise<void> {
       expect(found?.id ?? null, where).to.equal(row && readable('EDoc', row) ? op.id : null);
     } else if (op.kind === 'list') {
       const expected = (op.entity === 'EDoc' ? docs : before.folders).filter((row) => readable(op.entity, row)).map((row) => row['id']);
-      if (op.entity === 'EFolder') expect((await (await em()).find(EFolder, {}, { orderBy: { id: 'asc' } })).map((f) => f.id), where).to.deep.equal(expected);
+      if (op.entity === 'EFolder') {
+        const folders = await (await em()).find(EFolder, {}, { orderBy: { id: 'asc' } });
+        expect(folders.map((f) => f.id), where).to.deep.equal(expected);
+      }
       else {
         const listed = await (await em()).find(EDoc, {}, { orderBy: { id: 'asc' }, populate: ['folder'] });
         expect(listed.map((d) => d.id), where).to.deep.equal(expected);
         for (const doc of listed) {
           const related = docs.find((d) => d['id'] === doc.id)!['folder'] as Row | null;
-          expect(doc.folder?.id ?? null, `${where}: doc ${doc.id}'s folder`).to.equal(related && readable('EFolder', related) ? related['id'] : null);
+          const shown = related && readable('EFolder', related) ? related['id'] : null;
+          expect(doc.folder?.id ?? null, `${where}: doc ${doc.id}'s folder`).to.equal(shown);
         }
       }
     } else {
@@ -120,7 +134,10 @@ interface Write {
   changes: Row;
 }
 
-/** Whether `can` allows the write: each changed field on the row as it was and as it will be, its folder readable, its organization kept. */
+/**
+ * Whether `can` allows the write: each changed field on the row as it was and as it will be, its
+ * folder readable, its organization kept.
+ */
 function writeAllowed(x: Context, { action, row, final, changed, changes }: Write): boolean {
   const folder = final['folder'] as Row | null;
   const referenceOk = !changed.includes('folder') || folder === null || x.readable('EFolder', folder);
@@ -160,7 +177,9 @@ async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findO
     const final = finalRow(x, op.kind, row, changes);
     allowed = changed.length === 0 || writeAllowed(x, { action: op.kind, row, final, changed, changes });
     run = async () => {
-      const doc = op.kind === 'create' ? x.em.create(EDoc, {} as never) : found ? (await x.em.findOne(EDoc, op.id))! : x.em.getReference(EDoc, op.id);
+      let doc: EDoc;
+      if (op.kind === 'create') doc = x.em.create(EDoc, {} as never);
+      else doc = found ? (await x.em.findOne(EDoc, op.id))! : x.em.getReference(EDoc, op.id);
       x.em.assign(doc, changes as never);
       await x.em.flush();
     };
@@ -174,7 +193,8 @@ async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findO
   if (!outcome) expect(await snapshot(w.orm), `${where}: a refused flush writes nothing`).to.deep.equal(before);
 }
 
-const plainDocs = [1, 2, 3, 4].map((id) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: id === 1 ? 1 : null }));
+const plainDoc = (id: number) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: id === 1 ? 1 : null });
+const plainDocs = [1, 2, 3, 4].map(plainDoc);
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
 const FIXED: EnforcedCase[] = [
@@ -213,7 +233,15 @@ const FIXED: EnforcedCase[] = [
     operations: [{ kind: 'update', id: 1, body: { status: null }, reference: true }, { kind: 'delete', id: 1 }],
   },
   // A null set on a mere reference is a change (MikroORM writes it): decided as one.
-  { global: [], org: [], place: 'none', scopes: undefined, folders: plainFolders, docs: plainDocs, operations: [{ kind: 'update', id: 1, body: { folder: null }, reference: true }] },
+  {
+    global: [],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'update', id: 1, body: { folder: null }, reference: true }],
+  },
   // A new row's unset columns are NULL as the rules see it (`$ne`), not missing.
   {
     global: [{ action: 'create', subject: 'EDoc', conditions: { status: { $ne: 'final' }, level: { $gt: 0 } } }],
