@@ -41,12 +41,13 @@ describe('req.em', () => {
     await orm.schema.createSchema();
     t.auth.defineRole('writer', [
       { action: ['read', 'update'], subject: 'Note', conditions: { owner_id: '${user.id}' } },
-      { action: 'read', subject: 'Tag' },
+      { action: 'read', subject: 'Tag', conditions: { name: 'red' } },
     ]);
     const em = orm.em.fork();
     em.create(Country, { id: 1, name: 'France' });
     em.create(Tag, { id: 1, name: 'red' });
-    em.create(Note, { id: 1, owner_id: 1, title: 'mine', country: 1 });
+    em.create(Tag, { id: 2, name: 'blue' });
+    em.create(Note, { id: 1, owner_id: 1, title: 'mine', country: 1, tags: [2] });
     em.create(Note, { id: 2, owner_id: 2, title: 'theirs' });
     await em.flush();
   });
@@ -101,6 +102,16 @@ describe('req.em', () => {
     expect(rows.map((row) => row.title)).to.deep.equal(['in a transaction', 'theirs']);
   });
 
+  it('lazy collections and references load only what the ability may read', async () => {
+    const em = t.auth.em(ada);
+    const note = await em.findOneOrFail(Note, 1);
+    expect((await note.tags.init()).getItems()).to.deep.equal([]);
+    expect(await em.findOne(Tag, 2)).to.equal(null);
+    const blue = em.getReference(Tag, 2, { wrapped: true });
+    expect(await blue.load()).to.equal(null);
+    expect(await em.count(Tag)).to.equal(1);
+  });
+
   it('what it cannot check is a TypeError naming the way out', () => {
     const em = t.auth.em(ada) as unknown as Record<string, (...args: unknown[]) => unknown>;
     const names = ['execute', 'getConnection', 'getKnex', 'createQueryBuilder', 'qb'];
@@ -130,6 +141,7 @@ describe('req.em', () => {
     const em = t.auth.em(ada);
     const note = await em.findOneOrFail(Note, 1, { populate: ['country', 'tags'] });
     expect(note.country?.name).to.equal('France');
+    expect(note.tags.getItems(), 'the blue tag is hidden').to.deep.equal([]);
     note.title = 'renamed';
     await em.flush();
     note.tags.add(em.getReference(Tag, 1));
