@@ -237,7 +237,7 @@ export abstract class AuthorizationApi extends UserAttributeApi {
  * to another organization is refused there, 403 `forbidden`, as `orgRequired` refuses it; a scoped
  * token's ability there is within its scopes, as `req.ability` is.
  */
-async function abilityIn(parts: AuthParts, who: Asker, org: OrgName, scopes?: readonly string[]): Promise<{ ability: AppAbility; org: { id: number }; user: Principal }> {
+export async function abilityIn(parts: AuthParts, who: Asker, org: OrgName, scopes?: readonly string[]): Promise<{ ability: AppAbility; org: { id: number }; user: Principal }> {
   const token = isGuardedRequest(who) && who.authMethod === 'token' ? who.token : undefined;
   // The user's attributes are loaded here if the roles in play, or the scopes, name any.
   const place = await parts.orgAccess.abilityIn(principalOf(who), org, token?.scopes ?? scopes);
