@@ -8,7 +8,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request } from 'express';
 import { abilityIn, AuthorizationApi, type Asker, type InOrg } from './authorization-api.js';
 import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest, setRequestEm } from './authorization/request-state.js';
+import { isGuardedRequest, orgOfRequest, requestOfUser, setRequestEm } from './authorization/request-state.js';
 import type { WithScopes } from './authorization/scope-rules.js';
 import type { AppAbility } from './authorization/abilities.js';
 import { Enforcement, type EnforceOptions } from './enforcement/enforcement.js';
@@ -39,8 +39,10 @@ export abstract class EnforcementApi extends AuthorizationApi {
   em(who: Request): EntityManager;
   em(who: Asker, options?: WithScopes): EntityManager;
   em(who: Asker, options: InOrg & WithScopes): Promise<EntityManager>;
-  em(who: Asker, options: Partial<InOrg> & WithScopes = {}): EntityManager | Promise<EntityManager> {
+  em(asked: Asker, options: Partial<InOrg> & WithScopes = {}): EntityManager | Promise<EntityManager> {
     const enforcement = this[ENFORCEMENT];
+    // `req.user` stands for its request (request-state.ts): the same EntityManager as `req.em`.
+    const who = requestOfUser(asked) ?? asked;
     if (!enforcement) throw new TypeError('auth.em(…): register your MikroORM first, with auth.enforce(orm)');
     if (options.org !== undefined) {
       return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, org, user }) => {

@@ -34,7 +34,7 @@ describe('req.em', () => {
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
-      app.get('/twice', auth.loginRequired, (req, res) => res.json({ same: req.em === req.em && auth.em(req) === req.em }));
+      app.get('/twice', auth.loginRequired, (req, res) => res.json({ same: req.em === req.em && auth.em(req) === req.em && auth.em(req.user!) === req.em }));
       app.get('/notes', auth.loginRequired, async (req, res) => res.json({ notes: (await req.em.find(Note, {})).map((note) => note.id) }));
     });
     orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Note, Tag, Country], debug: false });
