@@ -6,7 +6,8 @@
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request } from 'express';
-import { abilityIn, AuthorizationApi, type Asker, type InOrg } from './authorization-api.js';
+import { AuthorizationApi } from './authorization-api.js';
+import { abilityIn, type Asker, type InOrg } from './asking.js';
 import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
 import { isGuardedRequest, orgOfRequest, requestOfUser, setRequestEm } from './authorization/request-state.js';
 import type { WithScopes } from './authorization/scope-rules.js';
