@@ -24,6 +24,7 @@ import { cliFigures } from './cli-startup.js';
 import { appStartupFigures } from './app-startup.js';
 import { forgedFloodFigures } from './forged-flood.js';
 import { canLatencyFigures } from './can-latency.js';
+import { enforcedEmFigures } from './enforced-em.js';
 import { scopedTokenFigures } from './scoped-tokens.js';
 import { filterSizeFigures } from './filter-size.js';
 import { BENCH_ORG, orgAbilityFigures, orgScaleFigures } from './orgs.js';
@@ -227,6 +228,7 @@ try {
   figures.push(...(await appStartupFigures(dir)));
   figures.push(...(await canLatencyFigures()));
   figures.push(...(await filterSizeFigures()));
+  figures.push(...(await enforcedEmFigures()));
   figures.push(...(await orgAbilityFigures()));
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { routeContext, ServiceAuth } from '../src/index.js';
 import { isSelfOrAdmin } from '../policies/is-self-or-admin.js';
 import { setPageHeaders } from '../src/http/pages/render.js';
 import { HOME_PAGE_CSP, homePage } from './home-page.js';
+import { ProjectMember } from './entities/index.js';
 import { DemoDatabase } from './orm.js';
 import { projectRoutes } from './projects.js';
 import { resourceRoutes } from './resources.js';
@@ -30,7 +31,13 @@ auth.definePolicy('is_self_or_admin', isSelfOrAdmin);
  * The demo's own MikroORM (reports, notes, projects and tasks) on the package's database, opened after the
  * package's: `await database.ready` (as `npm start` does), or by the first request that needs it.
  */
-export const database = new DemoDatabase(() => auth.ready.then(() => auth.config.databaseUrl));
+// Once open, it is registered for `req.em` (the project tracker's routes read and write through it):
+// a project's members are seen by whoever may read the project (a member row reads only with its
+// project), and added by whoever may update it (the route's guard).
+export const database = new DemoDatabase(
+  () => auth.ready.then(() => auth.config.databaseUrl),
+  (orm) => auth.enforce(orm, { public: [ProjectMember] }),
+);
 // The demo's entities, for `auth policy lint|diff --app`: which subjects have the tenant field, which relations are to-many.
 export { ENTITIES as entities } from './entities/index.js';
 

@@ -40,8 +40,14 @@ export class DemoDatabase {
   private opening: Promise<MikroORM> | undefined;
   private readonly forks = new WeakMap<Request, EntityManager>();
 
-  /** `databaseUrl` says where, once the database may be opened (after the package's own `ready`). */
-  constructor(private readonly databaseUrl: () => Promise<string>) {}
+  /**
+   * `databaseUrl` says where, once the database may be opened (after the package's own `ready`);
+   * `opened` is told the ORM once it is open and migrated (the app registers it: `auth.enforce`).
+   */
+  constructor(
+    private readonly databaseUrl: () => Promise<string>,
+    private readonly opened: (orm: MikroORM) => void = () => undefined,
+  ) {}
 
   /** Resolves once the demo's tables are migrated (and seeded); opens the database if nobody has. */
   get ready(): Promise<void> {
@@ -69,6 +75,11 @@ export class DemoDatabase {
   }
 
   private open(): Promise<MikroORM> {
-    return (this.opening ??= this.databaseUrl().then(openDemoOrm));
+    return (this.opening ??= this.databaseUrl()
+      .then(openDemoOrm)
+      .then((orm) => {
+        this.opened(orm);
+        return orm;
+      }));
   }
 }

@@ -1,14 +1,16 @@
 /**
  * The project tracker: routes under an organization (`/orgs/:org/…`, its id or its slug), each
  * behind `auth.orgRequired()`, so that every guard after it decides with the caller's ability in
- * that organization (their global roles and their organization roles there, bound to it):
+ * that organization (their global roles and their organization roles there, bound to it). They
+ * read and write through `req.em` (`auth.enforce`, in app.ts), and so hold no filter and no
+ * tenant check of their own:
  *
- * - lists are `accessibleBy(req, 'read', …)` as a MikroORM filter (with `{ em }`, whose metadata
- *   lets the rules follow `project.members` and `project.archived`), within the organization;
- * - one project or task is found in the organization only (another's id is a 404, as a missing
- *   one), then checked by a `load` guard, which populates the relations its rules follow;
+ * - a list is `req.em.find`: the rows the caller may read, of this organization;
+ * - one project or task is `req.em.findOne` by the URL's id (another organization's, or one the
+ *   caller may not read, is not found), then checked by a `load` guard for what the route does;
  * - `fields: 'body'` refuses a body that sets a field the caller may not update (a member's
- *   `assignee_id`), before the body's values are read.
+ *   `assignee_id`), before the body's values are read; the flush checks the rows again, and
+ *   stamps a new row with the organization.
  */
 import express, { Router, type Request } from 'express';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
@@ -24,27 +26,32 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
   const router = Router();
   const json = express.json();
   const inOrg = auth.orgRequired();
+  /** `req.em`, once the demo's database is open (on the first request that needs it). */
+  const emOf = async (req: Request): Promise<EntityManager> => {
+    await database.ready;
+    return req.em;
+  };
 
-  // One row of the request's organization, by the URL's id: anything but a canonical positive
-  // integer is no row, found without a query.
+  // One row by the URL's id: anything but a canonical positive integer is no row, found without a query.
   const idOf = (req: Request): number | null => {
     const { id } = routeContext(req.params);
     return typeof id === 'number' && id >= 1 && id <= ID_MAX ? id : null;
   };
   const loadProject = async (req: Request) => {
     const id = idOf(req);
-    return id === null ? null : (await database.em(req)).findOne(Project, { id, org_id: req.org!.id });
+    return id === null ? null : (await emOf(req)).findOne(Project, id);
   };
   // With the relations the rules follow (`project.archived`, `project.members`), in the same one
   // statement: a task the caller may not see then costs what a missing one does (conceal).
   const loadTask = async (req: Request) => {
     const id = idOf(req);
-    return id === null ? null : (await database.em(req)).findOne(Task, { id, org_id: req.org!.id }, { populate: ['project.members'], strategy: 'joined' });
+    return id === null ? null : (await emOf(req)).findOne(Task, id, { populate: ['project.members'], strategy: 'joined' });
   };
 
   router.post('/orgs/:org/projects', inOrg, json, auth.require({ action: 'create', subject: 'Project' }), async (req, res) => {
     const { name, archived } = parse(projectInput.required({ name: true }), req.body);
-    const em = await database.em(req);
+    const em = await emOf(req);
+    // The organization's id is the flush's to set (req.em stamps a new row with it); the type asks for one.
     const project = em.create(Project, { org_id: req.org!.id, name: name!, archived: archived ?? false });
     await em.flush();
     res.status(201).json({ project: projectJson(project) });
@@ -55,13 +62,12 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
     const { name, archived } = parse(projectInput, req.body);
     if (name !== undefined) project.name = name;
     if (archived !== undefined) project.archived = archived;
-    await (await database.em(req)).flush();
+    await (await emOf(req)).flush();
     res.json({ project: projectJson(project) });
   });
 
   router.get('/orgs/:org/projects', inOrg, async (req, res) => {
-    const em = await database.em(req);
-    const projects = await em.find(Project, auth.accessibleBy<Project>(req, 'read', 'Project', { em }), { orderBy: { id: 'asc' } });
+    const projects = await (await emOf(req)).find(Project, {}, { orderBy: { id: 'asc' } });
     res.json({ projects: projects.map(projectJson) });
   });
 
@@ -69,7 +75,7 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
   router.post('/orgs/:org/projects/:id/members', inOrg, json, auth.require({ action: 'update', subject: 'Project', load: loadProject, conceal: 'read' }), async (req, res) => {
     const { user_id } = parse(memberInput, req.body);
     if (!(await auth.orgs.membership(req.org!.id, user_id))) throw new ValidationError([{ field: 'user_id', message: 'is not a member of this organization' }]);
-    const em = await database.em(req);
+    const em = await emOf(req);
     const project = auth.resource<Project>(req);
     if (!(await em.count(ProjectMember, { project, user_id }))) {
       em.create(ProjectMember, { project, user_id });
@@ -83,9 +89,9 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
 
   router.post('/orgs/:org/tasks', inOrg, json, auth.require({ action: 'create', subject: 'Task' }), async (req, res) => {
     const { project_id, title, assignee_id } = parse(taskInput.required({ project_id: true, title: true }), req.body);
-    const em = await database.em(req);
-    // A task goes into a project the caller may read, in this organization.
-    const project = await em.findOne(Project, { $and: [{ id: project_id! }, auth.accessibleBy<Project>(req, 'read', 'Project', { em })] });
+    const em = await emOf(req);
+    // A task goes into a project the caller may read (req.em finds no other), in this organization.
+    const project = await em.findOne(Project, project_id!);
     if (!project) throw new ValidationError([{ field: 'project_id', message: 'is not a project of this organization that you can read' }]);
     await checkAssignee(em, project, assignee_id);
     const task = em.create(Task, { org_id: req.org!.id, project, title: title!, assignee_id: assignee_id ?? null, done: false });
@@ -94,8 +100,7 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
   });
 
   router.get('/orgs/:org/tasks', inOrg, async (req, res) => {
-    const em = await database.em(req);
-    const tasks = await em.find(Task, auth.accessibleBy<Task>(req, 'read', 'Task', { em }), { orderBy: { id: 'asc' } });
+    const tasks = await (await emOf(req)).find(Task, {}, { orderBy: { id: 'asc' } });
     res.json({ tasks: tasks.map(taskJson) });
   });
 
@@ -107,7 +112,7 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
   router.patch('/orgs/:org/tasks/:id', inOrg, json, auth.require({ action: 'update', subject: 'Task', load: loadTask, fields: 'body', conceal: 'read' }), async (req, res) => {
     const task = auth.resource<Task>(req);
     const { title, done, assignee_id } = parse(taskInput.omit({ project_id: true }), req.body);
-    const em = await database.em(req);
+    const em = await emOf(req);
     if (assignee_id !== undefined) await checkAssignee(em, task.project, assignee_id);
     if (title !== undefined) task.title = title;
     if (done !== undefined) task.done = done;

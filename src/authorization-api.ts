@@ -14,26 +14,17 @@ import { explain, type Explanation } from './authorization/explain.js';
 import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
 import type { RequireOptions } from './authorization/guards.js';
 import { orgAccessFilter } from './authorization/org-access.js';
-import type { OrgName } from './authorization/org-directory.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
-import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest, requestOfUser, userOfRequest } from './authorization/request-state.js';
+import type { PrincipalLike } from './authorization/principal.js';
+import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
 import type { WithScopes } from './authorization/scope-rules.js';
 import { permittedFieldsIn } from './authorization/scoped-ability.js';
 import { PARTS } from './policy-definitions.js';
 import { UserAttributeApi } from './user-attribute-api.js';
-import { AuthError } from './errors.js';
-import type { AuthParts } from './wiring.js';
-
-/** Who a question is about: a user, or a request a guard has passed (its user, in its organization if any). */
-export type Asker = PrincipalLike | Request;
-
-/** `{ org }`: ask in an organization (its id, its slug, or `req.org`); the answer is then a promise. */
-export interface InOrg {
-  org: OrgName;
-}
+import { abilityIn, askerOf, principalOf, type Asker, type InOrg } from './asking.js';
 
 export { PARTS } from './policy-definitions.js';
+export type { Asker, InOrg } from './asking.js';
 
 export abstract class AuthorizationApi extends UserAttributeApi {
   /**
@@ -213,8 +204,8 @@ export abstract class AuthorizationApi extends UserAttributeApi {
     const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
     const user = principalOf(who);
-    // In an organization, the subject is one of its own unless the context says otherwise.
-    const inOrg = (orgId: number) => ({ ...tenant.condition(subjectType, orgId), ...context });
+    // In an organization, the subject is one of its own unless the context says otherwise (or its type has no tenant field).
+    const inOrg = (orgId: number) => ({ ...tenant.stamp(subjectType, orgId), ...context });
     if (typeof options === 'object' && options !== null) {
       return abilityIn(this[PARTS], who, options.org).then(({ ability, org, user: attributed }) => explain(deps, attributed, action, subjectType, inOrg(org.id), options.field, ability));
     }
@@ -230,32 +221,4 @@ export abstract class AuthorizationApi extends UserAttributeApi {
     const { abilities, roleRules, policies } = this[PARTS];
     return runPolicyTests({ abilities, roles: roleRules, policies }, fileOrObject);
   }
-}
-
-/**
- * The ability in an organization of a user, or of a request's user: a request whose token is bound
- * to another organization is refused there, 403 `forbidden`, as `orgRequired` refuses it; a scoped
- * token's ability there is within its scopes, as `req.ability` is.
- */
-async function abilityIn(parts: AuthParts, who: Asker, org: OrgName, scopes?: readonly string[]): Promise<{ ability: AppAbility; org: { id: number }; user: Principal }> {
-  const token = isGuardedRequest(who) && who.authMethod === 'token' ? who.token : undefined;
-  // The user's attributes are loaded here if the roles in play, or the scopes, name any.
-  const place = await parts.orgAccess.abilityIn(principalOf(who), org, token?.scopes ?? scopes);
-  if (!token) return place;
-  if (token.org != null && token.org !== place.org.id) throw new AuthError('forbidden', 'This token is bound to another organization');
-  return { ...place, ability: parts.abilities.forToken(place.ability, place.user, token.scopes) };
-}
-
-/**
- * The request itself when given its `req.user` (request-state.ts binds each to its request), so
- * that the user decides exactly as the request: its token's scopes and organization, its place.
- * Any other user object asks without a credential's limits (service code, `auth.users.*`).
- */
-function askerOf(who: Asker): Asker {
-  return requestOfUser(who) ?? who;
-}
-
-/** The user of a request a guard passed (with the attributes it loaded), or the user given. */
-function principalOf(who: Asker): Principal {
-  return isGuardedRequest(who) ? userOfRequest(who)! : toPrincipal(who as PrincipalLike);
 }

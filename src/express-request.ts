@@ -3,6 +3,7 @@
  * compatible with it: both declare `user?: Express.User`). A .ts module rather than a hand-written
  * .d.ts, so that tsc checks it and emits it with the package's types.
  */
+import type { EntityManager } from '@mikro-orm/core';
 import type { AppAbility } from './authorization/abilities.js';
 import type { OrgInfo, OrgMembership } from './authorization/org-directory.js';
 import type { AuthMethod } from './authentication/credentials.js';
@@ -37,6 +38,11 @@ declare global {
       impersonator?: User;
       /** The API token, when the request authenticated with one. */
       token?: RequestToken;
+      /**
+       * Behind any guard, once `auth.enforce(orm)` registered the application's MikroORM: a fork of its
+       * EntityManager that reads only the rows `req.ability` may read and checks every flush (docs/authorization.md).
+       */
+      em: EntityManager;
       /** What `auth.require({ …, load })` loaded and allowed: cast it to your entity's type. */
       resource?: unknown;
     }

@@ -13,6 +13,7 @@ export type { RouteContext } from './authorization/context.js';
 export type { AuthMethod } from './authentication/credentials.js';
 export type { RequireOptions } from './authorization/guards.js';
 export type { AccessibleByOptions } from './authorization/filters.js';
+export type { EnforceOptions, EntityName } from './enforcement/enforcement.js';
 export type { NotAnalysed, PolicyChange, PolicyDiff, Witness } from './authorization/analysis/diff.js';
 export type { PolicyDocument, PolicySource } from './authorization/analysis/policy-sets.js';
 export type { PolicyAnalysis } from './authorization/analysis/policy-analysis.js';

@@ -5,7 +5,8 @@
  */
 import type { Application, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { AuditApi, AuditHandler } from './audit/audit-log.js';
-import { AuthorizationApi, PARTS } from './authorization-api.js';
+import { PARTS } from './authorization-api.js';
+import { EnforcementApi } from './enforcement-api.js';
 import { readConfig, sourceFrom, type AuthConfig } from './config/config.js';
 import { unknownKeys } from './config/unknown-keys.js';
 import { AuthError } from './errors.js';
@@ -37,7 +38,7 @@ export function partsOf(auth: ServiceAuth): AuthParts {
   return (auth as unknown as { [PARTS]: AuthParts })[PARTS];
 }
 
-export class ServiceAuth extends AuthorizationApi {
+export class ServiceAuth extends EnforcementApi {
   /** The ServiceAuth mounted on an application, if any (the CLI's `--app` uses this). */
   static of(app: object): ServiceAuth | undefined {
     return (app as { [INSTANCE]?: ServiceAuth })[INSTANCE];

@@ -25,7 +25,7 @@ export class CheckCommand extends ServiceAuthCommand {
 
       \`--attribute key=value\` (or \`key:=JSON\`) gives a value of the application's user attributes, which rules name as \`\${user.team}\`; repeated for several. Without it, the application's resolver gives them with \`--app\`, and without \`--app\` the user has none (rules naming them deny).
 
-      \`--org\` (an organization's slug or id) asks in that organization: with the user's global roles and the organization roles their membership there holds (global roles only for a non-member), the subject belonging to it unless \`--field\` names its tenant field (\`org_id\`) itself.
+      \`--org\` (an organization's slug or id) asks in that organization: with the user's global roles and the organization roles their membership there holds (global roles only for a non-member), the subject belonging to it unless \`--field\` names its tenant field (\`org_id\`) itself, or its type has none (\`User\`, \`Role\`, \`AuditRecord\`, \`Policy\`: organization roles reach none of them).
 
       An action or subject type that no rule of any role names is a usage error naming the closest known one (a typo would otherwise be "denied").
 
@@ -77,7 +77,7 @@ export class CheckCommand extends ServiceAuthCommand {
     if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
     const place = this.org === undefined ? undefined : await this.place(parts, user);
     const attributed = place && !user.attributes && rules.abilities.needsAttributes(user, place) ? await this.withAttributes(parts, rules.abilities, user, undefined, true) : user;
-    const question = place ? { ...place.tenant.condition(this.subject ?? '', place.org.id), ...context } : context;
+    const question = place ? { ...place.tenant.stamp(this.subject ?? '', place.org.id), ...context } : context;
     const ability = place && rules.abilities.abilityFor(attributed, { org: place.org, roles: place.roles });
     let explanation: ReturnType<typeof explain>;
     try {

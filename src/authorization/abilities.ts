@@ -27,6 +27,8 @@ import type { Principal } from './principal.js';
 import { knownNames, unknownNameProblem, type KnownNames } from './known-names.js';
 import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
 import { intersectRules } from './rule-intersection.js';
+import { IndexedAbility } from './indexed-ability.js';
+import { UNTENANTED } from './tenant.js';
 import { LastOrgAbility } from './last-org-ability.js';
 import { rulesInOrgOrder } from './org-rule-order.js';
 import { ScopedAbility } from './scoped-ability.js';
@@ -119,7 +121,7 @@ export class AbilityFactory {
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
-      ability = createMongoAbility<AppAbility>([...this.roles.rulesFor(user), ...this.policyRules(user)], { conditionsMatcher });
+      ability = new IndexedAbility([...this.roles.rulesFor(user), ...this.policyRules(user)]) as unknown as AppAbility;
       cache.set(key, ability);
     }
     this.byUser.set(user, { roles, policies, ability });
@@ -142,8 +144,10 @@ export class AbilityFactory {
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
-      const rules = [...rulesInOrgOrder(this.roles.rulesFor(user), orgRoles.rulesIn(user, org, held)), ...this.policyRules(user)];
-      ability = createMongoAbility<AppAbility>(rules, { conditionsMatcher });
+      const orgRules = orgRoles.rulesIn(user, org, held);
+      const rules = [...rulesInOrgOrder(this.roles.rulesFor(user), orgRules), ...this.policyRules(user)];
+      // Organization roles reach no subject type without the tenant field (tenant.ts).
+      ability = new IndexedAbility(rules, { rules: new Set(orgRules), types: UNTENANTED }) as unknown as AppAbility;
       cache.set(key, ability);
     }
     this.lastInOrg.remember(user, org, roles, versions, ability);

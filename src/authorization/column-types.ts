@@ -1,5 +1,5 @@
 /**
- * The type of a column, as a rule's value must have it (CONTRACT-4 §28, "values of the column's
+ * The type of a column, as a rule's value must have it (docs/authorization.md, "values of the column's
  * type"): `number`, `string`, `boolean` or `date`, read from MikroORM's metadata, discovered
  * (`runtimeType`, what the entity's field holds) or not yet (`defineEntity`'s property builders
  * give a `Type` class; decorators a name). Columns of other types (JSON, bigint, decimal, binary,

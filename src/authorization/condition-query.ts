@@ -6,8 +6,8 @@
  * explicitly whether NULL matches, as CASL would decide it for a row whose column holds `null`:
  *
  * - `$eq`, `$ne`, `$in`, `$nin`: by strict equality, `null` matching only `null`;
- * - `$lt`, `$lte`, `$gt`, `$gte` (numbers only): JavaScript compares `null` as 0, so `null` is
- *   below a positive bound and above a negative one.
+ * - `$lt`, `$lte`, `$gt`, `$gte` (numbers only): `null` is not ordered (matcher.ts compares
+ *   strictly by type), so only their negations match it.
  *
  * With the entity's metadata, values are compared as the in-memory matcher compares them, never
  * by the database's coercion (SQLite and PostgreSQL both find '1' = 1): a rule that compares a
@@ -59,17 +59,12 @@ const isNull = (name: string, column: Column): Query => column.nullable && { [na
 
 const COMPLEMENT = { lt: 'gte', lte: 'gt', gt: 'lte', gte: 'lt' } as const;
 type Order = keyof typeof COMPLEMENT;
-/** Whether CASL's comparison of a `null` field with `bound` holds (`null` is compared as 0). */
-const NULL_ORDER: Record<Order, (bound: number) => boolean> = {
-  lt: (bound) => bound >= 0,
-  lte: (bound) => bound >= 0,
-  gt: (bound) => bound < 0,
-  gte: (bound) => bound < 0,
-};
+/** Whether the matcher's comparison of a `null` field with `bound` holds: never, comparisons are strict by type (matcher.ts). */
+const NULL_ORDER: Record<Order, (bound: number) => boolean> = { lt: () => false, lte: () => false, gt: () => false, gte: () => false };
 
 function order(op: Order, node: FieldCondition, negate: boolean, scope: Scope): Query {
   const bound = node.value;
-  return onField(node, negate, scope, op === 'lt' || op === 'lte', (name, negate, column) => {
+  return onField(node, negate, scope, false, (name, negate, column) => {
     // A bound of another type than the column orders nothing (no coercion): the test fails on every row.
     if (column.type !== undefined && !fitsColumn(bound, column.type)) return negate;
     if (typeof bound !== 'number' || !Number.isFinite(bound)) {

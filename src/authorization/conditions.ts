@@ -1,12 +1,11 @@
 /**
- * How rule conditions are read: CASL's MongoDB-style operators, plus `$and`, `$or`, `$nor` and
- * `$not`, which CASL leaves out by default (it would read `{ $or: [...] }` as a property named
- * "$or" and grant nothing), and `$where` for the policy functions (refused in role rules); dotted
- * paths through MikroORM entities' relations as through plain objects.
+ * How rule conditions are read on the server: matcher.ts's semantics (when a rule applies; CASL's
+ * MongoDB-style operators, plus `$and`, `$or`, `$nor` and `$not`, which CASL leaves out by
+ * default, and `$where` for the policy functions, refused in role rules), with dotted paths
+ * through MikroORM entities' relations as through plain objects.
  */
-import { buildMongoQueryMatcher } from '@casl/ability';
 import { helper, Reference, Utils } from '@mikro-orm/core';
-import { $and, $nor, $not, $or, $where, and, eq, nor, not, or, where } from '@ucast/mongo2js';
+import { createConditionsMatcher, type ConditionsMatcher } from './matcher.js';
 
 /**
  * One step of a dotted path (`project.members.user_id`), as CASL takes it, on plain objects and
@@ -32,37 +31,8 @@ export function step(object: Record<string, unknown> | null | undefined, field: 
 const notLoaded = (object: object, field: string) =>
   new Error(`${object.constructor.name}.${field} is not loaded: populate it before checking a rule that follows it (the require({ load }) guard does)`);
 
-/**
- * `$eq` (and a bare value) as ucast decides it, the common case first: a plain field holding a
- * primitive, compared with a primitive, is `===` (ucast's own `eq` allocates a cursor for the
- * path on every call; this is most of the time `can` spends on an ability of many conditional
- * rules, see docs/performance.md). Anything else (a path, `null`, a list, a Date, a RegExp, an
- * absent field) is ucast's `eq`.
- */
-const equals: typeof eq = (node, object, context) => {
-  const expected: unknown = node.value;
-  if (typeof node.field === 'string' && !node.field.includes('.') && expected !== null && typeof expected !== 'object' && object !== null && typeof object === 'object' && !Array.isArray(object)) {
-    const actual = step(object as Record<string, unknown>, node.field);
-    if (actual === null || (actual !== undefined && typeof actual !== 'object')) return actual === expected;
-  }
-  return eq(node, object, context);
-};
-
-/**
- * `$and` (and a rule's several fields) as ucast decides it, without the closure ucast's `and`
- * allocates for `every` on each call: CASL tries every candidate rule of an ability on each `can`.
- */
-const allOf: typeof and = (node, object, { interpret }) => {
-  const conditions = node.value;
-  for (let i = 0; i < conditions.length; i++) if (!interpret(conditions[i]!, object)) return false;
-  return true;
-};
-
-export const conditionsMatcher: ReturnType<typeof buildMongoQueryMatcher> = buildMongoQueryMatcher(
-  { $and, $or, $nor, $not, $where },
-  { and: allOf, or, nor, not, where, eq: equals },
-  { get: step },
-);
+/** The abilities' matcher: when a rule applies (matcher.ts), reading paths through MikroORM's relations. */
+export const conditionsMatcher: ConditionsMatcher = createConditionsMatcher(step);
 
 const OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$all', '$size', '$regex', '$options', '$elemMatch', '$exists', '$and', '$or', '$nor', '$not']);
 

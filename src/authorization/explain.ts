@@ -1,6 +1,6 @@
 /**
- * Why a user may or may not do something: the rule that decided (CASL's `relevantRuleFor`, with
- * decision.ts's rule on missing fields), with the role it came from and the file it was loaded
+ * Why a user may or may not do something: the rule that decided (CASL's `relevantRuleFor`, the
+ * matcher saying which rules apply: matcher.ts), with the role it came from and the file it was loaded
  * from, or the named policy that decided; for a refusal, why each rule that could have allowed it
  * did not (why-not.ts). An action or subject type that no rule names is a TypeError (known-names.ts).
  */

@@ -15,6 +15,22 @@ import type { Principal } from './principal.js';
 /** Any `${user.…}` or `${org.…}`: group 1 the object, group 2 the field. */
 export const PLACEHOLDER = /\$\{(user|org)\.([A-Za-z_]+)\}/g;
 const WHOLE_PLACEHOLDER = /^\$\{(user|org)\.([A-Za-z_]+)\}$/;
+/** Anything written as a placeholder, `${member.team}` included. */
+const ANY_PLACEHOLDER = /\$\{([^}]*)\}/g;
+
+/**
+ * What is wrong with the first placeholder in `value` outside `${user.*}` and `${org.*}`
+ * (`${member.team}`, `${team}`): it would otherwise be compared as a literal string.
+ */
+export function foreignPlaceholderProblem(value: unknown): string | undefined {
+  for (const match of JSON.stringify(value ?? null).matchAll(ANY_PLACEHOLDER)) {
+    if (!/^(user|org)\.[A-Za-z_]+$/.test(match[1]!)) {
+      const known = "${user.…} (the user's fields and attributes) and ${org.…} (organization roles)";
+      return `unknown placeholder ${match[0]}: placeholders are ${known}`;
+    }
+  }
+  return undefined;
+}
 
 /** The organization an organization role's rules are interpolated for. */
 export interface OrgRef {

@@ -1,5 +1,5 @@
 /**
- * Rules in CASL's priority order as one query of linear size (CONTRACT-4 §28). CASL decides with
+ * Rules in CASL's priority order as one query of linear size (docs/authorization.md). CASL decides with
  * the highest-priority rule that matches; so, walking the rules from the lowest priority up, each
  * rule decides where it matches and leaves the rest to the rules below it: a grant makes
  * `(earlier OR grant)`, a refusal `(earlier AND NOT refusal)`. A run of grants is one `$or`, a run

@@ -5,30 +5,33 @@
  * and the policy explorer's matrix shows each role's reach: one question, one answer for both.
  *
  * Read from CASL's own `rulesFor` (highest priority first), without looking at any subject: a
- * rule with neither conditions nor fields decides for every subject; a rule above it with
- * conditions or fields makes the answer `some` (an inverted one takes some subjects away, an
- * allowing one adds some where the whole rule below refuses).
+ * rule with neither conditions nor fields decides for every subject; above a whole grant, only a
+ * refusal with conditions or fields makes the answer `some` (it takes some subjects away: a grant
+ * above adds nothing to all of them); above a whole refusal, a grant with conditions or fields does
+ * (it adds some).
  */
 import { createMongoAbility } from '@casl/ability';
 import type { AppAbility, AppRule } from './abilities.js';
 import { conditionsMatcher } from './conditions.js';
 import type { RoleDefinition } from './role-rules.js';
+import { UNTENANTED } from './tenant.js';
 
 export type Reach = 'all' | 'some' | 'none';
 
 /** The ability's reach over `action` on `subjectType` (and, if given, the field). */
 export function reachOf(ability: AppAbility, action: string, subjectType: string, field?: string): Reach {
-  let partial = false;
+  let refusedSome = false;
   let someAllowed = false;
   for (const rule of ability.rulesFor(action, subjectType as never, field)) {
     // With no field asked about, a rule limited to fields reaches only those fields.
     const whole = !rule.conditions && (!rule.fields || field !== undefined);
     if (whole) {
       if (rule.inverted) return someAllowed ? 'some' : 'none';
-      return partial ? 'some' : 'all';
+      return refusedSome ? 'some' : 'all';
     }
-    partial = true;
-    if (!rule.inverted) someAllowed = true;
+    // Only a refusal above takes subjects away from a grant below; a grant above adds to it.
+    if (rule.inverted) refusedSome = true;
+    else someAllowed = true;
   }
   return someAllowed ? 'some' : 'none';
 }
@@ -46,7 +49,8 @@ export interface RoleReach {
  * The matrix of roles × subject types × actions, from the roles as defined (included roles'
  * rules first, as `RoleRules` hands them out; placeholders unfilled, which does not change
  * whether a rule has conditions). `manage` and `all` are CASL's wildcards: they reach the
- * other names, and are not rows or columns of their own.
+ * other names, and are not rows or columns of their own. An organization role reaches no subject
+ * type without the tenant field (`User`, tenant.ts), whatever its rules say.
  */
 export function roleMatrix(definitions: readonly RoleDefinition[], actions: Iterable<string>, subjects: Iterable<string>): RoleReach[] {
   const named = (names: Iterable<string>, wildcard: string) => [...names].filter((name) => name !== wildcard).sort();
@@ -57,7 +61,8 @@ export function roleMatrix(definitions: readonly RoleDefinition[], actions: Iter
     const ability = createMongoAbility<AppAbility>(rulesWithIncludes(definition, byName) as never[], { conditionsMatcher });
     const reach: Record<string, Record<string, Reach>> = {};
     for (const subject of subjectList) {
-      reach[subject] = Object.fromEntries(actionList.map((action) => [action, reachOf(ability, action, subject)]));
+      const none = definition.org && UNTENANTED.has(subject);
+      reach[subject] = Object.fromEntries(actionList.map((action) => [action, none ? 'none' : reachOf(ability, action, subject)]));
     }
     return { role: definition.role, org: definition.org, reach };
   });

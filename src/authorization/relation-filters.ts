@@ -9,9 +9,9 @@
  * `$elemMatch` asks for one element meeting its whole condition.
  *
  * A NULL to-one relation before the first to-many one breaks the walk: CASL then compares
- * `undefined`, which `$eq`, `$in`, `$gt`, `$gte` and `$elemMatch` never hold for, `$lt` and `$lte`
- * always do (JavaScript's `undefined > bound` is false, so CASL counts it as below any bound), and
- * the negations hold for. A NULL to-one relation after a to-many one only drops that element.
+ * nothing, which `$eq`, `$in`, `$lt`, `$lte`, `$gt`, `$gte` and `$elemMatch` never hold for and
+ * the negations hold for (matcher.ts: comparisons are strict by type). A NULL to-one relation
+ * after a to-many one only drops that element.
  *
  * In SQL: a to-one relation is a join (`{ project: { … } }`) guarded by the target's primary key,
  * so that a left-joined NULL row never passes for an entity whose columns are NULL; a to-many one is
@@ -29,7 +29,7 @@ export const every = (meta: EntityMetadata): Record<string, unknown> => Object.f
 /**
  * The test `terminal` (a filter on the entity at the end of `relations`, or a boolean) read through
  * `relations` as CASL reads it, negated or not. `brokenHolds`: whether the test holds where a NULL
- * to-one relation breaks the walk (CASL compares `undefined`): true for `$lt` and `$lte` only.
+ * to-one relation breaks the walk (the matcher compares nothing there: false for every test of ours).
  */
 export function throughRelations(relations: Relation[], negate: boolean, brokenHolds: boolean, terminal: (negate: boolean) => Query): Query {
   if (relations.length === 0) return terminal(negate);

@@ -126,6 +126,16 @@ export function isGuardedRequest(value: unknown): value is Request {
   return value !== null && typeof value === 'object' && STATES.has(value);
 }
 
+/**
+ * How each instance (by its AbilityFactory) makes `req.em`, once the application registered its ORM
+ * (`auth.enforce`): the enforcement room's, handed the request, which reads its ability and organization.
+ */
+const REQUEST_EMS = new WeakMap<AbilityFactory, (req: Request) => unknown>();
+
+export function setRequestEm(abilities: AbilityFactory, make: (req: Request) => unknown): void {
+  REQUEST_EMS.set(abilities, make);
+}
+
 const READERS: Record<string, (state: RequestState, req: Request) => unknown> = {
   user: (state: RequestState, req: Request) => (state.bound ??= boundUser(state.credentials.user, req)),
   authMethod: (state: RequestState) => state.credentials.method,
@@ -134,6 +144,11 @@ const READERS: Record<string, (state: RequestState, req: Request) => unknown> = 
   ability: (state: RequestState) => (state.ability ??= abilityOf(state)),
   org: (state: RequestState) => state.place?.org,
   membership: (state: RequestState) => state.place?.membership,
+  em: (state: RequestState, req: Request) => {
+    const make = REQUEST_EMS.get(state.abilities);
+    if (!make) throw new TypeError("req.em: register your MikroORM first, with auth.enforce(orm)");
+    return make(req);
+  },
 };
 
 /** The user's ability (in the organization, if any), intersected with a token's scopes (abilities.ts). */

@@ -9,7 +9,8 @@
  * rule's `reason` if it gives one, and nothing of roles.
  *
  * After `orgRequired`, they decide with the ability in that organization, and the URL context
- * belongs to it (it carries the tenant field: `org_id`, or `id` for an `Organization`); with
+ * belongs to it (it carries the tenant field: `org_id`, or `id` for an `Organization`; none for a
+ * type without one, such as `User`, tenant.ts); with
  * `fields: 'body'`, a body whose tenant field names another organization is refused.
  */
 import { subject as asSubject } from '@casl/ability';
@@ -47,15 +48,15 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
   const contextOf = (req: Request): object => {
     const context = routeContext(req.params);
     const place = orgOfRequest(req);
-    if (place) context[tenant.fieldOf(subject)] = place.org.id;
-    return context;
+    // Never on a subject type without the field (`User`): an organization role must not reach it.
+    return place ? { ...context, ...tenant.stamp(subject, place.org.id) } : context;
   };
   const decide = (req: Request, ability: AppAbility, object: object): Refusal => {
     const target = asSubject(subject, object);
     const refusal = refusalOf(ability, action, target, subject);
     if (refusal && conceals(ability, conceal, target)) return notFound(subject);
     if (refusal || fields !== 'body') return refusal;
-    return misplaced(req, tenant.fieldOf(subject)) ?? refusedFields(ability, action, target, req.body);
+    return (tenant.hasField(subject) ? misplaced(req, tenant.fieldOf(subject)) : undefined) ?? refusedFields(ability, action, target, req.body);
   };
   if (!load) return (req) => decide(req, abilityOf(req), contextOf(req));
   return (req) => {

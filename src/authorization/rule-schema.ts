@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { assertReadableConditions } from './conditions.js';
-import { PLACEHOLDER, placeholderProblem } from './placeholders.js';
+import { foreignPlaceholderProblem, PLACEHOLDER, placeholderProblem } from './placeholders.js';
 import { MAX_RELATIONS } from './relation-paths.js';
 import type { RoleRule } from './role-rules.js';
 import { closest, jsonPath } from './schema-issues.js';
@@ -41,6 +41,8 @@ function ruleSchemaFor(org: boolean, attributes: ReadonlySet<string> = NO_ATTRIB
       reason: z.string({ error: 'must be a string' }).optional(),
     })
     .superRefine((rule, context) => {
+      const foreign = foreignPlaceholderProblem(rule);
+      if (foreign) context.addIssue({ code: 'custom', path: ['conditions'], message: foreign });
       for (const match of JSON.stringify(rule).matchAll(PLACEHOLDER)) {
         const problem = placeholderProblem(match[1]!, match[2]!, org, attributes);
         if (problem) context.addIssue({ code: 'custom', path: ['conditions'], message: problem });

@@ -1,5 +1,5 @@
 /**
- * Values of the column's type (CONTRACT-4 §28): where a rule meets an entity whose columns are
+ * Values of the column's type (docs/authorization.md): where a rule meets an entity whose columns are
  * known (accessibleBy's `{ em }`, `auth policy lint --app`), a literal of another type than its
  * column (`{ score: '1' }` on an integer column, `{ flag: 'true' }`, `$in: ['1', '5']`, a number
  * against a text column) matches no row in memory, where the database would coerce it and match;

@@ -3,8 +3,12 @@
  * organization it is handed out for, by a condition the package adds itself, whatever the rule
  * says. The condition names SERVICE_AUTH_TENANT_FIELD (default `org_id`), or `id` for the subject
  * type `Organization` (the organization itself). A subject without the field is matched by no
- * organization rule (decision.ts: a condition is only met by a field the object has), so an
+ * organization rule (matcher.ts: a rule naming a field the object lacks does not apply), so an
  * organization role cannot reach another organization's rows, nor anything outside one.
+ *
+ * The package's own subject types that belong to no organization (`User`, `Role`, `AuditRecord`,
+ * `Policy`) have no tenant field: the field is never stamped on them (a URL's context, `auth
+ * check --org`), so that in an organization they are decided by global roles alone.
  *
  * - A rule's own conditions stay: the tenant condition is added beside them, within `$and` when
  *   they name the field themselves (they could only narrow it further).
@@ -16,12 +20,25 @@ import type { RoleRule } from './role-rules.js';
 
 export const ORGANIZATION = 'Organization';
 
+/** The package's subject types that belong to no organization: no tenant field. */
+export const UNTENANTED: ReadonlySet<string> = new Set(['User', 'Role', 'AuditRecord', 'Policy']);
+
 export class Tenant {
   constructor(readonly field = 'org_id') {}
 
   /** The field that says which organization a subject of this type belongs to. */
   fieldOf(subjectType: string): string {
     return subjectType === ORGANIZATION ? 'id' : this.field;
+  }
+
+  /** Whether subjects of this type belong to an organization (carry the tenant field, or are one). */
+  hasField(subjectType: string): boolean {
+    return !UNTENANTED.has(subjectType);
+  }
+
+  /** What a subject of this type known to be in the organization carries: the tenant condition, or nothing for a type without the field. */
+  stamp(subjectType: string, orgId: number): Record<string, number> {
+    return this.hasField(subjectType) ? this.condition(subjectType, orgId) : {};
   }
 
   /** The condition "belongs to the organization" for a subject type. */

@@ -3,7 +3,7 @@
  * what stopped it: the first of its conditions the subject fails (the field, the operator, the
  * value the rule wants and the subject's), or the inverted rule that refused although it matched.
  * A condition is tested as the ability tests it (the same matcher), one operator at a time, in the
- * order the rule writes them; a field the subject lacks fails (decision.ts).
+ * order the rule writes them; a field the subject lacks fails (matcher.ts).
  */
 import type { AppAbility } from './abilities.js';
 import { conditionsMatcher } from './conditions.js';

@@ -1,5 +1,5 @@
 /**
- * Admin accounts are protected from the operators below them (CONTRACT-4 §30), as they are from
+ * Admin accounts are protected from the operators below them, as they are from
  * impersonation: the `is_admin` flag passes every check, so an operator who does not hold it must
  * not be able to lock out, or take the roles of, the accounts that do. Otherwise support staff who
  * may disable accounts (docs/admin.md) could disable every administrator, and an operator holding

@@ -51,7 +51,9 @@ const read = (conditions?: object, more: object = {}) => ({ action: 'read', subj
 
 describe('policy diff', () => {
   it('reports no change for the same policies, and for conditions written otherwise that decide alike', () => {
-    expect(summary({ r: [read({ n: { $gt: 3 } })] }, { r: [read({ $nor: [{ n: { $lte: 3 } }] })] })).to.deep.equal([]);
+    expect(summary({ r: [read({ n: { $gt: 3 } })] }, { r: [read({ n: { $gte: 3, $ne: 3 } })] })).to.deep.equal([]);
+    // A null is not ordered (comparisons are strict by type): "not at most 3" holds for it, "above 3" does not.
+    expect(summary({ r: [read({ n: { $gt: 3 } })] }, { r: [read({ $nor: [{ n: { $lte: 3 } }] })] })).to.deep.equal(['r + read Post']);
     expect(summary({ r: [read({ s: { $in: ['a', 'b'] } })] }, { r: [read({ $or: [{ s: 'a' }, { s: 'b' }] })] })).to.deep.equal([]);
     expect(summary({ r: [read({ s: { $ne: 'a' } })] }, { r: [read({ s: { $not: { $eq: 'a' } } })] })).to.deep.equal([]);
   });

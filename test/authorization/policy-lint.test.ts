@@ -52,6 +52,8 @@ describe('auth.policies.lint()', () => {
       // Rule 5 is overridden by rule 6, its duplicate: said once, of the later one.
       ['duplicate', 'broken', false, 6],
       ['duplicate', 'extended', false, 1],
+      // `done` compared with a boolean and a string: only a null `done` fits both, and null is in neither (How a rule applies).
+      ['unsatisfiable', 'typed', false, 1],
     ]);
   });
 

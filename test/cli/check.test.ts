@@ -17,10 +17,15 @@ const AUDITOR_RULES = {
     { action: 'read', subject: 'Invoice', inverted: true, conditions: { status: 'draft' }, reason: 'drafts are private' },
     { action: 'approve', subject: 'Invoice', conditions: { owner_id: 7 } },
   ],
+  // Held by nobody: names User for the questions about users.
+  selfie: [{ action: 'read', subject: 'User', conditions: { id: '${user.id}' } }],
 };
 
 // An organization role: editors update the invoices they own, in their organization.
-const ORG_RULES = { orgRoles: { editor: [{ action: 'update', subject: 'Invoice', conditions: { owner_id: '${user.id}' } }] } };
+// Keepers manage everything of their organization, which reaches no user (a User has no tenant field).
+const ORG_RULES = {
+  orgRoles: { editor: [{ action: 'update', subject: 'Invoice', conditions: { owner_id: '${user.id}' } }], keeper: [{ action: 'manage', subject: 'all' }] },
+};
 
 describe('CLI: auth check', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
@@ -61,12 +66,16 @@ describe('CLI: auth check', () => {
       ['meg@example.com', ['member']],
       ['ida@example.com', ['auditor']],
       ['nob@example.com', []],
+      ['kim@example.com', []],
     ] as const) {
       ids[email] = (await t.auth.users.create({ email, password: PASSWORD, roles: [...roles] })).id;
     }
     t.auth.defineOrgRole('editor', []);
     await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: ids['ann@example.com']! });
     await t.auth.orgs.addMember('acme', ids['meg@example.com']!, ['editor']);
+    t.auth.defineOrgRole('keeper', []);
+    await t.auth.orgs.addMember('acme', ids['kim@example.com']!, ['keeper']);
+    const kim = ['--email', 'kim@example.com', '--policies', ownPolicies, '--org', 'acme'];
     const meg = ['--email', 'meg@example.com', '--action', 'update', '--subject', 'Invoice', '--policies', ownPolicies];
 
     // --app in a process of its own: a module loads once per process, and its ServiceAuth closes with the command.
@@ -107,6 +116,8 @@ describe('CLI: auth check', () => {
           otherOrgsRow: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--field', 'org_id=2', '--org', 'acme'),
           outsideOrg: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`),
           unknownOrg: check(...meg, '--org', 'nowhere'),
+          orgRoleOnUser: check(...kim, '--action', 'update', '--subject', 'User', '--field', `id=${ids['ann@example.com']}`),
+          orgRoleOnInvoice: check(...kim, '--action', 'update', '--subject', 'Invoice'),
           typedNumber: check(...approve, '--field', 'owner_id:=7'),
           typedNull: check(...approve, '--field', 'owner_id:=null'),
           typedString: check(...invoices, '--field', 'status:="draft"', '--policies', ownPolicies),
@@ -122,6 +133,13 @@ describe('CLI: auth check', () => {
     await t.auth.close();
     await database.remove();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('in an organization, an organization role reaches no User: no tenant field is stamped on it (issue 40)', () => {
+    expect(results['orgRoleOnUser']!.code, results['orgRoleOnUser']!.stdout).to.equal(3);
+    expect(results['orgRoleOnUser']!.stdout).to.match(/^denied\n/);
+    expect(results['orgRoleOnInvoice']!.code, results['orgRoleOnInvoice']!.stdout).to.equal(0);
+    expect(results['orgRoleOnInvoice']!.stdout).to.match(/^allowed\nby org role "keeper"/);
   });
 
   it('prints allowed and the deciding rule, its role and file, and exits 0', () => {

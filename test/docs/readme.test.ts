@@ -1,6 +1,6 @@
 /**
  * The code a reader copies compiles: every ```ts block of README.md and docs/*.md is written as a
- * module of its own into a temporary project, which resolves `service-auth` and `service-auth/cli`
+ * module of its own into a temporary project, which resolves `service-auth`, `service-auth/cli` and `service-auth/client`
  * to the built declarations in dist/ (`npm test` builds first) and everything else (express,
  * @casl/ability, @types/node, …) from this repository's node_modules, and the repository's
  * TypeScript checks them all in one run. A block that augments the package (`declare module
@@ -19,6 +19,7 @@ import { codeBlocks, typeScriptKind, type CodeBlock } from './code-blocks.js';
 const DECLARATIONS = {
   'service-auth': join(ROOT, 'dist/src/index.d.ts'),
   'service-auth/cli': join(ROOT, 'dist/cli/commands/index.d.ts'),
+  'service-auth/client': join(ROOT, 'dist/src/client/index.d.ts'),
 };
 
 /** README.md, then docs/*.md by name. */

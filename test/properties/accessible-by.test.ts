@@ -164,13 +164,14 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
     expect(await selected([refusal, grant])).to.deep.equal([1, 4]);
   });
 
-  it('matches a NULL column where CASL does: $ne, $nin, inverted rules, and order against the bound as 0', async () => {
+  it('matches a NULL column where the ability does: $ne, $nin, inverted rules, and no order (strict by type)', async () => {
     expect(await selected([{ action: 'read', subject: 'Thing', conditions: { team: { $ne: 'north' } } }])).to.deep.equal([2, 3]);
     expect(await selected([{ action: 'read', subject: 'Thing', conditions: { ownerId: { $nin: ['${user.id}', 2] } } }])).to.deep.equal([3, 4]);
     expect(await selected([{ action: 'read', subject: 'Thing' }, { action: 'read', subject: 'Thing', inverted: true, conditions: { flag: false } }])).to.deep.equal([1, 3]);
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $lt: 1 } } }])).to.deep.equal([2, 3, 4]);
+    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $lt: 1 } } }]), 'NULL is below no bound').to.deep.equal([2]);
     expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $gt: 0 } } }])).to.deep.equal([1]);
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $gt: -2 } } }]), 'NULL is above a negative bound').to.deep.equal([1, 2, 3, 4]);
+    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $gt: -2 } } }]), 'NULL is above no bound').to.deep.equal([1, 2]);
+    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $not: { $lt: 1 } } } }]), 'the negation holds for NULL').to.deep.equal([1, 3, 4]);
   });
 }
 

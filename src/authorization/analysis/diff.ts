@@ -97,6 +97,7 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
   const symbolic = { ...SYMBOLIC, isAdmin: false, roles: new Set([role]) } as unknown as Principal;
   const abilities = [before, after].map((set) => abilityOf(rulesOf(set, kind, role, symbolic, SYMBOLIC_ORG))) as [AppAbility, AppAbility];
   const rules = abilities.flatMap((ability) => ability.rules);
+  const named = attributeVariables(rules);
   const actions = namesIn(rules, 'action', 'manage');
   const subjects = namesIn(rules, 'subject', 'all');
   const who = { role: kind === 'role' ? role : null, org_role: kind === 'org_role' ? role : null };
@@ -107,7 +108,7 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
       if (JSON.stringify(possible[0]!.map((rule) => rule.origin)) === JSON.stringify(possible[1]!.map((rule) => rule.origin))) continue;
       try {
         const changes = diffQuestion(abilities, possible, action, subject, kindsFor(relations, subject)).map(({ fields, change, solution, field }) => {
-          const witness = witnessOf(solution, kind);
+          const witness = witnessOf(solution, kind, named);
           const question = { action, subject, field };
           const decided = [before, after].map((set) => decides(set, kind, role, witness, question));
           if (decided[0] === decided[1] || decided[1] !== (change === 'grant')) {
@@ -176,9 +177,22 @@ function freshField(named: string[]): string {
   return name;
 }
 
-function witnessOf({ subject, values }: Solution, kind: Kind): Witness {
+/**
+ * The user attributes the rules name (as variables). A witness gives each a value: a user without
+ * one is not the user the analysis reasons about (their granting rules naming it are dropped, and
+ * their refusals naming it refuse everything), even where the deciding conditions do not name it.
+ */
+function attributeVariables(rules: readonly object[]): string[] {
+  const found = JSON.stringify(rules).matchAll(/\\u0000user\.([A-Za-z_]+)/g);
+  return [...new Set([...found].map((match) => match[1]!).filter(isAttribute))];
+}
+
+function witnessOf({ subject, values }: Solution, kind: Kind, named: readonly string[]): Witness {
   const value = <T>(name: string, fallback: T) => (values.has(name) ? values.get(name) : fallback) as T;
-  const attributes = Object.fromEntries([...values].filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5))).map(([name, found]) => [name.slice(5), found]));
+  const given = [...values]
+    .filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5)))
+    .map(([name, found]): [string, unknown] => [name.slice(5), found]);
+  const attributes = Object.fromEntries([...named.map((name): [string, unknown] => [name, 'value-1']), ...given]);
   const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false), ...(Object.keys(attributes).length > 0 && { attributes }) };
   return { subject, user, ...(kind === 'org_role' && { org: { id: value('org.id', 1), slug: value('org.slug', 'acme') } }) };
 }

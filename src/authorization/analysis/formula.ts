@@ -9,9 +9,11 @@
  * marker strings (`variable('user.id')`), which the solver gives values of their own.
  */
 import type { Condition, FieldCondition } from '@ucast/mongo2js';
-import { conditionsMatcher } from '../conditions.js';
+import { conditionsMatcher, step } from '../conditions.js';
+import { appliesTo } from '../matcher.js';
 
-export type Op = 'eq' | 'in' | 'lt' | 'lte' | 'gt' | 'gte';
+/** `applies`: the path is there and its values have the types of `value`'s (matcher.ts), a need of the rule rather than a test. */
+export type Op = 'eq' | 'in' | 'lt' | 'lte' | 'gt' | 'gte' | 'applies';
 
 /** `field op value`, or its negation. */
 export interface Literal {
@@ -72,6 +74,26 @@ export function formulaOf(condition: Condition, negate = false): Formula {
   return { kind: 'literal', field, op: known.op, value, negated: known.negated !== negate };
 }
 
+/**
+ * What a rule allows, as the matcher decides it: its needs (each path it names there, each value
+ * it compares of the path's type: `applies` literals) and its conditions.
+ */
+export function ruleFormula(condition: Condition): Formula {
+  const needs = new Map<string, Literal>();
+  const collect = (node: Condition): void => {
+    const { field, value, operator } = node as FieldCondition;
+    if (typeof field === 'string') {
+      if (!FIELD_OPS[operator]) return;
+      const literal: Literal = { kind: 'literal', field, op: 'applies', value: Array.isArray(value) ? value : [value], negated: false };
+      needs.set(JSON.stringify(literal), literal);
+    } else if (Array.isArray(value)) (value as Condition[]).forEach(collect);
+  };
+  const formula = formulaOf(condition);
+  collect(condition);
+  // The conditions first: a witness then differs by a value before it differs by a missing field or a type.
+  return and([formula, ...needs.values()]);
+}
+
 /** A placeholder within a longer string (`"team-${org.slug}"`) is text, not a variable: outside. */
 function checkValue(value: unknown): void {
   if (typeof value === 'string' && value.includes(MARK) && !value.startsWith(MARK)) throw new OutsideFragment('a placeholder inside a longer string');
@@ -125,7 +147,7 @@ export function allowedBy(rules: readonly RuleLike[]): Formula {
 function conditionOf(rule: RuleLike): Formula {
   if (!rule.conditions) return true;
   if (!rule.ast) throw new OutsideFragment('its conditions are code');
-  return formulaOf(rule.ast);
+  return ruleFormula(rule.ast);
 }
 
 const compiled = new Map<string, (object: object) => boolean>();
@@ -136,6 +158,9 @@ const compiled = new Map<string, (object: object) => boolean>();
  */
 export function holds(literal: Literal, object: object, values: ReadonlyMap<string, unknown>): boolean {
   const value = substitute(literal.value, values);
+  if (literal.op === 'applies') {
+    return appliesTo({ operator: 'in', field: literal.field, value } as unknown as Condition, object, step) !== literal.negated;
+  }
   const query = { [literal.field]: { [`$${literal.op}`]: value } };
   const key = JSON.stringify(query);
   let test = compiled.get(key);

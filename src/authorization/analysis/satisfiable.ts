@@ -10,7 +10,7 @@
  * to-many) counts as satisfiable.
  */
 import { conditionsMatcher } from '../conditions.js';
-import { formulaOf, OutsideFragment, variable } from './formula.js';
+import { OutsideFragment, ruleFormula, variable } from './formula.js';
 import { UNKNOWN_KINDS, type KindOf } from './relations.js';
 import { satisfy } from './satisfy.js';
 
@@ -33,8 +33,8 @@ const BOUNDS = { $gt: 'lower', $gte: 'lower', $lt: 'upper', $lte: 'upper' } as c
 export function unsatisfiable(conditions: Conditions | undefined, kindOf: KindOf = UNKNOWN_KINDS): boolean {
   if (!conditions) return false;
   try {
-    const { ast } = conditionsMatcher(withVariables(conditions) as never) as unknown as { ast: Parameters<typeof formulaOf>[0] };
-    return satisfy(formulaOf(ast), kindOf) === undefined;
+    const { ast } = conditionsMatcher(withVariables(conditions) as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] };
+    return satisfy(ruleFormula(ast), kindOf) === undefined;
   } catch (error) {
     if (!(error instanceof OutsideFragment)) throw error;
   }

@@ -84,7 +84,8 @@ function variableDomain(name: string, constants: unknown[]): unknown[] {
   const strings = constants.filter((value): value is string => typeof value === 'string');
   if (name === 'org.slug') return unique([...strings.filter((value) => /^[a-z0-9-]{2,48}$/.test(value)), 'acme', 'globex']);
   if (name === 'user.email') return unique([...strings.filter((value) => value.includes('@')), 'ann@example.com', 'bob@example.com']);
-  return unique([...constants, 'value-1', 'value-2']);
+  // An attribute's value is a string, a number or a boolean: null is no value, which drops the rule rather than compare.
+  return unique([...constants.filter((value) => value !== null && typeof value !== 'object'), 'value-1', 'value-2']);
 }
 
 /** The integers among the pivots, and two in each gap around them, all at least 1. */

@@ -3,10 +3,11 @@
  * none. A literal tests one path, and CASL reads each path on its own, so the paths are
  * independent but for their shape: `a.b` has a value only when `a` is an object, or, through a
  * to-many relation, an array of objects. For one path, a test compares with finitely many
- * constants (by `===`, or by JavaScript's `<`, which orders numbers, strings by code unit, and
- * converts `null`, booleans and numeric strings), so the values between two constants all behave
- * alike: trying each constant, a value in each gap and each kind of value (absent, null, booleans,
- * an object) decides the path exactly. Every candidate is judged by the package's own matcher
+ * constants (by `===`, or by `<` between values of one type: matcher.ts compares strictly by
+ * type), so the values between two constants all behave alike: trying each constant, a value in
+ * each gap and each kind of value (absent, null, booleans, an object) decides the path exactly. A
+ * rule's needs (`applies`: the path there, its values of the compared values' types) hold on every
+ * element of a to-many step, as negated tests do. Every candidate is judged by the package's own matcher
  * (`holds`) on a subject holding it at its place, not by a copy of CASL's rules.
  *
  * Through a to-many step (an array), each literal of the fragment means "some element meets it"
@@ -84,14 +85,14 @@ function propertyAt(depth: number, name: string, literals: Literal[], context: C
   if (!elements || meets(own, here(elements.length ? [{}] : []))) return elements && { value: elements };
   // A test of the array itself sees only whether it has elements (objects, all alike to it).
   if (elements.length || !meets(own, here([{}]))) return undefined;
-  const element = objectAt(depth, below.filter((literal) => literal.negated), context, (inner) => wrap({ [name]: [inner] }));
+  const element = objectAt(depth, below.filter(universal), context, (inner) => wrap({ [name]: [inner] }));
   return element && { value: [element] };
 }
 
 /** An array of objects meeting the literals below a to-many step: one element per positive literal. */
 function elementsAt(depth: number, name: string, below: Literal[], context: Context, wrap: Wrap): Record<string, unknown>[] | undefined {
-  const negated = below.filter((literal) => literal.negated);
-  const positive = [...new Map(below.filter((literal) => !literal.negated).map((literal) => [JSON.stringify(literal), literal])).values()];
+  const negated = below.filter(universal);
+  const positive = [...new Map(below.filter((literal) => !universal(literal)).map((literal) => [JSON.stringify(literal), literal])).values()];
   if (positive.length === 0) return below.every((literal) => holds(literal, wrap({ [name]: [] }), context.values)) ? [] : undefined;
   const elements: Record<string, unknown>[] = [];
   for (const literal of positive) {
@@ -100,6 +101,14 @@ function elementsAt(depth: number, name: string, below: Literal[], context: Cont
     if (!elements.some((other) => JSON.stringify(other) === JSON.stringify(element))) elements.push(element);
   }
   return elements;
+}
+
+/**
+ * A literal every element of a to-many step must meet: a negated test ("no element does"), or a
+ * rule's need (`applies`: the path is there on every element); the others ask for one element.
+ */
+function universal(literal: Literal): boolean {
+  return literal.negated !== (literal.op === 'applies');
 }
 
 /** Values that, between them, behave as every value can toward the literals' constants. */

@@ -1,0 +1,65 @@
+/**
+ * Enforcement where the data is, in ServiceAuth's public API: `auth.enforce(orm)`
+ * registers the application's MikroORM; then `req.em` behind any guard, `auth.em(req)`, and
+ * `auth.em(user, { org?, scopes? })` in service code, are EntityManagers bound to that ability
+ * (src/enforcement/). ServiceAuth extends it.
+ */
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { Request } from 'express';
+import { AuthorizationApi } from './authorization-api.js';
+import { abilityIn, type Asker, type InOrg } from './asking.js';
+import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
+import { isGuardedRequest, orgOfRequest, requestOfUser, setRequestEm } from './authorization/request-state.js';
+import type { WithScopes } from './authorization/scope-rules.js';
+import type { AppAbility } from './authorization/abilities.js';
+import { Enforcement, type EnforceOptions } from './enforcement/enforcement.js';
+import { PARTS } from './policy-definitions.js';
+
+const ENFORCEMENT = Symbol('enforcement');
+
+export abstract class EnforcementApi extends AuthorizationApi {
+  private [ENFORCEMENT]: Enforcement | undefined;
+  /** Each request's EntityManager, made on first use, for the ability it was made for. */
+  private readonly requestEms = new WeakMap<Request, { ability: AppAbility; em: EntityManager }>();
+
+  /**
+   * Registers the application's MikroORM: from now on `req.em` (behind any guard) reads only the
+   * rows the request's ability may read and writes only what it may write; entities no rule names
+   * are neither read nor written, unless listed in `public`. Call it once, when the ORM is open.
+   */
+  enforce(orm: MikroORM, options: EnforceOptions = {}): void {
+    const { abilities, orgRoles } = this[PARTS];
+    this[ENFORCEMENT] = new Enforcement(orm, options, { abilities, tenant: orgRoles.tenant });
+    setRequestEm(abilities, (req) => this.em(req));
+  }
+
+  /**
+   * An EntityManager bound to a request's ability (the same as `req.em`), or to a user's, in an
+   * organization (then a promise) and within scopes if given.
+   */
+  em(who: Request): EntityManager;
+  em(who: Asker, options?: WithScopes): EntityManager;
+  em(who: Asker, options: InOrg & WithScopes): Promise<EntityManager>;
+  em(asked: Asker, options: Partial<InOrg> & WithScopes = {}): EntityManager | Promise<EntityManager> {
+    const enforcement = this[ENFORCEMENT];
+    // `req.user` stands for its request (request-state.ts): the same EntityManager as `req.em`.
+    const who = requestOfUser(asked) ?? asked;
+    if (!enforcement) throw new TypeError('auth.em(…): register your MikroORM first, with auth.enforce(orm)');
+    if (options.org !== undefined) {
+      return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, org, user }) => {
+        const scoped = options.scopes ? this[PARTS].abilities.forToken(ability, user, options.scopes) : ability;
+        return enforcement.em({ ability: scoped, org });
+      });
+    }
+    if (isGuardedRequest(who) && !options.scopes) {
+      const ability = who.ability!;
+      const held = this.requestEms.get(who);
+      if (held?.ability === ability) return held.em;
+      const em = enforcement.em({ ability, org: orgOfRequest(who)?.org });
+      this.requestEms.set(who, { ability, em });
+      return em;
+    }
+    const ability = this.abilityFor(isGuardedRequest(who) ? who : toPrincipal(who as PrincipalLike), options);
+    return enforcement.em({ ability, org: isGuardedRequest(who) ? orgOfRequest(who)?.org : undefined });
+  }
+}

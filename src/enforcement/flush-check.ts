@@ -1,0 +1,173 @@
+/**
+ * The check of a flush through `req.em`, in MikroORM's `onFlush` (the change sets computed, inside
+ * the flush's transaction, nothing written yet). It decides with the same `decide` as the guards:
+ *
+ * - create: `create` on the row as it will be, for each field set;
+ * - update: `update` on the row as it was and on the row as it will be, for each changed field; as
+ *   it was is as req.em read it (whole) in this request, or else read again from the database (a
+ *   mere reference, a merged entity, rules that follow relations from it);
+ * - delete: `delete` on the row as it is;
+ * - a many-to-one reference set or changed must point at a row the ability may `read` (a count
+ *   through req.em's own filter), or at a row created in the same flush;
+ * - in an organization, a tenant entity's new row gets the organization's id, its tenant field
+ *   never changes, and a row of another organization is never changed.
+ *
+ * The first refusal throws `AuthError` 403 `forbidden`, naming entity, action and field; the flush
+ * stops before writing, and req.em's flush rolls its transaction back.
+ */
+import { subject as asSubject } from '@casl/ability';
+import { helper, ReferenceKind, Reference, Utils } from '@mikro-orm/core';
+import type { ChangeSet, EntityManager, EntityMetadata, EventSubscriber, FlushEventArgs, MikroORM } from '@mikro-orm/core';
+import { decide } from '../authorization/decision.js';
+import { AuthError } from '../errors.js';
+import { decidingAbility, isTenantEntity } from './access-conditions.js';
+import { bindingOf, type Binding } from './entity-manager.js';
+import { ACTIONS, rowsAsTheyAre, ruleHints, TO_ONE, type Action, type Row } from './rows-as-they-were.js';
+
+export class FlushCheck implements EventSubscriber {
+  constructor(private readonly orm: MikroORM) {}
+
+  async onFlush({ em, uow }: FlushEventArgs): Promise<void> {
+    const binding = bindingOf(em);
+    if (!binding) return;
+    for (const collection of uow.getCollectionUpdates()) {
+      if (collection.property.kind === ReferenceKind.MANY_TO_MANY && collection.isDirty()) {
+        const name = `${collection.owner.constructor.name}.${collection.property.name}`;
+        throw new TypeError(
+          `req.em cannot check a change of the many-to-many collection ${name}: ` +
+            "change it through the application's own EntityManager, knowingly",
+        );
+      }
+    }
+    // The rows as they are, read in the flush's transaction without any filter.
+    let fork: EntityManager | undefined;
+    const plain = (): EntityManager => {
+      if (!fork) {
+        fork = this.orm.em.fork({ clear: true });
+        fork.setTransactionContext(em.getTransactionContext());
+      }
+      return fork;
+    };
+    const changeSets = uow.getChangeSets();
+    const created = new Set(changeSets.filter((change) => change.type === 'create').map((change) => change.entity));
+    const before = await rowsAsTheyAre(binding, plain, changeSets);
+    for (const change of changeSets) {
+      const action = ACTIONS[change.type];
+      if (!action) continue;
+      const check = new RowCheck(binding, plain, change, action, created);
+      await check.run(before.get(change.entity) ?? null);
+    }
+    await readableReferences(em, changeSets, created);
+  }
+}
+
+class RowCheck {
+  private readonly meta: EntityMetadata;
+  private readonly type: string;
+  private readonly hints: string[];
+
+  constructor(
+    private readonly binding: Binding,
+    private readonly plain: () => EntityManager,
+    private readonly change: ChangeSet<object>,
+    private readonly action: Action,
+    private readonly created: ReadonlySet<object>,
+  ) {
+    this.meta = change.meta as EntityMetadata;
+    this.type = this.meta.className;
+    this.hints = ruleHints(binding, this.meta, action);
+  }
+
+  /** Decides; `before` is the row as it is in the database (with what the rules follow), or null. */
+  async run(before: Row | null): Promise<void> {
+    const { binding, change, action, meta } = this;
+    const tenantField = binding.bound.org && isTenantEntity(binding, meta) ? binding.tenant.fieldOf(this.type) : undefined;
+    const payload = change.payload as Row;
+    if (tenantField && action !== 'delete') this.stayInOrg(tenantField, payload);
+    if (binding.open.has(this.type)) return;
+    const fields = Object.keys(payload).filter((field) => field !== tenantField);
+    if (action === 'create') return this.decideAll(await this.after(undefined, payload), fields.length ? fields : [undefined]);
+    if (!before) return;
+    if (tenantField && before[tenantField] !== binding.bound.org!.id) {
+      throw refusal(action, this.type, undefined, 'it belongs to another organization');
+    }
+    if (action === 'delete') return this.decideAll(before, [undefined]);
+    this.decideAll(before, fields);
+    this.decideAll(await this.after(before, payload), fields);
+  }
+
+  /** In an organization: a new row is stamped with it; the tenant field is never set to another. */
+  private stayInOrg(field: string, payload: Row): void {
+    const orgId = this.binding.bound.org!.id;
+    const entity = this.change.entity as Row;
+    if (this.action === 'create' && (payload[field] === undefined || payload[field] === null)) {
+      payload[field] = orgId;
+      entity[field] = orgId;
+    } else if (Object.hasOwn(payload, field) && payload[field] !== orgId) {
+      // An update is of a row of this organization (checked on the row as it was): its tenant field stays.
+      throw refusal(this.action, this.type, field, 'names another organization than the one of the request');
+    }
+  }
+
+  private decideAll(row: Row, fields: (string | undefined)[]): void {
+    const ability = decidingAbility(this.binding, this.binding.bound, this.meta);
+    const target = asSubject(this.type, row);
+    for (const field of fields) {
+      if (!decide(ability, this.action, target, field).allowed) throw refusal(this.action, this.type, field);
+    }
+  }
+
+  /** The row as it will be: as it was (or nothing, for a new one), with the change set's fields. */
+  private async after(before: Row | undefined, payload: Row): Promise<Row> {
+    const entity = this.change.entity as Row;
+    const row: Row = {};
+    for (const prop of this.meta.props) {
+      const name = prop.name;
+      const changed = before === undefined || Object.hasOwn(payload, name);
+      if (!changed) row[name] = before[name];
+      else if (TO_ONE.includes(prop.kind)) row[name] = await this.related(name, entity[name]);
+      // A column a new row leaves unset will hold its default, or NULL.
+      else row[name] = entity[name] === undefined && before === undefined ? (prop.default ?? null) : entity[name];
+    }
+    return row;
+  }
+
+  /** A related row as the rules read it: as it is in the database, with what they follow from it. */
+  private async related(name: string, value: unknown): Promise<unknown> {
+    const target = Reference.isReference(value) ? value.unwrap() : value;
+    if (target === null || target === undefined || !Utils.isEntity(target) || this.created.has(target)) return target;
+    const populate = this.hints.filter((hint) => hint.startsWith(`${name}.`)).map((hint) => hint.slice(name.length + 1));
+    const { className } = helper(target).__meta;
+    return this.plain().findOne(className, helper(target).getPrimaryKey() as never, { populate: populate as never, filters: false });
+  }
+}
+
+/** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
+async function readableReferences(em: EntityManager, changeSets: ChangeSet<object>[], created: ReadonlySet<object>): Promise<void> {
+  const wanted = new Map<string, { keys: Set<unknown>; owner: string; field: string }>();
+  for (const change of changeSets) {
+    if (change.type !== 'create' && change.type !== 'update') continue;
+    for (const name of Object.keys(change.payload)) {
+      const prop = change.meta.properties[name as never] as { kind: string; name: string } | undefined;
+      if (!prop || !TO_ONE.includes(prop.kind)) continue;
+      const value = (change.entity as Row)[name];
+      const target = Reference.isReference(value) ? value.unwrap() : value;
+      if (!target || !Utils.isEntity(target) || created.has(target)) continue;
+      const targetName = helper(target).__meta.className;
+      const entry = wanted.get(targetName) ?? { keys: new Set(), owner: change.meta.className, field: name };
+      entry.keys.add(helper(target).getPrimaryKey());
+      wanted.set(targetName, entry);
+    }
+  }
+  for (const [targetName, { keys, owner, field }] of wanted) {
+    const primaryKey = em.getMetadata().find(targetName)!.primaryKeys[0]!;
+    const found = await em.count(targetName, { [primaryKey]: { $in: [...keys] } } as never, { flushMode: 'commit' });
+    if (found !== keys.size) throw refusal('set', owner, field, `names a ${targetName} that you cannot read`);
+  }
+}
+
+function refusal(action: string, type: string, field: string | undefined, why?: string): AuthError {
+  const detail = field ? `You may not ${action} the ${field} of this ${type}` : `You may not ${action} this ${type}`;
+  const errors = field ? [{ field, message: why ?? `you may not ${action} this field` }] : undefined;
+  return new AuthError('forbidden', why ? `${detail}: ${why}` : detail, errors);
+}

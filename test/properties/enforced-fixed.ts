@@ -1,0 +1,75 @@
+/**
+ * The fixed cases of the req.em property (enforced-em.test.ts): counterexamples it found, kept as
+ * they were found, and meanings worth stating that generated cases reach only now and then.
+ */
+import type { EnforcedCase } from './enforced-cases.js';
+
+const plainDoc = (id: number) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: id === 1 ? 1 : null });
+const plainDocs = [1, 2, 3, 4].map(plainDoc);
+const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
+/** Counterexamples the property found, and meanings worth stating. */
+export const FIXED: EnforcedCase[] = [
+  // Update is decided on the row as it will be too: a draft may be edited, not made final.
+  {
+    global: [{ action: ['read', 'update'], subject: 'EDoc', conditions: { status: 'draft' } }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs.map((doc) => ({ ...doc, status: 'draft' })),
+    operations: [
+      { kind: 'update', id: 1, body: { status: 'final' }, reference: false },
+      { kind: 'update', id: 2, body: { status: 'final' }, reference: true },
+      { kind: 'update', id: 3, body: { level: 2 }, reference: false },
+    ],
+  },
+  // A folder no rule names is never populated, within a token's scopes either (its filter, "no row", in a join).
+  {
+    global: [{ action: 'read', subject: 'EDoc' }],
+    org: [],
+    place: 'none',
+    scopes: ['docs:read'],
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'list', entity: 'EDoc' }],
+  },
+  // The rules an update is decided by follow `folder` in a rule limited to fields: the row as it was is loaded with it.
+  {
+    global: [{ action: 'update', subject: 'EDoc', conditions: { 'folder.archived': false }, fields: ['status'], inverted: true }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'update', id: 1, body: { status: null }, reference: true }, { kind: 'delete', id: 1 }],
+  },
+  // A null set on a mere reference is a change (MikroORM writes it): decided as one.
+  {
+    global: [],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'update', id: 1, body: { folder: null }, reference: true }],
+  },
+  // A new row's unset columns are NULL as the rules see it (`$ne`), not missing.
+  {
+    global: [{ action: 'create', subject: 'EDoc', conditions: { status: { $ne: 'final' }, level: { $gt: 0 } } }],
+    org: [{ action: 'manage', subject: 'EDoc', conditions: { owner_id: null } }],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'create', body: { level: 1, org: 0 } }],
+  },
+  {
+    global: [],
+    org: [{ action: 'manage', subject: 'EDoc', conditions: { owner_id: null } }],
+    place: 'own',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'create', body: { org: 0 } }, { kind: 'delete', id: 1 }],
+  },
+];
