@@ -5,15 +5,17 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { browserFormsOnly } from '../requests/negotiation.js';
-import { formRoute, type FormRoute } from '../pages/forms.js';
 import type { Endpoint } from './endpoint.js';
 import type { GuardKit } from './guard-kit.js';
 
 const mounted = new WeakSet<Endpoint>();
 
 export interface FormOptions {
-  /** The form the page was sent from (pages/forms.ts): before the guards, so that their refusals show it again. */
-  form?: FormRoute;
+  /**
+   * The form the page was sent from (`formRoute` of pages/forms.ts): before the guards, so that
+   * their refusals show it again.
+   */
+  form?: RequestHandler;
   /** A browser's form only, before anything else: the pages' variant of a JSON endpoint. */
   browserFormsOnly?: boolean;
 }
@@ -27,7 +29,7 @@ export class EndpointRouter {
   on(endpoint: Endpoint, handler: RequestHandler | readonly RequestHandler[], options: FormOptions = {}): this {
     const chain: RequestHandler[] = [];
     if (endpoint.formsOnly || options.browserFormsOnly) chain.push(browserFormsOnly);
-    if (options.form) chain.push(formRoute(options.form));
+    if (options.form) chain.push(options.form);
     for (const guard of endpoint.guards) chain.push(...guard.use(this.kit));
     this.router[endpoint.method](endpoint.path, ...chain, ...[handler].flat());
     mounted.add(endpoint);
@@ -35,7 +37,7 @@ export class EndpointRouter {
   }
 
   /** A page's form posting to a JSON endpoint's path: the same declaration, for a browser's form only. */
-  form(endpoint: Endpoint, form: FormRoute, handler: RequestHandler): this {
+  form(endpoint: Endpoint, form: RequestHandler, handler: RequestHandler): this {
     return this.on(endpoint, handler, { form, browserFormsOnly: true });
   }
 }

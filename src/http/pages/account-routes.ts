@@ -18,7 +18,7 @@ import { queryParameter } from '../openapi/operations.js';
 import { textField } from '../requests/input.js';
 import { optionalNext, safeNext } from '../requests/negotiation.js';
 import type { AccountPageLocals } from './account-pages.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import { NEXT, publicPage } from './page-endpoints.js';
 import { showSecondStep } from './mfa-routes.js';
 import { sendPage } from './render.js';
@@ -112,7 +112,7 @@ export function accountPages(deps: AccountPageDeps, kit: GuardKit): EndpointRout
       const token = typeof req.query['token'] === 'string' ? req.query['token'] : null;
       await show(req, res, 200, 'reset', { token, tokenUsable: token ? await resets.isUsable(token) : false });
     })
-    .form(register, form('register'), async (req, res) => {
+    .form(register, formRoute(form('register')), async (req, res) => {
       if (await actions.register(req, res)) res.redirect(303, safeNext(textField(req, 'next')));
       // SERVICE_AUTH_EMAIL_CONFIRMATION: the same page for every address, as the API's 202.
       else {
@@ -120,7 +120,7 @@ export function accountPages(deps: AccountPageDeps, kit: GuardKit): EndpointRout
         await show(req, res, 202, 'register', { notice });
       }
     })
-    .form(login, form('login'), async (req, res) => {
+    .form(login, formRoute(form('login')), async (req, res) => {
       await actions.login(req, res);
       res.redirect(303, safeNext(textField(req, 'next')));
     })
@@ -132,12 +132,12 @@ export function accountPages(deps: AccountPageDeps, kit: GuardKit): EndpointRout
       },
       { browserFormsOnly: true },
     )
-    .form(forgotPassword, form('forgot'), async (req, res) => {
+    .form(forgotPassword, formRoute(form('forgot')), async (req, res) => {
       actions.forgot(req);
       // The page keeps the API's status, as every page does: accepted, the mail may follow.
       await show(req, res, 202, 'forgot', { notice: { kind: 'info', text: pluggable.texts.forgot.sent } });
     })
-    .form(resetPassword, form('reset'), async (req, res) => {
+    .form(resetPassword, formRoute(form('reset')), async (req, res) => {
       await actions.reset(req);
       res.redirect(303, `${prefix}/login?reset=done`);
     });

@@ -19,7 +19,7 @@ import { EndpointRouter } from '../endpoints/mount.js';
 import { queryParameter } from '../openapi/operations.js';
 import { textField } from '../requests/input.js';
 import type { ConfirmEmailPageLocals, ConfirmPageLocals } from './confirm-pages.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import { linkPage, publicPage } from './page-endpoints.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
@@ -107,11 +107,11 @@ export function confirmPages(deps: ConfirmPageDeps, kit: GuardKit): EndpointRout
       const usable = await registrations.isUsable(token);
       await showConfirm(req, res, 200, usable ? { state: 'ask', token } : { state: 'unusable' });
     })
-    .form(confirmEmail, confirmForm, async (req, res) => {
+    .form(confirmEmail, formRoute(confirmForm), async (req, res) => {
       const user = await account.confirm(req);
       await showConfirm(req, res, 200, { state: 'confirmed', email: user.email });
     })
-    .form(resendConfirmation, resendForm, async (req, res) => {
+    .form(resendConfirmation, formRoute(resendForm), async (req, res) => {
       account.resendConfirmation(req);
       // The API's status and the same words for every address: nothing says which ones await confirmation.
       await showConfirm(req, res, 202, { state: 'sent' });
@@ -121,7 +121,7 @@ export function confirmPages(deps: ConfirmPageDeps, kit: GuardKit): EndpointRout
       const usable = token !== null && (await emailChanges.isUsable(token));
       await showConfirmEmail(req, res, 200, usable ? { state: 'ask', token } : { state: 'unusable' });
     })
-    .form(confirmEmailChange, confirmEmailForm, async (req, res) => {
+    .form(confirmEmailChange, formRoute(confirmEmailForm), async (req, res) => {
       const user = await profile.confirmEmailChange(req);
       await showConfirmEmail(req, res, 200, { state: 'changed', email: user.email });
     });

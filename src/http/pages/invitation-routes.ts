@@ -15,7 +15,7 @@ import { page } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
 import { orgSchemas } from '../schemas/orgs.js';
 import { parseBody } from '../schemas/parse.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import type { InvitationPageLocals, InvitationPageState } from './invitation-page.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
@@ -100,7 +100,7 @@ export function invitationPages(deps: InvitationPageDeps, kit: GuardKit): Endpoi
     typeof req.query['token'] === 'string' && req.query['token'] ? req.query['token'] : null;
   return new EndpointRouter(kit)
     .on(invitationPage, (req, res) => showInvitation(req, res, 200, tokenOf(req)))
-    .form(acceptInvitation, acceptForm, async (req, res) => {
+    .form(acceptInvitation, formRoute(acceptForm), async (req, res) => {
       const { org } = await orgs.accept(req, parseBody(orgSchemas.accept, req).token);
       res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}?done=joined`);
     });

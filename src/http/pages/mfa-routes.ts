@@ -17,7 +17,7 @@ import { page, redirect } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
 import { optionalNext, safeNext } from '../requests/negotiation.js';
 import { accountSchemas } from '../schemas/accounts.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import { formOnly, ownPage, UNSAFE } from './page-endpoints.js';
 import type { MfaPageLocals } from './mfa-pages.js';
 import { sendPage } from './render.js';
@@ -133,7 +133,7 @@ export function mfaPages({ config, mfa, account, pluggable }: MfaPageDeps, kit: 
       async (req, res) => {
         await show(req, res, 200, { setup: view(await mfa.beginTotp(req)) });
       },
-      { form: startForm },
+      { form: formRoute(startForm) },
     )
     .on(
       confirmTotpForm,
@@ -141,7 +141,7 @@ export function mfaPages({ config, mfa, account, pluggable }: MfaPageDeps, kit: 
         const recoveryCodes = await mfa.confirmTotp(req);
         await show(req, res, 200, { recoveryCodes });
       },
-      { form: confirmForm },
+      { form: formRoute(confirmForm) },
     )
     .on(
       removeTotpForm,
@@ -149,10 +149,11 @@ export function mfaPages({ config, mfa, account, pluggable }: MfaPageDeps, kit: 
         await mfa.removeTotp(req);
         res.redirect(303, `${prefix}/mfa?removed=1`);
       },
-      { form: removeForm },
+      { form: formRoute(removeForm) },
     );
   // Each of the page's two forms sends one of the fields.
-  return routes.form(loginSecondStep, secondStepForm(prefix, account, pluggable), async (req, res) => {
+  const secondStep = formRoute(secondStepForm(prefix, account, pluggable));
+  return routes.form(loginSecondStep, secondStep, async (req, res) => {
     await account.loginSecondStep(req, res);
     res.redirect(303, safeNext(textField(req, 'next')));
   });

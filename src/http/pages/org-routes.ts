@@ -22,7 +22,7 @@ import { page, redirect } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
 import { orgSchemas } from '../schemas/orgs.js';
 import { parseBody } from '../schemas/parse.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import type { OrgPageLocals, OrgsPageLocals } from './org-pages.js';
 import { noticeOf, orgNotice, orgRefusal, rolesSent } from './org-refusals.js';
 import { sendPage } from './render.js';
@@ -208,18 +208,18 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
   const member = 'member of this organization';
   return new EndpointRouter(kit)
     .on(orgsPage, (req, res) => showOrgs(req, res, 200, req.query['left'] === '1' ? left() : {}))
-    .form(createOrg, orgsForm, async (req, res) => {
+    .form(createOrg, formRoute(orgsForm), async (req, res) => {
       const org = await orgs.create(req, parseBody(orgSchemas.createForm, req));
       res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}`);
     })
-    .on(orgPage, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }), { form: orgForm })
+    .on(orgPage, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }), { form: formRoute(orgForm) })
     .on(
       setMemberRolesForm,
       async (req, res) => {
         await orgs.setRoles(req, idParameter(req, 'user_id', member), parseBody(orgSchemas.memberRolesForm, req).roles);
         res.redirect(303, `${orgPath(req)}?done=roles`);
       },
-      { form: orgForm },
+      { form: formRoute(orgForm) },
     )
     .on(
       removeMemberForm,
@@ -228,9 +228,9 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
         await orgs.removeMember(req, userId);
         res.redirect(303, userId === req.user!.id ? `${prefix}/orgs?left=1` : `${orgPath(req)}?done=removed`);
       },
-      { form: orgForm },
+      { form: formRoute(orgForm) },
     )
-    .form(invite, orgForm, async (req, res) => {
+    .form(invite, formRoute(orgForm), async (req, res) => {
       await orgs.invite(req, parseBody(orgSchemas.inviteForm, req));
       res.redirect(303, `${orgPath(req)}?done=invited`);
     })
@@ -240,6 +240,6 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
         await orgs.revoke(req, idParameter(req, 'id', 'invitation pending in this organization'));
         res.redirect(303, `${orgPath(req)}?done=revoked`);
       },
-      { form: orgForm },
+      { form: formRoute(orgForm) },
     );
 }

@@ -6,7 +6,7 @@ import type { GuardKit } from '../endpoints/guard-kit.js';
 import { EndpointRouter } from '../endpoints/mount.js';
 import { pathId, queryParameter } from '../openapi/operations.js';
 import { redirect } from '../openapi/responses.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import type { Notice } from './layout.js';
 import { formOnly, ownPage, UNSAFE } from './page-endpoints.js';
 import { sendPage } from './render.js';
@@ -66,6 +66,6 @@ export function passkeyPages({ config, mfa, pluggable }: PasskeyPageDeps, kit: G
         await mfa.removePasskey(req, String(req.params['id']));
         res.redirect(303, `${prefix}/passkeys?removed=1`);
       },
-      { form: removeForm },
+      { form: formRoute(removeForm) },
     );
 }

@@ -16,7 +16,7 @@ import { EndpointRouter } from '../endpoints/mount.js';
 import { redirect } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
 import { accountSchemas } from '../schemas/accounts.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import { clearsCookie, formOnly, ownPage, UNSAFE } from './page-endpoints.js';
 import type { DeleteAccountPageLocals, EmailPageLocals, PasswordPageLocals } from './profile-pages.js';
 import type { FormRefusal } from './refusals.js';
@@ -107,12 +107,12 @@ export function profilePages({ config, profile, pluggable }: ProfilePageDeps, ki
     .on(passwordPage, (req, res) => showPassword(req, res, 200))
     .on(emailPage, (req, res) => showEmail(req, res, 200))
     .on(deleteAccountPage, (req, res) => showDelete(req, res, 200))
-    .form(changePassword, passwordForm, async (req, res) => {
+    .form(changePassword, formRoute(passwordForm), async (req, res) => {
       await profile.changePassword(req, res);
       // The sessions page shows what changing the password did: every other session is gone.
       res.redirect(303, `${prefix}/sessions?password=changed`);
     })
-    .form(changeEmail, emailForm, async (req, res) => {
+    .form(changeEmail, formRoute(emailForm), async (req, res) => {
       await profile.requestEmailChange(req);
       const sent = pluggable.texts.changeEmail.sent((textField(req, 'email') ?? '').trim());
       // The API's status: accepted, the change happens when the new address confirms it.
@@ -124,7 +124,7 @@ export function profilePages({ config, profile, pluggable }: ProfilePageDeps, ki
         await profile.deleteAccount(req, res);
         res.redirect(303, '/');
       },
-      { form: deleteForm },
+      { form: formRoute(deleteForm) },
     );
 }
 

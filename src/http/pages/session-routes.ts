@@ -12,7 +12,7 @@ import type { GuardKit } from '../endpoints/guard-kit.js';
 import { EndpointRouter } from '../endpoints/mount.js';
 import { pathId, queryParameter } from '../openapi/operations.js';
 import { redirect } from '../openapi/responses.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import type { Notice } from './layout.js';
 import { clearsCookie, formOnly, ownPage, UNSAFE } from './page-endpoints.js';
 import { sendPage } from './render.js';
@@ -97,7 +97,7 @@ export function sessionPages({ config, sessions, pluggable }: SessionPageDeps, k
         await sessions.endOthers(req);
         res.redirect(303, `${prefix}/sessions?ended=others`);
       },
-      { form: sessionsForm },
+      { form: formRoute(sessionsForm) },
     )
     .on(
       endSessionForm,
@@ -105,7 +105,7 @@ export function sessionPages({ config, sessions, pluggable }: SessionPageDeps, k
         const loggedOut = await sessions.end(req, res, String(req.params['id']));
         res.redirect(303, loggedOut ? `${prefix}/login` : `${prefix}/sessions?ended=one`);
       },
-      { form: sessionsForm },
+      { form: formRoute(sessionsForm) },
     );
 }
 

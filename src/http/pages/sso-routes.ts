@@ -16,7 +16,7 @@ import { EndpointRouter } from '../endpoints/mount.js';
 import { queryParameter, toLoginPage } from '../openapi/operations.js';
 import { page, redirect } from '../openapi/responses.js';
 import { safeNext, wantsPage } from '../requests/negotiation.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import type { Notice } from './layout.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
@@ -179,7 +179,7 @@ export function ssoPages({ config, sso, providers, pluggable }: SsoPageDeps, kit
           await sendPage(req, res, 200, 'login-mfa', locals);
         }
       },
-      { form: callbackForm },
+      { form: formRoute(callbackForm) },
     )
     .on(identitiesPage, (req, res) => show(req, res, 200, noticeOf(req)))
     .on(
@@ -188,7 +188,7 @@ export function ssoPages({ config, sso, providers, pluggable }: SsoPageDeps, kit
         await sso.unlink(req);
         res.redirect(303, `${prefix}/identities?unlinked=1`);
       },
-      { form: removeForm },
+      { form: formRoute(removeForm) },
     );
 }
 

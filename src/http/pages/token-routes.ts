@@ -19,7 +19,7 @@ import { pathId, queryParameter, toLoginPage } from '../openapi/operations.js';
 import { page } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
 import { parseBody } from '../schemas/parse.js';
-import type { FormRoute } from './forms.js';
+import { formRoute, type FormRoute } from './forms.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
 import type { DefinedScope, TokensPageLocals } from './tokens-page.js';
@@ -128,15 +128,15 @@ export function tokenPages(deps: TokenPageDeps, kit: GuardKit): EndpointRouter {
           if (!token) throw new AuthError('not_found', `No token with id ${JSON.stringify(req.params['id'])}`);
           await sendPage(req, res, 200, 'revoke', { prefix, texts: pluggable.texts, token });
         },
-        { form: tokensForm },
+        { form: formRoute(tokensForm) },
       )
-      .form(createToken, tokensForm, async (req, res) => {
+      .form(createToken, formRoute(tokensForm), async (req, res) => {
         assertSession(req);
         const created = await tokens.create(req.user!.id, parseBody(tokenForm, req));
         await show(req, res, 201, { created });
       })
       // A browser's form never carries a bearer token: a token's post goes on to the API's check.
-      .form(revokeToken, tokensForm, async (req, res) => {
+      .form(revokeToken, formRoute(tokensForm), async (req, res) => {
         await tokens.revoke(String(req.params['id']), req.user!.id);
         res.redirect(303, `${prefix}/tokens?revoked=1`);
       })
