@@ -39,7 +39,6 @@ export function describe(endpoint: Endpoint, context: DocumentContext): OpenAPIV
 export function documentPaths(table: readonly Endpoint[], context: DocumentContext): OpenAPIV3_1.PathsObject {
   const paths: Record<string, Operations> = {};
   for (const endpoint of table) {
-    if (endpoint.undocumented) continue;
     const item = (paths[endpoint.documentPath] ??= {});
     if (item[endpoint.method]) throw new Error(`${endpoint.method.toUpperCase()} ${endpoint.path} is declared twice`);
     item[endpoint.method] = describe(endpoint, context);

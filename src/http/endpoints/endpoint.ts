@@ -1,6 +1,6 @@
 /**
  * One declaration per endpoint: its method and path, its guards, and what the OpenAPI document says
- * of it. The routers mount it (routes.ts here), the document describes it (document.ts here), so
+ * of it. The routers mount it (mount.ts here), the document describes it (document.ts here), so
  * neither restates the other: a guard brings its refusals and security scheme to both.
  *
  * What the document says may depend on the configuration (limits, the prefix, the scopes): those
@@ -57,8 +57,6 @@ export interface EndpointSpec {
   responses: Described<Record<number, Response>>;
   /** The refusals the handler itself may give, besides the guards' and any endpoint's. */
   refusals?: Described<readonly ErrorCode[]>;
-  /** Not in the document (a route of the console that only a form of its own reaches, say). */
-  undocumented?: boolean;
 }
 
 /** An endpoint's declaration: what the router mounts and the document describes. */
