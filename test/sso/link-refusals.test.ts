@@ -95,13 +95,21 @@ describe('sign-in through an identity provider: refusals that change nothing', (
     expect(await fresh.me()).to.equal('first-holder@example.com');
   });
 
-  it('refuses a start of linking from another site (403 csrf_rejected): nobody is sent to the provider, nothing is linked', async () => {
+  it('refuses a start of linking not known to come from our pages (403 csrf_rejected): nobody is sent to the provider, nothing is linked', async () => {
     const { browser, user } = await signedIn('cross-site-target@example.com');
     const { sub } = person();
     events.length = 0;
     // What a browser sends when another site's page links (or redirects) to the start: the session
     // cookie comes along (SameSite=Lax allows a top-level GET), and so does its word on the origin.
-    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { 'Sec-Fetch-Site': 'same-site', Origin: 'https://evil.example.com' }]) {
+    // Without the header (a browser too old to send it, or a program) there is no word that it came from our pages.
+    const shapes: Record<string, string>[] = [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'https://evil.example.com' },
+      {},
+      { Referer: 'https://evil.example.com/page' },
+    ];
+    for (const headers of shapes) {
       const refused = await browser.agent.get(`${PREFIX}/sso/acme?link=1`).set(headers).set('Accept', 'text/html');
       expect(refused.status, JSON.stringify(headers)).to.equal(403);
       expect(refused.headers['location']).to.equal(undefined);

@@ -59,7 +59,8 @@ export class Browser {
 
   /** `GET /sso/:provider` (with `query`): the provider's authorization URL it redirects to. */
   async start(providerId = 'acme', query = ''): Promise<string> {
-    const started = await this.agent.get(`${PREFIX}/sso/${providerId}${query}`).expect(303);
+    // As a browser sends it from our own pages (the login page's buttons, the account page's links).
+    const started = await this.agent.get(`${PREFIX}/sso/${providerId}${query}`).set('Sec-Fetch-Site', 'same-origin').expect(303);
     return started.headers['location'] as string;
   }
 

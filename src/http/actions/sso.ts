@@ -10,7 +10,6 @@ import type { CredentialResolver } from '../../authentication/credentials.js';
 import type { SignIn } from '../../authentication/sign-in.js';
 import { AuthError, LoginRequired } from '../../errors.js';
 import type { EventBus } from '../../events.js';
-import { isCrossSite } from '../../sessions/csrf.js';
 import { ATTEMPT_TTL_MS } from '../../sso/attempts.js';
 import type { SsoFlow, SsoOutcome } from '../../sso/flow.js';
 import type { Identities, IdentityView } from '../../sso/identities.js';
@@ -28,12 +27,10 @@ export interface SsoActionDeps {
 
 export class SsoActions {
   private readonly cookieName: string;
-  private readonly publicOrigin: string;
 
   constructor(private readonly deps: SsoActionDeps) {
     // As the session cookie: `__Host-` where secure, so that no sibling subdomain can plant one.
     this.cookieName = deps.config.sessions.secure ? '__Host-service_auth_sso' : 'service_auth_sso';
-    this.publicOrigin = new URL(deps.config.publicUrl).origin;
   }
 
   /**
@@ -41,20 +38,21 @@ export class SsoActions {
    * `?link=1` links the identity to the signed-in user instead, which needs a session, and a start
    * from our own site: the cookie comes along on another site's top-level GET (SameSite=Lax), and
    * if that browser is signed in at the provider as someone else (a login CSRF there, a shared
-   * machine), that someone's identity would be linked to this account, a way in for good. The
-   * same rule as the package's posts (sessions/csrf.ts): 403 `csrf_rejected`, nobody sent on.
+   * machine), that someone's identity would be linked to this account, a way in for good. So the
+   * start needs the browser's word that it came from our own pages: 403 `csrf_rejected`, nobody
+   * sent on, otherwise (startedHere).
    */
   async start(req: Request, res: Response): Promise<string> {
     const providerId = String(req.params['provider']);
     this.deps.flow.provider(providerId);
     let linkUserId: number | null = null;
     if (req.query['link'] === '1') {
-      if (isCrossSite(req, this.publicOrigin)) {
-        throw new AuthError('csrf_rejected', 'Link a provider from your account page: a link from another site was refused');
-      }
       const credentials = await this.deps.credentials.acceptable(req);
       if (!credentials) throw new LoginRequired('Sign in first, then link the provider from your account page');
       if (credentials.method !== 'session') throw new AuthError('session_required', 'Linking a provider needs a signed-in session, not a token');
+      if (!startedHere(req)) {
+        throw new AuthError('csrf_rejected', 'Link a provider from your account page: a link from another site was refused');
+      }
       linkUserId = credentials.user.id;
     }
     const { url, attemptId } = await this.deps.flow.start(providerId, { next: optionalNext(req.query['next']), linkUserId });
@@ -107,4 +105,16 @@ export class SsoActions {
     }
     return undefined;
   }
+}
+
+/**
+ * Whether a navigation was started on our own site: `Sec-Fetch-Site: same-origin`, or `none` (typed
+ * in, a bookmark). Unlike the posts' rule (sessions/csrf.ts), the absence of the header is no
+ * evidence: a GET carries no Origin, our pages send no Referer, and SameSite=Lax lets another
+ * site's top-level GET bring the cookie. Every current browser sends the header (Safari since
+ * 16.4, 2023); an older one cannot start linking.
+ */
+function startedHere(req: Request): boolean {
+  const site = req.get('sec-fetch-site');
+  return site === 'same-origin' || site === 'none';
 }
