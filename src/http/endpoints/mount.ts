@@ -1,7 +1,7 @@
 /**
  * Endpoints on a router: each declaration's guards, in order, then its handler. The router is
  * Express's own; every endpoint mounted is remembered, so that the routes can check that each
- * declaration the document describes is served (endpoints/table.ts).
+ * declaration the document describes is served (endpoint-table.ts).
  */
 import { Router, type RequestHandler } from 'express';
 import { browserFormsOnly } from '../requests/negotiation.js';
