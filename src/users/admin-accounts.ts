@@ -1,7 +1,7 @@
 /**
  * Admin accounts are protected from the operators below them, as they are from
  * impersonation: the `is_admin` flag passes every check, so an operator who does not hold it must
- * not be able to lock out, or take the roles of, the accounts that do. Otherwise support staff who
+ * not be able to lock out, take the roles of, or weaken (its second factor) the accounts that do. Otherwise support staff who
  * may disable accounts (docs/admin.md) could disable every administrator, and an operator holding
  * the role `admin` could strip it from the `is_admin` account and keep the service to themselves.
  *
@@ -18,7 +18,7 @@ export interface Operator {
 }
 
 /** The changes an operator who is not `is_admin` may not make to an `is_admin` account. */
-export type ProtectedChange = 'disable' | 'remove a role from';
+export type ProtectedChange = 'disable' | 'remove a role from' | 'end the sessions of' | 'revoke the tokens of' | 'reset the second factor of';
 
 /** Whether this operator may make a protected change to this account. */
 export function mayChangeAdminAccount(operator: Operator | undefined, target: { readonly is_admin: boolean }): boolean {

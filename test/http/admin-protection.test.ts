@@ -83,6 +83,24 @@ describe('the admin console: admin accounts are protected', () => {
     expect([...(await t.auth.users.get(held)).roles]).to.deep.equal([]);
   });
 
+  it('refuses an operator without the flag ending the is_admin account’s sessions, revoking its tokens or resetting its second factor', async () => {
+    const id = await root();
+    await t.auth.tokens.create(id, { name: 'automation' });
+    await t.parts.sessions.create(id);
+    const sessionsBefore = await t.parts.sessions.list(id);
+    expect(sessionsBefore).to.have.length(1);
+    expect(await page(id, roleAdmin)).not.to.contain('Reset the second factor');
+    for (const [path, change] of [['sessions', 'end the sessions of'], ['tokens', 'revoke the tokens of'], ['mfa', 'reset the second factor of']]) {
+      const problem = await post(`/admin/users/${id}/${path}`, { [path]: 'true' }, roleAdmin).set('Accept', JSON_ONLY).expect(403);
+      expect(problem.body, path).to.include({ code: 'forbidden', detail: `Only an is_admin operator may ${change} an is_admin account, ${ANYWAY}` });
+    }
+    expect(await t.auth.tokens.list({ user: id })).to.have.length(1);
+    expect(await t.parts.sessions.list(id)).to.have.length(sessionsBefore.length);
+    // An is_admin operator may.
+    await post(`/admin/users/${id}/tokens`, { tokens: 'true' }, flagAdmin).expect(303);
+    expect(await t.auth.tokens.list({ user: id })).to.deep.equal([]);
+  });
+
   it('lets an is_admin operator disable the account and take its roles', async () => {
     const id = await root();
     const shown = await page(id, flagAdmin);

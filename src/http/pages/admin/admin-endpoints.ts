@@ -77,7 +77,8 @@ export function userForm(
         '. ',
         field === 'disabled' || roles
           ? ' An `is_admin` account is disabled, or loses a role, only by an `is_admin` operator (403 `forbidden`).'
-          : '',
+          : ' An `is_admin` account’s sessions, tokens and second factor are ended, revoked or reset only by an' +
+            ' `is_admin` operator (403 `forbidden`).',
         ' The body is that field alone (400 `bad_request` otherwise). Answered with a 303 to',
         ` \`${config.urlPrefix}/admin/users/{id}?done=…\`; recorded with the operator as \`detail.by\`.`,
         tokenFailuresNote(config),

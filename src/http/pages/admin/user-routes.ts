@@ -8,7 +8,7 @@ import { subject } from '@casl/ability';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RequireOptions } from '../../../authorization/guards.js';
 import { AuthError } from '../../../errors.js';
-import { mayChangeAdminAccount } from '../../../users/admin-accounts.js';
+import { mayChangeAdminAccount, protectAdminAccount } from '../../../users/admin-accounts.js';
 import type { PublicUser } from '../../../users/auth-user.js';
 import { endpoint, type Endpoint } from '../../endpoints/endpoint.js';
 import type { GuardKit } from '../../endpoints/guard-kit.js';
@@ -133,9 +133,10 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
     const ability = req.ability!;
     const [sessions, tokens] = await Promise.all([deps.sessions.list(user.id), deps.tokens.list({ user: user.id })]);
     const may = Object.fromEntries(USER_FIELDS.map((field) => [field, mayChange(ability, user, field)])) as Record<UserField, boolean>;
-    // An is_admin account is disabled, or loses a role, only by an is_admin operator (the users' service decides the posts).
+    // An is_admin account is disabled, loses a role, its sessions, tokens or second factor, only by an
+    // is_admin operator (users/admin-accounts.ts; the posts are refused alike).
     const protectedAccount = !mayChangeAdminAccount(req.user!, user);
-    if (protectedAccount && !user.disabled) may.disabled = false;
+    if (protectedAccount) Object.assign(may, { sessions: false, tokens: false, mfa: false }, !user.disabled && { disabled: false });
     // The roles that exist: those a definition names, then those only the database has (created on purpose).
     const existing = [...new Set([...deps.roleRules.names(), ...(await deps.roles.list()).map((role) => role.name)])];
     const assignable = existing.filter((role) => !user.roles.includes(role) && mayAssign(ability, role));
@@ -199,12 +200,14 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
     return 'roleRemoved';
   }, roleChecks);
 
-  change(sessionsForm, 'sessions', async (_req, user) => {
+  change(sessionsForm, 'sessions', async (req, user) => {
+    protectAdminAccount(req.user!, user, 'end the sessions of');
     await deps.sessions.endAllBut(user.id, undefined);
     return 'sessions';
   });
   // One by one, as `DELETE /api/tokens/<id>` revokes each (a record each); a user has few (the token cap).
-  change(tokensForm, 'tokens', async (_req, user) => {
+  change(tokensForm, 'tokens', async (req, user) => {
+    protectAdminAccount(req.user!, user, 'revoke the tokens of');
     for (const token of await deps.tokens.list({ user: user.id })) await deps.tokens.revoke(token.id, user.id);
     return 'tokens';
   });
@@ -216,7 +219,8 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
     await deps.impersonation.start(req, res, target.id);
     res.redirect(303, '/');
   });
-  change(mfaForm, 'mfa', async (_req, user) => {
+  change(mfaForm, 'mfa', async (req, user) => {
+    protectAdminAccount(req.user!, user, 'reset the second factor of');
     await deps.secondFactors.reset(user.id);
     return 'mfa';
   });
