@@ -55,6 +55,23 @@ export function columnType(property: TypedProperty | undefined): ColumnType | un
   return named && Object.hasOwn(BY_NAME, named) ? BY_NAME[named] : undefined;
 }
 
+/**
+ * Whether the property holds a list of values (an array column, `p.array()`: MikroORM's
+ * `ArrayType`, whose field holds strings unless its runtime type says otherwise; an enum array),
+ * and the elements' type; undefined for a property that is no list.
+ */
+export function listColumn(property: (TypedProperty & { array?: unknown }) | undefined): { element: ColumnType | undefined } | undefined {
+  if (!property) return undefined;
+  const { type, runtimeType } = property;
+  if (typeof runtimeType === 'string' && runtimeType.endsWith('[]')) {
+    const element = runtimeType.slice(0, -2);
+    return { element: Object.hasOwn(BY_NAME, element) ? BY_NAME[element] : undefined };
+  }
+  const named = typeof type === 'string' ? type : typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+  if (named === 'ArrayType') return { element: 'string' };
+  return property.array === true ? { element: undefined } : undefined;
+}
+
 /** A value's type in the same terms (`null` fits every column; other values: undefined). */
 export function valueType(value: unknown): ColumnType | 'null' | undefined {
   if (value === null) return 'null';

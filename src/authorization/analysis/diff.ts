@@ -18,7 +18,7 @@ import { isAttribute, type OrgRef } from '../placeholders.js';
 import { toPrincipal, type Principal } from '../principal.js';
 import type { OrgRoleRules, RoleRules } from '../role-rules.js';
 import { allowedBy, and, not, OutsideFragment, variable, type RuleLike } from './formula.js';
-import { kindsFor, type EntityRelations, type KindOf } from './relations.js';
+import { kindsFor, typesFor, type EntityRelations, type KindOf, type TypeOf } from './relations.js';
 import { satisfy, type Solution } from './satisfy.js';
 
 /** One side of a diff: global roles and organization roles. */
@@ -107,7 +107,7 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
       // The same rules decide alike: nothing to analyse (even rules the analysis could not read).
       if (JSON.stringify(possible[0]!.map((rule) => rule.origin)) === JSON.stringify(possible[1]!.map((rule) => rule.origin))) continue;
       try {
-        const changes = diffQuestion(abilities, possible, action, subject, kindsFor(relations, subject)).map(({ fields, change, solution, field }) => {
+        const changes = diffQuestion(abilities, possible, action, subject, kindsFor(relations, subject), typesFor(relations, subject)).map(({ fields, change, solution, field }) => {
           const witness = witnessOf(solution, kind, named);
           const question = { action, subject, field };
           const decided = [before, after].map((set) => decides(set, kind, role, witness, question));
@@ -145,7 +145,7 @@ type FieldRule = RuleLike & { fields?: string[] | undefined };
  * The changes for one action and subject type: asked without a field, and, where rules name
  * fields, for each field (fields with the same rules on both sides asked once, together).
  */
-function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (readonly FieldRule[])[], action: string, subject: string, kindOf: KindOf): Found[] {
+function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (readonly FieldRule[])[], action: string, subject: string, kindOf: KindOf, typeOf: TypeOf): Found[] {
   const named = [...new Set(possible.flat().flatMap((rule) => rule.fields ?? []))].sort();
   if (named.some((field) => field.includes('*'))) throw new OutsideFragment('a field pattern with *');
   const other = freshField(named);
@@ -162,8 +162,8 @@ function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (r
   const found: Found[] = [];
   for (const { fields, field } of [{ fields: null, field: undefined }, ...groups.values()]) {
     const [was, is] = abilities.map((ability) => allowedBy(ability.rulesFor(action, subject, field) as readonly RuleLike[]));
-    const grant = satisfy(and([is!, not(was!)]), kindOf);
-    const revoke = satisfy(and([was!, not(is!)]), kindOf);
+    const grant = satisfy(and([is!, not(was!)]), kindOf, typeOf);
+    const revoke = satisfy(and([was!, not(is!)]), kindOf, typeOf);
     if (grant) found.push({ fields, field, change: 'grant', solution: grant });
     if (revoke) found.push({ fields, field, change: 'revoke', solution: revoke });
   }
