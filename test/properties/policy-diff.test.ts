@@ -9,9 +9,10 @@
  *   every generated subject alike on both sides, for every field;
  * - every witness is decided differently by `can` on both sides, in the direction reported.
  *
- * Twice: without the entities' relations (every step may be an object or an array, and the
- * subjects have either), and with them (`m` and `p.n` to-many, `p` to-one: the subjects are what
- * an entity would be).
+ * Three times: without the entities' relations (every step may be an object or an array, and the
+ * subjects have either); with them (`m` and `p.n` to-many, `p` to-one: the subjects are what
+ * an entity would be); and with their columns' types too (`a` a number, `b` a nullable string,
+ * `l` a list of strings, …): the subjects are typed entities, and so must every witness be.
  *
  * 100 runs of each by default (a few seconds; 18 s on a loaded machine); POLICY_DIFF_RUNS=2000 searches longer.
  */
@@ -35,7 +36,7 @@ interface Pair {
 
 const ACTIONS = ['read', 'update', 'manage'];
 const SUBJECTS = ['Post', 'Organization', 'all'];
-const PATHS = ['a', 'b', 'p.q', 'org_id', 'm.x', 'm.y', 'p.n.x'];
+const PATHS = ['a', 'b', 'p.q', 'org_id', 'm.x', 'm.y', 'p.n.x', 'l'];
 const VALUES = [0, 1, 2, 'x', 'y', '1', null, true, false, 'ann@example.com', '${user.id}', '${org.id}', '${user.email}', '${user.is_admin}', '${org.slug}'];
 
 const value = fc.constantFrom(...VALUES);
@@ -85,6 +86,7 @@ const anySubject = fc.record({
   m: fc.oneof({ weight: 3, arbitrary: elements }, scalar, fc.record({ x: scalar, y: scalar }, { requiredKeys: [] })),
   org_id: fc.constantFrom(1, 2, undefined),
   id: fc.constantFrom(1, 2),
+  l: fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })),
 });
 /** What an entity is when `m` and `p.n` are to-many and `p` to-one: arrays, an object or null. */
 const entitySubject = fc.record({
@@ -95,12 +97,45 @@ const entitySubject = fc.record({
   org_id: fc.constantFrom(1, 2, undefined),
   id: fc.constantFrom(1, 2),
 });
+const number = fc.constantFrom(0, 1, 2, 3);
+const text = fc.constantFrom('x', 'y', '1', '', 'ann@example.com', 'acme');
+const typedElements = fc.array(fc.record({ x: number, y: fc.oneof(text, fc.constant(null)) }), { maxLength: 3 });
+/** A typed entity: `a` a number, `b` a nullable string, `p` a nullable relation to `{ q: boolean, n: [M] }`, `l` a list of strings. */
+const typedSubject = fc.record({
+  a: number,
+  b: fc.oneof(text, fc.constant(null)),
+  p: fc.oneof(fc.constant(null), fc.record({ q: fc.boolean(), n: typedElements })),
+  m: typedElements,
+  org_id: fc.constantFrom(1, 2),
+  id: fc.constantFrom(1, 2),
+  l: fc.array(text, { maxLength: 3 }),
+});
 const TYPES = ['Post', 'Organization', 'Comment'];
 /** The relations of `entitySubject`, for every subject type but `all`. */
 const RELATIONS: EntityRelations = new Map<string, Map<string, PropertyKind>>([
   ...TYPES.map((type): [string, Map<string, PropertyKind>] => [type, new Map([['m', { kind: 'many', target: 'M' }], ['p', { kind: 'one', target: 'P' }]])]),
   ['P', new Map([['n', { kind: 'many', target: 'M' }]])],
 ]);
+const column = (type: 'number' | 'string' | 'boolean', more: Partial<PropertyKind> = {}): PropertyKind => ({ kind: 'scalar', column: type, ...more });
+/** The relations and columns of `typedSubject`. */
+const TYPED: EntityRelations = new Map<string, Map<string, PropertyKind>>([
+  ...TYPES.map((type): [string, Map<string, PropertyKind>] => [type, new Map([...RELATIONS.get(type)!, ['a', column('number')], ['b', column('string', { nullable: true })],
+    ['l', column('string', { list: true })], ['org_id', column('number')], ['id', column('number')]])]),
+  ['P', new Map([['n', { kind: 'many', target: 'M' }], ['q', column('boolean')]])],
+  ['M', new Map([['x', column('number')], ['y', column('string', { nullable: true })]])],
+]);
+
+/** Whether each value of a witness is one the entity could hold: of its column's type, null where nullable, a list for `l`. */
+function typed(value: unknown, type: string, relations: EntityRelations): boolean {
+  const fits = (item: unknown, property: PropertyKind): boolean => {
+    if (property.kind === 'many') return Array.isArray(item) && item.every((element) => typed(element, property.target!, relations));
+    if (property.kind === 'one') return item === null || typed(item, property.target!, relations);
+    if (property.list) return Array.isArray(item) && item.every((element) => typeof element === property.column);
+    return item === null ? property.nullable === true : typeof item === property.column;
+  };
+  const properties = relations.get(type)!;
+  return Object.entries(value as Json).every(([name, item]) => properties.has(name) && fits(item, properties.get(name)!));
+}
 
 /** A pair of files: a second file made by changing the first a little, or generated anew. */
 const pairOf = (subjectValue: fc.Arbitrary<Json>): fc.Arbitrary<Pair> => fc.record({
@@ -151,7 +186,10 @@ const FIELDS = [undefined, 'title', 'a', 'other'];
 function check({ before, after, subjects, users }: Pair, relations?: EntityRelations): void {
   const sides = [policySetOf(before), policySetOf(after)] as const;
   const diff = diffPolicies(...sides, relations);
-  for (const change of diff.changes) checkWitness(sides, change);
+  for (const change of diff.changes) {
+    checkWitness(sides, change);
+    if (relations === TYPED && TYPES.includes(change.subject)) expect(typed(change.witness.subject, change.subject, TYPED), `typed witness of ${JSON.stringify(change)}`).to.equal(true);
+  }
   for (const who of WHO) {
     for (const action of ASKED_ACTIONS) {
       for (const type of ASKED_SUBJECTS) {
@@ -204,5 +242,9 @@ describe('policy diff, by property', () => {
   it('and so with the relations known: to-many paths on arrays of no, one or several elements', () => {
     for (const found of FOUND) check(found, RELATIONS);
     fc.assert(fc.property(pairOf(entitySubject), (pair) => check(pair, RELATIONS)), { numRuns: RUNS });
+  });
+
+  it('and so with the columns typed: subjects of their types, lists for a list field, and witnesses of their types', () => {
+    fc.assert(fc.property(pairOf(typedSubject), (pair) => check(pair, TYPED)), { numRuns: RUNS });
   });
 });
