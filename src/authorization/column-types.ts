@@ -55,6 +55,15 @@ export function columnType(property: TypedProperty | undefined): ColumnType | un
   return named && Object.hasOwn(BY_NAME, named) ? BY_NAME[named] : undefined;
 }
 
+const INTEGERS = new Set(['integer', 'int', 'smallint', 'tinyint', 'mediumint', 'IntegerType', 'SmallIntType', 'TinyIntType', 'MediumIntType']);
+
+/** Whether a number column holds integers only (its type says so: `p.integer()`, `type: 'int'`). */
+export function isIntegerColumn(property: TypedProperty | undefined): boolean {
+  const type = property?.type;
+  const named = typeof type === 'string' ? type : typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+  return named !== undefined && INTEGERS.has(named);
+}
+
 /**
  * Whether the property holds a list of values (an array column, `p.array()`: MikroORM's
  * `ArrayType`, whose field holds strings unless its runtime type says otherwise; an enum array),

@@ -6,7 +6,7 @@
  * classes with decorators (MikroORM's metadata storage).
  */
 import { EntitySchema, MetadataStorage } from '@mikro-orm/core';
-import { columnType, listColumn } from '../column-types.js';
+import { columnType, isIntegerColumn, listColumn } from '../column-types.js';
 import { shapeOf, type EntityShape } from '../rule-values.js';
 import type { EntityRelations, PropertyKind } from './relations.js';
 
@@ -57,7 +57,8 @@ function kindOf(property: PropertyLike): PropertyKind {
       return { kind: property.array ? 'many' : 'one', target: targetOf(property) };
     default: {
       const list = listColumn(property);
-      return { kind: 'scalar', column: list ? list.element : columnType(property), list: list !== undefined, nullable: property.nullable === true };
+      const column = list ? list.element : columnType(property);
+      return { kind: 'scalar', column, list: list !== undefined, nullable: property.nullable === true, integer: column === 'number' && isIntegerColumn(property) };
     }
   }
 }

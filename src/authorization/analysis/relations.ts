@@ -24,6 +24,8 @@ export interface PropertyKind {
   /** A column holding a list of values (an array column). */
   list?: boolean;
   nullable?: boolean;
+  /** A number column of integers. */
+  integer?: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export interface FieldType {
   column: ColumnType | undefined;
   list: boolean;
   nullable: boolean;
+  integer?: boolean;
 }
 
 /** For a subject type, what a path holds; undefined where the metadata does not say. */
@@ -81,7 +84,7 @@ export function typesFor(relations: EntityRelations | undefined, type: string): 
       const last = index === segments.length - 1;
       // A column of a type the metadata does not say (JSON, a decimal…) may hold anything.
       if (last && property.kind === 'scalar') {
-        return property.column === undefined && !property.list ? undefined : { column: property.column, list: property.list === true, nullable: property.nullable === true };
+        return property.column === undefined && !property.list ? undefined : { column: property.column, list: property.list === true, nullable: property.nullable === true, integer: property.integer === true };
       }
       if (last) return property.kind === 'many' ? { column: undefined, list: true, nullable: false } : undefined;
       // Through a to-many relation, each element's column.

@@ -139,7 +139,13 @@ function candidates(literals: Literal[], values: Values, type?: FieldType): unkn
   const all = anyCandidates(literals, values);
   if (!type) return all;
   const fits = (value: unknown) => (value === null ? type.nullable : type.column === undefined ? valueType(value) !== undefined : valueType(value) === type.column);
-  return [...all, ...(type.column === 'date' ? dates(all) : [])].filter(fits);
+  const more = type.column === 'date' ? dates(all) : type.integer ? integers(all) : [];
+  return unique([...all, ...more]).filter((value) => fits(value) && !(type.integer && typeof value === 'number' && !Number.isInteger(value)));
+}
+
+/** Integers that, between them, fall in every gap between the numbers compared with that holds one. */
+function integers(constants: unknown[]): number[] {
+  return numericPivots(constants).flatMap((pivot) => [Math.floor(pivot), Math.ceil(pivot), Math.floor(pivot) - 1, Math.ceil(pivot) + 1]);
 }
 
 /** Dates: those compared with, a millisecond either way of each and one between two; or one. */
