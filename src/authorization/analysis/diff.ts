@@ -17,9 +17,10 @@ import { conditionsMatcher } from '../conditions.js';
 import { isAttribute, type OrgRef } from '../placeholders.js';
 import { toPrincipal, type Principal } from '../principal.js';
 import type { OrgRoleRules, RoleRules } from '../role-rules.js';
-import { allowedBy, and, not, OutsideFragment, variable, type RuleLike } from './formula.js';
+import type { ColumnType } from '../column-types.js';
+import { allowedBy, and, not, OutsideFragment, ruleFormula, variable, type RuleLike } from './formula.js';
 import { kindsFor, typesFor, type EntityRelations, type KindOf, type TypeOf } from './relations.js';
-import { satisfy, type Solution } from './satisfy.js';
+import { satisfy, valuesOfType, variableTypes, type Solution } from './satisfy.js';
 
 /** One side of a diff: global roles and organization roles. */
 export interface PolicySet {
@@ -97,7 +98,7 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
   const symbolic = { ...SYMBOLIC, isAdmin: false, roles: new Set([role]) } as unknown as Principal;
   const abilities = [before, after].map((set) => abilityOf(rulesOf(set, kind, role, symbolic, SYMBOLIC_ORG))) as [AppAbility, AppAbility];
   const rules = abilities.flatMap((ability) => ability.rules);
-  const named = attributeVariables(rules);
+  const named = attributeDefaults(rules, relations);
   const actions = namesIn(rules, 'action', 'manage');
   const subjects = namesIn(rules, 'subject', 'all');
   const who = { role: kind === 'role' ? role : null, org_role: kind === 'org_role' ? role : null };
@@ -187,12 +188,31 @@ function attributeVariables(rules: readonly object[]): string[] {
   return [...new Set([...found].map((match) => match[1]!).filter(isAttribute))];
 }
 
-function witnessOf({ subject, values }: Solution, kind: Kind, named: readonly string[]): Witness {
+/**
+ * A value for each user attribute the rules name, for a witness whose question does not need it:
+ * one of the type of the columns the rules compare it with, where those have one type.
+ */
+function attributeDefaults(rules: readonly AppRule[], relations: EntityRelations | undefined): Map<string, unknown> {
+  const types = new Map<string, Set<ColumnType>>();
+  for (const rule of rules) {
+    if (!rule.conditions) continue;
+    try {
+      const formula = ruleFormula((conditionsMatcher(rule.conditions as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] }).ast);
+      for (const subject of [rule.subject].flat()) if (typeof subject === 'string') variableTypes(formula, typesFor(relations, subject), types);
+    } catch (error) {
+      if (!(error instanceof OutsideFragment)) throw error;
+    }
+  }
+  const typed = (name: string) => types.get(`user.${name}`);
+  return new Map(attributeVariables(rules).map((name) => [name, typed(name)?.size === 1 ? (valuesOfType([...typed(name)!][0]!, [])[0] ?? 'value-1') : 'value-1']));
+}
+
+function witnessOf({ subject, values }: Solution, kind: Kind, named: ReadonlyMap<string, unknown>): Witness {
   const value = <T>(name: string, fallback: T) => (values.has(name) ? values.get(name) : fallback) as T;
   const given = [...values]
     .filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5)))
     .map(([name, found]): [string, unknown] => [name.slice(5), found]);
-  const attributes = Object.fromEntries([...named.map((name): [string, unknown] => [name, 'value-1']), ...given]);
+  const attributes = Object.fromEntries([...named, ...given]);
   const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false), ...(Object.keys(attributes).length > 0 && { attributes }) };
   return { subject, user, ...(kind === 'org_role' && { org: { id: value('org.id', 1), slug: value('org.slug', 'acme') } }) };
 }

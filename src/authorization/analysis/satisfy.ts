@@ -65,7 +65,7 @@ export function satisfy(formula: Formula, kindOf: KindOf = UNKNOWN_KINDS, typeOf
 }
 
 /** For each variable, the types of the columns the formula compares it with (a list's elements'). */
-function variableTypes(formula: Formula, typeOf: TypeOf, into = new Map<string, Set<ColumnType>>()): Map<string, Set<ColumnType>> {
+export function variableTypes(formula: Formula, typeOf: TypeOf, into = new Map<string, Set<ColumnType>>()): Map<string, Set<ColumnType>> {
   if (typeof formula === 'boolean') return into;
   if (formula.kind !== 'literal') {
     formula.items.forEach((item) => variableTypes(item, typeOf, into));
@@ -120,7 +120,7 @@ function variableDomain(name: string, constants: unknown[], column?: ColumnType)
 }
 
 /** Values of a column's type for an attribute (a string, a number or a boolean): the constants of that type, and two in each gap. */
-function valuesOfType(column: ColumnType, constants: unknown[]): unknown[] {
+export function valuesOfType(column: ColumnType, constants: unknown[]): unknown[] {
   if (column === 'boolean') return [false, true];
   if (column === 'string') return [...constants.filter((value) => typeof value === 'string'), 'value-1', 'value-2'];
   if (column !== 'number') return [];
