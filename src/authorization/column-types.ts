@@ -55,13 +55,19 @@ export function columnType(property: TypedProperty | undefined): ColumnType | un
   return named && Object.hasOwn(BY_NAME, named) ? BY_NAME[named] : undefined;
 }
 
-const INTEGERS = new Set(['integer', 'int', 'smallint', 'tinyint', 'mediumint', 'IntegerType', 'SmallIntType', 'TinyIntType', 'MediumIntType']);
+const INTEGERS = new Set(['integer', 'int', 'smallint', 'tinyint', 'mediumint']);
+const INTEGER_TYPES = new Set(['IntegerType', 'SmallIntType', 'TinyIntType', 'MediumIntType']);
+
+/** The name a property's type goes by: given as a name, a Type class or an instance of one. */
+function typeName(type: unknown): string | undefined {
+  if (typeof type === 'string') return type;
+  return typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+}
 
 /** Whether a number column holds integers only (its type says so: `p.integer()`, `type: 'int'`). */
 export function isIntegerColumn(property: TypedProperty | undefined): boolean {
-  const type = property?.type;
-  const named = typeof type === 'string' ? type : typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
-  return named !== undefined && INTEGERS.has(named);
+  const named = typeName(property?.type);
+  return named !== undefined && (INTEGERS.has(named) || INTEGER_TYPES.has(named));
 }
 
 /**
@@ -76,8 +82,7 @@ export function listColumn(property: (TypedProperty & { array?: unknown }) | und
     const element = runtimeType.slice(0, -2);
     return { element: Object.hasOwn(BY_NAME, element) ? BY_NAME[element] : undefined };
   }
-  const named = typeof type === 'string' ? type : typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
-  if (named === 'ArrayType') return { element: 'string' };
+  if (typeName(type) === 'ArrayType') return { element: 'string' };
   return property.array === true ? { element: undefined } : undefined;
 }
 

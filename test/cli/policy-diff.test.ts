@@ -151,13 +151,16 @@ describe('auth policy diff', () => {
         '',
       ].join('\n'),
     );
-    const approve = { action: 'approve', subject: 'Invoice', conditions: { status: 'pending', amount: { $lte: '${user.approval_limit}' } } };
+    const limited = { status: 'pending', amount: { $lte: '${user.approval_limit}' } };
+    const approve = { action: 'approve', subject: 'Invoice', conditions: limited };
     const admins = { action: 'read', subject: 'Account', conditions: { roles: 'admin' } };
-    await writeFile(join(dir, 'approver.json'), JSON.stringify({ userAttributes: ['approval_limit'], roles: { approver: [approve, admins] } }));
+    const file = { userAttributes: ['approval_limit'], roles: { approver: [approve, admins] } };
+    await writeFile(join(dir, 'approver.json'), JSON.stringify(file));
     const args = ['auth', 'policy', 'diff', 'empty.json', 'approver.json', '--database', 'sqlite::memory:', '--json'];
     const witnesses = async (...more: string[]) => {
       const { stdout } = await runCli([...args, ...more], { cwd: dir });
-      const { changes } = JSON.parse(stdout) as { changes: { subject: string; witness: { subject: object; user: { attributes?: object } } }[] };
+      type Change = { subject: string; witness: { subject: object; user: { attributes?: object } } };
+      const { changes } = JSON.parse(stdout) as { changes: Change[] };
       return changes.map(({ subject, witness }) => ({ subject, fields: witness.subject, attributes: witness.user.attributes }));
     };
     // The application's types: `amount` and the limit it is compared with are numbers, `roles` a list.

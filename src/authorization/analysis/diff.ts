@@ -108,7 +108,8 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
       // The same rules decide alike: nothing to analyse (even rules the analysis could not read).
       if (JSON.stringify(possible[0]!.map((rule) => rule.origin)) === JSON.stringify(possible[1]!.map((rule) => rule.origin))) continue;
       try {
-        const changes = diffQuestion(abilities, possible, action, subject, kindsFor(relations, subject), typesFor(relations, subject)).map(({ fields, change, solution, field }) => {
+        const shape = { kindOf: kindsFor(relations, subject), typeOf: typesFor(relations, subject) };
+        const changes = diffQuestion(abilities, possible, action, subject, shape).map(({ fields, change, solution, field }) => {
           const witness = witnessOf(solution, kind, named);
           const question = { action, subject, field };
           const decided = [before, after].map((set) => decides(set, kind, role, witness, question));
@@ -146,7 +147,13 @@ type FieldRule = RuleLike & { fields?: string[] | undefined };
  * The changes for one action and subject type: asked without a field, and, where rules name
  * fields, for each field (fields with the same rules on both sides asked once, together).
  */
-function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (readonly FieldRule[])[], action: string, subject: string, kindOf: KindOf, typeOf: TypeOf): Found[] {
+function diffQuestion(
+  abilities: [AppAbility, AppAbility],
+  possible: readonly (readonly FieldRule[])[],
+  action: string,
+  subject: string,
+  { kindOf, typeOf }: { kindOf: KindOf; typeOf: TypeOf },
+): Found[] {
   const named = [...new Set(possible.flat().flatMap((rule) => rule.fields ?? []))].sort();
   if (named.some((field) => field.includes('*'))) throw new OutsideFragment('a field pattern with *');
   const other = freshField(named);
@@ -197,14 +204,21 @@ function attributeDefaults(rules: readonly AppRule[], relations: EntityRelations
   for (const rule of rules) {
     if (!rule.conditions) continue;
     try {
-      const formula = ruleFormula((conditionsMatcher(rule.conditions as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] }).ast);
-      for (const subject of [rule.subject].flat()) if (typeof subject === 'string') variableTypes(formula, typesFor(relations, subject), types);
+      const { ast } = conditionsMatcher(rule.conditions as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] };
+      const formula = ruleFormula(ast);
+      for (const subject of [rule.subject].flat()) {
+        if (typeof subject === 'string') variableTypes(formula, typesFor(relations, subject), types);
+      }
     } catch (error) {
       if (!(error instanceof OutsideFragment)) throw error;
     }
   }
-  const typed = (name: string) => types.get(`user.${name}`);
-  return new Map(attributeVariables(rules).map((name) => [name, typed(name)?.size === 1 ? (valuesOfType([...typed(name)!][0]!, [])[0] ?? 'value-1') : 'value-1']));
+  const valueOf = (name: string): unknown => {
+    const [type, ...others] = types.get(`user.${name}`) ?? [];
+    const typed = type !== undefined && others.length === 0 ? valuesOfType(type, []) : [];
+    return typed.length > 0 ? typed[0] : 'value-1';
+  };
+  return new Map(attributeVariables(rules).map((name) => [name, valueOf(name)]));
 }
 
 function witnessOf({ subject, values }: Solution, kind: Kind, named: ReadonlyMap<string, unknown>): Witness {

@@ -58,7 +58,8 @@ function kindOf(property: PropertyLike): PropertyKind {
     default: {
       const list = listColumn(property);
       const column = list ? list.element : columnType(property);
-      return { kind: 'scalar', column, list: list !== undefined, nullable: property.nullable === true, integer: column === 'number' && isIntegerColumn(property) };
+      const integer = column === 'number' && isIntegerColumn(property);
+      return { kind: 'scalar', column, list: list !== undefined, nullable: property.nullable === true, integer };
     }
   }
 }

@@ -84,7 +84,9 @@ export function typesFor(relations: EntityRelations | undefined, type: string): 
       const last = index === segments.length - 1;
       // A column of a type the metadata does not say (JSON, a decimal…) may hold anything.
       if (last && property.kind === 'scalar') {
-        return property.column === undefined && !property.list ? undefined : { column: property.column, list: property.list === true, nullable: property.nullable === true, integer: property.integer === true };
+        if (property.column === undefined && !property.list) return undefined;
+        const { column, list, nullable, integer } = property;
+        return { column, list: list === true, nullable: nullable === true, integer: integer === true };
       }
       if (last) return property.kind === 'many' ? { column: undefined, list: true, nullable: false } : undefined;
       // Through a to-many relation, each element's column.

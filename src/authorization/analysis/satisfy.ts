@@ -90,7 +90,12 @@ function collectConstants(formula: Formula, into: unknown[]): void {
 }
 
 /** Values for each variable of the literals, tried in turn; then the paths. */
-function solveConjunction(literals: Literal[], domainOf: (name: string) => unknown[], kindOf: KindOf, typeOf: TypeOf): Solution | undefined {
+function solveConjunction(
+  literals: Literal[],
+  domainOf: (name: string) => unknown[],
+  kindOf: KindOf,
+  typeOf: TypeOf,
+): Solution | undefined {
   const names = [...new Set(literals.flatMap((literal) => (Array.isArray(literal.value) ? literal.value : [literal.value])).map(variableName).filter((name) => name !== undefined))];
   const values = new Map<string, unknown>();
   const assign = (index: number): Record<string, unknown> | undefined => {
@@ -124,9 +129,13 @@ export function valuesOfType(column: ColumnType, constants: unknown[]): unknown[
   if (column === 'boolean') return [false, true];
   if (column === 'string') return [...constants.filter((value) => typeof value === 'string'), 'value-1', 'value-2'];
   if (column !== 'number') return [];
-  const pivots = [...new Set(constants.filter((value): value is number => typeof value === 'number' && Number.isFinite(value)))].sort((a, b) => a - b);
+  const numbers = constants.filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
+  const pivots = [...new Set(numbers)].sort((a, b) => a - b);
   if (pivots.length === 0) return [1, 2];
-  const between = pivots.slice(1).flatMap((high, index) => [pivots[index]! + (high - pivots[index]!) / 3, pivots[index]! + ((high - pivots[index]!) * 2) / 3]);
+  const between = pivots.slice(1).flatMap((high, index) => {
+    const low = pivots[index]!;
+    return [low + (high - low) / 3, low + ((high - low) * 2) / 3];
+  });
   return [...pivots, pivots[0]! - 2, pivots[0]! - 1, ...between, pivots.at(-1)! + 1, pivots.at(-1)! + 2];
 }
 

@@ -34,7 +34,12 @@ type Wrap = (inner: Record<string, unknown>) => object;
 const ABSENT = Symbol('absent');
 const OBJECT = Symbol('object');
 
-export function subjectFor(literals: readonly Literal[], values: Values, kindOf: KindOf, typeOf: TypeOf): Record<string, unknown> | undefined {
+export function subjectFor(
+  literals: readonly Literal[],
+  values: Values,
+  kindOf: KindOf,
+  typeOf: TypeOf,
+): Record<string, unknown> | undefined {
   return objectAt(0, literals, { values, kindOf, typeOf }, (inner) => inner);
 }
 
@@ -119,7 +124,8 @@ function listAt(own: Literal[], type: FieldType, context: Context, here: (value:
   const element: FieldType = { column: type.column, list: false, nullable: false };
   const list: unknown[] = [];
   for (const literal of own.filter((item) => !universal(item))) {
-    const found = candidates(own, context.values, element).find((value) => [literal, ...every].every((test) => holds(test, here([value]), context.values)));
+    const meetsAll = (value: unknown) => [literal, ...every].every((test) => holds(test, here([value]), context.values));
+    const found = candidates(own, context.values, element).find(meetsAll);
     if (found === undefined) return undefined;
     if (!list.includes(found)) list.push(found);
   }
@@ -138,9 +144,13 @@ function universal(literal: Literal): boolean {
 function candidates(literals: Literal[], values: Values, type?: FieldType): unknown[] {
   const all = anyCandidates(literals, values);
   if (!type) return all;
-  const fits = (value: unknown) => (value === null ? type.nullable : type.column === undefined ? valueType(value) !== undefined : valueType(value) === type.column);
+  const fits = (value: unknown) => {
+    if (value === null) return type.nullable;
+    if (type.integer && typeof value === 'number' && !Number.isInteger(value)) return false;
+    return type.column === undefined ? valueType(value) !== undefined : valueType(value) === type.column;
+  };
   const more = type.column === 'date' ? dates(all) : type.integer ? integers(all) : [];
-  return unique([...all, ...more]).filter((value) => fits(value) && !(type.integer && typeof value === 'number' && !Number.isInteger(value)));
+  return unique([...all, ...more]).filter(fits);
 }
 
 /** Integers that, between them, fall in every gap between the numbers compared with that holds one. */
@@ -150,8 +160,10 @@ function integers(constants: unknown[]): number[] {
 
 /** Dates: those compared with, a millisecond either way of each and one between two; or one. */
 function dates(constants: unknown[]): Date[] {
-  const times = [...new Set(constants.filter((value): value is Date => value instanceof Date).map((date) => date.getTime()))].sort((a, b) => a - b);
-  const around = times.flatMap((time, index) => [time - 1, time + 1, ...(index + 1 < times.length ? [Math.floor((time + times[index + 1]!) / 2)] : [])]);
+  const given = constants.filter((value): value is Date => value instanceof Date).map((date) => date.getTime());
+  const times = [...new Set(given)].sort((a, b) => a - b);
+  const between = (index: number) => (index + 1 < times.length ? [Math.floor((times[index]! + times[index + 1]!) / 2)] : []);
+  const around = times.flatMap((time, index) => [time - 1, time + 1, ...between(index)]);
   return (times.length ? around : [Date.UTC(2026, 0, 1)]).map((time) => new Date(time));
 }
 
