@@ -55,6 +55,37 @@ export function columnType(property: TypedProperty | undefined): ColumnType | un
   return named && Object.hasOwn(BY_NAME, named) ? BY_NAME[named] : undefined;
 }
 
+const INTEGERS = new Set(['integer', 'int', 'smallint', 'tinyint', 'mediumint']);
+const INTEGER_TYPES = new Set(['IntegerType', 'SmallIntType', 'TinyIntType', 'MediumIntType']);
+
+/** The name a property's type goes by: given as a name, a Type class or an instance of one. */
+function typeName(type: unknown): string | undefined {
+  if (typeof type === 'string') return type;
+  return typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+}
+
+/** Whether a number column holds integers only (its type says so: `p.integer()`, `type: 'int'`). */
+export function isIntegerColumn(property: TypedProperty | undefined): boolean {
+  const named = typeName(property?.type);
+  return named !== undefined && (INTEGERS.has(named) || INTEGER_TYPES.has(named));
+}
+
+/**
+ * Whether the property holds a list of values (an array column, `p.array()`: MikroORM's
+ * `ArrayType`, whose field holds strings unless its runtime type says otherwise; an enum array),
+ * and the elements' type; undefined for a property that is no list.
+ */
+export function listColumn(property: (TypedProperty & { array?: unknown }) | undefined): { element: ColumnType | undefined } | undefined {
+  if (!property) return undefined;
+  const { type, runtimeType } = property;
+  if (typeof runtimeType === 'string' && runtimeType.endsWith('[]')) {
+    const element = runtimeType.slice(0, -2);
+    return { element: Object.hasOwn(BY_NAME, element) ? BY_NAME[element] : undefined };
+  }
+  if (typeName(type) === 'ArrayType') return { element: 'string' };
+  return property.array === true ? { element: undefined } : undefined;
+}
+
 /** A value's type in the same terms (`null` fits every column; other values: undefined). */
 export function valueType(value: unknown): ColumnType | 'null' | undefined {
   if (value === null) return 'null';

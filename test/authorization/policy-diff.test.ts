@@ -5,6 +5,7 @@
  * The generated cases are in test/properties/policy-diff.test.ts.
  */
 import { createMongoAbility, subject as asSubject } from '@casl/ability';
+import { defineEntity } from '@mikro-orm/core';
 import { expect } from 'chai';
 import { diffPolicies, type PolicyChange, type PolicyDiff, type PolicySet } from '../../src/authorization/analysis/diff.js';
 import { policySetOf } from '../../src/authorization/analysis/policy-sets.js';
@@ -142,6 +143,32 @@ describe('policy diff', () => {
     const kinds = kindsFor(entityRelations(ENTITIES), 'Task');
     expect(['project', 'project.members', 'project.members.user_id', 'title', 'nowhere.x'].map(kinds)).to.deep.equal(['one', 'many', 'unknown', 'unknown', 'unknown']);
     expect(kindsFor(entityRelations(ENTITIES), 'all')('project')).to.equal('unknown');
+  });
+
+  it("gives each field a value of its column's type with the entities: a number, a list, a date; an attribute, that of its columns", () => {
+    const p = defineEntity.properties;
+    const properties = {
+      ...{ id: p.integer().primary(), amount: p.integer(), note: p.text().nullable() },
+      ...{ paid: p.boolean(), tags: p.array(), due: p.datetime() },
+    };
+    const relations = entityRelations([defineEntity({ name: 'Invoice', properties })]);
+    const rule = (action: string, conditions: object) => ({ action, subject: 'Invoice', conditions });
+    const clerk = [rule('approve', { amount: { $gt: '${user.limit}' }, tags: { $in: ['a', 'b'] } }), rule('delete', { due: { $ne: null } }),
+      rule('read', { note: { $ne: 'x' } }), rule('update', { tags: { $ne: 'urgent' }, paid: { $ne: true } })];
+    const witnesses = (entities?: EntityRelations) => {
+      const { changes, sides } = diff({ userAttributes: ['limit'], roles: {} }, { userAttributes: ['limit'], roles: { clerk } }, entities);
+      for (const change of changes) expect(decisions(sides, change), JSON.stringify(change)).to.deep.equal([false, true]);
+      return changes.map(({ action, witness }) => ({ action, subject: witness.subject, limit: witness.user.attributes?.['limit'] }));
+    };
+    expect(witnesses(relations)).to.deep.equal([
+      { action: 'approve', subject: { amount: 2, tags: ['a'] }, limit: 1 },
+      { action: 'delete', subject: { due: new Date(Date.UTC(2026, 0, 1)) }, limit: 1 },
+      { action: 'read', subject: { note: 'other' }, limit: 1 },
+      { action: 'update', subject: { tags: [], paid: false }, limit: 1 },
+    ]);
+    // Without the entities, whatever value makes the difference (a string amount, a bare tag, a number for a date).
+    const untyped = [{ amount: 'other', tags: 'a' }, { due: 1 }, { note: 'other' }, { tags: 'other', paid: false }];
+    expect(witnesses().map(({ subject }) => subject)).to.deep.equal(untyped);
   });
 
   it('without the relations, reads each step both ways: no change only when neither reading changes', () => {

@@ -137,10 +137,14 @@ describe('CLI: --app loads the application, whose configuration and event handle
     );
     expect(results['missing']!.code).to.equal(1);
     expect(results['missing']!.stderr).to.match(/^Cannot load the application module test\/cli\/fixtures\/missing\.js: Cannot find module /);
+    // Node 22.18 and later strip the types of a .ts module themselves: it loads without tsx (and this one has no app).
+    const stripsTypes = Boolean((process.features as { typescript?: string | false }).typescript);
     expect(results['typeScriptWithoutTsx']).to.deep.equal({
       code: 1,
       stdout: '',
-      stderr: `Cannot load the application module ${withoutTsx}: a TypeScript module needs tsx, which is not installed for it (looked from ${traceDir}): npm install --save-dev tsx\n`,
+      stderr: stripsTypes
+        ? `${withoutTsx} exports no Express application: export it as the module's default export or as \`app\`\n`
+        : `Cannot load the application module ${withoutTsx}: a TypeScript module needs tsx, which is not installed for it (looked from ${traceDir}): npm install --save-dev tsx\n`,
     });
     for (const name of ['withoutApp', 'withoutServiceAuth', 'missing', 'typeScriptWithoutTsx']) {
       expect(results[name]!.stderr, name).to.not.match(/\n\s+at /); // no stack trace

@@ -131,4 +131,47 @@ describe('auth policy diff', () => {
     expect(report.not_analysed).to.deep.equal([{ role: null, org_role: null, action: 'satisfy', subject: 'is_self', reason: 'a named policy is code' }]);
     expect(code).to.equal(1);
   });
+
+  it("--app gives a witness values of the entities' column types: a number for a number column, a list for a list field", async () => {
+    const appModule = join(dir, 'typed-app.mjs');
+    await writeFile(
+      appModule,
+      [
+        `import express from ${JSON.stringify(import.meta.resolve('express'))};`,
+        `import { defineEntity } from ${JSON.stringify(import.meta.resolve('@mikro-orm/core'))};`,
+        `import { ServiceAuth } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/src/index.js')).href)};`,
+        'const p = defineEntity.properties;',
+        'export const entities = [',
+        "  defineEntity({ name: 'Invoice', properties: { id: p.integer().primary(), status: p.string(), amount: p.integer() } }),",
+        "  defineEntity({ name: 'Account', properties: { id: p.integer().primary(), roles: p.array() } }),",
+        '];',
+        'const app = express();',
+        'new ServiceAuth(app);',
+        'export default app;',
+        '',
+      ].join('\n'),
+    );
+    const limited = { status: 'pending', amount: { $lte: '${user.approval_limit}' } };
+    const approve = { action: 'approve', subject: 'Invoice', conditions: limited };
+    const admins = { action: 'read', subject: 'Account', conditions: { roles: 'admin' } };
+    const file = { userAttributes: ['approval_limit'], roles: { approver: [approve, admins] } };
+    await writeFile(join(dir, 'approver.json'), JSON.stringify(file));
+    const args = ['auth', 'policy', 'diff', 'empty.json', 'approver.json', '--database', 'sqlite::memory:', '--json'];
+    const witnesses = async (...more: string[]) => {
+      const { stdout } = await runCli([...args, ...more], { cwd: dir });
+      type Change = { subject: string; witness: { subject: object; user: { attributes?: object } } };
+      const { changes } = JSON.parse(stdout) as { changes: Change[] };
+      return changes.map(({ subject, witness }) => ({ subject, fields: witness.subject, attributes: witness.user.attributes }));
+    };
+    // The application's types: `amount` and the limit it is compared with are numbers, `roles` a list.
+    expect(await witnesses('--app', appModule)).to.deep.equal([
+      { subject: 'Invoice', fields: { status: 'pending', amount: 1 }, attributes: { approval_limit: 1 } },
+      { subject: 'Account', fields: { roles: ['admin'] }, attributes: { approval_limit: 1 } },
+    ]);
+    // Without them, any value that makes the difference.
+    expect(await witnesses()).to.deep.equal([
+      { subject: 'Invoice', fields: { status: 'pending', amount: 'pending' }, attributes: { approval_limit: 'pending' } },
+      { subject: 'Account', fields: { roles: 'admin' }, attributes: { approval_limit: 'value-1' } },
+    ]);
+  });
 });

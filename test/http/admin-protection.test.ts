@@ -90,7 +90,12 @@ describe('the admin console: admin accounts are protected', () => {
     const sessionsBefore = await t.parts.sessions.list(id);
     expect(sessionsBefore).to.have.length(1);
     expect(await page(id, roleAdmin)).not.to.contain('Reset the second factor');
-    for (const [path, change] of [['sessions', 'end the sessions of'], ['tokens', 'revoke the tokens of'], ['mfa', 'reset the second factor of']]) {
+    const changes: [string, string][] = [
+      ['sessions', 'end the sessions of'],
+      ['tokens', 'revoke the tokens of'],
+      ['mfa', 'reset the second factor of'],
+    ];
+    for (const [path, change] of changes) {
       const problem = await post(`/admin/users/${id}/${path}`, { [path]: 'true' }, roleAdmin).set('Accept', JSON_ONLY).expect(403);
       expect(problem.body, path).to.include({ code: 'forbidden', detail: `Only an is_admin operator may ${change} an is_admin account, ${ANYWAY}` });
     }

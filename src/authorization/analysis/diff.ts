@@ -17,9 +17,10 @@ import { conditionsMatcher } from '../conditions.js';
 import { isAttribute, type OrgRef } from '../placeholders.js';
 import { toPrincipal, type Principal } from '../principal.js';
 import type { OrgRoleRules, RoleRules } from '../role-rules.js';
-import { allowedBy, and, not, OutsideFragment, variable, type RuleLike } from './formula.js';
-import { kindsFor, type EntityRelations, type KindOf } from './relations.js';
-import { satisfy, type Solution } from './satisfy.js';
+import type { ColumnType } from '../column-types.js';
+import { allowedBy, and, not, OutsideFragment, ruleFormula, variable, type RuleLike } from './formula.js';
+import { kindsFor, typesFor, type EntityRelations, type KindOf, type TypeOf } from './relations.js';
+import { satisfy, valuesOfType, variableTypes, type Solution } from './satisfy.js';
 
 /** One side of a diff: global roles and organization roles. */
 export interface PolicySet {
@@ -97,7 +98,7 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
   const symbolic = { ...SYMBOLIC, isAdmin: false, roles: new Set([role]) } as unknown as Principal;
   const abilities = [before, after].map((set) => abilityOf(rulesOf(set, kind, role, symbolic, SYMBOLIC_ORG))) as [AppAbility, AppAbility];
   const rules = abilities.flatMap((ability) => ability.rules);
-  const named = attributeVariables(rules);
+  const named = attributeDefaults(rules, relations);
   const actions = namesIn(rules, 'action', 'manage');
   const subjects = namesIn(rules, 'subject', 'all');
   const who = { role: kind === 'role' ? role : null, org_role: kind === 'org_role' ? role : null };
@@ -107,7 +108,8 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
       // The same rules decide alike: nothing to analyse (even rules the analysis could not read).
       if (JSON.stringify(possible[0]!.map((rule) => rule.origin)) === JSON.stringify(possible[1]!.map((rule) => rule.origin))) continue;
       try {
-        const changes = diffQuestion(abilities, possible, action, subject, kindsFor(relations, subject)).map(({ fields, change, solution, field }) => {
+        const shape = { kindOf: kindsFor(relations, subject), typeOf: typesFor(relations, subject) };
+        const changes = diffQuestion(abilities, possible, action, subject, shape).map(({ fields, change, solution, field }) => {
           const witness = witnessOf(solution, kind, named);
           const question = { action, subject, field };
           const decided = [before, after].map((set) => decides(set, kind, role, witness, question));
@@ -145,7 +147,13 @@ type FieldRule = RuleLike & { fields?: string[] | undefined };
  * The changes for one action and subject type: asked without a field, and, where rules name
  * fields, for each field (fields with the same rules on both sides asked once, together).
  */
-function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (readonly FieldRule[])[], action: string, subject: string, kindOf: KindOf): Found[] {
+function diffQuestion(
+  abilities: [AppAbility, AppAbility],
+  possible: readonly (readonly FieldRule[])[],
+  action: string,
+  subject: string,
+  { kindOf, typeOf }: { kindOf: KindOf; typeOf: TypeOf },
+): Found[] {
   const named = [...new Set(possible.flat().flatMap((rule) => rule.fields ?? []))].sort();
   if (named.some((field) => field.includes('*'))) throw new OutsideFragment('a field pattern with *');
   const other = freshField(named);
@@ -162,8 +170,8 @@ function diffQuestion(abilities: [AppAbility, AppAbility], possible: readonly (r
   const found: Found[] = [];
   for (const { fields, field } of [{ fields: null, field: undefined }, ...groups.values()]) {
     const [was, is] = abilities.map((ability) => allowedBy(ability.rulesFor(action, subject, field) as readonly RuleLike[]));
-    const grant = satisfy(and([is!, not(was!)]), kindOf);
-    const revoke = satisfy(and([was!, not(is!)]), kindOf);
+    const grant = satisfy(and([is!, not(was!)]), kindOf, typeOf);
+    const revoke = satisfy(and([was!, not(is!)]), kindOf, typeOf);
     if (grant) found.push({ fields, field, change: 'grant', solution: grant });
     if (revoke) found.push({ fields, field, change: 'revoke', solution: revoke });
   }
@@ -187,12 +195,38 @@ function attributeVariables(rules: readonly object[]): string[] {
   return [...new Set([...found].map((match) => match[1]!).filter(isAttribute))];
 }
 
-function witnessOf({ subject, values }: Solution, kind: Kind, named: readonly string[]): Witness {
+/**
+ * A value for each user attribute the rules name, for a witness whose question does not need it:
+ * one of the type of the columns the rules compare it with, where those have one type.
+ */
+function attributeDefaults(rules: readonly AppRule[], relations: EntityRelations | undefined): Map<string, unknown> {
+  const types = new Map<string, Set<ColumnType>>();
+  for (const rule of rules) {
+    if (!rule.conditions) continue;
+    try {
+      const { ast } = conditionsMatcher(rule.conditions as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] };
+      const formula = ruleFormula(ast);
+      for (const subject of [rule.subject].flat()) {
+        if (typeof subject === 'string') variableTypes(formula, typesFor(relations, subject), types);
+      }
+    } catch (error) {
+      if (!(error instanceof OutsideFragment)) throw error;
+    }
+  }
+  const valueOf = (name: string): unknown => {
+    const [type, ...others] = types.get(`user.${name}`) ?? [];
+    const typed = type !== undefined && others.length === 0 ? valuesOfType(type, []) : [];
+    return typed.length > 0 ? typed[0] : 'value-1';
+  };
+  return new Map(attributeVariables(rules).map((name) => [name, valueOf(name)]));
+}
+
+function witnessOf({ subject, values }: Solution, kind: Kind, named: ReadonlyMap<string, unknown>): Witness {
   const value = <T>(name: string, fallback: T) => (values.has(name) ? values.get(name) : fallback) as T;
   const given = [...values]
     .filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5)))
     .map(([name, found]): [string, unknown] => [name.slice(5), found]);
-  const attributes = Object.fromEntries([...named.map((name): [string, unknown] => [name, 'value-1']), ...given]);
+  const attributes = Object.fromEntries([...named, ...given]);
   const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false), ...(Object.keys(attributes).length > 0 && { attributes }) };
   return { subject, user, ...(kind === 'org_role' && { org: { id: value('org.id', 1), slug: value('org.slug', 'acme') } }) };
 }

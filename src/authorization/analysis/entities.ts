@@ -6,12 +6,14 @@
  * classes with decorators (MikroORM's metadata storage).
  */
 import { EntitySchema, MetadataStorage } from '@mikro-orm/core';
+import { columnType, isIntegerColumn, listColumn } from '../column-types.js';
 import { shapeOf, type EntityShape } from '../rule-values.js';
 import type { EntityRelations, PropertyKind } from './relations.js';
 
 interface PropertyLike {
   kind?: string;
   array?: boolean;
+  nullable?: boolean;
   type?: unknown;
   runtimeType?: unknown;
   entity?: unknown;
@@ -38,7 +40,7 @@ export function entityProperties(values: Iterable<unknown>): Map<string, Set<str
   return new Map([...metadataOf(values)].map(([name, meta]) => [name, new Set(Object.keys(meta.properties))]));
 }
 
-/** Subject type to its properties' kinds (`many` for one-to-many and many-to-many relations). */
+/** Subject type to its properties' kinds (`many` for one-to-many and many-to-many relations), and its columns' types. */
 export function entityRelations(values: Iterable<unknown>): EntityRelations {
   return new Map([...metadataOf(values)].map(([name, meta]) => [name, new Map(Object.entries(meta.properties).map(([property, options]) => [property, kindOf(options)]))]));
 }
@@ -53,8 +55,12 @@ function kindOf(property: PropertyLike): PropertyKind {
       return { kind: 'one', target: targetOf(property) };
     case 'embedded':
       return { kind: property.array ? 'many' : 'one', target: targetOf(property) };
-    default:
-      return { kind: 'scalar' };
+    default: {
+      const list = listColumn(property);
+      const column = list ? list.element : columnType(property);
+      const integer = column === 'number' && isIntegerColumn(property);
+      return { kind: 'scalar', column, list: list !== undefined, nullable: property.nullable === true, integer };
+    }
   }
 }
 

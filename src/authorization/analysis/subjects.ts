@@ -16,9 +16,16 @@
  * for each positive literal below the step, one element meeting it and every negated literal;
  * with no positive literal, it is empty. A step's kind comes from `kindOf` (relations.ts); an
  * unknown step is tried as an object first, then as an array.
+ *
+ * Where the application's metadata gives a path's type (`typeOf`, relations.ts), its value is one
+ * an entity could hold: of the column's type, `null` only where the column is nullable, never
+ * absent; a list field (an array column, or a to-many relation named as a whole) holds a list,
+ * which the matcher reads as it reads a to-many step: one element per positive literal, each
+ * meeting every negated one.
  */
+import { valueType } from '../column-types.js';
 import { holds, substitute, type Literal } from './formula.js';
-import type { KindOf } from './relations.js';
+import type { FieldType, KindOf, TypeOf } from './relations.js';
 
 type Values = ReadonlyMap<string, unknown>;
 /** The smallest subject holding `inner` at the place being solved. */
@@ -27,13 +34,19 @@ type Wrap = (inner: Record<string, unknown>) => object;
 const ABSENT = Symbol('absent');
 const OBJECT = Symbol('object');
 
-export function subjectFor(literals: readonly Literal[], values: Values, kindOf: KindOf): Record<string, unknown> | undefined {
-  return objectAt(0, literals, { values, kindOf }, (inner) => inner);
+export function subjectFor(
+  literals: readonly Literal[],
+  values: Values,
+  kindOf: KindOf,
+  typeOf: TypeOf,
+): Record<string, unknown> | undefined {
+  return objectAt(0, literals, { values, kindOf, typeOf }, (inner) => inner);
 }
 
 interface Context {
   values: Values;
   kindOf: KindOf;
+  typeOf: TypeOf;
 }
 
 /** An object whose properties meet the literals (their paths `depth` segments in), or undefined. */
@@ -59,7 +72,9 @@ function propertyAt(depth: number, name: string, literals: Literal[], context: C
   const here = (value: unknown) => wrap(value === ABSENT ? {} : { [name]: value });
   const meets = (list: Literal[], subject: object) => list.every((literal) => holds(literal, subject, context.values));
   if (below.length === 0) {
-    for (const candidate of candidates(own, context.values)) {
+    const type = context.typeOf(own[0]!.field);
+    if (type?.list) return listAt(own, type, context, here);
+    for (const candidate of candidates(own, context.values, type)) {
       const value = candidate === OBJECT ? {} : candidate;
       if (meets(own, here(value))) return { value };
     }
@@ -103,6 +118,20 @@ function elementsAt(depth: number, name: string, below: Literal[], context: Cont
   return elements;
 }
 
+/** A list meeting the literals on a list field: one element per positive literal, each meeting every universal one. */
+function listAt(own: Literal[], type: FieldType, context: Context, here: (value: unknown) => object): { value: unknown[] } | undefined {
+  const every = own.filter(universal);
+  const element: FieldType = { column: type.column, list: false, nullable: false };
+  const list: unknown[] = [];
+  for (const literal of own.filter((item) => !universal(item))) {
+    const meetsAll = (value: unknown) => [literal, ...every].every((test) => holds(test, here([value]), context.values));
+    const found = candidates(own, context.values, element).find(meetsAll);
+    if (found === undefined) return undefined;
+    if (!list.includes(found)) list.push(found);
+  }
+  return own.every((literal) => holds(literal, here(list), context.values)) ? { value: list } : undefined;
+}
+
 /**
  * A literal every element of a to-many step must meet: a negated test ("no element does"), or a
  * rule's need (`applies`: the path is there on every element); the others ask for one element.
@@ -111,8 +140,34 @@ function universal(literal: Literal): boolean {
   return literal.negated !== (literal.op === 'applies');
 }
 
-/** Values that, between them, behave as every value can toward the literals' constants. */
-function candidates(literals: Literal[], values: Values): unknown[] {
+/** Values that, between them, behave as every value can toward the literals' constants; of the field's type when it is known. */
+function candidates(literals: Literal[], values: Values, type?: FieldType): unknown[] {
+  const all = anyCandidates(literals, values);
+  if (!type) return all;
+  const fits = (value: unknown) => {
+    if (value === null) return type.nullable;
+    if (type.integer && typeof value === 'number' && !Number.isInteger(value)) return false;
+    return type.column === undefined ? valueType(value) !== undefined : valueType(value) === type.column;
+  };
+  const more = type.column === 'date' ? dates(all) : type.integer ? integers(all) : [];
+  return unique([...all, ...more]).filter(fits);
+}
+
+/** Integers that, between them, fall in every gap between the numbers compared with that holds one. */
+function integers(constants: unknown[]): number[] {
+  return numericPivots(constants).flatMap((pivot) => [Math.floor(pivot), Math.ceil(pivot), Math.floor(pivot) - 1, Math.ceil(pivot) + 1]);
+}
+
+/** Dates: those compared with, a millisecond either way of each and one between two; or one. */
+function dates(constants: unknown[]): Date[] {
+  const given = constants.filter((value): value is Date => value instanceof Date).map((date) => date.getTime());
+  const times = [...new Set(given)].sort((a, b) => a - b);
+  const between = (index: number) => (index + 1 < times.length ? [Math.floor((times[index]! + times[index + 1]!) / 2)] : []);
+  const around = times.flatMap((time, index) => [time - 1, time + 1, ...between(index)]);
+  return (times.length ? around : [Date.UTC(2026, 0, 1)]).map((time) => new Date(time));
+}
+
+function anyCandidates(literals: Literal[], values: Values): unknown[] {
   const constants = literals.flatMap((literal) => {
     const value = substitute(literal.value, values);
     return Array.isArray(value) ? value : [value];
