@@ -142,10 +142,8 @@ interface Write {
 function writeAllowed(x: Context, { action, row, final, changed, changes }: Write): boolean {
   const folder = final['folder'] as Row | null;
   const referenceOk = !changed.includes('folder') || folder === null || x.readable('EFolder', folder);
-  // A mere reference to a row that is not there: nothing to decide on but where it points, and the organization it names.
-  if (action === 'update' && !row) {
-    return referenceOk && (x.org === undefined || !Object.hasOwn(changes, 'org_id') || changes['org_id'] === x.org);
-  }
+  // A mere reference to a row that is not there: nothing to decide on, refused (MikroORM would write by a key that names no row).
+  if (action === 'update' && !row) return false;
   const inOrg = x.org === undefined || (final['org_id'] === x.org && (!row || row['org_id'] === x.org));
   // The tenant field naming the request's organization is the package's to set, not a field the caller sets.
   const fields = changed.filter((field) => !(x.org !== undefined && field === 'org_id' && inOrg));
@@ -160,7 +158,8 @@ async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findO
   let allowed: boolean;
   let run: () => Promise<void>;
   if (op.kind === 'delete') {
-    allowed = !row || ((x.org === undefined || row['org_id'] === x.org) && x.ability.can('delete', subject('EDoc', { ...row })));
+    // A delete by a key that names no row is refused, as an update is.
+    allowed = !!row && ((x.org === undefined || row['org_id'] === x.org) && x.ability.can('delete', subject('EDoc', { ...row })));
     run = async () => {
       x.em.remove(x.em.getReference(EDoc, op.id));
       await x.em.flush();
@@ -176,7 +175,9 @@ async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findO
     const held = found ? heldBy(x, row!) : undefined;
     const changed = Object.keys(changes).filter((key) => !held || held[key] !== changes[key]);
     const final = finalRow(x, op.kind, row, changes);
-    allowed = changed.length === 0 || writeAllowed(x, { action: op.kind, row, final, changed, changes });
+    // A primary key is never changed through req.em.
+    const allowedWrite = !changed.includes('id') && writeAllowed(x, { action: op.kind, row, final, changed, changes });
+    allowed = changed.length === 0 || allowedWrite;
     run = async () => {
       let doc: EDoc;
       if (op.kind === 'create') doc = x.em.create(EDoc, {} as never);
