@@ -61,7 +61,7 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
     const describe = (rule: object) => deps.abilities.describe(rule);
     const filter = bound.org && isTenantEntity(deps, meta)
       ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, 'read', meta.className, options)
-      : accessFilter(ability, 'read', meta.className, describe, options);
+      : accessFilter(ability, 'read', meta.className, describe, options, () => deps.abilities.definitions());
     const flat = followsRelations(ability, meta) ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
     entry = { filter, flat };
     byEntity.set(key, entry);

@@ -1,0 +1,99 @@
+/**
+ * What req.em refuses of what it is handed, rather than let it around the read condition:
+ *
+ * - in a `where`, the collection operators `$some`, `$none`, `$every` (MikroORM builds their
+ *   subqueries without asking for filters: they would test rows the ability may not read) and
+ *   `raw()` fragments as keys (SQL the condition cannot see into);
+ * - an explicit result-cache key (`cache: ['key', ttl]`): the cache is shared by every
+ *   EntityManager, so one request's rows would be another's;
+ * - the driver's own reads and writes (`getDriver().find(…)`, `.execute(…)`, `.nativeUpdate(…)`).
+ */
+import { RawQueryFragment, Utils } from '@mikro-orm/core';
+
+const COLLECTION_OPERATORS = new Set(['$some', '$none', '$every']);
+
+/** Throws a TypeError for the first collection operator or raw fragment key in `where`, at any depth. */
+export function assertCheckableWhere(where: unknown): void {
+  if (Array.isArray(where)) {
+    for (const part of where) assertCheckableWhere(part);
+    return;
+  }
+  if (!Utils.isPlainObject(where)) return;
+  for (const key of Object.keys(where)) {
+    if (COLLECTION_OPERATORS.has(key)) {
+      throw new TypeError(
+        `req.em cannot check ${key} in a where clause: MikroORM builds its subquery without the read condition, ` +
+          'so it would test rows the ability may not read; populate the collection through req.em and test its items, ' +
+          "or use the application's own EntityManager for it, knowingly",
+      );
+    }
+    if (RawQueryFragment.isKnownFragment(key) || key.startsWith('[raw]')) {
+      throw new TypeError(
+        "req.em cannot check a raw() fragment in a where clause: use the application's own EntityManager for it, knowingly",
+      );
+    }
+    assertCheckableWhere((where as Record<string, unknown>)[key]);
+  }
+}
+
+/** Throws a TypeError for an explicit result-cache key, which every EntityManager shares. */
+export function assertCacheable(config: unknown): void {
+  if (!Array.isArray(config)) return;
+  throw new TypeError(
+    "req.em cannot use an explicit result-cache key (cache: ['key', ttl]): the cache is shared by every EntityManager, " +
+      'so the rows one request may read would be handed to another; use cache: true or a number, ' +
+      'whose key is made of the query with its read condition',
+  );
+}
+
+/** The driver's methods that read or write around the read condition and the flush check. */
+const DRIVER_UNCHECKED = new Set([
+  ...['execute', 'getConnection', 'createQueryBuilder', 'find', 'findOne', 'findVirtual', 'count', 'countVirtual', 'stream'],
+  ...['nativeInsert', 'nativeInsertMany', 'nativeUpdate', 'nativeUpdateMany', 'nativeDelete', 'aggregate'],
+]);
+
+/**
+ * The driver as req.em hands it out: its methods that read or write throw a TypeError, unless
+ * `internal()` says MikroORM itself is using it (a flush, a transaction).
+ */
+export function guardedDriver<T extends object>(driver: T, internal: () => boolean): T {
+  return new Proxy(driver, {
+    get(target, name, receiver): unknown {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (typeof name === 'string' && DRIVER_UNCHECKED.has(name) && !internal()) {
+        return () => {
+          throw new TypeError(
+            `req.em.getDriver().${name}() cannot be checked against the request's ability: ` +
+              "use the application's own EntityManager for it, knowingly, and decide with req.ability or accessibleBy yourself",
+          );
+        };
+      }
+      return method.bind(target);
+    },
+  });
+}
+
+/** EntityManager methods that would reach the database around the checks. */
+const UNENFORCEABLE = [
+  ...['execute', 'getConnection', 'getKnex', 'createQueryBuilder', 'qb'],
+  ...['insert', 'insertMany', 'nativeUpdate', 'nativeDelete', 'upsert', 'upsertMany'],
+];
+
+type Methods = Record<string, (...args: unknown[]) => unknown>;
+
+/** Makes each of them on `prototype` a TypeError, but `getConnection` while MikroORM itself uses it (`internal()`). */
+export function refuseUnenforceable(prototype: Record<string, unknown>, base: Methods, internal: () => boolean): void {
+  for (const name of UNENFORCEABLE) {
+    if (typeof base[name] !== 'function') continue;
+    prototype[name] = function (this: unknown, ...args: unknown[]) {
+      if (name === 'getConnection' && internal()) return base[name]!.apply(this, args);
+      throw new TypeError(
+        `req.em.${name}() cannot be checked against the request's ability ` +
+          '(raw SQL, a query builder, the connection and native writes go around it): ' +
+          "use the application's own EntityManager for it, knowingly, and decide with req.ability or accessibleBy yourself",
+      );
+    };
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Ways around req.em a review found, each closed: a body that sets the primary key, a write by a
+ * key that names no row, collection operators and raw fragments in a where clause, a RequestContext
+ * or a transaction of the application's em around it, an explicit result-cache key, the driver,
+ * and a rule value of the wrong type. SQLite in memory.
+ */
+import { defineEntity, MikroORM, raw, RequestContext, type InferEntity } from '@mikro-orm/core';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import { expect } from 'chai';
+import { AuthError } from '../../src/errors.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+const p = defineEntity.properties;
+const Country = defineEntity({
+  name: 'Country',
+  tableName: 'hole_countries',
+  properties: { id: p.integer().primary(), name: p.string(), notes: () => p.oneToMany(Note).mappedBy('country') },
+});
+const Note = defineEntity({
+  name: 'Note',
+  tableName: 'hole_notes',
+  properties: {
+    id: p.integer().primary(),
+    owner_id: p.integer(),
+    title: p.string(),
+    country: () => p.manyToOne(Country).nullable(),
+  },
+});
+type Note = InferEntity<typeof Note>;
+
+const forbidden = (error: unknown): void => {
+  expect(error).to.be.instanceOf(AuthError).with.property('code', 'forbidden');
+};
+
+describe('req.em: the ways around it a review found are closed', () => {
+  let t: TestApp;
+  let orm: MikroORM;
+  // Reads notes of France, may retitle any note; reads and updates its own notes.
+  const titler = { id: 5, email: 'titler@example.com', roles: ['titler'] };
+  const ada = { id: 1, email: 'ada@example.com', roles: ['writer'] };
+
+  const titles = async (): Promise<Record<number, string>> => {
+    const rows = await orm.em.fork().find(Note, {}, { orderBy: { id: 'asc' } });
+    return Object.fromEntries(rows.map((row) => [row.id, `${row.owner_id}:${row.title}`]));
+  };
+
+  before(async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Note, Country], debug: false });
+    await orm.schema.createSchema();
+    t.auth.defineRole('titler', [
+      { action: 'read', subject: 'Note', conditions: { 'country.name': 'France' } },
+      { action: 'update', subject: 'Note', fields: ['title'] },
+    ]);
+    t.auth.defineRole('writer', [{ action: ['read', 'update', 'delete'], subject: 'Note', conditions: { owner_id: '${user.id}' } }]);
+    t.auth.enforce(orm, { public: [Country] });
+    const em = orm.em.fork();
+    em.create(Country, { id: 1, name: 'France' });
+    em.create(Country, { id: 2, name: 'Spain' });
+    em.create(Note, { id: 1, owner_id: 1, title: 'mine', country: 1 });
+    em.create(Note, { id: 2, owner_id: 2, title: 'theirs', country: 1 });
+    em.create(Note, { id: 3, owner_id: 2, title: 'spanish', country: 2 });
+    await em.flush();
+  });
+  after(async () => {
+    await t.auth.close();
+    await orm.close();
+  });
+
+  it('a body that sets the primary key is refused, and nothing is written', async () => {
+    const before = await titles();
+    const em = t.auth.em(titler);
+    const note = await em.findOneOrFail(Note, 1);
+    em.assign(note, { id: 70, owner_id: 7 });
+    forbidden(await em.flush().catch((caught: unknown) => caught));
+    const merged = t.auth.em(titler);
+    const hidden = merged.merge(Note, { id: 3, owner_id: 2, title: 'spanish' });
+    hidden.id = 61;
+    hidden.title = 'overwritten';
+    forbidden(await merged.flush().catch((caught: unknown) => caught));
+    const own = t.auth.em(ada);
+    (await own.findOneOrFail(Note, 1)).id = 71;
+    forbidden(await own.flush().catch((caught: unknown) => caught));
+    // A mere reference's new key MikroORM would drop, writing the rest by the old one: refused too.
+    const referenced = t.auth.em(ada);
+    referenced.assign(referenced.getReference(Note, 1), { id: 72, title: 'moved?' });
+    forbidden(await referenced.flush().catch((caught: unknown) => caught));
+    expect(await titles()).to.deep.equal(before);
+  });
+
+  it('an update or a delete by a key that names no row is refused', async () => {
+    const em = t.auth.em(ada);
+    em.getReference(Note, 99).title = 'nowhere';
+    forbidden(await em.flush().catch((caught: unknown) => caught));
+    const other = t.auth.em(ada);
+    other.remove(other.getReference(Note, 98));
+    forbidden(await other.flush().catch((caught: unknown) => caught));
+  });
+
+  it('$some, $none, $every and raw() keys in a where clause are a TypeError', async () => {
+    const em = t.auth.em(ada);
+    for (const operator of ['$some', '$none', '$every']) {
+      const asked = em.count(Country, { notes: { [operator]: { title: 'theirs' } } } as never);
+      const error = await asked.catch((caught: unknown) => caught);
+      expect(error).to.be.instanceOf(TypeError).with.property('message').that.contains(`req.em cannot check ${operator}`);
+    }
+    const nested = em.find(Note, { $or: [{ country: { notes: { $some: { title: 'theirs' } } } }] } as never);
+    expect(await nested.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError);
+    const rawKey = em.find(Note, { [raw('1 = 1')]: [] } as never);
+    expect(await rawKey.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.contains('raw()');
+    // The application's own em still asks them.
+    expect(await orm.em.fork().count(Country, { notes: { $some: { title: 'theirs' } } })).to.equal(1);
+  });
+
+  it('a RequestContext or a transaction of the application em around req.em does not unbind it', async () => {
+    const em = t.auth.em(ada);
+    await RequestContext.create(orm.em, async () => {
+      expect(await em.fork({ useContext: true }).findOne(Note, 2)).to.equal(null);
+      expect(await em.count(Note)).to.equal(1);
+    });
+    await orm.em.transactional(async () => {
+      expect(await em.findOne(Note, 2)).to.equal(null);
+      expect(await em.fork({ useContext: true }).count(Note)).to.equal(1);
+      const note = await em.findOneOrFail(Note, 1);
+      em.getReference(Note, 2).title = 'not theirs';
+      note.title = 'kept?';
+      forbidden(await em.flush().catch((caught: unknown) => caught));
+    });
+    expect((await titles())[2]).to.equal('2:theirs');
+  });
+
+  it('an explicit result-cache key is a TypeError; cache: true is keyed by the read condition', async () => {
+    const em = t.auth.em(ada);
+    const keyed = em.find(Note, {}, { cache: ['notes', 60_000] });
+    expect(await keyed.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.contains('cache');
+    const counted = em.count(Note, {}, { cache: ['count', 60_000] });
+    expect(await counted.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError);
+    const bob = { id: 2, email: 'bob@example.com', roles: ['writer'] };
+    expect((await em.find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
+    expect((await t.auth.em(bob).find(Note, {}, { cache: true, orderBy: { id: 'asc' } })).map((note) => note.id)).to.deep.equal([2, 3]);
+    expect((await t.auth.em(ada).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
+  });
+
+  it("the driver's reads and writes are a TypeError, through getRepository too; req.em still reads and flushes", async () => {
+    const em = t.auth.em(ada);
+    const drivers = [em.getDriver(), em.getRepository(Note).getEntityManager().getDriver()] as unknown as Record<string, () => unknown>[];
+    for (const driver of drivers) {
+      for (const name of ['find', 'findOne', 'count', 'execute', 'nativeUpdate', 'nativeDelete', 'nativeInsert', 'getConnection']) {
+        expect(() => driver[name]!(), name).to.throw(TypeError, new RegExp(`req\\.em\\.getDriver\\(\\)\\.${name}\\(\\) cannot be checked`));
+      }
+    }
+    const note = await em.findOneOrFail(Note, 1, { populate: ['country'] });
+    expect(note.country?.name).to.equal('France');
+    note.title = 'through the guard';
+    await em.flush();
+    expect((await titles())[1]).to.equal('1:through the guard');
+  });
+
+  it('a rule value of the wrong type for its column is a TypeError through req.em, as through accessibleBy', async () => {
+    t.auth.defineRole('typo', [{ action: 'read', subject: 'Note', conditions: { owner_id: 'one' } }]);
+    const asked = t.auth.em({ id: 9, email: 'typo@example.com', roles: ['typo'] }).find(Note, {});
+    expect(await asked.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.match(/owner_id/);
+  });
+
+  it('auth.enforce a second time is refused, saying it was called', () => {
+    expect(() => t.auth.enforce(orm)).to.throw(TypeError, /auth\.enforce\(orm\).*once/);
+  });
+});
