@@ -55,7 +55,8 @@ describe('bigint values', () => {
 
   it("is a column type of its own, by the column's mode, discovered or not", () => {
     const meta = orm.getMetadata().find('Ledger')!;
-    expect(['ref', 'small', 'code'].map((name) => columnType(meta.properties[name as 'ref']))).to.deep.equal(['bigint', 'number', 'string']);
+    const discovered = ['ref', 'small', 'code'].map((name) => columnType(meta.properties[name as 'ref']));
+    expect(discovered).to.deep.equal(['bigint', 'number', 'string']);
     const undiscovered = (Ledger as unknown as { meta: { properties: Record<string, object> } }).meta.properties;
     expect(['ref', 'small', 'code'].map((name) => columnType(undiscovered[name]))).to.deep.equal(['bigint', 'number', 'string']);
   });
