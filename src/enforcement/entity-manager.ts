@@ -21,7 +21,7 @@ import type { EntityManager, MetadataStorage, MikroORM, Platform } from '@mikro-
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
 import { readCondition, type AccessDeps, type Bound } from './access-conditions.js';
-import { assertCacheable, assertCheckableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
+import { assertCacheable, assertCheckableWhere, cacheableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
 
 /** What an enforced EntityManager is bound to, and what it needs to decide. */
 export interface Binding extends AccessDeps {
@@ -77,6 +77,7 @@ interface Overridden {
   create(...args: unknown[]): unknown;
   getPlatform(): Platform;
   getDriver(): object;
+  cacheKey(entityName: string, options: object, method: string, where: unknown): unknown;
   getContext(validate?: boolean): Overridden;
   transactionContext?: unknown;
   name: string;
@@ -117,11 +118,7 @@ function subclassOf(Base: Base): Base {
       CONSTRUCTED.add(this);
     }
 
-    /**
-     * Itself, never the EntityManager of a RequestContext or of a transaction around it (MikroORM
-     * runs every method on `getContext()`): a fork with `useContext: true`, or req.em inside
-     * `orm.em.transactional(…)`, would read and write unbound.
-     */
+    /** Itself, never a RequestContext's EntityManager (MikroORM runs every method on `getContext()`), nor an unbound transaction's. */
     override getContext(validate?: boolean): Overridden {
       const binding = BINDINGS.get(this);
       if (!binding) return super.getContext(validate);
@@ -131,8 +128,8 @@ function subclassOf(Base: Base): Base {
       const outer = TransactionContext.getEntityManager(this.name) as Overridden | undefined;
       if (this.transactionContext || !outer?.transactionContext || BINDINGS.has(outer)) return this;
       // In the application's transaction (`orm.em.transactional`): a bound fork joins it, one per transaction.
-      let forks = JOINED.get(outer);
-      if (!forks) JOINED.set(outer, (forks = new WeakMap()));
+      const forks = JOINED.get(outer) ?? new WeakMap<object, Overridden>();
+      JOINED.set(outer, forks);
       let joined = forks.get(this);
       if (!joined) {
         joined = super.fork({ clear: false, disableContextResolution: true });
@@ -157,6 +154,12 @@ function subclassOf(Base: Base): Base {
       const data = cached?.data;
       for (const entity of Array.isArray(data) ? data : [data]) unread(entity);
       return cached;
+    }
+
+    override cacheKey(entityName: string, options: object, method: string, where: unknown): unknown {
+      if (!BINDINGS.has(this)) return super.cacheKey(entityName, options, method, where);
+      // The options hold the joined relations' conditions: subqueries too.
+      return super.cacheKey(entityName, cacheableWhere(options) as object, method, cacheableWhere(where));
     }
 
     override fork(options?: object): Overridden {

@@ -46,6 +46,18 @@ export function assertCacheable(config: unknown): void {
   );
 }
 
+/**
+ * A where clause as a result-cache key can hold it: a subquery (a rule that follows relations) as
+ * its SQL, bound values included, so that the key tells two read conditions apart.
+ */
+export function cacheableWhere(where: unknown): unknown {
+  if (Array.isArray(where)) return where.map(cacheableWhere);
+  const query = where as { toQuery?: unknown } | null;
+  if (query !== null && typeof query === 'object' && typeof query.toQuery === 'function') return { $sql: String(query.toQuery()) };
+  if (!Utils.isPlainObject(where)) return where;
+  return Object.fromEntries(Object.entries(where).map(([key, value]) => [key, cacheableWhere(value)]));
+}
+
 /** The driver's methods that read or write around the read condition and the flush check. */
 const DRIVER_UNCHECKED = new Set([
   ...['execute', 'getConnection', 'createQueryBuilder', 'find', 'findOne', 'findVirtual', 'count', 'countVirtual', 'stream'],

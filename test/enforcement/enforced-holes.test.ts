@@ -139,6 +139,13 @@ describe('req.em: the ways around it a review found are closed', () => {
     expect((await em.find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
     expect((await t.auth.em(bob).find(Note, {}, { cache: true, orderBy: { id: 'asc' } })).map((note) => note.id)).to.deep.equal([2, 3]);
     expect((await t.auth.em(ada).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
+    // A condition that follows a relation is a subquery: keyed by it too.
+    t.auth.defineRole('french', [{ action: 'read', subject: 'Note', conditions: { 'country.name': 'France', owner_id: '${user.id}' } }]);
+    const french = (id: number) => t.auth.em({ id, email: `french${id}@example.com`, roles: ['french'] });
+    expect((await french(1).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
+    expect((await french(2).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([2]);
+    expect(await french(2).count(Note, {}, { cache: true })).to.equal(1);
+    expect(await french(3).count(Note, {}, { cache: true })).to.equal(0);
   });
 
   it("the driver's reads and writes are a TypeError, through getRepository too; req.em still reads and flushes", async () => {
