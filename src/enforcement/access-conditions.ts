@@ -30,6 +30,13 @@ export interface AccessDeps {
   tenant: Tenant;
 }
 
+/** What an enforced EntityManager is bound to, and what it needs to decide. */
+export interface Binding extends AccessDeps {
+  bound: Bound;
+  /** Entities every ability may read and write (`auth.enforce(orm, { public })`), by class name. */
+  open: ReadonlySet<string>;
+}
+
 /** The filters built for an ability, by organization and entity: built once, copied for each query. */
 const built = new WeakMap<AppAbility, Map<string, { filter: AccessFilter; flat: AccessFilter | undefined }>>();
 const globalParts = new WeakMap<AppAbility, AppAbility>();

@@ -20,15 +20,11 @@ import { QueryHelper, TransactionContext, TransactionEventBroadcaster, Utils } f
 import type { EntityManager, MetadataStorage, MikroORM, Platform } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
-import { readCondition, type AccessDeps, type Bound } from './access-conditions.js';
+import { readCondition, type Binding } from './access-conditions.js';
+import { withReadConditions } from './collection-operators.js';
 import { assertCacheable, assertCheckableWhere, cacheableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
 
-/** What an enforced EntityManager is bound to, and what it needs to decide. */
-export interface Binding extends AccessDeps {
-  bound: Bound;
-  /** Entities every ability may read and write (`auth.enforce(orm, { public })`), by class name. */
-  open: ReadonlySet<string>;
-}
+export type { Binding };
 
 const BINDINGS = new WeakMap<object, Binding>();
 /** EntityManagers whose constructor has returned: MikroORM's parts take the real driver while it runs. */
@@ -143,8 +139,7 @@ function subclassOf(Base: Base): Base {
     /** The driver, whose own reads and writes throw (refusals.ts), but while MikroORM builds this EntityManager or flushes. */
     override getDriver(): object {
       const driver = super.getDriver();
-      if (!CONSTRUCTED.has(this) || !BINDINGS.has(this)) return driver;
-      return guardedDriver(driver, () => internal.getStore() === true);
+      return CONSTRUCTED.has(this) && BINDINGS.has(this) ? guardedDriver(driver, () => internal.getStore() === true) : driver;
     }
 
     override async tryCache(entityName: unknown, config: unknown, key: unknown, refresh?: boolean, merge?: boolean): Promise<Cached> {
@@ -156,9 +151,8 @@ function subclassOf(Base: Base): Base {
       return cached;
     }
 
+    /** Keyed by the query with its read condition; the options hold the joined relations' conditions, subqueries too. */
     override cacheKey(entityName: string, options: object, method: string, where: unknown): unknown {
-      if (!BINDINGS.has(this)) return super.cacheKey(entityName, options, method, where);
-      // The options hold the joined relations' conditions: subqueries too.
       return super.cacheKey(entityName, cacheableWhere(options) as object, method, cacheableWhere(where));
     }
 
@@ -170,10 +164,13 @@ function subclassOf(Base: Base): Base {
     }
 
     override async applyFilters(entityName: string, where: unknown, options: unknown, type: string, find?: unknown): Promise<unknown> {
-      if (BINDINGS.has(this)) assertCheckableWhere(where);
-      where = await super.applyFilters(entityName, where, options, type, find);
       const binding = BINDINGS.get(this);
       const meta = this.getMetadata().find(entityName);
+      if (binding && meta) {
+        assertCheckableWhere(where);
+        where = withReadConditions(where, meta, binding, this as unknown as SqlEntityManager);
+      }
+      where = await super.applyFilters(entityName, where, options, type, find);
       if (!binding || !meta || binding.open.has(meta.className)) return where;
       const condition = QueryHelper.processWhere({
         where: readCondition(binding, binding.bound, meta, this as unknown as SqlEntityManager),

@@ -1,18 +1,15 @@
 /**
  * What req.em refuses of what it is handed, rather than let it around the read condition:
  *
- * - in a `where`, the collection operators `$some`, `$none`, `$every` (MikroORM builds their
- *   subqueries without asking for filters: they would test rows the ability may not read) and
- *   `raw()` fragments as keys (SQL the condition cannot see into);
+ * - `raw()` fragments as keys in a `where` (SQL the read condition cannot see into; the collection
+ *   operators are limited to readable rows instead: collection-operators.ts);
  * - an explicit result-cache key (`cache: ['key', ttl]`): the cache is shared by every
  *   EntityManager, so one request's rows would be another's;
  * - the driver's own reads and writes (`getDriver().find(…)`, `.execute(…)`, `.nativeUpdate(…)`).
  */
 import { RawQueryFragment, Utils } from '@mikro-orm/core';
 
-const COLLECTION_OPERATORS = new Set(['$some', '$none', '$every']);
-
-/** Throws a TypeError for the first collection operator or raw fragment key in `where`, at any depth. */
+/** Throws a TypeError for the first raw fragment key in `where`, at any depth. */
 export function assertCheckableWhere(where: unknown): void {
   if (Array.isArray(where)) {
     for (const part of where) assertCheckableWhere(part);
@@ -20,13 +17,6 @@ export function assertCheckableWhere(where: unknown): void {
   }
   if (!Utils.isPlainObject(where)) return;
   for (const key of Object.keys(where)) {
-    if (COLLECTION_OPERATORS.has(key)) {
-      throw new TypeError(
-        `req.em cannot check ${key} in a where clause: MikroORM builds its subquery without the read condition, ` +
-          'so it would test rows the ability may not read; populate the collection through req.em and test its items, ' +
-          "or use the application's own EntityManager for it, knowingly",
-      );
-    }
     if (RawQueryFragment.isKnownFragment(key) || key.startsWith('[raw]')) {
       throw new TypeError(
         "req.em cannot check a raw() fragment in a where clause: use the application's own EntityManager for it, knowingly",

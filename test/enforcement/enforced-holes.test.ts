@@ -97,19 +97,32 @@ describe('req.em: the ways around it a review found are closed', () => {
     forbidden(await other.flush().catch((caught: unknown) => caught));
   });
 
-  it('$some, $none, $every and raw() keys in a where clause are a TypeError', async () => {
+  it('$some, $none and $every in a where clause range over the rows the ability may read', async () => {
     const em = t.auth.em(ada);
-    for (const operator of ['$some', '$none', '$every']) {
-      const asked = em.count(Country, { notes: { [operator]: { title: 'theirs' } } } as never);
-      const error = await asked.catch((caught: unknown) => caught);
-      expect(error).to.be.instanceOf(TypeError).with.property('message').that.contains(`req.em cannot check ${operator}`);
-    }
-    const nested = em.find(Note, { $or: [{ country: { notes: { $some: { title: 'theirs' } } } }] } as never);
-    expect(await nested.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError);
+    const countries = async (where: object): Promise<number[]> =>
+      (await em.find(Country, where as never, { orderBy: { id: 'asc' } })).map((country) => country.id);
+    // Country 1 holds ada's note 1 and note 2 (hidden from her); country 2, note 3 (hidden).
+    expect(await em.count(Country, { notes: { $some: { title: 'theirs' } } })).to.equal(0);
+    expect(await countries({ notes: { $some: { title: 'mine' } } })).to.deep.equal([1]);
+    expect(await countries({ notes: { $some: {} } })).to.deep.equal([1]);
+    expect(await countries({ notes: { $none: { title: 'theirs' } } })).to.deep.equal([1, 2]);
+    expect(await countries({ notes: { $none: {} } })).to.deep.equal([2]);
+    expect(await countries({ notes: { $every: { owner_id: 1 } } })).to.deep.equal([1, 2]);
+    expect(await countries({ notes: { $every: { title: 'mine' }, $none: { title: 'theirs' } } })).to.deep.equal([1, 2]);
+    // Nested, through a relation and under $or.
+    const nested = await em.find(Note, { $or: [{ country: { notes: { $some: { title: 'spanish' } } } }] });
+    expect(nested).to.deep.equal([]);
+    expect((await em.find(Note, { country: { notes: { $some: { title: 'mine' } } } })).map((note) => note.id)).to.deep.equal([1]);
+    // The application's own em sees every row.
+    const own = orm.em.fork();
+    expect(await own.count(Country, { notes: { $some: { title: 'theirs' } } })).to.equal(1);
+    expect(await own.count(Country, { notes: { $every: { owner_id: 1 } } })).to.equal(0);
+  });
+
+  it('raw() keys in a where clause are a TypeError', async () => {
+    const em = t.auth.em(ada);
     const rawKey = em.find(Note, { [raw('1 = 1')]: [] } as never);
     expect(await rawKey.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.contains('raw()');
-    // The application's own em still asks them.
-    expect(await orm.em.fork().count(Country, { notes: { $some: { title: 'theirs' } } })).to.equal(1);
   });
 
   it('a RequestContext or a transaction of the application em around req.em does not unbind it', async () => {

@@ -4,7 +4,8 @@
  * columns and through `folder`, `${user.id}`, inverted rules, fields, `manage`), a place (no
  * organization, the user's, another) and sometimes a token's scopes, and a sequence of careless
  * operations: `findOne` by any id, lists with `populate`, a body assigned wholesale to a row found
- * or to a mere reference (a reference set from the body included), a create, a delete.
+ * or to a mere reference (a reference set from the body included), a create, a delete, folders
+ * found by `$some`, `$none` or `$every` of their docs.
  * A case is plain data, so that a counterexample can be pasted into a fixed case.
  */
 import { defineEntity, MikroORM, type InferEntity } from '@mikro-orm/core';
@@ -18,7 +19,12 @@ const p = defineEntity.properties;
 export const EFolder = defineEntity({
   name: 'EFolder',
   tableName: 'enforced_folders',
-  properties: { id: p.integer().primary().autoincrement(false), org_id: p.integer(), archived: p.boolean().nullable() },
+  properties: {
+    id: p.integer().primary().autoincrement(false),
+    org_id: p.integer(),
+    archived: p.boolean().nullable(),
+    docs: () => p.oneToMany(EDoc).mappedBy('folder'),
+  },
 });
 export const EDoc = defineEntity({
   name: 'EDoc',
@@ -52,7 +58,13 @@ export type Operation =
   | { kind: 'list'; entity: 'EDoc' | 'EFolder' }
   | { kind: 'update'; id: number; body: Body; reference: boolean }
   | { kind: 'create'; body: Body }
-  | { kind: 'delete'; id: number };
+  | { kind: 'delete'; id: number }
+  /** Folders by their docs: `find(EFolder, { docs: { [operator]: test } })`. */
+  | { kind: 'folders'; operator: '$some' | '$none' | '$every'; test: DocTest };
+
+/** A test on a doc inside a collection operator: on columns that are never NULL (SQL's NOT of NULL is no answer). */
+export type DocTest = { id: { $gt: number } } | { id: { $in: number[] } } | { org_id: { $ne: null } };
+const DOC_TESTS: DocTest[] = [{ id: { $gt: 2 } }, { id: { $in: [1, 4] } }, { org_id: { $ne: null } }];
 
 export interface EnforcedCase {
   global: RoleRule[];
@@ -122,6 +134,11 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('update' as const), id, body: updateBody(), reference: fc.boolean() }),
   fc.record({ kind: fc.constant('create' as const), body: body() }),
   fc.record({ kind: fc.constant('delete' as const), id }),
+  fc.record({
+    kind: fc.constant('folders' as const),
+    operator: fc.constantFrom('$some' as const, '$none' as const, '$every' as const),
+    test: fc.constantFrom(...DOC_TESTS),
+  }),
 );
 
 export function enforcedCase(): fc.Arbitrary<EnforcedCase> {

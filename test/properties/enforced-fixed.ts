@@ -108,4 +108,28 @@ export const FIXED: EnforcedCase[] = [
     docs: plainDocs,
     operations: [{ kind: 'update', id: 6, body: { status: 'draft' }, reference: true }, { kind: 'delete', id: 5 }],
   },
+  // A collection operator where no rule names the entities: the read condition "no row" inside it.
+  {
+    global: [],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'folders', operator: '$some', test: { id: { $gt: 2 } } }],
+  },
+  // Folders readable, their docs not: no folder has some doc, none of them has one, every one has all.
+  {
+    global: [{ action: 'read', subject: 'EFolder' }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs.map((doc) => ({ ...doc, folder: 1 })),
+    operations: [
+      { kind: 'folders', operator: '$some', test: { id: { $gt: 2 } } },
+      { kind: 'folders', operator: '$none', test: { org_id: { $ne: null } } },
+      { kind: 'folders', operator: '$every', test: { id: { $in: [1, 4] } } },
+    ],
+  },
 ];
