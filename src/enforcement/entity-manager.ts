@@ -22,7 +22,7 @@ import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
 import { readCondition, type Binding } from './access-conditions.js';
 import { withReadConditions } from './collection-operators.js';
-import { assertCacheable, assertCheckableWhere, cacheableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
+import { assertCacheable, assertCheckableWhere, cacheable, cacheableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
 
 export type { Binding };
 
@@ -151,9 +151,11 @@ function subclassOf(Base: Base): Base {
       return cached;
     }
 
-    /** Keyed by the query with its read condition; the options hold the joined relations' conditions, subqueries too. */
+    /** Kept apart by ability and organization (refusals.ts). */
     override cacheKey(entityName: string, options: object, method: string, where: unknown): unknown {
-      return super.cacheKey(entityName, cacheableWhere(options) as object, method, cacheableWhere(where));
+      const binding = BINDINGS.get(this);
+      if (!binding) return super.cacheKey(entityName, options, method, where);
+      return super.cacheKey(entityName, cacheable(binding.bound, options), method, cacheableWhere(where));
     }
 
     override fork(options?: object): Overridden {

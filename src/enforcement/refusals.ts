@@ -4,10 +4,12 @@
  * - `raw()` fragments as keys in a `where` (SQL the read condition cannot see into; the collection
  *   operators are limited to readable rows instead: collection-operators.ts);
  * - an explicit result-cache key (`cache: ['key', ttl]`): the cache is shared by every
- *   EntityManager, so one request's rows would be another's;
+ *   EntityManager, so one request's rows would be another's (other keys are kept apart by ability);
  * - the driver's own reads and writes (`getDriver().find(…)`, `.execute(…)`, `.nativeUpdate(…)`).
  */
+import { randomUUID } from 'node:crypto';
 import { RawQueryFragment, Utils } from '@mikro-orm/core';
+import type { Bound } from './access-conditions.js';
 
 /** Throws a TypeError for the first raw fragment key in `where`, at any depth. */
 export function assertCheckableWhere(where: unknown): void {
@@ -46,6 +48,20 @@ export function cacheableWhere(where: unknown): unknown {
   if (query !== null && typeof query === 'object' && typeof query.toQuery === 'function') return { $sql: String(query.toQuery()) };
   if (!Utils.isPlainObject(where)) return where;
   return Object.fromEntries(Object.entries(where).map(([key, value]) => [key, cacheableWhere(value)]));
+}
+
+const abilityKeys = new WeakMap<object, string>();
+
+/**
+ * A result-cache key's options for a bound EntityManager: with the ability (a random id for each,
+ * as long as it lives: the cache may be shared by processes) and organization, since the rows of
+ * populated relations are cached with the root's, and the query does not say which of them the
+ * ability may read; the joined relations' conditions in them as cacheableWhere makes them.
+ */
+export function cacheable(bound: Bound, options: object): object {
+  let key = abilityKeys.get(bound.ability);
+  if (key === undefined) abilityKeys.set(bound.ability, (key = randomUUID()));
+  return { ...(cacheableWhere(options) as object), serviceAuth: [key, bound.org?.id ?? null] };
 }
 
 /** The driver's methods that read or write around the read condition and the flush check. */

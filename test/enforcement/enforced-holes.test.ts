@@ -16,6 +16,7 @@ const Country = defineEntity({
   tableName: 'hole_countries',
   properties: { id: p.integer().primary(), name: p.string(), notes: () => p.oneToMany(Note).mappedBy('country') },
 });
+const Tag = defineEntity({ name: 'Tag', tableName: 'hole_tags', properties: { id: p.integer().primary(), name: p.string() } });
 const Note = defineEntity({
   name: 'Note',
   tableName: 'hole_notes',
@@ -24,6 +25,7 @@ const Note = defineEntity({
     owner_id: p.integer(),
     title: p.string(),
     country: () => p.manyToOne(Country).nullable(),
+    tags: () => p.manyToMany(Tag),
   },
 });
 type Note = InferEntity<typeof Note>;
@@ -46,7 +48,7 @@ describe('req.em: the ways around it a review found are closed', () => {
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Note, Country], debug: false });
+    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Note, Country, Tag], debug: false });
     await orm.schema.createSchema();
     t.auth.defineRole('titler', [
       { action: 'read', subject: 'Note', conditions: { 'country.name': 'France' } },
@@ -57,7 +59,9 @@ describe('req.em: the ways around it a review found are closed', () => {
     const em = orm.em.fork();
     em.create(Country, { id: 1, name: 'France' });
     em.create(Country, { id: 2, name: 'Spain' });
-    em.create(Note, { id: 1, owner_id: 1, title: 'mine', country: 1 });
+    em.create(Tag, { id: 1, name: 'red' });
+    em.create(Tag, { id: 2, name: 'blue' });
+    em.create(Note, { id: 1, owner_id: 1, title: 'mine', country: 1, tags: [1, 2] });
     em.create(Note, { id: 2, owner_id: 2, title: 'theirs', country: 1 });
     em.create(Note, { id: 3, owner_id: 2, title: 'spanish', country: 2 });
     await em.flush();
@@ -142,7 +146,7 @@ describe('req.em: the ways around it a review found are closed', () => {
     expect((await titles())[2]).to.equal('2:theirs');
   });
 
-  it('an explicit result-cache key is a TypeError; cache: true is keyed by the read condition', async () => {
+  it('an explicit result-cache key is a TypeError; cache: true is kept apart by ability', async () => {
     const em = t.auth.em(ada);
     const keyed = em.find(Note, {}, { cache: ['notes', 60_000] });
     expect(await keyed.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.contains('cache');
@@ -152,6 +156,17 @@ describe('req.em: the ways around it a review found are closed', () => {
     expect((await em.find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
     expect((await t.auth.em(bob).find(Note, {}, { cache: true, orderBy: { id: 'asc' } })).map((note) => note.id)).to.deep.equal([2, 3]);
     expect((await t.auth.em(ada).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
+    // The rows of a populated relation: one ability's are not another's, whatever the root's condition.
+    for (const color of ['red', 'blue']) {
+      t.auth.defineRole(color, [{ action: 'read', subject: 'Note' }, { action: 'read', subject: 'Tag', conditions: { name: color } }]);
+    }
+    const tagsOf = async (role: string): Promise<string[]> => {
+      const em = t.auth.em({ id: 1, email: 'ada@example.com', roles: [role] });
+      const note = await em.findOneOrFail(Note, 1, { populate: ['tags'], cache: true });
+      return note.tags.getItems().map((tag) => tag.name);
+    };
+    expect(await tagsOf('red')).to.deep.equal(['red']);
+    expect(await tagsOf('blue')).to.deep.equal(['blue']);
     // A condition that follows a relation is a subquery: keyed by it too.
     t.auth.defineRole('french', [{ action: 'read', subject: 'Note', conditions: { 'country.name': 'France', owner_id: '${user.id}' } }]);
     const french = (id: number) => t.auth.em({ id, email: `french${id}@example.com`, roles: ['french'] });
