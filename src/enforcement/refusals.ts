@@ -34,7 +34,7 @@ export function assertCacheable(config: unknown): void {
   throw new TypeError(
     "req.em cannot use an explicit result-cache key (cache: ['key', ttl]): the cache is shared by every EntityManager, " +
       'so the rows one request may read would be handed to another; use cache: true or a number, ' +
-      'whose key is made of the query with its read condition',
+      'which req.em keys by the query, its ability and its organization',
   );
 }
 
