@@ -30,6 +30,13 @@ export interface AccessDeps {
   tenant: Tenant;
 }
 
+/** What an enforced EntityManager is bound to, and what it needs to decide. */
+export interface Binding extends AccessDeps {
+  bound: Bound;
+  /** Entities every ability may read and write (`auth.enforce(orm, { public })`), by class name. */
+  open: ReadonlySet<string>;
+}
+
 /** The filters built for an ability, by organization and entity: built once, copied for each query. */
 const built = new WeakMap<AppAbility, Map<string, { filter: AccessFilter; flat: AccessFilter | undefined }>>();
 const globalParts = new WeakMap<AppAbility, AppAbility>();
@@ -61,7 +68,7 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
     const describe = (rule: object) => deps.abilities.describe(rule);
     const filter = bound.org && isTenantEntity(deps, meta)
       ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, 'read', meta.className, options)
-      : accessFilter(ability, 'read', meta.className, describe, options);
+      : accessFilter(ability, 'read', meta.className, describe, options, () => deps.abilities.definitions());
     const flat = followsRelations(ability, meta) ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
     entry = { filter, flat };
     byEntity.set(key, entry);

@@ -72,4 +72,64 @@ export const FIXED: EnforcedCase[] = [
     docs: plainDocs,
     operations: [{ kind: 'create', body: { org: 0 } }, { kind: 'delete', id: 1 }],
   },
+  // A body that sets the primary key is refused, whatever the rules allow: found, or a mere reference.
+  {
+    global: [{ action: 'manage', subject: 'EDoc' }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [
+      { kind: 'update', id: 1, body: { org: 0, id: 7 }, reference: true },
+      { kind: 'update', id: 2, body: { status: 'draft', id: 8 }, reference: false },
+    ],
+  },
+  // In an organization too (the row was once looked up by its new key, found nothing, and the tenant went unchecked).
+  {
+    global: [],
+    org: [{ action: 'manage', subject: 'EDoc' }],
+    place: 'own',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: [...plainDocs.slice(0, 3), { ...plainDoc(4), org: 1 }],
+    operations: [
+      { kind: 'update', id: 1, body: { owner_id: 1, id: 9 }, reference: false },
+      { kind: 'update', id: 4, body: { status: 'final', id: 9 }, reference: true },
+    ],
+  },
+  // An update or a delete by a key that names no row is refused: nothing to decide on.
+  {
+    global: [{ action: 'manage', subject: 'EDoc' }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'update', id: 6, body: { status: 'draft' }, reference: true }, { kind: 'delete', id: 5 }],
+  },
+  // A collection operator where no rule names the entities: the read condition "no row" inside it.
+  {
+    global: [],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'folders', operator: '$some', test: { id: { $gt: 2 } } }],
+  },
+  // Folders readable, their docs not: no folder has some doc, none of them has one, every one has all.
+  {
+    global: [{ action: 'read', subject: 'EFolder' }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs.map((doc) => ({ ...doc, folder: 1 })),
+    operations: [
+      { kind: 'folders', operator: '$some', test: { id: { $gt: 2 } } },
+      { kind: 'folders', operator: '$none', test: { org_id: { $ne: null } } },
+      { kind: 'folders', operator: '$every', test: { id: { $in: [1, 4] } } },
+    ],
+  },
 ];
