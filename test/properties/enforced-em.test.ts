@@ -140,7 +140,9 @@ function finalRow(x: Context, kind: 'create' | 'update', row: Row | undefined, c
   const stamped = kind === 'create' && x.org !== undefined && !Object.hasOwn(changes, 'org_id');
   const blank = { id: null, org_id: stamped ? x.org : null, owner_id: null, status: null, level: null, folder: null };
   const final: Row = { ...blank, ...(row ?? {}), ...changes };
-  final['folder'] = final['folder'] === null ? null : x.folders.find((f) => f['id'] === final['folder'])!;
+  // A body names the folder by its id; the row as it was holds the folder itself.
+  const folder = final['folder'];
+  if (typeof folder === 'number') final['folder'] = x.folders.find((f) => f['id'] === folder)!;
   return final;
 }
 

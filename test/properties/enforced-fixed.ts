@@ -9,6 +9,28 @@ const plainDocs = [1, 2, 3, 4].map(plainDoc);
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
 export const FIXED: EnforcedCase[] = [
+  // Found on PostgreSQL after the first run of the whole suite: an update that moves a readable draft to another organization, then a create.
+  {
+    global: [{ action: 'manage', subject: 'EDoc', conditions: { 'folder.archived': false, status: 'draft' } }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: [
+      { id: 1, org: 0, archived: null },
+      { id: 2, org: 0, archived: false },
+      { id: 3, org: 0, archived: null },
+    ],
+    docs: [
+      { id: 1, org: 0, owner: 'me', status: null, level: null, folder: null },
+      { id: 2, org: 0, owner: 'me', status: 'draft', level: null, folder: 2 },
+      { id: 3, org: 0, owner: 'me', status: null, level: null, folder: null },
+      { id: 4, org: 0, owner: 'me', status: null, level: null, folder: null },
+    ],
+    operations: [
+      { kind: 'update', id: 2, body: { org: 1 }, reference: false },
+      { kind: 'create', body: { org: 0 } },
+    ],
+  },
   // Update is decided on the row as it will be too: a draft may be edited, not made final.
   {
     global: [{ action: ['read', 'update'], subject: 'EDoc', conditions: { status: 'draft' } }],
