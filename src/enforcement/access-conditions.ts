@@ -15,7 +15,7 @@ import type { AbilityFactory, AppAbility } from '../authorization/abilities.js';
 import { conditionsMatcher } from '../authorization/conditions.js';
 import { accessFilter, type AccessFilter } from '../authorization/filters.js';
 import { orgAccessFilter } from '../authorization/org-access.js';
-import { relationHints } from '../authorization/relation-paths.js';
+import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import type { Tenant } from '../authorization/tenant.js';
 

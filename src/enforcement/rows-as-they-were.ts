@@ -5,7 +5,7 @@
  */
 import { helper, ReferenceKind } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
-import { relationHints } from '../authorization/relation-paths.js';
+import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { decidingAbility } from './access-conditions.js';
 import { readByItself, type Binding } from './entity-manager.js';
