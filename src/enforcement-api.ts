@@ -29,6 +29,7 @@ export abstract class EnforcementApi extends AuthorizationApi {
    */
   enforce(orm: MikroORM, options: EnforceOptions = {}): void {
     const { abilities, orgRoles } = this[PARTS];
+    if (this[ENFORCEMENT]) throw new TypeError('auth.enforce(orm): the ORM is registered already; call it once, when the ORM is open');
     this[ENFORCEMENT] = new Enforcement(orm, options, { abilities, tenant: orgRoles.tenant });
     setRequestEm(abilities, (req) => this.em(req));
   }

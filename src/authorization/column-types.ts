@@ -1,11 +1,12 @@
 /**
  * The type of a column, as a rule's value must have it (docs/authorization.md, "values of the column's
- * type"): `number`, `string`, `boolean` or `date`, read from MikroORM's metadata, discovered
- * (`runtimeType`, what the entity's field holds) or not yet (`defineEntity`'s property builders
- * give a `Type` class; decorators a name). Columns of other types (JSON, bigint, decimal, binary,
- * a date-only column, whose field holds a string) are not checked: `undefined`.
+ * type"): `number`, `string`, `boolean`, `date` or `bigint` (a JavaScript bigint: a number never
+ * equals one, in memory as in SQL), read from MikroORM's metadata, discovered (`runtimeType`, what
+ * the entity's field holds) or not yet (`defineEntity`'s property builders give a `Type` class;
+ * decorators a name). Columns of other types (JSON, decimal, binary, a date-only column, whose
+ * field holds a string) are not checked: `undefined`.
  */
-export type ColumnType = 'number' | 'string' | 'boolean' | 'date';
+export type ColumnType = 'number' | 'string' | 'boolean' | 'date' | 'bigint';
 
 /** The parts of a MikroORM property that say its type, discovered or not. */
 export interface TypedProperty {
@@ -28,6 +29,7 @@ const BY_NAME: Record<string, ColumnType> = {
   boolean: 'boolean',
   bool: 'boolean',
   datetime: 'date',
+  bigint: 'bigint',
   // MikroORM's names for JavaScript's types, and its Type classes' names.
   Date: 'date',
   IntegerType: 'number',
@@ -51,6 +53,11 @@ export function columnType(property: TypedProperty | undefined): ColumnType | un
   const named = typeof type === 'string' ? type : typeof type === 'function' ? type.name : instanceOf;
   // A date-only column holds a string ("2026-11-28") that is ordered as a date: left alone.
   if (named === 'DateType' || named === 'date') return undefined;
+  // A bigint column's field holds what its mode says: a bigint unless a number or a string.
+  if (named === 'BigIntType' && typeof runtimeType !== 'string') {
+    const mode = (type as { mode?: unknown }).mode;
+    return mode === 'number' ? 'number' : mode === 'string' ? 'string' : 'bigint';
+  }
   if (typeof runtimeType === 'string') return Object.hasOwn(BY_NAME, runtimeType) ? BY_NAME[runtimeType] : undefined;
   return named && Object.hasOwn(BY_NAME, named) ? BY_NAME[named] : undefined;
 }
@@ -91,7 +98,7 @@ export function valueType(value: unknown): ColumnType | 'null' | undefined {
   if (value === null) return 'null';
   if (value instanceof Date) return 'date';
   const type = typeof value;
-  return type === 'number' || type === 'string' || type === 'boolean' ? type : undefined;
+  return type === 'number' || type === 'string' || type === 'boolean' || type === 'bigint' ? type : undefined;
 }
 
 /** Whether `value` may be compared with a column of `column`'s type (null may; an unchecked column takes anything). */
@@ -102,4 +109,5 @@ export function fitsColumn(value: unknown, column: ColumnType | undefined): bool
 }
 
 /** Whether the order operators (`$lt`, `$lte`, `$gt`, `$gte`) apply to a column of this type. */
-export const isOrdered = (column: ColumnType | undefined): boolean => column === undefined || column === 'number' || column === 'date';
+export const isOrdered = (column: ColumnType | undefined): boolean =>
+  column === undefined || column === 'number' || column === 'bigint' || column === 'date';

@@ -26,7 +26,7 @@ import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import { CompoundCondition, createInterpreter, ITSELF, type Condition, type FieldCondition } from '@ucast/mongo2js';
 import { columnType, fitsColumn, valueType, type ColumnType } from './column-types.js';
 import { and, or, throughRelations, type Query } from './relation-filters.js';
-import { isScalar, MAX_RELATIONS, walkPath, type Relation } from './relation-paths.js';
+import { isScalar, MAX_RELATIONS, walkPath, type Relation } from './relation-walks.js';
 
 type Primitive = string | number | boolean | null;
 

@@ -11,8 +11,8 @@
  *   naming a field the object lacks does not apply, whatever its operators (`$ne` included), and
  *   the next rule decides; `$exists` is the one test of a field's presence, and asks for none;
  * - every value it compares a field with (`$eq`, `$ne`, `$in`, `$nin`, `$all`, `$lt`, `$lte`,
- *   `$gt`, `$gte`) has the type of the field's value (a number, a string, a boolean, a date;
- *   `null` goes with any): no JavaScript coercion, `'1'` is not `1`; a rule comparing a field
+ *   `$gt`, `$gte`) has the type of the field's value (a number, a bigint, a string, a boolean, a
+ *   date; `null` goes with any): no JavaScript coercion, `'1'` is not `1`; a rule comparing a field
  *   with a value of another type does not apply;
  * - and then its conditions hold, as CASL and ucast read them, with comparisons strict by type.
  *
@@ -31,14 +31,16 @@ export const plainStep: Step = (object, field) => (object === null || object ===
 
 export type ConditionsMatcher = ReturnType<typeof buildMongoQueryMatcher>;
 
-type Kind = 'null' | 'number' | 'string' | 'boolean' | 'date' | 'object' | 'regexp';
+type Kind = 'null' | 'number' | 'bigint' | 'string' | 'boolean' | 'date' | 'object' | 'regexp';
 
 function kindOf(value: unknown): Kind {
   if (value === null || value === undefined) return 'null';
   switch (typeof value) {
     case 'number':
-    case 'bigint':
       return 'number';
+    // A bigint is its own kind: `7n === 7` is false, and a number never equals one (nor in SQL: column-types.ts).
+    case 'bigint':
+      return 'bigint';
     case 'string':
       return 'string';
     case 'boolean':
@@ -57,7 +59,8 @@ export function strictCompare<T>(a: T, b: T): 0 | 1 | -1 {
   const kind = kindOf(a);
   if (kind !== kindOf(b) || kind === 'null' || kind === 'object' || kind === 'regexp') return Number.NaN as 0;
   const [x, y] = kind === 'date' ? [(a as Date).getTime(), (b as Date).getTime()] : [a, b];
-  return x < y ? -1 : x > y ? 1 : x === y || kind === 'number' ? 0 : (Number.NaN as 0);
+  // NaN is neither below, above nor equal to any number: not equal to it either.
+  return x < y ? -1 : x > y ? 1 : x === y ? 0 : (Number.NaN as 0);
 }
 
 /** The operators that compare a field with the rule's value (a list of values for `in`, `nin`, `all`). */

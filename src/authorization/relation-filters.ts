@@ -19,7 +19,7 @@
  * valued logic would drop or keep.
  */
 import type { EntityMetadata } from '@mikro-orm/core';
-import type { Relation } from './relation-paths.js';
+import type { Relation } from './relation-walks.js';
 
 export type Query = boolean | Record<string, unknown>;
 

@@ -19,7 +19,7 @@ import { AuthError } from '../errors.js';
 import type { AppAbility, AppActions, AppSubjectTypes } from './abilities.js';
 import { routeContext } from './context.js';
 import { decide } from './decision.js';
-import { populateRuleRelations } from './relation-paths.js';
+import { populateRuleRelations } from './relation-walks.js';
 import { orgOfRequest } from './request-state.js';
 import type { Tenant } from './tenant.js';
 

@@ -15,7 +15,7 @@ import type { AbilityFactory, AppAbility } from '../authorization/abilities.js';
 import { conditionsMatcher } from '../authorization/conditions.js';
 import { accessFilter, type AccessFilter } from '../authorization/filters.js';
 import { orgAccessFilter } from '../authorization/org-access.js';
-import { relationHints } from '../authorization/relation-paths.js';
+import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import type { Tenant } from '../authorization/tenant.js';
 
@@ -28,6 +28,13 @@ export interface Bound {
 export interface AccessDeps {
   abilities: AbilityFactory;
   tenant: Tenant;
+}
+
+/** What an enforced EntityManager is bound to, and what it needs to decide. */
+export interface Binding extends AccessDeps {
+  bound: Bound;
+  /** Entities every ability may read and write (`auth.enforce(orm, { public })`), by class name. */
+  open: ReadonlySet<string>;
 }
 
 /** The filters built for an ability, by organization and entity: built once, copied for each query. */
@@ -61,7 +68,7 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
     const describe = (rule: object) => deps.abilities.describe(rule);
     const filter = bound.org && isTenantEntity(deps, meta)
       ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, 'read', meta.className, options)
-      : accessFilter(ability, 'read', meta.className, describe, options);
+      : accessFilter(ability, 'read', meta.className, describe, options, () => deps.abilities.definitions());
     const flat = followsRelations(ability, meta) ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
     entry = { filter, flat };
     byEntity.set(key, entry);

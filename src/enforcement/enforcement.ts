@@ -16,6 +16,8 @@ export interface EnforceOptions {
   public?: readonly EntityName[];
 }
 
+const checked = new WeakSet<MikroORM>();
+
 export class Enforcement {
   private readonly open: ReadonlySet<string>;
 
@@ -40,7 +42,9 @@ export class Enforcement {
       return meta.className;
     });
     this.open = new Set(names);
-    orm.em.getEventManager().registerSubscriber(new FlushCheck(orm));
+    // One check per ORM, however many ServiceAuth instances enforce on it: it decides by each flush's own binding.
+    if (!checked.has(orm)) orm.em.getEventManager().registerSubscriber(new FlushCheck(orm));
+    checked.add(orm);
   }
 
   /** A new EntityManager bound to the ability (and organization). */

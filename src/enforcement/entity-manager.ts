@@ -8,24 +8,29 @@
  *   the one place MikroORM asks for them, not registered as a filter one could disable;
  * - `flush` runs in a transaction (its own, or the caller's), in which the flush check
  *   (flush-check.ts) decides on the change sets before anything is written;
- * - what cannot be checked (raw SQL, a query builder, the connection, the native bulk writes) is a
- *   TypeError saying to use the application's own `em`, knowingly.
+ * - it is its own context: a fork with `useContext: true` or a RequestContext around it never
+ *   hands its work to an unbound EntityManager; in the application's transaction
+ *   (`orm.em.transactional`) a bound fork of it joins that transaction;
+ * - what cannot be checked (raw SQL, a query builder, the connection, the driver's own reads and
+ *   writes, the native bulk writes, `$some`/`$none`/`$every` and `raw()` keys in a where clause,
+ *   an explicit result-cache key) is a TypeError saying why (refusals.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { QueryHelper, TransactionEventBroadcaster, Utils } from '@mikro-orm/core';
+import { QueryHelper, TransactionContext, TransactionEventBroadcaster, Utils } from '@mikro-orm/core';
 import type { EntityManager, MetadataStorage, MikroORM, Platform } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
-import { readCondition, type AccessDeps, type Bound } from './access-conditions.js';
+import { readCondition, type Binding } from './access-conditions.js';
+import { withReadConditions } from './collection-operators.js';
+import { assertCacheable, assertCheckableWhere, cacheable, cacheableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
 
-/** What an enforced EntityManager is bound to, and what it needs to decide. */
-export interface Binding extends AccessDeps {
-  bound: Bound;
-  /** Entities every ability may read and write (`auth.enforce(orm, { public })`), by class name. */
-  open: ReadonlySet<string>;
-}
+export type { Binding };
 
 const BINDINGS = new WeakMap<object, Binding>();
+/** EntityManagers whose constructor has returned: MikroORM's parts take the real driver while it runs. */
+const CONSTRUCTED = new WeakSet<object>();
+/** The bound fork of an EntityManager that joins an application's transaction, by that transaction's EntityManager. */
+const JOINED = new WeakMap<object, WeakMap<object, Overridden>>();
 /** Entities whose loaded state req.em did not read from the database itself (merged, mapped, made managed). */
 const UNREAD = new WeakSet<object>();
 
@@ -39,16 +44,13 @@ export function bindingOf(em: object): Binding | undefined {
   return BINDINGS.get(em);
 }
 
-/** Methods that would reach the database around the checks. */
-const UNENFORCEABLE = [
-  ...['execute', 'getConnection', 'getKnex', 'createQueryBuilder', 'qb'],
-  ...['insert', 'insertMany', 'nativeUpdate', 'nativeDelete', 'upsert', 'upsertMany'],
-];
 
 /** Set while MikroORM itself uses the connection for a flush or a transaction of req.em. */
 const internal = new AsyncLocalStorage<true>();
 
 type Base = new (...args: never[]) => SqlEntityManager;
+
+type Cached = { data?: unknown } | undefined;
 
 /** The methods overridden, typed loosely: MikroORM's own signatures are generic over every entity. */
 interface Overridden {
@@ -70,6 +72,13 @@ interface Overridden {
   map(...args: unknown[]): unknown;
   create(...args: unknown[]): unknown;
   getPlatform(): Platform;
+  getDriver(): object;
+  cacheKey(entityName: string, options: object, method: string, where: unknown): unknown;
+  getContext(validate?: boolean): Overridden;
+  transactionContext?: unknown;
+  name: string;
+  tryCache(entityName: unknown, config: unknown, key: unknown, refresh?: boolean, merge?: boolean): Promise<Cached>;
+  config: { get(name: 'resultCache'): { global?: unknown } };
 }
 const subclasses = new WeakMap<object, Base>();
 const roots = new WeakMap<MikroORM, SqlEntityManager>();
@@ -100,6 +109,55 @@ function subclassOf(Base: Base): Base {
   if (Enforced) return Enforced;
   const base = Base.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   class EnforcedEntityManager extends (Base as unknown as new (...args: unknown[]) => Overridden) {
+    constructor(...args: unknown[]) {
+      super(...args);
+      CONSTRUCTED.add(this);
+    }
+
+    /** Itself, never a RequestContext's EntityManager (MikroORM runs every method on `getContext()`), nor an unbound transaction's. */
+    override getContext(validate?: boolean): Overridden {
+      const binding = BINDINGS.get(this);
+      if (!binding) return super.getContext(validate);
+      const context = super.getContext(false);
+      // Its own transaction's fork is bound as it is; a RequestContext's EntityManager is never used.
+      if (context !== this && BINDINGS.get(context) === binding) return context;
+      const outer = TransactionContext.getEntityManager(this.name) as Overridden | undefined;
+      if (this.transactionContext || !outer?.transactionContext || BINDINGS.has(outer)) return this;
+      // In the application's transaction (`orm.em.transactional`): a bound fork joins it, one per transaction.
+      const forks = JOINED.get(outer) ?? new WeakMap<object, Overridden>();
+      JOINED.set(outer, forks);
+      let joined = forks.get(this);
+      if (!joined) {
+        joined = super.fork({ clear: false, disableContextResolution: true });
+        BINDINGS.set(joined, binding);
+        joined.transactionContext = outer.transactionContext;
+        forks.set(this, joined);
+      }
+      return joined;
+    }
+
+    /** The driver, whose own reads and writes throw (refusals.ts), but while MikroORM builds this EntityManager or flushes. */
+    override getDriver(): object {
+      const driver = super.getDriver();
+      return CONSTRUCTED.has(this) && BINDINGS.has(this) ? guardedDriver(driver, () => internal.getStore() === true) : driver;
+    }
+
+    override async tryCache(entityName: unknown, config: unknown, key: unknown, refresh?: boolean, merge?: boolean): Promise<Cached> {
+      assertCacheable(config ?? this.config.get('resultCache').global);
+      const cached = await super.tryCache(entityName, config, key, refresh, merge);
+      // Entities made from the cache were not read by req.em: the flush reads them again.
+      const data = cached?.data;
+      for (const entity of Array.isArray(data) ? data : [data]) unread(entity);
+      return cached;
+    }
+
+    /** Kept apart by ability and organization (refusals.ts). */
+    override cacheKey(entityName: string, options: object, method: string, where: unknown): unknown {
+      const binding = BINDINGS.get(this);
+      if (!binding) return super.cacheKey(entityName, options, method, where);
+      return super.cacheKey(entityName, cacheable(binding.bound, options), method, cacheableWhere(where));
+    }
+
     override fork(options?: object): Overridden {
       const fork = super.fork(options);
       const binding = BINDINGS.get(this);
@@ -108,9 +166,13 @@ function subclassOf(Base: Base): Base {
     }
 
     override async applyFilters(entityName: string, where: unknown, options: unknown, type: string, find?: unknown): Promise<unknown> {
-      where = await super.applyFilters(entityName, where, options, type, find);
       const binding = BINDINGS.get(this);
       const meta = this.getMetadata().find(entityName);
+      if (binding && meta) {
+        assertCheckableWhere(where);
+        where = withReadConditions(where, meta, binding, this as unknown as SqlEntityManager);
+      }
+      where = await super.applyFilters(entityName, where, options, type, find);
       if (!binding || !meta || binding.open.has(meta.className)) return where;
       const condition = QueryHelper.processWhere({
         where: readCondition(binding, binding.bound, meta, this as unknown as SqlEntityManager),
@@ -179,18 +241,7 @@ function subclassOf(Base: Base): Base {
       return internal.run(true, () => super.rollback());
     }
   }
-  const prototype = EnforcedEntityManager.prototype as unknown as Record<string, unknown>;
-  for (const name of UNENFORCEABLE) {
-    if (typeof base[name] !== 'function') continue;
-    prototype[name] = function (this: SqlEntityManager, ...args: unknown[]) {
-      if (name === 'getConnection' && internal.getStore()) return base[name]!.apply(this, args);
-      throw new TypeError(
-        `req.em.${name}() cannot be checked against the request's ability ` +
-          '(raw SQL, a query builder, the connection and native writes go around it): ' +
-          "use the application's own EntityManager for it, knowingly, and decide with req.ability or accessibleBy yourself",
-      );
-    };
-  }
+  refuseUnenforceable(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, base, () => internal.getStore() === true);
   Enforced = EnforcedEntityManager as unknown as Base;
   subclasses.set(Base, Enforced);
   return Enforced;

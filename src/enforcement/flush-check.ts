@@ -7,6 +7,9 @@
  *   it was is as req.em read it (whole) in this request, or else read again from the database (a
  *   mere reference, a merged entity, rules that follow relations from it);
  * - delete: `delete` on the row as it is;
+ * - an update or delete is looked up by the key the row has in the database (the change set's
+ *   original one, which MikroORM writes by); one that finds no row is refused, and so is a change
+ *   of a primary key;
  * - a many-to-one reference set or changed must point at a row the ability may `read` (a count
  *   through req.em's own filter), or at a row created in the same flush;
  * - in an organization, a tenant entity's new row gets the organization's id, its tenant field
@@ -84,10 +87,15 @@ class RowCheck {
     const tenantField = binding.bound.org && isTenantEntity(binding, meta) ? binding.tenant.fieldOf(this.type) : undefined;
     const payload = change.payload as Row;
     if (tenantField && action !== 'delete') this.stayInOrg(tenantField, payload);
+    // MikroORM writes by the key the row had (a mere reference's new key it drops silently): a new one is refused.
+    const moved = action !== 'create' && String(change.getPrimaryKey()) !== String(helper(change.entity).getPrimaryKey());
+    const key = meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ?? (moved ? meta.primaryKeys[0] : undefined);
+    if (action !== 'create' && key) throw refusal(action, this.type, key, 'a primary key is never changed through req.em');
     if (binding.open.has(this.type)) return;
     const fields = Object.keys(payload).filter((field) => field !== tenantField);
     if (action === 'create') return this.decideAll(await this.after(undefined, payload), fields.length ? fields : [undefined]);
-    if (!before) return;
+    // Nothing to decide on is a refusal: MikroORM would write by a key that names no row.
+    if (!before) throw refusal(action, this.type, undefined, 'there is no such row');
     if (tenantField && before[tenantField] !== binding.bound.org!.id) {
       throw refusal(action, this.type, undefined, 'it belongs to another organization');
     }

@@ -5,7 +5,7 @@
  */
 import { helper, ReferenceKind } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
-import { relationHints } from '../authorization/relation-paths.js';
+import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { decidingAbility } from './access-conditions.js';
 import { readByItself, type Binding } from './entity-manager.js';
@@ -69,11 +69,13 @@ export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager
       return !known;
     });
     if (changes.length === 0) continue;
-    const keys = changes.map((change) => helper(change.entity).getPrimaryKey());
+    // By the key the row has in the database, which MikroORM's UPDATE and DELETE name: the change
+    // set's original one, not the entity's (a body may have set it).
+    const keys = changes.map((change) => change.getPrimaryKey());
     const found = await plain().find(type, { [primaryKey]: { $in: keys } } as never, { populate: [...hints] as never, filters: false });
-    const byKey = new Map(found.map((row) => [helper(row).getSerializedPrimaryKey(), row as Row]));
+    const byKey = new Map(found.map((row) => [String(helper(row).getPrimaryKey()), row as Row]));
     for (const change of changes) {
-      const row = byKey.get(helper(change.entity).getSerializedPrimaryKey());
+      const row = byKey.get(String(change.getPrimaryKey()));
       if (row) rows.set(change.entity, row);
     }
   }

@@ -4,7 +4,8 @@
  * columns and through `folder`, `${user.id}`, inverted rules, fields, `manage`), a place (no
  * organization, the user's, another) and sometimes a token's scopes, and a sequence of careless
  * operations: `findOne` by any id, lists with `populate`, a body assigned wholesale to a row found
- * or to a mere reference (a reference set from the body included), a create, a delete.
+ * or to a mere reference (a reference set from the body included), a create, a delete, folders
+ * found by `$some`, `$none` or `$every` of their docs.
  * A case is plain data, so that a counterexample can be pasted into a fixed case.
  */
 import { defineEntity, MikroORM, type InferEntity } from '@mikro-orm/core';
@@ -18,7 +19,12 @@ const p = defineEntity.properties;
 export const EFolder = defineEntity({
   name: 'EFolder',
   tableName: 'enforced_folders',
-  properties: { id: p.integer().primary().autoincrement(false), org_id: p.integer(), archived: p.boolean().nullable() },
+  properties: {
+    id: p.integer().primary().autoincrement(false),
+    org_id: p.integer(),
+    archived: p.boolean().nullable(),
+    docs: () => p.oneToMany(EDoc).mappedBy('folder'),
+  },
 });
 export const EDoc = defineEntity({
   name: 'EDoc',
@@ -44,13 +50,21 @@ export interface Body {
   folder?: number | null;
   /** 0 or 1: the first or the second organization. */
   org?: 0 | 1;
+  /** An update's new primary key (7-9: no doc's), which req.em never writes. */
+  id?: number;
 }
 export type Operation =
   | { kind: 'findOne'; id: number }
   | { kind: 'list'; entity: 'EDoc' | 'EFolder' }
   | { kind: 'update'; id: number; body: Body; reference: boolean }
   | { kind: 'create'; body: Body }
-  | { kind: 'delete'; id: number };
+  | { kind: 'delete'; id: number }
+  /** Folders by their docs: `find(EFolder, { docs: { [operator]: test } })`. */
+  | { kind: 'folders'; operator: '$some' | '$none' | '$every'; test: DocTest };
+
+/** A test on a doc inside a collection operator: on columns that are never NULL (SQL's NOT of NULL is no answer). */
+export type DocTest = { id: { $gt: number } } | { id: { $in: number[] } } | { org_id: { $ne: null } };
+const DOC_TESTS: DocTest[] = [{ id: { $gt: 2 } }, { id: { $in: [1, 4] } }, { org_id: { $ne: null } }];
 
 export interface EnforcedCase {
   global: RoleRule[];
@@ -107,13 +121,24 @@ function body(): fc.Arbitrary<Body> {
   ).filter((b) => Object.keys(b).length > 0);
 }
 
+/** A body for an update: now and then, one that sets the primary key too. */
+function updateBody(): fc.Arbitrary<Body> {
+  const newId = fc.option(fc.integer({ min: 7, max: 9 }), { nil: undefined, freq: 6 });
+  return fc.tuple(body(), newId).map(([b, key]) => (key === undefined ? b : { ...b, id: key }));
+}
+
 const id = fc.integer({ min: 1, max: 6 });
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('findOne' as const), id }),
   fc.record({ kind: fc.constant('list' as const), entity: fc.constantFrom('EDoc' as const, 'EFolder' as const) }),
-  fc.record({ kind: fc.constant('update' as const), id, body: body(), reference: fc.boolean() }),
+  fc.record({ kind: fc.constant('update' as const), id, body: updateBody(), reference: fc.boolean() }),
   fc.record({ kind: fc.constant('create' as const), body: body() }),
   fc.record({ kind: fc.constant('delete' as const), id }),
+  fc.record({
+    kind: fc.constant('folders' as const),
+    operator: fc.constantFrom('$some' as const, '$none' as const, '$every' as const),
+    test: fc.constantFrom(...DOC_TESTS),
+  }),
 );
 
 export function enforcedCase(): fc.Arbitrary<EnforcedCase> {

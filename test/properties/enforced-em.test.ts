@@ -16,7 +16,8 @@ import type { AppAbility } from '../../src/index.js';
 import { AuthError } from '../../src/errors.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
-import { EDoc, EFolder, enforcedCase, openEnforcedTables, type Body, type EnforcedCase, type Operation } from './enforced-cases.js';
+import { EDoc, EFolder, enforcedCase, openEnforcedTables } from './enforced-cases.js';
+import type { Body, DocTest, EnforcedCase, Operation } from './enforced-cases.js';
 import { FIXED } from './enforced-fixed.js';
 
 type Row = Record<string, unknown>;
@@ -86,10 +87,26 @@ async function check(w: World, c: EnforcedCase): Promise<void> {
           expect(doc.folder?.id ?? null, `${where}: doc ${doc.id}'s folder`).to.equal(shown);
         }
       }
+    } else if (op.kind === 'folders') {
+      // Over the docs the caller may read: some, none, or every one of them passes the test.
+      const passes = (doc: Row): boolean => docPasses(op.test, doc);
+      const expected = before.folders.filter((folder) => {
+        if (!readable('EFolder', folder)) return false;
+        const inside = docs.filter((doc) => (doc['folder'] as Row | null)?.['id'] === folder['id'] && readable('EDoc', doc));
+        return op.operator === '$some' ? inside.some(passes) : op.operator === '$none' ? !inside.some(passes) : inside.every(passes);
+      });
+      const found = await (await em()).find(EFolder, { docs: { [op.operator]: op.test } } as never, { orderBy: { id: 'asc' } });
+      expect(found.map((folder) => folder.id), where).to.deep.equal(expected.map((folder) => folder['id']));
     } else {
       await write(w, { em: await em(), ability, org, readable, docs, folders: before.folders }, op, where);
     }
   }
+}
+
+function docPasses(test: DocTest, doc: Row): boolean {
+  if ('org_id' in test) return doc['org_id'] !== null;
+  const { id } = test;
+  return '$gt' in id ? (doc['id'] as number) > id.$gt : id.$in.includes(doc['id'] as number);
 }
 
 interface Context {
@@ -123,7 +140,9 @@ function finalRow(x: Context, kind: 'create' | 'update', row: Row | undefined, c
   const stamped = kind === 'create' && x.org !== undefined && !Object.hasOwn(changes, 'org_id');
   const blank = { id: null, org_id: stamped ? x.org : null, owner_id: null, status: null, level: null, folder: null };
   const final: Row = { ...blank, ...(row ?? {}), ...changes };
-  final['folder'] = final['folder'] === null ? null : x.folders.find((f) => f['id'] === final['folder'])!;
+  // A body names the folder by its id; the row as it was holds the folder itself.
+  const folder = final['folder'];
+  if (typeof folder === 'number') final['folder'] = x.folders.find((f) => f['id'] === folder)!;
   return final;
 }
 
@@ -142,10 +161,8 @@ interface Write {
 function writeAllowed(x: Context, { action, row, final, changed, changes }: Write): boolean {
   const folder = final['folder'] as Row | null;
   const referenceOk = !changed.includes('folder') || folder === null || x.readable('EFolder', folder);
-  // A mere reference to a row that is not there: nothing to decide on but where it points, and the organization it names.
-  if (action === 'update' && !row) {
-    return referenceOk && (x.org === undefined || !Object.hasOwn(changes, 'org_id') || changes['org_id'] === x.org);
-  }
+  // A mere reference to a row that is not there: nothing to decide on, refused (MikroORM would write by a key that names no row).
+  if (action === 'update' && !row) return false;
   const inOrg = x.org === undefined || (final['org_id'] === x.org && (!row || row['org_id'] === x.org));
   // The tenant field naming the request's organization is the package's to set, not a field the caller sets.
   const fields = changed.filter((field) => !(x.org !== undefined && field === 'org_id' && inOrg));
@@ -155,12 +172,13 @@ function writeAllowed(x: Context, { action, row, final, changed, changes }: Writ
 }
 
 /** Whether the write should pass, by `can` on the rows as they are; then the write through req.em, and its effect. */
-async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findOne' | 'list' }>, where: string): Promise<void> {
+async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findOne' | 'list' | 'folders' }>, where: string): Promise<void> {
   const row = op.kind === 'create' ? undefined : x.docs.find((d) => d['id'] === op.id);
   let allowed: boolean;
   let run: () => Promise<void>;
   if (op.kind === 'delete') {
-    allowed = !row || ((x.org === undefined || row['org_id'] === x.org) && x.ability.can('delete', subject('EDoc', { ...row })));
+    // A delete by a key that names no row is refused, as an update is.
+    allowed = !!row && ((x.org === undefined || row['org_id'] === x.org) && x.ability.can('delete', subject('EDoc', { ...row })));
     run = async () => {
       x.em.remove(x.em.getReference(EDoc, op.id));
       await x.em.flush();
@@ -176,7 +194,9 @@ async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findO
     const held = found ? heldBy(x, row!) : undefined;
     const changed = Object.keys(changes).filter((key) => !held || held[key] !== changes[key]);
     const final = finalRow(x, op.kind, row, changes);
-    allowed = changed.length === 0 || writeAllowed(x, { action: op.kind, row, final, changed, changes });
+    // A primary key is never changed through req.em.
+    const allowedWrite = !changed.includes('id') && writeAllowed(x, { action: op.kind, row, final, changed, changes });
+    allowed = changed.length === 0 || allowedWrite;
     run = async () => {
       let doc: EDoc;
       if (op.kind === 'create') doc = x.em.create(EDoc, {} as never);

@@ -9,6 +9,28 @@ const plainDocs = [1, 2, 3, 4].map(plainDoc);
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
 export const FIXED: EnforcedCase[] = [
+  // Found on PostgreSQL after the first run of the whole suite: an update that moves a readable draft to another organization, then a create.
+  {
+    global: [{ action: 'manage', subject: 'EDoc', conditions: { 'folder.archived': false, status: 'draft' } }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: [
+      { id: 1, org: 0, archived: null },
+      { id: 2, org: 0, archived: false },
+      { id: 3, org: 0, archived: null },
+    ],
+    docs: [
+      { id: 1, org: 0, owner: 'me', status: null, level: null, folder: null },
+      { id: 2, org: 0, owner: 'me', status: 'draft', level: null, folder: 2 },
+      { id: 3, org: 0, owner: 'me', status: null, level: null, folder: null },
+      { id: 4, org: 0, owner: 'me', status: null, level: null, folder: null },
+    ],
+    operations: [
+      { kind: 'update', id: 2, body: { org: 1 }, reference: false },
+      { kind: 'create', body: { org: 0 } },
+    ],
+  },
   // Update is decided on the row as it will be too: a draft may be edited, not made final.
   {
     global: [{ action: ['read', 'update'], subject: 'EDoc', conditions: { status: 'draft' } }],
@@ -71,5 +93,65 @@ export const FIXED: EnforcedCase[] = [
     folders: plainFolders,
     docs: plainDocs,
     operations: [{ kind: 'create', body: { org: 0 } }, { kind: 'delete', id: 1 }],
+  },
+  // A body that sets the primary key is refused, whatever the rules allow: found, or a mere reference.
+  {
+    global: [{ action: 'manage', subject: 'EDoc' }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [
+      { kind: 'update', id: 1, body: { org: 0, id: 7 }, reference: true },
+      { kind: 'update', id: 2, body: { status: 'draft', id: 8 }, reference: false },
+    ],
+  },
+  // In an organization too (the row was once looked up by its new key, found nothing, and the tenant went unchecked).
+  {
+    global: [],
+    org: [{ action: 'manage', subject: 'EDoc' }],
+    place: 'own',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: [...plainDocs.slice(0, 3), { ...plainDoc(4), org: 1 }],
+    operations: [
+      { kind: 'update', id: 1, body: { owner_id: 1, id: 9 }, reference: false },
+      { kind: 'update', id: 4, body: { status: 'final', id: 9 }, reference: true },
+    ],
+  },
+  // An update or a delete by a key that names no row is refused: nothing to decide on.
+  {
+    global: [{ action: 'manage', subject: 'EDoc' }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'update', id: 6, body: { status: 'draft' }, reference: true }, { kind: 'delete', id: 5 }],
+  },
+  // A collection operator where no rule names the entities: the read condition "no row" inside it.
+  {
+    global: [],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs,
+    operations: [{ kind: 'folders', operator: '$some', test: { id: { $gt: 2 } } }],
+  },
+  // Folders readable, their docs not: no folder has some doc, none of them has one, every one has all.
+  {
+    global: [{ action: 'read', subject: 'EFolder' }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: plainDocs.map((doc) => ({ ...doc, folder: 1 })),
+    operations: [
+      { kind: 'folders', operator: '$some', test: { id: { $gt: 2 } } },
+      { kind: 'folders', operator: '$none', test: { org_id: { $ne: null } } },
+      { kind: 'folders', operator: '$every', test: { id: { $in: [1, 4] } } },
+    ],
   },
 ];
