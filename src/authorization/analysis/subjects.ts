@@ -143,7 +143,9 @@ function universal(literal: Literal): boolean {
 /** Values that, between them, behave as every value can toward the literals' constants; of the field's type when it is known. */
 function candidates(literals: Literal[], values: Values, type?: FieldType): unknown[] {
   const all = anyCandidates(literals, values);
-  if (!type) return all;
+  // A path of unknown type may hold a list, which the matcher reads element by element: the empty
+  // one meets every negated test and every need (no element has another type), and no positive one.
+  if (!type) return [...all, []];
   const fits = (value: unknown) => {
     if (value === null) return type.nullable;
     if (type.integer && typeof value === 'number' && !Number.isInteger(value)) return false;
