@@ -101,7 +101,7 @@ describe('req.em: the ways around it a review found are closed', () => {
     forbidden(await other.flush().catch((caught: unknown) => caught));
   });
 
-  it('$some, $none and $every in a where clause range over the rows the ability may read', async () => {
+  it('$some and $none in a where clause range over the rows the ability may read; $every is a TypeError', async () => {
     const em = t.auth.em(ada);
     const countries = async (where: object): Promise<number[]> =>
       (await em.find(Country, where as never, { orderBy: { id: 'asc' } })).map((country) => country.id);
@@ -111,8 +111,10 @@ describe('req.em: the ways around it a review found are closed', () => {
     expect(await countries({ notes: { $some: {} } })).to.deep.equal([1]);
     expect(await countries({ notes: { $none: { title: 'theirs' } } })).to.deep.equal([1, 2]);
     expect(await countries({ notes: { $none: {} } })).to.deep.equal([2]);
-    expect(await countries({ notes: { $every: { owner_id: 1 } } })).to.deep.equal([1, 2]);
-    expect(await countries({ notes: { $every: { title: 'mine' }, $none: { title: 'theirs' } } })).to.deep.equal([1, 2]);
+    // MikroORM 6.6 reads a primary-key test under $every's negation against the outer table: refused, never answered wrongly.
+    const every = await countries({ notes: { $every: { owner_id: 1 } } }).catch((error: unknown) => error);
+    expect(every).to.be.instanceOf(TypeError).with.property('message').that.matches(/\$every/);
+    expect(await countries({ notes: { $none: { owner_id: { $ne: 1 } } } })).to.deep.equal([1, 2]);
     // Nested, through a relation and under $or.
     const nested = await em.find(Note, { $or: [{ country: { notes: { $some: { title: 'spanish' } } } }] });
     expect(nested).to.deep.equal([]);

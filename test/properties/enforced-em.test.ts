@@ -95,7 +95,13 @@ async function check(w: World, c: EnforcedCase): Promise<void> {
         const inside = docs.filter((doc) => (doc['folder'] as Row | null)?.['id'] === folder['id'] && readable('EDoc', doc));
         return op.operator === '$some' ? inside.some(passes) : op.operator === '$none' ? !inside.some(passes) : inside.every(passes);
       });
-      const found = await (await em()).find(EFolder, { docs: { [op.operator]: op.test } } as never, { orderBy: { id: 'asc' } });
+      const asked = (await em()).find(EFolder, { docs: { [op.operator]: op.test } } as never, { orderBy: { id: 'asc' } });
+      // req.em refuses `$every` (collection-operators.ts: MikroORM 6.6 would answer it wrongly).
+      if (op.operator === '$every') {
+        await asked.then(() => expect.fail(`${where}: $every taken`), (error: unknown) => expect(error, where).to.be.instanceOf(TypeError));
+        continue;
+      }
+      const found = await asked;
       expect(found.map((folder) => folder.id), where).to.deep.equal(expected.map((folder) => folder['id']));
     } else {
       await write(w, { em: await em(), ability, org, readable, docs, folders: before.folders }, op, where);

@@ -9,6 +9,28 @@ const plainDocs = [1, 2, 3, 4].map(plainDoc);
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
 export const FIXED: EnforcedCase[] = [
+  // Found by CI's clean run: folders by `$every` over their docs on the primary key, an organization role reading docs only.
+  {
+    global: [{ action: 'read', subject: 'EFolder' }],
+    org: [{ action: 'read', subject: 'EDoc' }],
+    place: 'own',
+    scopes: undefined,
+    folders: [
+      { id: 1, org: 0, archived: null },
+      { id: 2, org: 0, archived: null },
+      { id: 3, org: 0, archived: null },
+    ],
+    docs: [
+      { id: 1, org: 0, owner: 'me', status: null, level: null, folder: null },
+      { id: 2, org: 0, owner: 'me', status: null, level: null, folder: null },
+      { id: 3, org: 0, owner: 'me', status: null, level: null, folder: null },
+      { id: 4, org: 0, owner: 'me', status: null, level: null, folder: 1 },
+    ],
+    operations: [
+      { kind: 'folders', operator: '$every', test: { id: { $gt: 2 } } },
+      { kind: 'findOne', id: 1 },
+    ],
+  },
   // Found on PostgreSQL after the first run of the whole suite: an update that moves a readable draft to another organization, then a create.
   {
     global: [{ action: 'manage', subject: 'EDoc', conditions: { 'folder.archived': false, status: 'draft' } }],
