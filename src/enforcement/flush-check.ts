@@ -133,7 +133,11 @@ class RowCheck {
       const name = prop.name;
       const changed = before === undefined || Object.hasOwn(payload, name);
       if (!changed) row[name] = before[name];
-      else if (TO_ONE.includes(prop.kind)) row[name] = await this.related(name, entity[name]);
+      else if (TO_ONE.includes(prop.kind)) {
+        // A relation a new row leaves unset is NULL in it, as the rules read a null relation.
+        const related = await this.related(name, entity[name]);
+        row[name] = related === undefined && before === undefined ? null : related;
+      }
       // A column a new row leaves unset will hold its default, or NULL.
       else row[name] = entity[name] === undefined && before === undefined ? (prop.default ?? null) : entity[name];
     }

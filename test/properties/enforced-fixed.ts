@@ -9,6 +9,19 @@ const plainDocs = [1, 2, 3, 4].map(plainDoc);
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
 export const FIXED: EnforcedCase[] = [
+  // Found by a run of the property: a create decided through `folder.archived` where the new row has no folder.
+  {
+    global: [{ action: 'create', subject: 'EDoc', conditions: { 'folder.archived': { $ne: true }, level: null } }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: plainFolders,
+    docs: [1, 2, 3, 4].map((id) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: null })),
+    operations: [
+      { kind: 'create', body: { org: 0 } },
+      { kind: 'list', entity: 'EDoc' },
+    ],
+  },
   // Found by CI's clean run: folders by `$every` over their docs on the primary key, an organization role reading docs only.
   {
     global: [{ action: 'read', subject: 'EFolder' }],
