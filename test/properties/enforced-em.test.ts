@@ -199,7 +199,10 @@ async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findO
     // The fields the flush writes: those that differ from what req.em held (every one, for a mere reference).
     const held = found ? heldBy(x, row!) : undefined;
     const changed = Object.keys(changes).filter((key) => !held || held[key] !== changes[key]);
-    const final = finalRow(x, op.kind, row, changes);
+    // The row as the flush leaves it: only what differs from what req.em held is written (a hidden
+    // folder reads as null, so setting it to null writes nothing).
+    const written = Object.fromEntries(changed.map((key) => [key, changes[key]]));
+    const final = finalRow(x, op.kind, row, written);
     // A primary key is never changed through req.em.
     const allowedWrite = !changed.includes('id') && writeAllowed(x, { action: op.kind, row, final, changed, changes });
     allowed = changed.length === 0 || allowedWrite;

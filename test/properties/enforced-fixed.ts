@@ -9,6 +9,23 @@ const plainDocs = [1, 2, 3, 4].map(plainDoc);
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
 export const FIXED: EnforcedCase[] = [
+  // Found by a run of the property: an update that takes a readable doc out of its folder (refused), then another.
+  {
+    global: [{ action: 'manage', subject: 'EDoc', conditions: { 'folder.archived': false } }],
+    org: [],
+    place: 'none',
+    scopes: undefined,
+    folders: [
+      { id: 1, org: 0, archived: null },
+      { id: 2, org: 0, archived: null },
+      { id: 3, org: 0, archived: false },
+    ],
+    docs: [1, 2, 3, 4].map((id) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: id === 2 ? 3 : null })),
+    operations: [
+      { kind: 'update', id: 2, body: { owner_id: null, folder: null }, reference: false },
+      { kind: 'update', id: 1, body: { org: 0 }, reference: false },
+    ],
+  },
   // Found by a run of the property: a create decided through `folder.archived` where the new row has no folder.
   {
     global: [{ action: 'create', subject: 'EDoc', conditions: { 'folder.archived': { $ne: true }, level: null } }],
