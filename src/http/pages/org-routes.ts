@@ -13,24 +13,21 @@ import { idParameter, type OrgActions } from '../actions/orgs.js';
 import { invite } from '../api/invitations.js';
 import { IN_ORG, IN_ORG_FORM, INVITATION_ID, ORG, TOKENS_NOTE, USER_ID } from '../api/org-params.js';
 import { createOrg } from '../api/orgs.js';
-import { described, endpoint, type Endpoint, type EndpointSpec } from '../endpoints/endpoint.js';
+import { endpoint, type Endpoint } from '../endpoints/endpoint.js';
 import type { GuardKit } from '../endpoints/guard-kit.js';
-import { ABILITY, EVERY_SCOPE, SESSION, tokenFailuresNote } from '../endpoints/guards.js';
+import { ABILITY, EVERY_SCOPE, tokenFailuresNote } from '../endpoints/guards.js';
 import { EndpointRouter } from '../endpoints/mount.js';
-import { queryParameter, toLoginPage, type DocumentContext } from '../openapi/operations.js';
+import { queryParameter, toLoginPage } from '../openapi/operations.js';
 import { page, redirect } from '../openapi/responses.js';
 import { textField } from '../requests/input.js';
 import { orgSchemas } from '../schemas/orgs.js';
 import { parseBody } from '../schemas/parse.js';
 import { formRoute, type FormRoute } from './forms.js';
+import { formOnly } from './page-endpoints.js';
 import type { OrgPageLocals, OrgsPageLocals } from './org-pages.js';
 import { noticeOf, orgNotice, orgRefusal, rolesSent } from './org-refusals.js';
 import { sendPage } from './render.js';
 import type { PageTexts } from './texts.js';
-
-const FORMS_ONLY =
-  'It takes only a browser’s form (urlencoded, preferring HTML, without Authorization): anything else is the 404 of' +
-  ' paths nobody serves.';
 
 export const orgsPage = endpoint({
   method: 'get',
@@ -67,19 +64,7 @@ export const orgPage = endpoint({
 });
 
 /** A route of the organization page's own that a button posts to: a redirect, or the page again with the problem. */
-function orgButton(spec: Omit<EndpointSpec, 'tags' | 'guards' | 'formsOnly' | 'security' | 'method'>): Endpoint {
-  const text = spec.description ?? '';
-  return endpoint({
-    ...spec,
-    method: 'post',
-    description: (context: DocumentContext) =>
-      `${described(text, context)} ${FORMS_ONLY}${tokenFailuresNote(context.config)}`,
-    tags: ['pages'],
-    guards: IN_ORG_FORM,
-    formsOnly: true,
-    security: SESSION,
-  });
-}
+const orgButton = (spec: Parameters<typeof formOnly>[0]): Endpoint => formOnly(spec, IN_ORG_FORM);
 
 export const setMemberRolesForm = orgButton({
   path: '/orgs/:org/members/:user_id/roles',

@@ -71,8 +71,14 @@ export function ownPage(
   });
 }
 
-/** A route of the pages' own that a form posts to: a redirect, or a refusal (as a page). */
-export function formOnly(spec: Omit<EndpointSpec, 'tags' | 'security' | 'guards' | 'formsOnly' | 'method'>): Endpoint {
+/**
+ * A route of the pages' own that a form posts to: a redirect, or a refusal (as a page). `guards`:
+ * a session by default; the organization page's buttons pass the organization's.
+ */
+export function formOnly(
+  spec: Omit<EndpointSpec, 'tags' | 'security' | 'guards' | 'formsOnly' | 'method'>,
+  guards: EndpointSpec['guards'] = [LOGIN],
+): Endpoint {
   const text = spec.description ?? '';
   return endpoint({
     ...spec,
@@ -80,7 +86,7 @@ export function formOnly(spec: Omit<EndpointSpec, 'tags' | 'security' | 'guards'
     description: (context: DocumentContext) =>
       `${described(text, context)} ${FORMS_ONLY}${tokenFailuresNote(context.config)}`,
     tags: ['pages'],
-    guards: [LOGIN],
+    guards,
     security: SESSION,
     formsOnly: true,
   });
