@@ -9,9 +9,8 @@
  * store is the only writer of the sessions table, so whatever ends a session here (a logout, a
  * password change) also drops it from the cache at once.
  *
- * `last_seen_at` is not written per request: a use is noted in memory when the stored time is
- * SEEN_RESOLUTION_MS old or more, and the notes are written every SEEN_RESOLUTION_MS (and at
- * close), so the stored time is never more than a minute behind.
+ * `last_seen_at` is not written per request: a use is noted (storage/noted-times.ts) when the stored
+ * time is SEEN_RESOLUTION_MS old or more, so the stored time is never more than a minute behind.
  *
  * A user has at most SERVICE_AUTH_MAX_SESSIONS_PER_USER sessions: a login past it ends the oldest,
  * in its own transaction, so that logins in a loop (a script that never logs out) cannot grow the
@@ -23,30 +22,11 @@ import { randomSecret, sha256Hex } from '../secrets.js';
 import { Session } from '../storage/entities/index.js';
 import { RowCache } from '../storage/row-cache.js';
 import type { Storage, Transaction } from '../storage/storage.js';
-import { updateTimes } from '../storage/times-update.js';
-import { impersonationOf, type SessionImpersonation } from './impersonation-sessions.js';
+import { NotedTimes } from '../storage/noted-times.js';
 import { cleanUserAgent, newPublicId } from './session-fields.js';
+import { loadSession, viewOf, type ActiveSession, type SessionView } from './session-rows.js';
 
-export interface ActiveSession {
-  idHash: string;
-  publicId: string;
-  userId: number;
-  expiresAt: Date;
-  /** As stored when the row was read, or as the next flush will store it. */
-  lastSeenAt: Date;
-  /** Set when the session is one of acting as its user (impersonation-sessions.ts). */
-  impersonation?: SessionImpersonation;
-}
-
-/** A session as its owner sees it (`GET /api/sessions`): never the cookie's secret or its hash. */
-export interface SessionView {
-  id: string;
-  created_at: string;
-  last_seen_at: string;
-  user_agent: string | null;
-  /** The session of the request that asked. */
-  current: boolean;
-}
+export type { ActiveSession, SessionView } from './session-rows.js';
 
 /** Expired rows are refused when read; they are deleted at most this often, at a login. */
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -58,9 +38,8 @@ const PUBLIC_ID = /^[A-Za-z0-9_-]{16}$/;
 export class SessionStore {
   private readonly rows: RowCache<string, ActiveSession>;
   private lastPurge = 0;
-  /** Uses not yet written: session hash to time. */
-  private readonly seen = new Map<string, number>();
-  private readonly flushTimer: NodeJS.Timeout;
+  /** Uses not yet written, by session hash. */
+  private readonly seen: NotedTimes<Session>;
 
   constructor(
     private readonly storage: Storage,
@@ -70,8 +49,7 @@ export class SessionStore {
     this.rows = new RowCache(storage.changes, (idHash) => this.load(idHash));
     // An impersonation session goes with its impersonator's changes too (their own session may have ended).
     storage.changes.onChange((userId) => this.rows.deleteWhere((s) => userId === null || s.userId === userId || s.impersonation?.impersonatorId === userId));
-    this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), SEEN_RESOLUTION_MS);
-    this.flushTimer.unref();
+    this.seen = new NotedTimes(storage, { entity: Session, key: 'idHash', column: 'lastSeenAt' }, SEEN_RESOLUTION_MS);
   }
 
   /**
@@ -114,7 +92,7 @@ export class SessionStore {
       return null;
     }
     if (now - session.lastSeenAt.getTime() >= SEEN_RESOLUTION_MS) {
-      this.seen.set(session.idHash, now);
+      this.seen.note(session.idHash, now);
       // The held row is what the table will say after the next flush: note the next use 30 s on.
       session.lastSeenAt = new Date(now);
     }
@@ -125,17 +103,7 @@ export class SessionStore {
   async list(userId: number, currentPublicId?: string): Promise<SessionView[]> {
     const em = await this.storage.em();
     const rows = await em.find(Session, { user: userId, expiresAt: { $gt: new Date() } }, { orderBy: { createdAt: 'asc', publicId: 'asc' } });
-    return rows.map((row) => {
-      const noted = this.seen.get(row.idHash);
-      const lastSeen = noted !== undefined && noted > row.lastSeenAt.getTime() ? new Date(noted) : row.lastSeenAt;
-      return {
-        id: row.publicId,
-        created_at: row.createdAt.toISOString(),
-        last_seen_at: lastSeen.toISOString(),
-        user_agent: row.userAgent ?? null,
-        current: row.publicId === currentPublicId,
-      };
-    });
+    return rows.map((row) => viewOf(row, this.seen.noted(row.idHash), currentPublicId));
   }
 
   /** Ends one session (logout, or the session a login replaces); `record` (a logout) is written with it. */
@@ -154,7 +122,7 @@ export class SessionStore {
     });
     // After the delete: a read that started before it must not be kept.
     this.rows.delete(idHash);
-    this.seen.delete(idHash);
+    this.seen.forget(idHash);
   }
 
   /** Ends the user's session with this public id; false if the user has none such (another's, unknown). */
@@ -219,12 +187,8 @@ export class SessionStore {
   }
 
   /** Writes the uses noted since the last flush. */
-  async flush(): Promise<void> {
-    if (this.seen.size === 0) return;
-    const pending = [...this.seen];
-    this.seen.clear();
-    const em = await this.storage.em();
-    await updateTimes(em, Session, 'idHash', 'lastSeenAt', pending);
+  flush(): Promise<void> {
+    return this.seen.flush();
   }
 
   /** Drops held rows, for the room's other writer of the table (impersonation-sessions.ts), after it changed them. */
@@ -232,18 +196,11 @@ export class SessionStore {
     this.rows.deleteWhere(which);
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.flushTimer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.seen.close();
   }
 
   private async load(idHash: string): Promise<ActiveSession | undefined> {
-    const em = await this.storage.em();
-    const row = await em.findOne(Session, { idHash, expiresAt: { $gt: new Date() } });
-    if (!row) return undefined;
-    const session: ActiveSession = { idHash, publicId: row.publicId, userId: row.user.id, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt };
-    if (row.impersonatorId === null || row.impersonatorId === undefined) return session;
-    const impersonation = await impersonationOf(em, row);
-    return impersonation ? { ...session, impersonation } : undefined;
+    return loadSession(await this.storage.em(), idHash);
   }
 }

@@ -22,7 +22,7 @@ import { sha256Hex } from '../secrets.js';
 import { ApiToken } from '../storage/entities/index.js';
 import { RowCache } from '../storage/row-cache.js';
 import type { Storage } from '../storage/storage.js';
-import { updateTimes } from '../storage/times-update.js';
+import { NotedTimes } from '../storage/noted-times.js';
 import type { DerivationPool } from './derivations.js';
 import { hasValidChecksum, parseToken } from './format.js';
 import { hashesMatch, LEGACY_ALGORITHM, PBKDF2_ALGORITHM } from './hashing.js';
@@ -58,8 +58,7 @@ export class TokenVerifier {
   /** Made on first use: lru-cache allocates arrays for `max` entries up front (a CLI command verifies no token). */
   private memory: { verified: LRUCache<string, string>; genuine: LRUCache<string, string>; failed: LRUCache<string, true> } | undefined;
   private readonly inflight = new Map<string, Promise<boolean>>();
-  private readonly lastUsed = new Map<string, number>();
-  private readonly flushTimer: NodeJS.Timeout;
+  private readonly lastUsed: NotedTimes<ApiToken>;
 
   /** SHA-256 of a raw token that verified, to its id. */
   private get verified(): LRUCache<string, string> {
@@ -87,8 +86,7 @@ export class TokenVerifier {
   ) {
     this.records = new RowCache(storage.changes, (key) => this.load(key), 100_000);
     storage.changes.onChange((userId) => this.records.deleteWhere((record) => userId === null || record.userId === userId));
-    this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), FLUSH_MS);
-    this.flushTimer.unref();
+    this.lastUsed = new NotedTimes(storage, { entity: ApiToken, key: 'publicId', column: 'lastUsedAt' }, FLUSH_MS);
   }
 
   /**
@@ -137,24 +135,19 @@ export class TokenVerifier {
   }
 
   /** Writes the `last_used_at` noted since the last flush. */
-  async flush(): Promise<void> {
-    if (this.lastUsed.size === 0) return;
-    const pending = [...this.lastUsed];
-    this.lastUsed.clear();
-    const em = await this.storage.em();
-    await updateTimes(em, ApiToken, 'publicId', 'lastUsedAt', pending);
+  flush(): Promise<void> {
+    return this.lastUsed.flush();
   }
 
   async close(): Promise<void> {
-    clearInterval(this.flushTimer);
     this.pool.close();
-    await this.flush();
+    await this.lastUsed.close();
   }
 
   /** A verified token's record, if it is still usable, noting the use. */
   private use(record: TokenRecord): TokenRecord | null {
     if (!isUsable(record)) return null;
-    this.lastUsed.set(record.publicId, Date.now());
+    this.lastUsed.note(record.publicId);
     return record;
   }
 
