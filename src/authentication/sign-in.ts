@@ -20,6 +20,7 @@ import type { AuthUser } from '../users/auth-user.js';
 import { normalizeEmail } from '../users/emails.js';
 import type { UserService } from '../users/service.js';
 import type { CredentialResolver } from './credentials.js';
+import { countSecondStep, type SecondStepProof } from './second-step-counts.js';
 
 export interface SignInDeps {
   storage: Storage;
@@ -39,13 +40,6 @@ export interface SignInDeps {
   secondFactors: SecondFactors;
   passkeys: Passkeys;
   tickets: LoginTickets;
-}
-
-/** What the login's second step brings: a code from the authenticator app, a recovery code, or a passkey's answer. */
-export interface SecondStepProof {
-  code?: string;
-  recoveryCode?: string;
-  passkey?: unknown;
 }
 
 export class SignIn {
@@ -77,37 +71,16 @@ export class SignIn {
    * `invalid_code` and counts against the account's failure limit like a wrong password; the
    * fifth ends the ticket (401 `invalid_ticket` from then on, as for an unknown or expired one).
    * Returns the user and how they proved it, once the ticket and the code are used up.
-   *
-   * An authenticator code is the one proof that can be guessed (three in a million are right at
-   * any moment), and new addresses bring new tickets: so wrong codes also count per account, from
-   * every address (NIST SP 800-63B §5.2.2); past the limit a code is 429 unchecked, while a
-   * recovery code (80 random bits) or a passkey still logs in. Counts are taken before the check
-   * (codes sent at once cannot all be checked), and given back if the code was not checked.
+   * Wrong codes count as second-step-counts.ts says.
    */
   async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' | 'passkey' }> {
     const { storage, tickets, secondFactors, passkeys, limits, audit } = this.deps;
     const user = await this.ticketUser(ticket);
-    const pair = `${normalizeEmail(user.email)}|${clientKey(req)}`;
-    const account = `user:${user.id}`;
-    const countsPerAccount = limits !== undefined && proof.passkey === undefined && proof.recoveryCode === undefined;
-    const giveBack = async () => {
-      if (countsPerAccount) await limits.secondFactorFailures.refund(account);
-    };
-    if (countsPerAccount) {
-      const state = await limits.secondFactorFailures.consume(account);
-      if (!state.allowed) throw rateLimited(state, 'wrong authenticator codes for this account (a recovery code or a passkey still works)');
-    }
-    if (limits) {
-      const state = await limits.loginFailures.consume(pair);
-      if (!state.allowed) {
-        await giveBack();
-        throw rateLimited(state, 'failed logins for this account from this address');
-      }
-    }
+    const counts = await countSecondStep(limits, `${normalizeEmail(user.email)}|${clientKey(req)}`, user, proof);
     // One of the ticket's five tries is taken before the code is checked (see LoginTickets.claim);
     // a request a limit refused took none.
     if (!(await tickets.claim(ticket))) {
-      await giveBack();
+      await counts.giveBack();
       throw this.invalidTicket(user.id);
     }
     // A passkey's answer is checked first (against a challenge of this user's second step).
@@ -124,7 +97,7 @@ export class SignIn {
       throw invalidCode();
     }
     // Whatever the factor, a login clears the failures before it (NIST: previous failed attempts are disregarded).
-    if (limits) await Promise.all([limits.loginFailures.reset(pair), limits.secondFactorFailures.reset(account)]);
+    await counts.clear();
     this.assertMayLogIn(user, user.email);
     return { user, factor };
   }

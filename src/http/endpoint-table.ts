@@ -9,7 +9,7 @@ import { INVITATION_ENDPOINTS } from './api/invitations.js';
 import { MEMBER_ENDPOINTS } from './api/org-members.js';
 import { ORG_ENDPOINTS } from './api/orgs.js';
 import { invitationPage } from './pages/invitation-routes.js';
-import { ORG_PAGES } from './pages/org-routes.js';
+import { ORG_PAGES } from './pages/org-endpoints.js';
 import { MFA_ENDPOINTS } from './api/mfa.js';
 import { PASSKEY_ENDPOINTS } from './api/passkeys.js';
 import { PROFILE_ENDPOINTS } from './api/profile.js';
@@ -28,7 +28,7 @@ import { adminAudit, adminVerifyAuditChain } from './pages/admin/audit-routes.js
 import { adminOrg, adminOrgs } from './pages/admin/org-routes.js';
 import { adminPolicy } from './pages/admin/policy-routes.js';
 import { adminHome } from './pages/admin/routes.js';
-import { USER_CONSOLE } from './pages/admin/user-routes.js';
+import { USER_CONSOLE } from './pages/admin/user-endpoints.js';
 import { openApi } from './api/openapi.js';
 import type { Endpoint } from './endpoints/endpoint.js';
 import { MFA_PAGES } from './pages/mfa-routes.js';

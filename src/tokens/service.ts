@@ -16,58 +16,9 @@ import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
 import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM } from './hashing.js';
 import type { TokenRecord, TokenVerifier } from './verifier.js';
+import { toView, type CreatedToken, type NewToken, type TokenOrg, type TokenOrgs, type TokenOwners, type TokenView } from './token-views.js';
 
-/** The organization a token is bound to. */
-export interface TokenOrg {
-  id: number;
-  slug: string;
-}
-
-/** A token as listed: never a hash, never the raw value. */
-export interface TokenView {
-  id: string;
-  name: string;
-  scopes: string[];
-  /** The organization it is bound to, or null: it acts in every organization of its user. */
-  org: TokenOrg | null;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  legacy: boolean;
-}
-
-/** The creation result: the only time the raw token is seen. */
-export interface CreatedToken {
-  id: string;
-  name: string;
-  token: string;
-  scopes: string[];
-  org: TokenOrg | null;
-  created_at: string;
-  expires_at: string;
-}
-
-export interface NewToken {
-  /** 1 to 100 characters, no control, format or bidi characters. */
-  name: string;
-  /** Whole days, 1 to SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS; default SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS. */
-  expiresInDays?: number | undefined;
-  /** Each `[a-z0-9:._-]{1,64}`; none (the default) means every scope. */
-  scopes?: readonly string[] | undefined;
-  /** An organization of the user's (its id or slug) to bind the token to; none: every organization. */
-  org?: string | number | undefined;
-}
-
-/** Who tokens belong to: the users room finds them (a 404 `not_found` when there is none). */
-export interface TokenOwners {
-  get(ref: UserRef): Promise<{ readonly id: number }>;
-}
-
-/** The organizations a token may be bound to (the `auth.orgs` service): one by id or slug, and a membership. */
-export interface TokenOrgs {
-  find(idOrSlug: string | number): Promise<TokenOrg | null>;
-  membership(orgId: number, userId: number): Promise<object | null>;
-}
+export type { CreatedToken, NewToken, TokenOrg, TokenOrgs, TokenOwners, TokenView } from './token-views.js';
 
 /** Public ids are 16 base62 characters; anything else names no token, and costs no query. */
 const PUBLIC_ID = /^[A-Za-z0-9]{1,32}$/;
@@ -229,17 +180,4 @@ export class TokenService {
 
 function activeTokensOf(userId: number) {
   return { user: userId, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }] };
-}
-
-function toView(row: ApiToken): TokenView {
-  return {
-    id: row.publicId,
-    name: row.name,
-    scopes: row.scopes,
-    org: row.org ? { id: row.org.id, slug: row.org.slug } : null,
-    created_at: row.createdAt.toISOString(),
-    last_used_at: row.lastUsedAt?.toISOString() ?? null,
-    expires_at: row.expiresAt?.toISOString() ?? null,
-    legacy: row.algorithm === LEGACY_ALGORITHM,
-  };
 }

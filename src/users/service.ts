@@ -5,8 +5,6 @@
  * deletion), each change dropping the user's cached copy (user-cache.ts) at once.
  */
 import type { AuditLog } from '../audit/audit-log.js';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { AuthError } from '../errors.js';
 import type { PasswordHasher } from '../passwords/hashing.js';
 import { User } from '../storage/entities/index.js';
 import type { Storage } from '../storage/storage.js';
@@ -16,10 +14,10 @@ import type { AccountStates } from './account-states.js';
 import { protectAdminAccount, type Operator } from './admin-accounts.js';
 import type { AuthUser } from './auth-user.js';
 import type { AccountDeletion } from './deletion.js';
-import { ensureRoles, NO_PASSWORD_HASH, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
+import { NO_PASSWORD_HASH, type CreationRecord, type NewUser, type UserCreation } from './creation.js';
 import { listUsers, searchUsers, toAuthUser, type UserLookup, type UserSearch } from './lookup.js';
 import type { PasswordChanges } from './password-changes.js';
-import { validRoleName } from './role-names.js';
+import { addRole, removeRole } from './role-grants.js';
 import type { UserCache } from './user-cache.js';
 
 export interface UserServiceDeps {
@@ -144,27 +142,9 @@ export class UserService {
 
   /** Gives the user a role, creating the role if it does not exist. */
   async addRole(ref: UserRef, roleName: string): Promise<AuthUser> {
-    const name = validRoleName(roleName);
-    const { storage, lookup } = this.deps;
-    const em = await storage.em();
-    const user = await lookup.require(em, ref);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await storage.transaction(em, async (tx) => {
-          const [role] = await ensureRoles(tx.em, [name]);
-          if (user.roles.contains(role!)) return;
-          user.roles.add(role!);
-          await storage.changes.note(tx.em, [user.id]);
-          this.deps.audit.record(tx, { type: 'role_added', userId: user.id, email: user.email, detail: { role: name } });
-        });
-        break;
-      } catch (error) {
-        // Another process created the role at the same moment: use theirs.
-        if (!(error instanceof UniqueConstraintViolationException) || attempt >= 3) throw error;
-      }
-    }
+    const user = await addRole(this.deps, ref, roleName);
     this.forget([user.id]);
-    return toAuthUser(user);
+    return user;
   }
 
   /**
@@ -173,18 +153,9 @@ export class UserService {
    * operator (403 `forbidden`: admin-accounts.ts).
    */
   async removeRole(ref: UserRef, roleName: string, operator?: Operator): Promise<AuthUser> {
-    const em = await this.deps.storage.em();
-    const user = await this.deps.lookup.require(em, ref);
-    protectAdminAccount(operator, { is_admin: user.isAdmin }, 'remove a role from');
-    const role = user.roles.getItems().find((r) => r.name === roleName);
-    if (!role) throw new AuthError('not_found', `${user.email} does not have the role ${JSON.stringify(roleName)}`);
-    await this.deps.storage.transaction(em, async (tx) => {
-      user.roles.remove(role);
-      await this.deps.storage.changes.note(tx.em, [user.id]);
-      this.deps.audit.record(tx, { type: 'role_removed', userId: user.id, email: user.email, detail: { role: roleName } });
-    });
+    const user = await removeRole(this.deps, ref, roleName, operator);
     this.forget([user.id]);
-    return toAuthUser(user);
+    return user;
   }
 
   /**

@@ -6,7 +6,7 @@ import { LOGIN, SESSION } from '../endpoints/guards.js';
 import { EndpointRouter } from '../endpoints/mount.js';
 import { noStore, pathId } from '../openapi/operations.js';
 import { json, noContent } from '../openapi/responses.js';
-import { identityListResponse } from '../schemas/responses.js';
+import { identityListResponse } from '../schemas/mfa-responses.js';
 
 export const IDENTITY_ID = pathId('The identity’s `id`');
 

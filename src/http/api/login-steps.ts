@@ -12,7 +12,8 @@ import { EndpointRouter } from '../endpoints/mount.js';
 import { countedHeaders, sessionCookieHeader } from '../openapi/operations.js';
 import { json, redirect } from '../openapi/responses.js';
 import { accountSchemas } from '../schemas/accounts.js';
-import { userResponse, webauthnOptionsResponse } from '../schemas/responses.js';
+import { webauthnOptionsResponse } from '../schemas/mfa-responses.js';
+import { userResponse } from '../schemas/responses.js';
 import { SAME_SITE, unconfirmed } from './public-account.js';
 
 export const loginSecondStep = endpoint({

@@ -5,7 +5,7 @@ import { EndpointRouter } from '../endpoints/mount.js';
 import { noStore } from '../openapi/operations.js';
 import { json, noContent } from '../openapi/responses.js';
 import { accountSchemas } from '../schemas/accounts.js';
-import { recoveryCodesResponse, secondFactorStateResponse, totpSetupResponse } from '../schemas/responses.js';
+import { recoveryCodesResponse, secondFactorStateResponse, totpSetupResponse } from '../schemas/mfa-responses.js';
 import { accountEndpoint, OWN, wrongPassword } from './own-account.js';
 
 export const secondFactorState = accountEndpoint({

@@ -5,7 +5,7 @@ import { EndpointRouter } from '../endpoints/mount.js';
 import { noStore, pathId } from '../openapi/operations.js';
 import { json, noContent } from '../openapi/responses.js';
 import { accountSchemas } from '../schemas/accounts.js';
-import { passkeyCreatedResponse, passkeyListResponse, webauthnOptionsResponse } from '../schemas/responses.js';
+import { passkeyCreatedResponse, passkeyListResponse, webauthnOptionsResponse } from '../schemas/mfa-responses.js';
 import { accountEndpoint, OWN, wrongPassword } from './own-account.js';
 
 export const listPasskeys = accountEndpoint({

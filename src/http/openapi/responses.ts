@@ -6,7 +6,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
 import { AuthError, type ErrorCode } from '../../errors.js';
 import { MAX_PATH_SEGMENT } from '../requests/input.js';
-import { problemSchema } from '../schemas/responses.js';
+import { problemSchema } from '../schemas/problems.js';
 import type { SchemaComponents } from './json-schema.js';
 
 /**

@@ -11,10 +11,11 @@ import { defaultMfaTexts, type MfaTexts } from './mfa-texts.js';
 import { defaultOrgTexts, type OrgTexts } from './org-texts.js';
 import { defaultProfileTexts, type ProfileTexts } from './profile-texts.js';
 import { defaultSsoTexts, type SsoTexts } from './sso-texts.js';
+import { defaultTokenTexts, type TokenTexts } from './token-texts.js';
 
 export type PasswordRule = PasswordRuleFailure['rule'];
 
-export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts, SsoTexts {
+export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts, SsoTexts, TokenTexts {
   /** The pages' language, for `<html lang>`: screen readers pronounce the words by it. */
   lang: string;
   /** The link back to the application's home page, in every page's header. */
@@ -45,40 +46,6 @@ export interface PageTexts extends ProfileTexts, MfaTexts, OrgTexts, SsoTexts {
   register: { title: string; submit: string; haveAccount: string; login: string; checkMail: string };
   forgot: { title: string; intro: string; submit: string; sent: string; back: string };
   reset: { title: string; submit: string; unusable: string; askAgain: string };
-  tokens: {
-    title: string;
-    signedInAs(email: string): string;
-    none: string;
-    columns: { name: string; scopes: string; org: string; created: string; lastUsed: string; expires: string; actions: string };
-    allScopes: string;
-    /** An unbound token's organization: it acts in every one of its user's. */
-    allOrgs: string;
-    never: string;
-    legacy: string;
-    revoke: string;
-    revokeLabel(name: string): string;
-    createHeading: string;
-    name: string;
-    expiresInDays(max: number): string;
-    scopes: string;
-    scopesHint: string;
-    /** Over the checkboxes of the defined scopes. */
-    scopesChoiceHint: string;
-    org: string;
-    orgHint: string;
-    /** The choice of no organization: the token acts in every one. */
-    noOrg: string;
-    submit: string;
-    createdHeading(name: string): string;
-    createdWarning: string;
-    tokenLabel: string;
-    copy: string;
-    copied: string;
-    copyFailed: string;
-    revoked: string;
-  };
-  revoke: { title: string; question(name: string): string; consequence: string; confirm: string; cancel: string };
-
   /** Shown beside the field they concern. */
   errors: {
     required: string;
@@ -160,46 +127,12 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     unusable: 'This reset link is unknown, expired or already used.',
     askAgain: 'Ask for a new link',
   },
-  tokens: {
-    title: 'API tokens',
-    signedInAs: (email) => `Tokens of ${email}`,
-    none: 'You have no API tokens yet.',
-    columns: { name: 'Name', scopes: 'Scopes', org: 'Organization', created: 'Created', lastUsed: 'Last used', expires: 'Expires', actions: 'Actions' },
-    allScopes: 'all',
-    allOrgs: 'all',
-    never: 'never',
-    legacy: 'legacy: please replace it',
-    revoke: 'Revoke…',
-    revokeLabel: (name) => `Revoke the token ${name}…`,
-    createHeading: 'Create a token',
-    name: 'Name',
-    expiresInDays: (max) => `Expires in (days, 1 to ${max})`,
-    scopes: 'Scopes (optional)',
-    scopesHint: 'Separated by spaces; leave empty for all. Each is 1 to 64 of a-z 0-9 : . _ -',
-    scopesChoiceHint: 'What the token may do, at most: within your own rights, only what the checked scopes allow. Check none for everything you may do.',
-    org: 'Organization (optional)',
-    orgHint: 'A token bound to an organization acts in that one only.',
-    noOrg: 'None: every organization',
-    submit: 'Create token',
-    createdHeading: (name) => `Your new token “${name}”`,
-    createdWarning: 'Copy it now and keep it somewhere safe: it will not be shown again.',
-    tokenLabel: 'Token',
-    copy: 'Copy',
-    copied: 'Copied to the clipboard.',
-    copyFailed: 'Could not copy: select the token and copy it by hand.',
-    revoked: 'The token was revoked. Programs using it are refused from now on.',
-  },
+  ...defaultTokenTexts,
   ...defaultProfileTexts,
   ...defaultMfaTexts,
   ...defaultOrgTexts,
   ...defaultSsoTexts,
-  revoke: {
-    title: 'Revoke a token',
-    question: (name) => `Revoke the token “${name}”?`,
-    consequence: 'Programs that use it will be refused at once. This cannot be undone.',
-    confirm: 'Revoke the token',
-    cancel: 'Cancel',
-  },
+
 
   errors: {
     required: 'Fill in this field.',

@@ -6,7 +6,6 @@
  */
 import { AUDIT_TYPES } from '../../audit/records.js';
 import { z } from 'zod';
-import { SECOND_STEP_METHODS, SSO_FAILURE_REASONS, type ErrorCode, type PasswordRuleFailure, type ProblemDetails } from '../../errors.js';
 import { SCOPE } from '../../tokens/fields.js';
 import type { SessionView } from '../../sessions/store.js';
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
@@ -63,40 +62,6 @@ export const securityEventSchema = z
 export const securityLogResponse = z
   .object({ events: z.array(securityEventSchema), next: z.number().int().nullable().meta({ description: 'The `before` of the next page, or null on the last' }) })
   .meta({ id: 'SecurityLog' });
-
-/** `GET /api/mfa`. */
-export const secondFactorStateResponse = z
-  .object({ totp: z.enum(['none', 'pending', 'enabled']), recovery_codes_left: z.number().int() })
-  .meta({ id: 'SecondFactorState' });
-
-/** `POST /api/mfa/totp`: the pending secret, three ways. */
-export const totpSetupResponse = z
-  .object({
-    secret: z.string().meta({ description: 'Base32, for typing into an app by hand' }),
-    otpauth_url: z.string().meta({ description: 'otpauth://totp/… (SHA-1, 6 digits, 30 s)' }),
-    qr_svg: z.string().meta({ description: 'The link as a QR code, an SVG document' }),
-  })
-  .meta({ id: 'TotpSetup' });
-
-/** WebAuthn options for the browser (`startRegistration` / `startAuthentication` of @simplewebauthn/browser). */
-export const webauthnOptionsResponse = z
-  .looseObject({ challenge: z.string(), rpId: z.string().optional(), rp: z.looseObject({ id: z.string().optional(), name: z.string() }).optional() })
-  .meta({ id: 'WebAuthnOptions', description: 'PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON' });
-
-const passkeyViewSchema = z
-  .object({ id: z.string().meta({ description: 'The credential id (base64url): DELETE /api/passkeys/{id}' }), name: z.string(), created_at: timestamp, last_used_at: timestamp.nullable() })
-  .meta({ id: 'Passkey' });
-
-export const passkeyListResponse = z.object({ passkeys: z.array(passkeyViewSchema) }).meta({ id: 'PasskeyList' });
-const identityViewSchema = z
-  .object({ id: z.int().meta({ description: 'DELETE /api/identities/{id}' }), provider: z.string(), subject: z.string(), email: z.string().nullable(), created_at: timestamp })
-  .meta({ id: 'Identity' });
-
-export const identityListResponse = z.object({ identities: z.array(identityViewSchema) }).meta({ id: 'IdentityList' });
-export const passkeyCreatedResponse = z.object({ passkey: passkeyViewSchema }).meta({ id: 'PasskeyCreated' });
-
-/** `POST /api/mfa/totp/confirm`: the recovery codes, this once. */
-export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()).length(10) }).meta({ id: 'RecoveryCodes' });
 
 /** `POST /forgot`, `POST /reset`, and the other answers that only say what happens next. */
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
@@ -176,35 +141,3 @@ export const rulesResponse = z
 export const openApiResponse = z
   .looseObject({ openapi: z.string().regex(/^3\.1\.\d+$/), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
   .meta({ id: 'OpenApiDocument' });
-
-const PASSWORD_RULES = ['min_length', 'max_length', 'uppercase', 'lowercase', 'digit', 'special', 'blocklisted'] as const satisfies readonly PasswordRuleFailure['rule'][];
-
-const fieldProblem = z.object({ field: z.string(), message: z.string() }).meta({ id: 'FieldProblem', description: 'A body field (or path parameter) and what is wrong with it' });
-const ruleProblem = z.object({ rule: z.enum(PASSWORD_RULES), message: z.string() }).meta({ id: 'PasswordRuleProblem', description: 'A password rule the password fails' });
-
-/**
- * RFC 9457 problem details with one status and only the codes an endpoint answers with it.
- * `errors` is there for `bad_request` (a field's problem each) and `password_rules` (every rule
- * failed); no other code carries it.
- */
-export function problemSchema(status: number, codes: readonly [ErrorCode, ...ErrorCode[]]) {
-  const items = [...(codes.includes('bad_request') ? [fieldProblem] : []), ...(codes.includes('password_rules') ? [ruleProblem] : [])];
-  const ticket = z.string().meta({ description: 'With mfa_required: the ticket POST /login/mfa names (single use, 5 minutes)' });
-  const base = {
-    type: z.literal('about:blank'),
-    title: z.string(),
-    status: z.literal(status),
-    detail: z.string(),
-    code: z.enum(codes).meta({ description: 'Stable: what clients branch on' }),
-  };
-  const [first, ...more] = items;
-  const item = first && (more.length ? z.union([first, ...more]) : first);
-  const methods = z.array(z.enum(SECOND_STEP_METHODS)).meta({ description: 'With mfa_required: what the second step may bring for this account (`passkey` only if it has one)' });
-  const reason = z.enum(SSO_FAILURE_REASONS).meta({ description: 'With sso_failed: which check refused the provider’s answer (docs/sso.md)' });
-  const full = z.object({ ...base, ticket: ticket.optional(), methods: methods.optional(), reason: reason.optional(), errors: z.array(item ?? fieldProblem).optional() });
-  // Only a problem of `mfa_required` carries a ticket and methods, only `sso_failed` a reason, and
-  // only field or rule problems `errors` (additionalProperties is false).
-  const withReason = codes.includes('sso_failed') ? full : full.omit({ reason: true });
-  const withTicket = codes.includes('mfa_required') ? withReason : withReason.omit({ ticket: true, methods: true });
-  return (item ? withTicket : withTicket.omit({ errors: true })) satisfies z.ZodType<ProblemDetails>;
-}

@@ -10,14 +10,10 @@ import type { RequireOptions } from '../../../authorization/guards.js';
 import { AuthError } from '../../../errors.js';
 import { mayChangeAdminAccount, protectAdminAccount } from '../../../users/admin-accounts.js';
 import type { PublicUser } from '../../../users/auth-user.js';
-import { endpoint, type Endpoint } from '../../endpoints/endpoint.js';
+import type { Endpoint } from '../../endpoints/endpoint.js';
 import type { GuardKit } from '../../endpoints/guard-kit.js';
-import { tokenFailuresNote } from '../../endpoints/guards.js';
 import { EndpointRouter } from '../../endpoints/mount.js';
-import { pathId, queryParameter } from '../../openapi/operations.js';
-import { redirect } from '../../openapi/responses.js';
 import { parseBody } from '../../schemas/parse.js';
-import { consoleGuard, consolePage, PAGE, USER_ID, userForm } from './admin-endpoints.js';
 import { mayAssign, mayChange, USER_FIELDS, type UserField } from './access.js';
 import { parseQuery, roleForm, userListQuery } from './query.js';
 import type { AdminPageBase } from './shell.js';
@@ -26,81 +22,19 @@ import { ADMIN_TEXTS } from './texts.js';
 import { userPage } from './user-page.js';
 import { usersPage } from './users-page.js';
 import type { AdminDeps } from './routes.js';
-
-const PAGE_SIZE = 25;
-
-export const adminUsers = consolePage({
-  path: '/admin/users',
-  operationId: 'adminUsers',
-  summary: 'The users, 25 a page, searched by part of the address',
-  needs: '`read User`',
-  section: 'users',
-  parameters: [PAGE, queryParameter('email', 'Part of the address, in any case')],
-});
-export const adminUser = consolePage({
-  path: '/admin/users/:id',
-  operationId: 'adminUser',
-  summary: 'A user, and the changes the caller may make to the account',
-  needs: '`read User`',
-  section: 'users',
-  parameters: [pathId('The user’s id'), queryParameter('done', 'Says what was just done')],
-  refusals: ['not_found'],
-});
-
-const disabledForm = userForm(
-  'disabled',
-  'adminDisableUserForm',
-  'Disable (`true`) or enable (`false`) the account',
-  'disabled',
-  ['true', 'false'],
-);
-const addRoleForm = userForm(
-  'roles/add',
-  'adminAddRoleForm',
-  'Give the user a role that exists (defined or created)',
-  'roles',
-  [],
-);
-const removeRoleForm = userForm('roles/remove', 'adminRemoveRoleForm', 'Take a role away from the user', 'roles', []);
-const sessionsForm = userForm('sessions', 'adminEndSessionsForm', 'End every session of the user', 'sessions', ['end']);
-const tokensForm = userForm('tokens', 'adminRevokeTokensForm', 'Revoke every token of the user', 'tokens', ['revoke']);
-const mfaForm = userForm(
-  'mfa',
-  'adminResetMfaForm',
-  'Remove the user’s app, recovery codes and passkeys, and end their sessions',
-  'mfa',
-  ['reset'],
-);
-
-export const adminImpersonateForm = endpoint({
-  method: 'post',
-  path: '/admin/users/:id/impersonate',
-  operationId: 'adminImpersonateForm',
-  summary: 'Act as the user (docs/impersonation.md): a new session as them, then home',
-  description: ({ config }) =>
-    [
-      'Needs `read User` on every user, and `impersonate` on this user (never an `is_admin` one, nor oneself: 403',
-      '`forbidden`; not while acting as someone already: 403 `impersonation_forbidden`), as',
-      '`POST /api/impersonation`. Answered with a 303 to `/` and the new session\'s cookie.',
-    ].join(' ') + tokenFailuresNote(config),
-  tags: ['admin'],
-  guards: [consoleGuard('users')],
-  parameters: [USER_ID],
-  responses: { 303: redirect('Acting as the user: to the application’s home') },
-  refusals: ['bad_request', 'not_found', 'impersonation_forbidden'],
-});
-
-export const USER_CONSOLE = [
-  adminUsers,
+import {
+  adminImpersonateForm,
   adminUser,
-  disabledForm,
+  adminUsers,
   addRoleForm,
+  disabledForm,
+  mfaForm,
   removeRoleForm,
   sessionsForm,
   tokensForm,
-  mfaForm,
-  adminImpersonateForm,
-];
+} from './user-endpoints.js';
+
+const PAGE_SIZE = 25;
 
 export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) => AdminPageBase): EndpointRouter {
   const { users, guards } = deps;
