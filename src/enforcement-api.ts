@@ -14,6 +14,7 @@ import type { WithScopes } from './authorization/scope-rules.js';
 import type { AppAbility } from './authorization/abilities.js';
 import { Enforcement, type EnforceOptions } from './enforcement/enforcement.js';
 import { PARTS } from './policy-definitions.js';
+import { applyPolicies, enableRowLevelSecurity, tenantPolicies } from './storage/row-level-security.js';
 
 const ENFORCEMENT = Symbol('enforcement');
 
@@ -26,12 +27,35 @@ export abstract class EnforcementApi extends AuthorizationApi {
    * Registers the application's MikroORM: from now on `req.em` (behind any guard) reads only the
    * rows the request's ability may read and writes only what it may write; entities no rule names
    * are neither read nor written, unless listed in `public`. Call it once, when the ORM is open.
+   * With SERVICE_AUTH_TENANT_RLS on, await it: it rejects when the role the ORM connects as would
+   * bypass the tenant policies (docs/row-level-security.md), and req.em's queries wait for it.
    */
-  enforce(orm: MikroORM, options: EnforceOptions = {}): void {
-    const { abilities, orgRoles } = this[PARTS];
+  enforce(orm: MikroORM, options: EnforceOptions = {}): Promise<void> {
+    const { abilities, orgRoles, config } = this[PARTS];
     if (this[ENFORCEMENT]) throw new TypeError('auth.enforce(orm): the ORM is registered already; call it once, when the ORM is open');
-    this[ENFORCEMENT] = new Enforcement(orm, options, { abilities, tenant: orgRoles.tenant });
+    const enforcement = new Enforcement(orm, options, { abilities, tenant: orgRoles.tenant });
+    // With SERVICE_AUTH_TENANT_RLS, the role is checked (asynchronously) before req.em's first query runs.
+    const checked = config.tenantRls ? enableRowLevelSecurity(orm, config.tenantField) : Promise.resolve();
+    this[ENFORCEMENT] = enforcement;
     setRequestEm(abilities, (req) => this.em(req));
+    return checked;
+  }
+
+  /**
+   * The SQL that gives each tenant table of `orm` (its entities with SERVICE_AUTH_TENANT_FIELD) the
+   * row-level security policy of SERVICE_AUTH_TENANT_RLS: for a migration (`this.addSql(…)` each).
+   * Idempotent. `auth rls apply` runs the same statements.
+   */
+  tenantPolicies(orm: MikroORM): string[] {
+    return tenantPolicies(orm, this[PARTS].config.tenantField);
+  }
+
+  /**
+   * Runs those statements through `orm` in one transaction (idempotent) and returns them. `orm`
+   * must connect as the tables' owner (a migration's role), not as the role req.em's ORM uses.
+   */
+  applyTenantPolicies(orm: MikroORM): Promise<string[]> {
+    return applyPolicies(orm, this[PARTS].config.tenantField);
   }
 
   /**

@@ -74,6 +74,8 @@ export interface AuthConfig {
   readonly defaultRoles: readonly string[];
   /** SERVICE_AUTH_TENANT_FIELD: the field of a subject that names its organization, bound in every organization role's rule. */
   readonly tenantField: string;
+  /** SERVICE_AUTH_TENANT_RLS: PostgreSQL row-level security on the tenant tables of `auth.enforce`'s ORM. */
+  readonly tenantRls: boolean;
   readonly orgs: {
     /** SERVICE_AUTH_ORG_OWNER_ROLES: the organization roles of an owner; every organization keeps a member with one. */
     readonly ownerRoles: readonly string[];
@@ -226,6 +228,7 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
     },
     defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
     tenantField: read('SERVICE_AUTH_TENANT_FIELD', matching(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a property name: a letter or _, then letters, digits or _ (up to 64)'), 'org_id'),
+    tenantRls: read('SERVICE_AUTH_TENANT_RLS', boolean, false),
     orgs: {
       ownerRoles: read('SERVICE_AUTH_ORG_OWNER_ROLES', nonEmpty(roleNames), ['owner']),
       creation: read('SERVICE_AUTH_ORG_CREATION', matching(/^(?:anyone|admins)$/, '`anyone` or `admins`'), 'anyone') as 'anyone' | 'admins',

@@ -22,6 +22,7 @@ import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
 import { readCondition, type Binding } from './access-conditions.js';
 import { withReadConditions } from './collection-operators.js';
+import { scopeToTenant } from './tenant-scope.js';
 import { assertCacheable, assertCheckableWhere, cacheable, cacheableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
 
 export type { Binding };
@@ -43,7 +44,6 @@ export function readByItself(entity: object): boolean {
 export function bindingOf(em: object): Binding | undefined {
   return BINDINGS.get(em);
 }
-
 
 /** Set while MikroORM itself uses the connection for a flush or a transaction of req.em. */
 const internal = new AsyncLocalStorage<true>();
@@ -242,6 +242,7 @@ function subclassOf(Base: Base): Base {
     }
   }
   refuseUnenforceable(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, base, () => internal.getStore() === true);
+  scopeToTenant(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, (em) => BINDINGS.get(em)?.bound.org?.id);
   Enforced = EnforcedEntityManager as unknown as Base;
   subclasses.set(Base, Enforced);
   return Enforced;
