@@ -23,6 +23,7 @@ import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
+import { RlsApplyCommand } from './rls-apply.js';
 import { PolicyDiffCommand } from './policy-diff.js';
 import { PolicyLintCommand } from './policy-lint.js';
 import { RemoveMemberCommand } from './remove-member.js';
@@ -67,6 +68,7 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
   AuditVerifyCommand,
   AuditPruneCommand,
   MigrateCommand,
+  RlsApplyCommand,
 ];
 
 /** A command's name within the group: `create-user`, `audit verify`. */

@@ -29,6 +29,7 @@ import { ListRolesCommand } from './list-roles.js';
 import { ListTokensCommand } from './list-tokens.js';
 import { ListUsersCommand } from './list-users.js';
 import { MigrateCommand } from './migrate.js';
+import { RlsApplyCommand } from './rls-apply.js';
 import { PolicyDiffCommand } from './policy-diff.js';
 import { PolicyLintCommand } from './policy-lint.js';
 import { RemoveMemberCommand } from './remove-member.js';
@@ -65,6 +66,7 @@ export {
   ListTokensCommand,
   ListUsersCommand,
   MigrateCommand,
+  RlsApplyCommand,
   PolicyDiffCommand,
   PolicyLintCommand,
   RemoveMemberCommand,

@@ -23,7 +23,8 @@ interface TableRow {
 }
 
 const FIX_POLICIES =
-  "run auth.applyTenantPolicies(orm), or auth.tenantPolicies(orm)'s statements in a migration, as the tables' owner";
+  "run `auth rls apply --app <module>`, auth.applyTenantPolicies(orm) or auth.tenantPolicies(orm)'s statements " +
+  "in a migration, as the tables' owner";
 const FIX_ROLE =
   'connect as a role without SUPERUSER or BYPASSRLS (CREATE ROLE app LOGIN PASSWORD …; GRANT SELECT, INSERT, UPDATE, ' +
   'DELETE ON ALL TABLES IN SCHEMA public TO app), see docs/row-level-security.md';

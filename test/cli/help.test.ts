@@ -112,7 +112,7 @@ describe('CLI: help, version and usage errors', () => {
         'AddMemberCommand AddRoleCommand AuditCommand AuditPruneCommand AuditVerifyCommand AuthGroupCommand CheckCommand ConfirmEmailCommand CreateOrgCommand CreateRoleCommand CreateTokenCommand CreateUserCommand DeleteOrgCommand DeleteRoleCommand ' +
         'DeleteUserCommand DisableUserCommand EnableUserCommand ImportLegacyTokenCommand ' +
         'ListMembersCommand ListOrgsCommand ListRolesCommand ListTokensCommand ListUsersCommand MigrateCommand PolicyDiffCommand PolicyLintCommand RemoveMemberCommand RemoveRoleCommand ResetMfaCommand ResetPasswordCommand ' +
-        'RevokeTokenCommand ServiceAuthCommand SetMemberRolesCommand TestPoliciesCommand authCommands\n',
+        'RevokeTokenCommand RlsApplyCommand ServiceAuthCommand SetMemberRolesCommand TestPoliciesCommand authCommands\n',
       stderr: '',
     });
   });

@@ -274,7 +274,7 @@ describePostgres('row-level security on the tenant tables', () => {
         );
         await sql('drop policy service_auth_tenant on rls_invoices');
         expect(await refusal(app)).to.match(
-          /the table "public"."rls_invoices" has no tenant policy \(run auth\.applyTenantPolicies\(orm\)/,
+          /the table "public"."rls_invoices" has no tenant policy \(run `auth rls apply --app <module>`, auth\.applyTenantPolicies\(orm\)/,
         );
       } finally {
         await owning.close();
