@@ -13,6 +13,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import { expect } from 'chai';
 import fc from 'fast-check';
+import request from 'supertest';
 import { ConfigError } from '../../src/config/error.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
@@ -71,6 +72,7 @@ describePostgres('row-level security on the tenant tables', () => {
   let t: TestApp;
   let orgs: [number, number, number];
   let me: { id: number; email: string; roles: string[] };
+  let token: string;
 
   const sql = (query: string, params: unknown[] = []) => owner.em.getConnection().execute(query, params);
   const urlAs = (name: string): string => {
@@ -93,7 +95,17 @@ describePostgres('row-level security on the tenant tables', () => {
     database = await createPostgresDatabase();
     owner = await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: database.url, entities, debug: false });
     await owner.schema.createSchema();
-    t = await createTestApp({ SERVICE_AUTH_TENANT_RLS: true });
+    t = await createTestApp({ SERVICE_AUTH_TENANT_RLS: true }, (http, auth) => {
+      const inOrg = auth.orgRequired();
+      http.get('/orgs/:org/invoices', inOrg, async (req, res) => {
+        res.json({ ids: (await req.em.find(RlsInvoice, {}, { orderBy: { id: 'asc' } })).map((row) => row.id) });
+      });
+      http.get('/orgs/:org/invoices/raw', inOrg, async (req, res) => {
+        res.json({
+          ids: (await rawInTransaction<Row>(req.em, 'select id from rls_invoices order by id')).map((row) => row.id),
+        });
+      });
+    });
     // Twice: the statements are idempotent.
     await t.auth.applyTenantPolicies(owner);
     expect(await t.auth.applyTenantPolicies(owner)).to.deep.equal(t.auth.tenantPolicies(owner));
@@ -115,6 +127,7 @@ describePostgres('row-level security on the tenant tables', () => {
     for (const org of made) await t.auth.orgs.addMember(org.id, user.id, ['clerk']);
     orgs = [made[0]!.id, made[1]!.id, made[2]!.id];
     me = { id: user.id, email: user.email, roles: ['auditor'] };
+    token = (await t.auth.tokens.create(user, { name: 'rls' })).token;
   });
   after(async () => {
     await app?.close();
@@ -150,6 +163,20 @@ describePostgres('row-level security on the tenant tables', () => {
     expect(await rawInTransaction<Row>(em, 'select id from rls_invoices where id = 2')).to.deep.equal([]);
     // And req.em's own reads, outside a transaction, in one that sets the organization.
     expect((await em.find(RlsInvoice, {}, { orderBy: { id: 'asc' } })).map((row) => row.id)).to.deep.equal([1, 3]);
+  });
+
+  it("over HTTP, req.em and raw SQL in its transaction see the URL organization's rows only", async () => {
+    const [a, b] = orgs;
+    await seed([
+      { id: 1, org_id: a },
+      { id: 2, org_id: b },
+      { id: 3, org_id: b },
+    ]);
+    const get = async (path: string) =>
+      (await request(t.app).get(path).set('Authorization', `Bearer ${token}`).expect(200)).body as { ids: number[] };
+    expect(await get('/orgs/rls-a/invoices')).to.deep.equal({ ids: [1] });
+    expect(await get('/orgs/rls-a/invoices/raw')).to.deep.equal({ ids: [1] });
+    expect(await get('/orgs/rls-b/invoices/raw')).to.deep.equal({ ids: [2, 3] });
   });
 
   it("raw SQL in req.em's transaction cannot write another organization's rows", async () => {
@@ -273,9 +300,8 @@ describePostgres('row-level security on the tenant tables', () => {
           new RegExp(`role "${ownerRole}" owns \\S+, which does not force row-level security`),
         );
         await sql('drop policy service_auth_tenant on rls_invoices');
-        expect(await refusal(app)).to.match(
-          /the table "public"."rls_invoices" has no tenant policy \(run `auth rls apply --app <module>`, auth\.applyTenantPolicies\(orm\)/,
-        );
+        const fix = 'run `auth rls apply --app <module>`, auth.applyTenantPolicies(orm)';
+        expect(await refusal(app)).to.include(`the table "public"."rls_invoices" has no tenant policy (${fix}`);
       } finally {
         await owning.close();
         await sql(`alter table rls_invoices owner to current_user`);
