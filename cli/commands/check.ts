@@ -131,7 +131,11 @@ export class CheckCommand extends ServiceAuthCommand {
    * roles there, their attribute values loaded if those roles name any), by the package's own
    * resolution of who asks (src/authorization/asking.ts).
    */
-  private async asked(parts: AuthParts, rules: ExplainDeps, user: Principal): Promise<{ asking: Asking; asked: Asked }> {
+  private async asked(
+    parts: AuthParts,
+    rules: ExplainDeps,
+    user: Principal,
+  ): Promise<{ asking: Asking; asked: Asked }> {
     const [{ Asking }, { OrgAccess }, { AuthError }] = await Promise.all([
       import('../../src/authorization/asking.js'),
       import('../../src/authorization/org-access.js'),
