@@ -2,25 +2,28 @@
  * Enforcement where the data is, in ServiceAuth's public API: `auth.enforce(orm)`
  * registers the application's MikroORM; then `req.em` behind any guard, `auth.em(req)`, and
  * `auth.em(user, { org?, scopes? })` in service code, are EntityManagers bound to that ability
- * (src/enforcement/). ServiceAuth extends it.
+ * (src/enforcement/), for who asks as authorization/asking.ts resolves it. One of the parts
+ * ServiceAuth is made of (service-auth.ts).
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request } from 'express';
-import { AuthorizationApi } from './authorization-api.js';
-import { abilityIn, type Asker, type InOrg } from './asking.js';
-import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest, requestOfUser, setRequestEm } from './authorization/request-state.js';
-import type { WithScopes } from './authorization/scope-rules.js';
 import type { AppAbility } from './authorization/abilities.js';
+import type { Asked, Asker, InOrg } from './authorization/asker.js';
+import { askerOf } from './authorization/asking.js';
+import { isGuardedRequest, setRequestEm } from './authorization/request-state.js';
+import type { WithScopes } from './authorization/scope-rules.js';
 import { Enforcement, type EnforceOptions } from './enforcement/enforcement.js';
-import { PARTS } from './policy-definitions.js';
+import type { AuthParts } from './wiring.js';
 
-const ENFORCEMENT = Symbol('enforcement');
-
-export abstract class EnforcementApi extends AuthorizationApi {
-  private [ENFORCEMENT]: Enforcement | undefined;
+export class EnforcementApi {
+  readonly #parts: Pick<AuthParts, 'abilities' | 'orgRoles' | 'asking'>;
+  #enforcement: Enforcement | undefined;
   /** Each request's EntityManager, made on first use, for the ability it was made for. */
-  private readonly requestEms = new WeakMap<Request, { ability: AppAbility; em: EntityManager }>();
+  readonly #requestEms = new WeakMap<Request, { ability: AppAbility; em: EntityManager }>();
+
+  constructor(parts: Pick<AuthParts, 'abilities' | 'orgRoles' | 'asking'>) {
+    this.#parts = parts;
+  }
 
   /**
    * Registers the application's MikroORM: from now on `req.em` (behind any guard) reads only the
@@ -28,9 +31,11 @@ export abstract class EnforcementApi extends AuthorizationApi {
    * are neither read nor written, unless listed in `public`. Call it once, when the ORM is open.
    */
   enforce(orm: MikroORM, options: EnforceOptions = {}): void {
-    const { abilities, orgRoles } = this[PARTS];
-    if (this[ENFORCEMENT]) throw new TypeError('auth.enforce(orm): the ORM is registered already; call it once, when the ORM is open');
-    this[ENFORCEMENT] = new Enforcement(orm, options, { abilities, tenant: orgRoles.tenant });
+    const { abilities, orgRoles } = this.#parts;
+    if (this.#enforcement) {
+      throw new TypeError('auth.enforce(orm): the ORM is registered already; call it once, when the ORM is open');
+    }
+    this.#enforcement = new Enforcement(orm, options, { abilities, tenant: orgRoles.tenant });
     setRequestEm(abilities, (req) => this.em(req));
   }
 
@@ -42,25 +47,19 @@ export abstract class EnforcementApi extends AuthorizationApi {
   em(who: Asker, options?: WithScopes): EntityManager;
   em(who: Asker, options: InOrg & WithScopes): Promise<EntityManager>;
   em(asked: Asker, options: Partial<InOrg> & WithScopes = {}): EntityManager | Promise<EntityManager> {
-    const enforcement = this[ENFORCEMENT];
-    // `req.user` stands for its request (request-state.ts): the same EntityManager as `req.em`.
-    const who = requestOfUser(asked) ?? asked;
+    const enforcement = this.#enforcement;
     if (!enforcement) throw new TypeError('auth.em(…): register your MikroORM first, with auth.enforce(orm)');
-    if (options.org !== undefined) {
-      return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, org, user }) => {
-        const scoped = options.scopes ? this[PARTS].abilities.forToken(ability, user, options.scopes) : ability;
-        return enforcement.em({ ability: scoped, org });
-      });
-    }
-    if (isGuardedRequest(who) && !options.scopes) {
-      const ability = who.ability!;
-      const held = this.requestEms.get(who);
-      if (held?.ability === ability) return held.em;
-      const em = enforcement.em({ ability, org: orgOfRequest(who)?.org });
-      this.requestEms.set(who, { ability, em });
-      return em;
-    }
-    const ability = this.abilityFor(isGuardedRequest(who) ? who : toPrincipal(who as PrincipalLike), options);
-    return enforcement.em({ ability, org: isGuardedRequest(who) ? orgOfRequest(who)?.org : undefined });
+    // `req.user` stands for its request (request-state.ts): the same EntityManager as `req.em`.
+    const who = askerOf(asked);
+    const resolved = this.#parts.asking.resolve(who, options);
+    const bound = ({ ability, org }: Asked): EntityManager => enforcement.em({ ability, org });
+    if (resolved instanceof Promise) return resolved.then(bound);
+    if (!isGuardedRequest(who) || options.scopes) return bound(resolved);
+    // `req.em` is made once per request, unless its ability changed (a later guard put it in an organization).
+    const held = this.#requestEms.get(who);
+    if (held?.ability === resolved.ability) return held.em;
+    const em = bound(resolved);
+    this.#requestEms.set(who, { ability: resolved.ability, em });
+    return em;
   }
 }
