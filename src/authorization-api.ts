@@ -1,8 +1,9 @@
 /**
  * The authorization half of ServiceAuth's public API: the guards, and asking what a user may do in
- * service code (an ability, a policy, the rows, the fields); what it defines is policy-definitions.ts,
- * the user attributes rules name user-attribute-api.ts.
- * ServiceAuth extends it; the parts it hands over to are built by wiring.ts.
+ * service code (an ability, a policy, the rows, the fields); who asks is resolved by
+ * authorization/asking.ts for every question alike. What an application defines is
+ * policy-definitions.ts, the user attributes rules name user-attribute-api.ts. One of the parts
+ * ServiceAuth is made of (service-auth.ts); the parts it hands over to are built by wiring.ts.
  */
 import { detectSubjectType, subject as asSubject } from '@casl/ability';
 import type { FilterQuery } from '@mikro-orm/core';
@@ -10,31 +11,39 @@ import type { Request, RequestHandler } from 'express';
 import { policyAnalysis, type PolicyAnalysis } from './authorization/analysis/policy-analysis.js';
 import { POLICY_ACTION, type AppAbility } from './authorization/abilities.js';
 import { lintDefinitions } from './authorization/analysis/lint-roles.js';
+import type { Asked, Asker, InOrg } from './authorization/asker.js';
+import { askerOf, principalOf } from './authorization/asking.js';
 import { explain, type Explanation } from './authorization/explain.js';
-import { accessFilter, type AccessibleByOptions } from './authorization/filters.js';
+import type { AccessibleByOptions } from './authorization/filters.js';
 import type { RequireOptions } from './authorization/guards.js';
-import { orgAccessFilter } from './authorization/org-access.js';
 import { runPolicyTests, type PolicyTestReport } from './authorization/policy-tests.js';
 import type { PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest } from './authorization/request-state.js';
 import type { WithScopes } from './authorization/scope-rules.js';
 import { permittedFieldsIn } from './authorization/scoped-ability.js';
-import { PARTS } from './policy-definitions.js';
-import { UserAttributeApi } from './user-attribute-api.js';
-import { abilityIn, askerOf, principalOf, type Asker, type InOrg } from './asking.js';
+import type { AuthParts } from './wiring.js';
 
-export { PARTS } from './policy-definitions.js';
-export type { Asker, InOrg } from './asking.js';
+export type { Asker, InOrg } from './authorization/asker.js';
 
-export abstract class AuthorizationApi extends UserAttributeApi {
+/** What the guards and the questions hand over to. */
+type AuthorizationParts = Pick<AuthParts, 'guards' | 'abilities' | 'asking' | 'roleRules' | 'orgRoles' | 'policies'>;
+
+export class AuthorizationApi {
+  readonly #parts: AuthorizationParts;
+
+  constructor(parts: AuthorizationParts) {
+    this.#parts = parts;
+    const { abilities, orgRoles } = parts;
+    this.policies = policyAnalysis(
+      () => orgRoles.tenant.field,
+      (options) => lintDefinitions(abilities.definitions(), orgRoles.tenant.field, options),
+    );
+  }
+
   /**
    * Policy analysis (docs/policy-analysis.md): `auth.policies.diff(a, b)`, what a change grants;
    * `auth.policies.lint()`, rules that never decide, duplicates, rules on entities without the tenant field.
    */
-  readonly policies: PolicyAnalysis = policyAnalysis(
-    () => this[PARTS].orgRoles.tenant.field,
-    (options) => lintDefinitions(this[PARTS].abilities.definitions(), this[PARTS].orgRoles.tenant.field, options),
-  );
+  readonly policies: PolicyAnalysis;
 
   /**
    * Guard: the organization of the URL parameter `param` (id or slug), of which the user is a
@@ -42,17 +51,17 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    * A non-member: 404 `not_found`, as for no such organization (unless a global rule lets them `read` it).
    */
   orgRequired(param = 'org'): RequestHandler {
-    return this[PARTS].guards.orgRequired(param);
+    return this.#parts.guards.orgRequired(param);
   }
 
   /** Guard: a session or a token. */
   get loginRequired(): RequestHandler {
-    return this[PARTS].guards.loginRequired;
+    return this.#parts.guards.loginRequired;
   }
 
   /** Guard: a valid API token (`Authorization: Bearer`); a session cookie alone does not pass. */
   get tokenRequired(): RequestHandler {
-    return this[PARTS].guards.tokenRequired;
+    return this.#parts.guards.tokenRequired;
   }
 
   /** The specification's spelling of `tokenRequired`. */
@@ -62,12 +71,12 @@ export abstract class AuthorizationApi extends UserAttributeApi {
 
   /** Guard: the token carries every scope (no scopes means all; sessions are not limited by scopes). */
   requireScopes(...scopes: string[]): RequestHandler {
-    return this[PARTS].guards.requireScopes(...scopes);
+    return this.#parts.guards.requireScopes(...scopes);
   }
 
   /** Guard: the user holds every one of the roles. */
   rolesRequired(...roles: string[]): RequestHandler {
-    return this[PARTS].guards.rolesRequired(...roles);
+    return this.#parts.guards.rolesRequired(...roles);
   }
 
   /** The specification's spelling of `rolesRequired`. */
@@ -75,7 +84,7 @@ export abstract class AuthorizationApi extends UserAttributeApi {
 
   /** Guard: the user holds at least one of the roles. */
   rolesAccepted(...roles: string[]): RequestHandler {
-    return this[PARTS].guards.rolesAccepted(...roles);
+    return this.#parts.guards.rolesAccepted(...roles);
   }
 
   /**
@@ -85,7 +94,7 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    * the body sets. `T` is what `load` finds: inferred from it, or named to check it.
    */
   require<T = unknown>(options: RequireOptions<T>): RequestHandler {
-    return this[PARTS].guards.require(options);
+    return this.#parts.guards.require(options);
   }
 
   /**
@@ -109,23 +118,17 @@ export abstract class AuthorizationApi extends UserAttributeApi {
   abilityFor(who: Asker, options?: WithScopes): AppAbility;
   abilityFor(who: Asker, options: InOrg & WithScopes): Promise<AppAbility>;
   abilityFor(asked: Asker, options?: Partial<InOrg> & WithScopes): AppAbility | Promise<AppAbility> {
-    const { abilities } = this[PARTS];
-    const who = askerOf(asked);
-    const user = principalOf(who);
-    const scoped = (ability: AppAbility) => (options?.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
-    if (options?.org !== undefined) {
-      return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, user: attributed }) => (options.scopes ? abilities.forToken(ability, attributed, options.scopes) : ability));
-    }
-    return scoped(isGuardedRequest(who) ? who.ability! : abilities.abilityFor(user));
+    const resolved = this.#parts.asking.resolve(asked, options);
+    return resolved instanceof Promise ? resolved.then(({ ability }) => ability) : resolved.ability;
   }
 
   /** Whether the named policy allows the user in this context; fails closed like the guard. */
   can(user: PrincipalLike, policy: string, context: Record<string, unknown> = {}): boolean {
-    const { policies } = this[PARTS];
+    const { policies, asking } = this.#parts;
     const who = askerOf(user);
     if (!policies.has(policy)) return policies.check(policy, principalOf(who), context);
     // A request's `req.user`: as its guard would decide, a scoped token's scopes included.
-    return this.abilityFor(who).can(POLICY_ACTION, asSubject(policy, { ...context }));
+    return asking.resolve(who).ability.can(POLICY_ACTION, asSubject(policy, { ...context }));
   }
 
   /**
@@ -146,23 +149,12 @@ export abstract class AuthorizationApi extends UserAttributeApi {
     subjectType: string,
     options: AccessibleByOptions & Partial<InOrg> & WithScopes = {},
   ): FilterQuery<T> | Promise<FilterQuery<T>> {
-    const { abilities, orgRoles } = this[PARTS];
-    const who = askerOf(asked);
+    const { abilities, asking } = this.#parts;
     abilities.assertKnownNames('accessibleBy', action, subjectType);
-    const { tenant } = orgRoles;
-    const user = principalOf(who);
     // A scoped token's filter is the `$and` of its owner's and its scopes' (filters.ts).
-    const scoped = (ability: AppAbility) => (options.scopes ? abilities.forToken(ability, user, options.scopes) : ability);
-    if (options.org !== undefined) {
-      return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, org, user: attributed }) => {
-        const within = options.scopes ? abilities.forToken(ability, attributed, options.scopes) : ability;
-        return orgAccessFilter(abilities, tenant, { ability: within, org }, action, subjectType, options) as FilterQuery<T>;
-      });
-    }
-    const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
-    const ability = scoped(this.abilityFor(who));
-    if (place) return orgAccessFilter(abilities, tenant, { ability, org: place.org }, action, subjectType, options) as FilterQuery<T>;
-    return accessFilter(ability, action, subjectType, (rule) => abilities.describe(rule), options, () => abilities.definitions()) as FilterQuery<T>;
+    const resolved = asking.resolve(asked, options);
+    const rows = (who: Asked): FilterQuery<T> => asking.rowsOf(who, action, subjectType, options) as FilterQuery<T>;
+    return resolved instanceof Promise ? resolved.then(rows) : rows(resolved);
   }
 
   /**
@@ -171,9 +163,10 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    * object's own keys (none for a bare type name).
    */
   permittedFields(user: Asker, action: string, subject: string | object, allFields?: readonly string[]): string[] {
-    this[PARTS].abilities.assertKnownNames('permittedFields', action, typeof subject === 'string' ? subject : detectSubjectType(subject));
+    const subjectType = typeof subject === 'string' ? subject : detectSubjectType(subject);
+    this.#parts.abilities.assertKnownNames('permittedFields', action, subjectType);
     const every = allFields ?? (typeof subject === 'object' ? Object.keys(subject) : []);
-    return [...new Set(permittedFieldsIn(this.abilityFor(user), action, subject, every))].sort();
+    return [...new Set(permittedFieldsIn(this.#parts.asking.resolve(user).ability, action, subject, every))].sort();
   }
 
   /** A copy of `object` with only the keys the user may `action` on it, as a `subjectType` (for responses). */
@@ -198,19 +191,18 @@ export abstract class AuthorizationApi extends UserAttributeApi {
     context: Record<string, unknown> = {},
     options?: string | (InOrg & { field?: string }),
   ): Explanation | Promise<Explanation> {
-    const { abilities, roleRules, orgRoles, policies } = this[PARTS];
-    const who = askerOf(asked);
+    const { abilities, roleRules, policies, asking } = this.#parts;
     abilities.assertKnownNames('explain', action, subjectType);
-    const { tenant } = orgRoles;
     const deps = { abilities, roles: roleRules, policies };
-    const user = principalOf(who);
     // In an organization, the subject is one of its own unless the context says otherwise (or its type has no tenant field).
-    const inOrg = (orgId: number) => ({ ...tenant.stamp(subjectType, orgId), ...context });
+    const answer = (who: Asked, field: string | undefined): Explanation => {
+      const subject = asking.subjectOf(who, subjectType, context);
+      return explain(deps, who.user, action, subjectType, subject, field, who.ability);
+    };
     if (typeof options === 'object' && options !== null) {
-      return abilityIn(this[PARTS], who, options.org).then(({ ability, org, user: attributed }) => explain(deps, attributed, action, subjectType, inOrg(org.id), options.field, ability));
+      return asking.resolve(asked, { org: options.org }).then((who) => answer(who, options.field));
     }
-    const place = isGuardedRequest(who) ? orgOfRequest(who) : undefined;
-    return explain(deps, user, action, subjectType, place ? inOrg(place.org.id) : context, options, this.abilityFor(who));
+    return answer(asking.resolve(asked), options);
   }
 
   /**
@@ -218,7 +210,7 @@ export abstract class AuthorizationApi extends UserAttributeApi {
    * roles and policies; a malformed file throws a PolicyTestFileError naming file and JSON path.
    */
   testPolicies(fileOrObject: string | object): PolicyTestReport {
-    const { abilities, roleRules, policies } = this[PARTS];
+    const { abilities, roleRules, policies } = this.#parts;
     return runPolicyTests({ abilities, roles: roleRules, policies }, fileOrObject);
   }
 }

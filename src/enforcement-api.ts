@@ -2,26 +2,29 @@
  * Enforcement where the data is, in ServiceAuth's public API: `auth.enforce(orm)`
  * registers the application's MikroORM; then `req.em` behind any guard, `auth.em(req)`, and
  * `auth.em(user, { org?, scopes? })` in service code, are EntityManagers bound to that ability
- * (src/enforcement/). ServiceAuth extends it.
+ * (src/enforcement/), for who asks as authorization/asking.ts resolves it. One of the parts
+ * ServiceAuth is made of (service-auth.ts).
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request } from 'express';
-import { AuthorizationApi } from './authorization-api.js';
-import { abilityIn, type Asker, type InOrg } from './asking.js';
-import { toPrincipal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, orgOfRequest, requestOfUser, setRequestEm } from './authorization/request-state.js';
-import type { WithScopes } from './authorization/scope-rules.js';
 import type { AppAbility } from './authorization/abilities.js';
+import type { Asked, Asker, InOrg } from './authorization/asker.js';
+import { askerOf } from './authorization/asking.js';
+import { isGuardedRequest, setRequestEm } from './authorization/request-state.js';
+import type { WithScopes } from './authorization/scope-rules.js';
 import { Enforcement, type EnforceOptions } from './enforcement/enforcement.js';
-import { PARTS } from './policy-definitions.js';
 import { applyPolicies, enableRowLevelSecurity, tenantPolicies } from './storage/row-level-security.js';
+import type { AuthParts } from './wiring.js';
 
-const ENFORCEMENT = Symbol('enforcement');
-
-export abstract class EnforcementApi extends AuthorizationApi {
-  private [ENFORCEMENT]: Enforcement | undefined;
+export class EnforcementApi {
+  readonly #parts: Pick<AuthParts, 'abilities' | 'orgRoles' | 'asking' | 'config'>;
+  #enforcement: Enforcement | undefined;
   /** Each request's EntityManager, made on first use, for the ability it was made for. */
-  private readonly requestEms = new WeakMap<Request, { ability: AppAbility; em: EntityManager }>();
+  readonly #requestEms = new WeakMap<Request, { ability: AppAbility; em: EntityManager }>();
+
+  constructor(parts: Pick<AuthParts, 'abilities' | 'orgRoles' | 'asking' | 'config'>) {
+    this.#parts = parts;
+  }
 
   /**
    * Registers the application's MikroORM: from now on `req.em` (behind any guard) reads only the
@@ -31,12 +34,14 @@ export abstract class EnforcementApi extends AuthorizationApi {
    * bypass the tenant policies (docs/row-level-security.md), and req.em's queries wait for it.
    */
   enforce(orm: MikroORM, options: EnforceOptions = {}): Promise<void> {
-    const { abilities, orgRoles, config } = this[PARTS];
-    if (this[ENFORCEMENT]) throw new TypeError('auth.enforce(orm): the ORM is registered already; call it once, when the ORM is open');
+    const { abilities, orgRoles, config } = this.#parts;
+    if (this.#enforcement) {
+      throw new TypeError('auth.enforce(orm): the ORM is registered already; call it once, when the ORM is open');
+    }
     const enforcement = new Enforcement(orm, options, { abilities, tenant: orgRoles.tenant });
     // With SERVICE_AUTH_TENANT_RLS, the role is checked (asynchronously) before req.em's first query runs.
     const checked = config.tenantRls ? enableRowLevelSecurity(orm, config.tenantField) : Promise.resolve();
-    this[ENFORCEMENT] = enforcement;
+    this.#enforcement = enforcement;
     setRequestEm(abilities, (req) => this.em(req));
     return checked;
   }
@@ -47,7 +52,7 @@ export abstract class EnforcementApi extends AuthorizationApi {
    * Idempotent. `auth rls apply` runs the same statements.
    */
   tenantPolicies(orm: MikroORM): string[] {
-    return tenantPolicies(orm, this[PARTS].config.tenantField);
+    return tenantPolicies(orm, this.#parts.config.tenantField);
   }
 
   /**
@@ -55,7 +60,7 @@ export abstract class EnforcementApi extends AuthorizationApi {
    * must connect as the tables' owner (a migration's role), not as the role req.em's ORM uses.
    */
   applyTenantPolicies(orm: MikroORM): Promise<string[]> {
-    return applyPolicies(orm, this[PARTS].config.tenantField);
+    return applyPolicies(orm, this.#parts.config.tenantField);
   }
 
   /**
@@ -66,25 +71,19 @@ export abstract class EnforcementApi extends AuthorizationApi {
   em(who: Asker, options?: WithScopes): EntityManager;
   em(who: Asker, options: InOrg & WithScopes): Promise<EntityManager>;
   em(asked: Asker, options: Partial<InOrg> & WithScopes = {}): EntityManager | Promise<EntityManager> {
-    const enforcement = this[ENFORCEMENT];
-    // `req.user` stands for its request (request-state.ts): the same EntityManager as `req.em`.
-    const who = requestOfUser(asked) ?? asked;
+    const enforcement = this.#enforcement;
     if (!enforcement) throw new TypeError('auth.em(…): register your MikroORM first, with auth.enforce(orm)');
-    if (options.org !== undefined) {
-      return abilityIn(this[PARTS], who, options.org, options.scopes).then(({ ability, org, user }) => {
-        const scoped = options.scopes ? this[PARTS].abilities.forToken(ability, user, options.scopes) : ability;
-        return enforcement.em({ ability: scoped, org });
-      });
-    }
-    if (isGuardedRequest(who) && !options.scopes) {
-      const ability = who.ability!;
-      const held = this.requestEms.get(who);
-      if (held?.ability === ability) return held.em;
-      const em = enforcement.em({ ability, org: orgOfRequest(who)?.org });
-      this.requestEms.set(who, { ability, em });
-      return em;
-    }
-    const ability = this.abilityFor(isGuardedRequest(who) ? who : toPrincipal(who as PrincipalLike), options);
-    return enforcement.em({ ability, org: isGuardedRequest(who) ? orgOfRequest(who)?.org : undefined });
+    // `req.user` stands for its request (request-state.ts): the same EntityManager as `req.em`.
+    const who = askerOf(asked);
+    const resolved = this.#parts.asking.resolve(who, options);
+    const bound = ({ ability, org }: Asked): EntityManager => enforcement.em({ ability, org });
+    if (resolved instanceof Promise) return resolved.then(bound);
+    if (!isGuardedRequest(who) || options.scopes) return bound(resolved);
+    // `req.em` is made once per request, unless its ability changed (a later guard put it in an organization).
+    const held = this.#requestEms.get(who);
+    if (held?.ability === resolved.ability) return held.em;
+    const em = bound(resolved);
+    this.#requestEms.set(who, { ability: resolved.ability, em });
+    return em;
   }
 }

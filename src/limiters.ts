@@ -8,7 +8,10 @@ import type { EndpointLimiters } from './http/actions/checks.js';
 import { createLimiter, type Limiter } from './rate-limit/limiter.js';
 import type { SharedRedis } from './rate-limit/shared-redis.js';
 
-/** The endpoints' limiters, and those that count failures: logins per (email, client) pair, wrong authenticator codes per account, bearer tokens per client. */
+/**
+ * The endpoints' limiters, and those that count failures: logins per (email, client) pair, wrong
+ * authenticator codes per account, bearer tokens per client.
+ */
 export interface Limiters extends EndpointLimiters {
   loginFailures: Limiter;
   secondFactorFailures: Limiter;

@@ -50,7 +50,8 @@ export interface RequestFacts {
  * logger understands (above).
  */
 export function logError(logger: Logger, level: 'warn' | 'error', message: string, error: unknown, req?: RequestFacts): void {
-  const line = req ? `${message} in ${req.method} ${quote(req.path)}${req.id === undefined ? '' : ` (request ${quote(String(req.id))})`}` : message;
+  const line = req ? (`${message} in ${req.method} ` +
+    `${quote(req.path)}${req.id === undefined ? '' : ` (request ${quote(String(req.id))})`}`) : message;
   const kind = kindOf(logger);
   if (kind === 'pino') (logger[level] as unknown as (details: object, message: string) => void)({ err: loggable(error, false), ...(req && { req }) }, line);
   else if (kind === 'winston') logger[level](line, { err: loggable(error, true), ...(req && { req }) });

@@ -1,6 +1,6 @@
 /**
  * What an application defines: named policies, roles, organization roles and scopes, in code or
- * from policy files. AuthorizationApi (and so ServiceAuth) extends it.
+ * from policy files. One of the parts ServiceAuth is made of (service-auth.ts).
  */
 import { fileURLToPath } from 'node:url';
 import type { RawRuleOf } from '@casl/ability';
@@ -18,14 +18,14 @@ import type { AuthParts } from './wiring.js';
  */
 export type DefinedRule = RawRuleOf<AppAbility>;
 
-/** Where a ServiceAuth keeps its parts: a registered symbol, so that another copy of the package finds them. */
-export const PARTS = Symbol.for('service-auth.parts');
+/** What defining needs: the registries the definitions go to. */
+type DefinitionParts = Pick<AuthParts, 'policies' | 'roleRules' | 'orgRoles' | 'scopes'>;
 
-export abstract class PolicyDefinitions {
-  protected readonly [PARTS]: AuthParts;
+export class PolicyDefinitions {
+  readonly #parts: DefinitionParts;
 
-  constructor(parts: AuthParts) {
-    this[PARTS] = parts;
+  constructor(parts: DefinitionParts) {
+    this.#parts = parts;
   }
 
   /**
@@ -33,7 +33,7 @@ export abstract class PolicyDefinitions {
    * context is the route's URL parameters (canonical integers as numbers). Only `true` allows.
    */
   definePolicy(name: string, policy: Policy): void {
-    this[PARTS].policies.define(name, policy);
+    this.#parts.policies.define(name, policy);
   }
 
   /** The specification's spelling of `definePolicy`. */
@@ -44,7 +44,7 @@ export abstract class PolicyDefinitions {
    * `{ includes: ['viewer'] }` gives it another role's rules first. A cycle throws a TypeError.
    */
   defineRole(name: string, rules: readonly DefinedRule[], options: Pick<RoleOptions, 'includes'> = {}): void {
-    this[PARTS].roleRules.define(name, rules, options.includes ? { includes: options.includes } : {});
+    this.#parts.roleRules.define(name, rules, options.includes ? { includes: options.includes } : {});
   }
 
   /**
@@ -58,7 +58,7 @@ export abstract class PolicyDefinitions {
     options: Pick<RoleOptions, 'includes'> = {},
   ): void {
     const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
-    this[PARTS].orgRoles.define(name, rules, includes ? { includes } : {});
+    this.#parts.orgRoles.define(name, rules, includes ? { includes } : {});
   }
 
   /**
@@ -68,12 +68,12 @@ export abstract class PolicyDefinitions {
    * nothing and cannot be given to a new token (422 `unknown_scope`). See docs/tokens.md.
    */
   defineScope(name: string, rules: readonly DefinedRule[], description: string): void {
-    this[PARTS].scopes.define(name, rules, description);
+    this.#parts.scopes.define(name, rules, description);
   }
 
   /** The defined scopes, sorted by name, with their descriptions. */
   get scopes(): ScopeInfo[] {
-    return this[PARTS].scopes.list();
+    return this.#parts.scopes.list();
   }
 
   /**
@@ -81,7 +81,7 @@ export abstract class PolicyDefinitions {
    * or every .json file of a directory; returns the global role names it defined.
    */
   loadPolicies(path: string | URL): string[] {
-    const { roleRules, orgRoles, scopes } = this[PARTS];
+    const { roleRules, orgRoles, scopes } = this.#parts;
     return loadRuleFiles(roleRules, path instanceof URL ? fileURLToPath(path) : path, orgRoles, scopes);
   }
 }

@@ -2,10 +2,16 @@
  * `new ServiceAuth(app)`: reads the configuration once, builds the parts (wiring.ts), mounts the
  * auth router at the prefix with the error middleware after it, and opens storage in the
  * background (`ready`). Everything else here is the public API, handing over to the parts.
+ *
+ * It is made of parts, not a chain of classes: what an application defines
+ * (policy-definitions.ts), its user attributes (user-attribute-api.ts), the guards and questions
+ * (authorization-api.ts) and `req.em` (enforcement-api.ts) are each an object of their own, whose
+ * members ServiceAuth hands over to (hand-over.ts) and declares by extending their classes as an
+ * interface, so that each member is written and documented once.
  */
 import type { Application, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { AuditApi, AuditHandler } from './audit/audit-log.js';
-import { PARTS } from './authorization-api.js';
+import { AuthorizationApi } from './authorization-api.js';
 import { EnforcementApi } from './enforcement-api.js';
 import { readConfig, sourceFrom, type AuthConfig } from './config/config.js';
 import { unknownKeys } from './config/unknown-keys.js';
@@ -19,12 +25,15 @@ import type { Logger } from './logger.js';
 import type { MailTransport } from './mail/transport.js';
 import type { OrgService } from './orgs/service.js';
 import type { UserRef } from './storage/user-ref.js';
+import { handOver } from './hand-over.js';
+import { PolicyDefinitions } from './policy-definitions.js';
 import { DerivationsBusyError } from './tokens/derivations.js';
 import type { TokenService } from './tokens/service.js';
 import type { AuthUser } from './users/auth-user.js';
 import type { RoleService } from './users/roles.js';
 import type { IdentityProviderOptions } from './sso/providers.js';
 import type { UserService } from './users/service.js';
+import { UserAttributeApi } from './user-attribute-api.js';
 import { AuthParts } from './wiring.js';
 
 /**
@@ -33,17 +42,42 @@ import { AuthParts } from './wiring.js';
  */
 const INSTANCE = Symbol.for('service-auth.instance');
 
+/**
+ * The parts of each ServiceAuth, by instance: shared through a registered symbol by every copy of
+ * the package in the process, so that the CLI's copy finds those of an application's copy.
+ */
+const PARTS_OF: WeakMap<object, AuthParts> = ((globalThis as Record<symbol, WeakMap<object, AuthParts>>)[
+  Symbol.for('service-auth.parts')
+] ??= new WeakMap());
+
 /** The parts behind a ServiceAuth: for the CLI and the package's own tests, not the public API. */
 export function partsOf(auth: ServiceAuth): AuthParts {
-  return (auth as unknown as { [PARTS]: AuthParts })[PARTS];
+  const parts = PARTS_OF.get(auth);
+  if (!parts) throw new TypeError('partsOf(auth): not a ServiceAuth');
+  return parts;
 }
 
-export class ServiceAuth extends EnforcementApi {
+// The members of the parts, declared here (implemented and documented in each part's class).
+export interface ServiceAuth extends PolicyDefinitions, UserAttributeApi, AuthorizationApi, EnforcementApi {}
+
+export class ServiceAuth {
+  static {
+    handOver(ServiceAuth, (auth) => auth.#definitions, PolicyDefinitions, ['define_policy']);
+    handOver(ServiceAuth, (auth) => auth.#attributes, UserAttributeApi);
+    handOver(ServiceAuth, (auth) => auth.#authorization, AuthorizationApi, ['policies', 'roles_required']);
+    handOver(ServiceAuth, (auth) => auth.#enforcement, EnforcementApi);
+  }
+
   /** The ServiceAuth mounted on an application, if any (the CLI's `--app` uses this). */
   static of(app: object): ServiceAuth | undefined {
     return (app as { [INSTANCE]?: ServiceAuth })[INSTANCE];
   }
 
+  readonly #parts: AuthParts;
+  readonly #definitions: PolicyDefinitions;
+  readonly #attributes: UserAttributeApi;
+  readonly #authorization: AuthorizationApi;
+  readonly #enforcement: EnforcementApi;
   readonly config: AuthConfig;
   /** Storage connected and migrated. Requests that arrive earlier wait for it. */
   readonly ready: Promise<void>;
@@ -72,7 +106,12 @@ export class ServiceAuth extends EnforcementApi {
     const assumed: string[] = [];
     const config = readConfig(sourceFrom(app), app.get('env'), (warning) => assumed.push(warning));
     const parts = new AuthParts(config);
-    super(parts);
+    this.#parts = parts;
+    PARTS_OF.set(this, parts);
+    this.#definitions = new PolicyDefinitions(parts);
+    this.#attributes = new UserAttributeApi(parts);
+    const authorization = (this.#authorization = new AuthorizationApi(parts));
+    this.#enforcement = new EnforcementApi(parts);
     this.config = config;
     this.ready = parts.ready;
     this.users = parts.users;
@@ -84,7 +123,9 @@ export class ServiceAuth extends EnforcementApi {
     // The error middleware right after the router also answers what the application's own body
     // parsers refused on a path under the prefix.
     const explain: Explainer = (user, action, subjectType, context, org) =>
-      org === undefined ? this.explain(user, action, subjectType, context) : this.explain(user, action, subjectType, context, { org });
+      org === undefined
+        ? authorization.explain(user, action, subjectType, context)
+        : authorization.explain(user, action, subjectType, context, { org });
     app.use(this.config.urlPrefix, createAuthRouter(parts, { explain }), unknownPath, this.errorHandler);
     Object.defineProperty(app, INSTANCE, { value: this, configurable: true });
     // Found now, among what construction read; logged once it is done, so that a logger assigned
@@ -101,32 +142,32 @@ export class ServiceAuth extends EnforcementApi {
 
   /** Where the package logs: `console` with a prefix by default; pino and winston loggers fit. */
   get logger(): Logger {
-    return this[PARTS].pluggable.logger;
+    return this.#parts.pluggable.logger;
   }
 
   set logger(logger: Logger) {
-    this[PARTS].pluggable.logger = logger;
+    this.#parts.pluggable.logger = logger;
   }
 
   /** How mail leaves: SMTP, the outbox directory or the console, per configuration. */
   get mail(): MailTransport {
-    return this[PARTS].pluggable.mail;
+    return this.#parts.pluggable.mail;
   }
 
   /** Replacing it closes the configured transport (an SMTP pool) if it is the one replaced. */
   set mail(transport: MailTransport) {
-    const { pluggable, configuredMail } = this[PARTS];
+    const { pluggable, configuredMail } = this.#parts;
     if (pluggable.mail === configuredMail && transport !== configuredMail) void Promise.resolve(configuredMail.close?.()).catch(() => undefined);
     pluggable.mail = transport;
   }
 
   /** Every word of the built-in pages; assign a copy with changes to reword or translate them. */
   get texts(): PageTexts {
-    return this[PARTS].pluggable.texts;
+    return this.#parts.pluggable.texts;
   }
 
   set texts(texts: PageTexts) {
-    this[PARTS].pluggable.texts = texts;
+    this.#parts.pluggable.texts = texts;
   }
 
   // ---- events ----
@@ -149,14 +190,14 @@ export class ServiceAuth extends EnforcementApi {
     handler?: EventHandler | OrgEventHandler | AuditHandler,
   ): (<H extends EventHandler & OrgEventHandler & AuditHandler>(handler: H) => H) | (() => void) {
     if (name === 'audit') {
-      const { audit } = this[PARTS];
+      const { audit } = this.#parts;
       if (handler) return audit.onRecord(handler as AuditHandler);
       return <H extends AuditHandler>(decorated: H): H => {
         audit.onRecord(decorated);
         return decorated;
       };
     }
-    const { events } = this[PARTS];
+    const { events } = this.#parts;
     events.listFor(name);
     if (handler) return events.subscribe(name, handler as EventHandler | OrgEventHandler);
     return <H extends EventHandler | OrgEventHandler>(decorated: H): H => {
@@ -172,7 +213,7 @@ export class ServiceAuth extends EnforcementApi {
    * start is thrown as a 503 AuthError.
    */
   async currentUser(req: Request): Promise<AuthUser | null> {
-    const parts = this[PARTS];
+    const parts = this.#parts;
     await parts.whenReady();
     try {
       return (await parts.credentials.acceptable(req))?.user ?? null;
@@ -188,7 +229,7 @@ export class ServiceAuth extends EnforcementApi {
    * pending reset links stop working, and `password_reset_completed` fires.
    */
   resetPassword(user: UserRef, password: string): Promise<AuthUser> {
-    return this[PARTS].resets.reset(user, password);
+    return this.#parts.resets.reset(user, password);
   }
 
   /**
@@ -197,11 +238,11 @@ export class ServiceAuth extends EnforcementApi {
    * it; nothing is fetched from the provider until someone signs in through it.
    */
   addIdentityProvider(options: IdentityProviderOptions): void {
-    this[PARTS].sso.providers.add(options);
+    this.#parts.sso.providers.add(options);
   }
 
   /** Finishes pending work (reset requests, mail) and closes the database and Redis. Safe to call twice. */
   close(): Promise<void> {
-    return this[PARTS].close();
+    return this.#parts.close();
   }
 }

@@ -1,15 +1,23 @@
 /**
  * The application's own user attributes in rules (`${user.team}`), in ServiceAuth's public API:
  * declaring them and their resolver, loading a user's values for service code, and dropping
- * what every instance holds of them (authorization/user-attributes.ts). AuthorizationApi extends it.
+ * what every instance holds of them (authorization/user-attributes.ts). One of the parts
+ * ServiceAuth is made of (service-auth.ts).
  */
 import { toPrincipal, type Principal, type PrincipalLike } from './authorization/principal.js';
-import { isGuardedRequest, requestOfUser, setAttributedUser, userOfRequest } from './authorization/request-state.js';
+import { askerOf } from './authorization/asking.js';
+import { isGuardedRequest, setAttributedUser, userOfRequest } from './authorization/request-state.js';
 import type { UserAttributeResolver } from './authorization/user-attributes.js';
 import type { Request } from 'express';
-import { PARTS, PolicyDefinitions } from './policy-definitions.js';
+import type { AuthParts } from './wiring.js';
 
-export abstract class UserAttributeApi extends PolicyDefinitions {
+export class UserAttributeApi {
+  readonly #parts: Pick<AuthParts, 'userAttributes'>;
+
+  constructor(parts: Pick<AuthParts, 'userAttributes'>) {
+    this.#parts = parts;
+  }
+
   /**
    * Declares the application's own user attributes, which rules then name as `${user.team}`, and
    * (now or later) the resolver that gives a user's values: strings, finite numbers or booleans;
@@ -19,7 +27,7 @@ export abstract class UserAttributeApi extends PolicyDefinitions {
    * Declaring again adds names; a new resolver replaces the old one. See docs/authorization.md.
    */
   defineUserAttributes(names: readonly string[], resolver?: UserAttributeResolver): void {
-    this[PARTS].userAttributes.define(names, resolver);
+    this.#parts.userAttributes.define(names, resolver);
   }
 
   /**
@@ -30,9 +38,9 @@ export abstract class UserAttributeApi extends PolicyDefinitions {
    * is. Rejects with an AuthError `attributes_unavailable` (503) when the resolver fails.
    */
   async loadUserAttributes(asked: PrincipalLike | Request): Promise<Principal> {
-    const { userAttributes } = this[PARTS];
+    const { userAttributes } = this.#parts;
     // `req.user` stands for its request (request-state.ts): its values go onto the request too.
-    const who = requestOfUser(asked) ?? asked;
+    const who = askerOf(asked);
     if (!isGuardedRequest(who)) return userAttributes.load(toPrincipal(who as PrincipalLike));
     const attributed = await userAttributes.load(userOfRequest(who)!);
     setAttributedUser(who, attributed);
@@ -45,6 +53,6 @@ export abstract class UserAttributeApi extends PolicyDefinitions {
    * them changed. Their next request reads the values again.
    */
   async invalidateUser(user: PrincipalLike | number): Promise<void> {
-    await this[PARTS].userAttributes.invalidate(typeof user === 'number' ? user : toPrincipal(user).id);
+    await this.#parts.userAttributes.invalidate(typeof user === 'number' ? user : toPrincipal(user).id);
   }
 }

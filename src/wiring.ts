@@ -7,6 +7,7 @@ import { AuditLog } from './audit/audit-log.js';
 import { CredentialResolver } from './authentication/credentials.js';
 import { SignIn } from './authentication/sign-in.js';
 import { AbilityFactory, type AppAbility } from './authorization/abilities.js';
+import { Asking } from './authorization/asking.js';
 import { Guards } from './authorization/guards.js';
 import { Impersonation } from './impersonation/impersonation.js';
 import { LoginTickets } from './mfa/login-tickets.js';
@@ -112,6 +113,8 @@ export class AuthParts {
   readonly guards: Guards;
   /** Requests and questions in an organization (`orgRequired`, `{ org }`). */
   readonly orgAccess: OrgAccess;
+  /** Who asks a question of the authorization API, resolved one way for every question. */
+  readonly asking: Asking;
   /** Storage connected and migrated, and the password hasher warmed up. */
   readonly ready: Promise<void>;
   private closing: Promise<void> | undefined;
@@ -196,11 +199,11 @@ export class AuthParts {
     const noteChange = async (userId: number) => storage.transaction(await storage.em(), (tx) => storage.changes.note(tx.em, [userId]));
     const attributes = (this.userAttributes = new UserAttributes({ names: this.attributeNames, feed: storage.changes, log: pluggable, noteChange }));
     this.orgAccess = new OrgAccess(this.abilities, () => this.orgs, attributes);
+    this.asking = new Asking({ abilities: this.abilities, orgAccess: this.orgAccess, tenant });
     const impersonations = new ImpersonationSessions(storage, audit, sessions);
     const ttlSeconds = config.sessions.impersonationTtlSeconds;
     this.impersonation = new Impersonation({ ttlSeconds, sessions, impersonations, cookie: this.cookie, credentials: this.credentials, users: this.users, abilities: this.abilities });
     this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, attributes, publicOrigin });
-
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here
     // rather than as an unhandled rejection.

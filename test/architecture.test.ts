@@ -46,11 +46,26 @@ describe('the layout', () => {
     expect(both, 'folders importing each other').to.deep.equal([]);
   });
 
-  it('keeps authorization/ free of http/: guards decide, the error middleware answers', () => {
-    const offending = sources
-      .filter((file) => folderOf(file).startsWith('src/authorization'))
-      .flatMap((file) => relativeImports(file).filter((target) => folderOf(target).startsWith('src/http')).map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`));
-    expect(offending).to.deep.equal([]);
+  /** Each import of a file under `from` of a file under `to`, as `file imports target`. */
+  function importsBetween(from: string, to: string): string[] {
+    const under = (file: string, folder: string) => folderOf(file) === folder || folderOf(file).startsWith(`${folder}/`);
+    return sources
+      .filter((file) => under(file, from))
+      .flatMap((file) =>
+        relativeImports(file)
+          .filter((target) => under(target, to))
+          .map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`),
+      );
+  }
+
+  for (const room of ['src/authorization', 'src/orgs', 'src/users']) {
+    it(`keeps ${room}/ free of src/http/: it decides and keeps, the HTTP layer asks and answers`, () => {
+      expect(importsBetween(room, 'src/http')).to.deep.equal([]);
+    });
+  }
+
+  it('keeps src/authorization/ free of src/storage/: deciding is pure, what is stored reaches it through interfaces', () => {
+    expect(importsBetween('src/authorization', 'src/storage')).to.deep.equal([]);
   });
 
   it(`has no source file over ${MAX_LINES} lines`, () => {

@@ -1,5 +1,7 @@
 import { Command, Option } from 'clipanion';
 import { routeContext } from '../../src/authorization/context.js';
+import type { Asked } from '../../src/authorization/asker.js';
+import type { Asking } from '../../src/authorization/asking.js';
 import type { ExplainDeps } from '../../src/authorization/explain.js';
 import type { Principal } from '../../src/authorization/principal.js';
 import type { AuthParts } from '../../src/wiring.js';
@@ -75,13 +77,16 @@ export class CheckCommand extends ServiceAuthCommand {
     const { explain } = await import('../../src/authorization/explain.js');
     const user = await this.withAttributes(parts, rules.abilities, await this.existingUser(parts, this.email!), given);
     if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
-    const place = this.org === undefined ? undefined : await this.place(parts, user);
-    const attributed = place && !user.attributes && rules.abilities.needsAttributes(user, place) ? await this.withAttributes(parts, rules.abilities, user, undefined, true) : user;
-    const question = place ? { ...place.tenant.stamp(this.subject ?? '', place.org.id), ...context } : context;
-    const ability = place && rules.abilities.abilityFor(attributed, { org: place.org, roles: place.roles });
+    // Who asks, in the organization of `--org` if given, resolved as the package resolves any question.
+    const { asking, asked } = await this.asked(parts, rules, user);
+    const { org, roles, user: attributed, ability } = asked;
+    const question = asking.subjectOf(asked, this.subject ?? '', context);
     let explanation: ReturnType<typeof explain>;
     try {
-      explanation = this.policy !== undefined ? explain(rules, attributed, 'satisfy', this.policy, context) : explain(rules, attributed, this.action!, this.subject!, question, undefined, ability);
+      explanation =
+        this.policy !== undefined
+          ? explain(rules, attributed, 'satisfy', this.policy, context)
+          : explain(rules, attributed, this.action!, this.subject!, question, undefined, ability);
     } catch (error) {
       // An action or subject type no rule names: a typo on the command line.
       if (error instanceof TypeError) throw new CliFailure(`Usage Error: ${error.message.replace(/^explain: /, '')}`, EXIT_USAGE);
@@ -90,14 +95,14 @@ export class CheckCommand extends ServiceAuthCommand {
     const { rulesLackingAttributes } = await import('./lacking-attributes.js');
     const lacking = explanation.allowed || this.policy !== undefined
       ? []
-      : rulesLackingAttributes(rules.abilities.definitions(), attributed, place?.roles ?? [], this.action!, this.subject!);
+      : rulesLackingAttributes(rules.abilities.definitions(), attributed, roles, this.action!, this.subject!);
     if (this.json) {
       const lackingAttributes = lacking.map(({ rule, ...where }) => ({ ...where, action: rule.action, subject: rule.subject }));
-      const answer = { email: user.email, ...(place && { org: place.org.slug }), ...explanation };
+      const answer = { email: user.email, ...(org && { org: org.slug }), ...explanation };
       this.print(JSON.stringify({ ...answer, ...(lacking.length > 0 && { lacking_attributes: lackingAttributes }) }, null, 2));
     } else {
       this.print(explanation.allowed ? 'allowed' : 'denied');
-      this.print(decidedBy(explanation, [...user.roles, ...(place?.roles ?? [])]));
+      this.print(decidedBy(explanation, [...user.roles, ...roles]));
       for (const line of whyNotLines(explanation)) this.print(line);
       for (const line of lackingLines(lacking, given ? 'given' : this.app ? 'resolver' : 'none')) this.print(line);
     }
@@ -121,13 +126,32 @@ export class CheckCommand extends ServiceAuthCommand {
     return this.app ? parts.userAttributes.load(user) : withAttributes(user, {});
   }
 
-  /** The organization of `--org`, the user's roles there, and how a subject names its organization. */
-  private async place(parts: AuthParts, user: Principal) {
-    const org = await parts.orgs.find(this.org!);
-    if (!org) throw new CliFailure(`Unknown organization: no organization ${JSON.stringify(this.org)}`);
-    const membership = await parts.orgs.membership(org.id, user.id);
-    const { Tenant } = await import('../../src/authorization/tenant.js');
-    return { org, roles: membership?.roles ?? [], tenant: new Tenant(parts.config.tenantField) };
+  /**
+   * The user asking with the rules given, everywhere or in the organization of `--org` (the user's
+   * roles there, their attribute values loaded if those roles name any), by the package's own
+   * resolution of who asks (src/authorization/asking.ts).
+   */
+  private async asked(
+    parts: AuthParts,
+    rules: ExplainDeps,
+    user: Principal,
+  ): Promise<{ asking: Asking; asked: Asked }> {
+    const [{ Asking }, { OrgAccess }, { AuthError }] = await Promise.all([
+      import('../../src/authorization/asking.js'),
+      import('../../src/authorization/org-access.js'),
+      import('../../src/errors.js'),
+    ]);
+    const { abilities } = rules;
+    const attributes = { load: (who: Principal) => this.withAttributes(parts, abilities, who, undefined, true) };
+    const orgAccess = new OrgAccess(abilities, () => parts.orgs, attributes);
+    const asking = new Asking({ abilities, orgAccess, tenant: parts.orgRoles.tenant });
+    if (this.org === undefined) return { asking, asked: asking.resolve(user) };
+    try {
+      return { asking, asked: await asking.resolve(user, { org: this.org }) };
+    } catch (error) {
+      if (!(error instanceof AuthError && error.code === 'not_found')) throw error;
+      throw new CliFailure(`Unknown organization: no organization ${JSON.stringify(this.org)}`);
+    }
   }
 
   /**

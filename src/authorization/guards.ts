@@ -57,7 +57,10 @@ export class Guards {
   readonly loginRequired: RequestHandler;
   /** A valid API token (`Authorization: Bearer`); a session cookie alone does not pass. */
   readonly tokenRequired: RequestHandler;
-  /** A session or a token, and `req.ability` ready: the user's attributes loaded if their roles name any (the package's own routes that ask it). */
+  /**
+   * A session or a token, and `req.ability` ready: the user's attributes loaded if their roles name
+   * any (the package's own routes that ask it).
+   */
   readonly abilityReady: RequestHandler;
 
   constructor(private readonly deps: GuardDeps) {

@@ -12,6 +12,7 @@ import type { Request } from 'express';
 import type { Credentials } from '../authentication/credentials.js';
 import { AuthError } from '../errors.js';
 import type { AbilityFactory, AppAbility, OrgPlace } from './abilities.js';
+import { boundTokenRefusal } from './asker.js';
 import { conditionsMatcher } from './conditions.js';
 import { accessFilter, type AccessibleByOptions } from './filters.js';
 import type { OrgDirectory, OrgInfo, OrgMembership, OrgName } from './org-directory.js';
@@ -26,7 +27,8 @@ export class OrgAccess {
     private readonly abilities: AbilityFactory,
     /** The organizations; a function, as the service is built after the guards. */
     private readonly directory: () => OrgDirectory,
-    private readonly attributes: UserAttributes,
+    /** Where a user's attribute values come from (the CLI's `check` gives its own). */
+    private readonly attributes: Pick<UserAttributes, 'load'>,
   ) {}
 
   /**
@@ -72,15 +74,20 @@ export class OrgAccess {
   /**
    * The user's ability in the organization (global roles only where they are no member); 404 for
    * an unknown one. The user's attributes are loaded first if the roles in play, or the `scopes`
-   * of a token to be asked as, name any: `user` is the principal the ability was built for.
+   * of a token to be asked as, name any: `user` is the principal the ability was built for, `roles`
+   * the membership's there.
    */
-  async abilityIn(user: Principal, name: OrgName, scopes?: readonly string[]): Promise<{ ability: AppAbility; org: OrgInfo; user: Principal }> {
+  async abilityIn(
+    user: Principal,
+    name: OrgName,
+    scopes?: readonly string[],
+  ): Promise<{ ability: AppAbility; org: OrgInfo; user: Principal; roles: readonly string[] }> {
     const org = await this.find(name);
     if (!org) throw noSuchOrg();
     const membership = await this.directory().membership(org.id, user.id);
     const place = { org, roles: membership?.roles ?? [] };
     const attributed = await this.attributedIn(user, place, scopes);
-    return { ability: this.abilities.abilityFor(attributed, place), org, user: attributed };
+    return { ability: this.abilities.abilityFor(attributed, place), org, user: attributed, roles: place.roles };
   }
 
   /** The user with their attribute values if the roles in play there (or the `scopes`) name any and they are not loaded yet. */
@@ -98,7 +105,8 @@ export class OrgAccess {
 /** Puts the request in the place found, or says why not. */
 function admit(req: Request, token: Credentials['token'], place: OrgPlaceOfRequest | null): AuthError | undefined {
   if (!place) return noSuchOrg();
-  if (token?.org != null && token.org !== place.org.id) return new AuthError('forbidden', 'This token is bound to another organization');
+  const refusal = boundTokenRefusal(token, place.org.id);
+  if (refusal) return refusal;
   enterOrg(req, place);
   return undefined;
 }
@@ -106,8 +114,6 @@ function admit(req: Request, token: Credentials['token'], place: OrgPlaceOfReque
 function noSuchOrg(): AuthError {
   return new AuthError('not_found', 'No such organization');
 }
-
-const withoutTenantWide = new WeakMap<AppAbility, AppAbility>();
 
 /**
  * `accessibleBy` in an organization: the rows the ability allows, of that organization only (the
@@ -123,17 +129,34 @@ export function orgAccessFilter(
   subjectType: string,
   options: AccessibleByOptions,
 ): Record<string, unknown> {
-  let relevant = ability;
-  if (subjectType === ORGANIZATION) {
-    relevant = withoutTenantWide.get(ability) ?? withoutOrgWide(abilities, ability);
-    withoutTenantWide.set(ability, relevant);
-  }
+  const relevant = subjectType === ORGANIZATION ? withoutOrgRules(abilities, ability, 'wide') : ability;
   const roles = () => abilities.definitions();
-  return { $and: [accessFilter(relevant, action, subjectType, (rule) => abilities.describe(rule), options, roles), tenant.condition(subjectType, org.id)] };
+  const describe = (rule: object) => abilities.describe(rule);
+  const filter = accessFilter(relevant, action, subjectType, describe, options, roles);
+  return { $and: [filter, tenant.condition(subjectType, org.id)] };
 }
 
-/** The ability without the organization roles' `all` rules; a scoped token's, with its scopes kept. */
-function withoutOrgWide(abilities: AbilityFactory, ability: AppAbility): AppAbility {
-  if (ability instanceof ScopedAbility) return new ScopedAbility(withoutOrgWide(abilities, ability.owner), ability.scopes) as unknown as AppAbility;
-  return createMongoAbility<AppAbility>(ability.rules.filter((rule) => !(rule.subject === 'all' && abilities.sourceOf(rule)?.org)), { conditionsMatcher });
+/** The parts of abilities without (some of) the organization roles' rules, by ability. */
+const withoutOrg = { every: new WeakMap<AppAbility, AppAbility>(), wide: new WeakMap<AppAbility, AppAbility>() };
+
+/**
+ * The ability without the organization roles' rules (`every`: its global part, which alone
+ * decides about a subject type without the tenant field), or without only their `all` rules
+ * (`wide`); a scoped token's with its scopes kept. Made once per ability.
+ */
+export function withoutOrgRules(abilities: AbilityFactory, ability: AppAbility, which: 'every' | 'wide'): AppAbility {
+  const held = withoutOrg[which].get(ability);
+  if (held) return held;
+  let part: AppAbility;
+  if (ability instanceof ScopedAbility) {
+    part = new ScopedAbility(withoutOrgRules(abilities, ability.owner, which), ability.scopes) as unknown as AppAbility;
+  } else {
+    const left = (rule: AppAbility['rules'][number]): boolean => {
+      const fromOrgRole = abilities.sourceOf(rule)?.org === true;
+      return !(fromOrgRole && (which === 'every' || rule.subject === 'all'));
+    };
+    part = createMongoAbility<AppAbility>(ability.rules.filter(left), { conditionsMatcher });
+  }
+  withoutOrg[which].set(ability, part);
+  return part;
 }

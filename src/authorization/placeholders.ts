@@ -76,7 +76,9 @@ export function placeholderProblem(object: string, field: string, orgAllowed: bo
   if (object === 'user') {
     if (!isAttribute(field) || attributes.has(field)) return undefined;
     const declared = [...attributes].map((name) => `, \${user.${name}}`).join('');
-    return `unknown placeholder \${user.${field}}; use \${user.id}, \${user.email}, \${user.is_admin}${declared} or declare it first with defineUserAttributes(["${field}"], …) (or "userAttributes" in a policy file)`;
+    return (`unknown placeholder \${user.${field}}; use \${user.id}, \${user.email}, ` +
+      `\${user.is_admin}${declared} or declare it first with defineUserAttributes(["${field}"], ` +
+      `…) (or "userAttributes" in a policy file)`);
   }
   if (!orgAllowed) return `\${org.${field}} is for organization roles only (defineOrgRole, or "orgRoles" in a policy file)`;
   return field in ORG_FIELDS ? undefined : `unknown placeholder \${org.${field}}; use \${org.id} or \${org.slug}`;
@@ -98,7 +100,8 @@ function valueOf(object: string, field: string, values: PlaceholderValues): unkn
     if (!isAttribute(field)) return USER_FIELDS[field as keyof typeof USER_FIELDS](values.user);
     const { attributes } = values.user;
     // AbilityFactory loads or refuses before it gets here (it knows which roles name attributes).
-    if (!attributes) throw new TypeError(`\${user.${field}}: the user's attributes are not loaded; await auth.loadUserAttributes(user) first`);
+    if (!attributes) throw new TypeError((`\${user.${field}}: the user's attributes are not loaded; await ` +
+      `auth.loadUserAttributes(user) first`));
     const value = Object.hasOwn(attributes, field) ? attributes[field] : undefined;
     if (value === undefined || value === null) throw new MissingAttribute(field);
     return value;
@@ -108,7 +111,10 @@ function valueOf(object: string, field: string, values: PlaceholderValues): unkn
   return ORG_FIELDS[field as keyof typeof ORG_FIELDS](values.org);
 }
 
-/** A copy of `value` with the user's (and the organization's) fields in place of the placeholders; MissingAttribute for an attribute without a value. */
+/**
+ * A copy of `value` with the user's (and the organization's) fields in place of the placeholders;
+ * MissingAttribute for an attribute without a value.
+ */
 export function interpolate(value: unknown, values: PlaceholderValues): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(value);

@@ -90,7 +90,8 @@ function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Pr
   if ('policy' in test) {
     const defined = deps.policies.has(test.policy);
     const explanation = defined ? explain(deps, user, POLICY_ACTION, test.policy, test.context) : { allowed: false, rule: null, policy: test.policy };
-    const problem = defined ? undefined : `no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the application with --app)`;
+    const problem = defined ? undefined : (`no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the ` +
+      `application with --app)`);
     return { ...common, action: POLICY_ACTION, subject: test.policy, policy: test.policy, fields: test.context, actual: explanation.allowed, passed: explanation.allowed === test.allowed && !problem, explanation, ...(problem && { problem }) };
   }
   const resource = test.resource === undefined ? undefined : file.resources[test.resource]!;

@@ -58,7 +58,8 @@ export function checkAttributeValues(values: unknown, where: string): UserAttrib
   const copy: Record<string, string | number | boolean | null | undefined> = {};
   for (const [name, value] of Object.entries(values)) {
     const scalar = typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-    if (!scalar && value !== null && value !== undefined) throw new TypeError(`${where}: the attribute "${name}" must be a string, a finite number, a boolean, null or undefined`);
+    if (!scalar && value !== null && value !== undefined) throw new TypeError((`${where}: the attribute "${name}" must be a string, a finite number, a boolean, null or ` +
+      `undefined`));
     copy[name] = value as string | number | boolean | null | undefined;
   }
   return Object.freeze(copy);

@@ -13,6 +13,7 @@
  */
 import type { Request } from 'express';
 import type { AbilityFactory, AppAbility } from './abilities.js';
+import { abilityWithin } from './asker.js';
 import type { Credentials } from '../authentication/credentials.js';
 import type { OrgMembership, OrgInfo } from './org-directory.js';
 import type { Principal } from './principal.js';
@@ -151,12 +152,10 @@ const READERS: Record<string, (state: RequestState, req: Request) => unknown> = 
   },
 };
 
-/** The user's ability (in the organization, if any), intersected with a token's scopes (abilities.ts). */
+/** The user's ability (in the organization, if any), intersected with a token's scopes (asker.ts). */
 function abilityOf({ abilities, credentials, place, attributed }: RequestState): AppAbility {
-  const { token } = credentials;
-  const user = attributed ?? credentials.user;
-  const ability = place ? abilities.abilityFor(user, { org: place.org, roles: place.membership?.roles ?? [] }) : abilities.abilityFor(user);
-  return token ? abilities.forToken(ability, user, token.scopes) : ability;
+  const inOrg = place && { org: place.org, roles: place.membership?.roles ?? [] };
+  return abilityWithin(abilities, attributed ?? credentials.user, inOrg, credentials.token?.scopes);
 }
 
 function installAccessors(prototype: object): void {

@@ -31,7 +31,10 @@ const isOperators = (value: unknown): value is Record<string, unknown> =>
   !(value instanceof Date) &&
   Object.keys(value).some((key) => key.startsWith('$'));
 
-/** What is wrong with the values of `conditions` (a rule's, as written) on the entity `shape`; `prefix`: the path there, in `$elemMatch`. */
+/**
+ * What is wrong with the values of `conditions` (a rule's, as written) on the entity `shape`;
+ * `prefix`: the path there, in `$elemMatch`.
+ */
 export function valueProblems(conditions: unknown, shape: EntityShape, prefix = ''): ValueProblem[] {
   if (conditions === null || typeof conditions !== 'object') return [];
   return Object.entries(conditions).flatMap(([key, value]): ValueProblem[] => {

@@ -12,7 +12,8 @@ export function assumedPublicUrl(production: boolean, warn: (message: string) =>
   }
   const url = `http://localhost:${process.env['PORT'] || 3000}`;
   warn(
-    `SERVICE_AUTH_PUBLIC_URL is not set, so links in mail (password resets, email confirmations), passkeys and the authenticator app's issuer assume ${url}; ` +
+    (`SERVICE_AUTH_PUBLIC_URL is not set, so links in mail (password resets, email ` +
+      `confirmations), passkeys and the authenticator app's issuer assume ${url}; `) +
       'set it to the address users reach this application at (it is required in production)',
   );
   return url;

@@ -8,13 +8,11 @@
  * So a filter that follows relations is asked as a subquery of primary keys, built without filters;
  * a filter on the entity's own columns (the common case, a tenant and an owner) is used as it is.
  */
-import { createMongoAbility } from '@casl/ability';
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import type { AbilityFactory, AppAbility } from '../authorization/abilities.js';
-import { conditionsMatcher } from '../authorization/conditions.js';
 import { accessFilter, type AccessFilter } from '../authorization/filters.js';
-import { orgAccessFilter } from '../authorization/org-access.js';
+import { orgAccessFilter, withoutOrgRules } from '../authorization/org-access.js';
 import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import type { Tenant } from '../authorization/tenant.js';
@@ -39,7 +37,6 @@ export interface Binding extends AccessDeps {
 
 /** The filters built for an ability, by organization and entity: built once, copied for each query. */
 const built = new WeakMap<AppAbility, Map<string, { filter: AccessFilter; flat: AccessFilter | undefined }>>();
-const globalParts = new WeakMap<AppAbility, AppAbility>();
 
 /** Whether `meta` has the tenant field: an organization's rows are told apart by it. */
 export function isTenantEntity(deps: AccessDeps, meta: EntityMetadata): boolean {
@@ -53,7 +50,7 @@ export function isTenantEntity(deps: AccessDeps, meta: EntityMetadata): boolean 
  */
 export function decidingAbility(deps: AccessDeps, bound: Bound, meta: EntityMetadata): AppAbility {
   if (!bound.org || isTenantEntity(deps, meta)) return bound.ability;
-  return globalPartOf(deps.abilities, bound.ability);
+  return withoutOrgRules(deps.abilities, bound.ability, 'every');
 }
 
 /** The condition on `meta`'s rows: readable by the bound ability. */
@@ -130,16 +127,4 @@ function followsRelations(ability: AppAbility, meta: EntityMetadata): boolean {
   const follows = (part: AppAbility): boolean =>
     part.possibleRulesFor('read', meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0);
   return parts.some(follows);
-}
-
-/** The ability without the organization roles' rules; a scoped token's, with its scopes kept. */
-function globalPartOf(abilities: AbilityFactory, ability: AppAbility): AppAbility {
-  let part = globalParts.get(ability);
-  if (part) return part;
-  if (ability instanceof ScopedAbility) {
-    part = new ScopedAbility(globalPartOf(abilities, ability.owner), ability.scopes) as unknown as AppAbility;
-  }
-  else part = createMongoAbility<AppAbility>(ability.rules.filter((rule) => !abilities.sourceOf(rule)?.org), { conditionsMatcher });
-  globalParts.set(ability, part);
-  return part;
 }

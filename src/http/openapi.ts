@@ -37,7 +37,10 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
       summary: 'Accounts, sessions, personal access tokens and authorization rules',
       description: [
         'Programs send JSON and get JSON, or RFC 9457 problem details (`application/problem+json`) with a stable `code`.',
-        'A browser’s navigation, or a form sent from one of the built-in pages (urlencoded, preferring HTML), gets pages instead: the same URLs, the same statuses. Those pages are described under each response’s `x-browser-content`, not its `content`, so that a client generated from this document sees JSON.',
+        ('A browser’s navigation, or a form sent from one of the built-in pages (urlencoded, ' +
+          'preferring HTML), gets pages instead: the same URLs, the same statuses. Those pages are ' +
+          'described under each response’s `x-browser-content`, not its `content`, so that a client ' +
+          'generated from this document sees JSON.'),
         'Every answer carries `X-Content-Type-Options: nosniff`.',
         limited(config) ? '' : 'Rate limits are off (SERVICE_AUTH_RATE_LIMIT_ENABLED is false).',
       ].filter(Boolean).join(' '),
@@ -46,7 +49,8 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: config.urlPrefix, description: 'SERVICE_AUTH_URL_PREFIX, on this application' }],
     tags: [
-      { name: 'account', description: 'Registering, logging in and out, password resets, the account’s own password, address, sessions and deletion' },
+      { name: 'account', description: ('Registering, logging in and out, password resets, the account’s own password, address, ' +
+        'sessions and deletion') },
       { name: 'tokens', description: 'Personal access tokens, for `Authorization: Bearer`' },
       { name: 'authorization', description: 'What the user may do' },
       { name: 'organizations', description: 'Organizations (tenants), their members and roles there, and invitations' },
@@ -63,9 +67,12 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
           type: 'apiKey',
           in: 'cookie',
           name: sessionCookieName(config),
-          description: `The session cookie that logging in sets (HttpOnly, SameSite=Lax${config.sessions.secure ? ', Secure' : ''}). Unsafe methods with it must come from this site.`,
+          description: (`The session cookie that logging in sets (HttpOnly, ` +
+            `SameSite=Lax${config.sessions.secure ? ', Secure' : ''}). Unsafe methods with it must come ` +
+            `from this site.`),
         },
-        bearer: { type: 'http', scheme: 'bearer', description: `A personal access token, \`${config.tokens.prefix}_<id>_<secret>\`, from \`POST /api/tokens\`` },
+        bearer: { type: 'http', scheme: 'bearer', description: (`A personal access token, \`${config.tokens.prefix}_<id>_<secret>\`, from \`POST ` +
+          `/api/tokens\``) },
       },
     },
     [UNKNOWN_PATHS]: {

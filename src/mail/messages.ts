@@ -61,7 +61,8 @@ export function emailChangeMail(to: string, link: string, ttlSeconds: number): M
 /** The old address of an email change: told, with no link. */
 export function emailChangeNoticeMail(to: string, newAddress: string): Mail {
   return compose(to, 'Your account’s email address is being changed', [
-    `Someone logged in to your account asked to change its email address to ${newAddress}. The change happens once that address confirms it.`,
+    (`Someone logged in to your account asked to change its email address to ${newAddress}. The ` +
+      `change happens once that address confirms it.`),
     'If it was not you, change your password now and end your other sessions.',
   ]);
 }
@@ -71,7 +72,8 @@ export function invitationMail(to: string, orgName: string, link: string, ttlSec
   return compose(to, `You are invited to join ${orgName}`, [
     `Someone invited this email address to join the organization ${orgName}.`,
     { text: `Open this link within ${within(ttlSeconds)} to accept`, url: link },
-    'You accept signed in with an account of this address, confirmed. Without one, register with this address first, then open the link again.',
+    ('You accept signed in with an account of this address, confirmed. Without one, register ' +
+      'with this address first, then open the link again.'),
     'If you do not want to join, ignore this mail.',
   ]);
 }

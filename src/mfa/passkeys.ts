@@ -14,6 +14,7 @@ import type {
 import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
 import { Passkey, WebauthnChallenge } from '../storage/entities/index.js';
+import { SingleUseRows } from '../storage/single-use-rows.js';
 import type { Storage } from '../storage/storage.js';
 import { once } from '../once.js';
 
@@ -46,8 +47,10 @@ export interface PasskeyDeps {
 export class Passkeys {
   private readonly rpID: string;
   private readonly origin: string;
+  private readonly challenges: SingleUseRows<WebauthnChallenge>;
 
   constructor(private readonly deps: PasskeyDeps) {
+    this.challenges = new SingleUseRows(deps.storage, { entity: WebauthnChallenge, ttlMs: CHALLENGE_TTL_MS });
     const url = new URL(deps.publicUrl);
     this.rpID = url.hostname;
     this.origin = url.origin;
@@ -164,15 +167,12 @@ export class Passkeys {
   }
 
   private async remember(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<void> {
-    const em = (await this.deps.storage.em()).fork();
-    await em.nativeDelete(WebauthnChallenge, { expiresAt: { $lte: new Date() } });
-    await em.insert(WebauthnChallenge, { challenge, purpose, userId, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) });
+    await this.challenges.keep({ challenge, purpose, userId });
   }
 
   /** True once for a live challenge of this purpose (and user): the answer that uses it deletes it. */
   private async useChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<boolean> {
-    const em = (await this.deps.storage.em()).fork();
-    return (await em.nativeDelete(WebauthnChallenge, { challenge, purpose, userId, expiresAt: { $gt: new Date() } })) > 0;
+    return (await this.challenges.take({ challenge, purpose, userId })) !== null;
   }
 }
 

@@ -114,7 +114,8 @@ export class Invitations {
     if (!found) throw this.invalid(user.id);
     if (user.emailConfirmedAt == null || user.email !== found.email) {
       audit.fail({ type: 'invitation_accepted', userId: user.id, email: user.email, reason: 'invitation_email_mismatch', detail: { invitation: found.id } });
-      throw new AuthError('invitation_email_mismatch', 'This invitation is for another address: sign in with the account of the address it was sent to, its address confirmed');
+      throw new AuthError('invitation_email_mismatch', ('This invitation is for another address: sign in with the account of the address it was ' +
+        'sent to, its address confirmed'));
     }
     // Checked before the change's transaction: what it reads (the inviter's ability) is read through caches.
     if (stillGranted && !(await stillGranted({ orgId: found.org.id, email: found.email, roles: [...found.roles].sort(), invitedBy: found.invitedBy?.id ?? null }))) {

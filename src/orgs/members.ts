@@ -157,5 +157,6 @@ function toMemberInfo(membership: Membership, user: Person | User): MemberInfo {
 }
 
 function lastOwner(org: Organization, user: Person): AuthError {
-  return new AuthError('last_owner', `${user.email} is the last owner of ${org.slug}: give another member an owner role first, or delete the organization`);
+  return new AuthError('last_owner', (`${user.email} is the last owner of ${org.slug}: give another member an owner role first, ` +
+    `or delete the organization`));
 }

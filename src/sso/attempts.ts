@@ -7,6 +7,7 @@
  */
 import { randomSecret, sha256Hex } from '../secrets.js';
 import { SsoAttempt } from '../storage/entities/index.js';
+import { SingleUseRows } from '../storage/single-use-rows.js';
 import type { Storage } from '../storage/storage.js';
 import type { AuthorizationChecks } from './client.js';
 
@@ -19,27 +20,29 @@ export interface Attempt extends AuthorizationChecks {
 }
 
 export class SsoAttempts {
-  constructor(private readonly storage: Storage) {}
+  private readonly rows: SingleUseRows<SsoAttempt>;
+
+  constructor(storage: Storage) {
+    this.rows = new SingleUseRows(storage, { entity: SsoAttempt, ttlMs: ATTEMPT_TTL_MS });
+  }
 
   /** Keeps the attempt; returns the id for the browser's cookie. */
   async begin(attempt: Attempt): Promise<string> {
     const id = randomSecret();
-    const em = (await this.storage.em()).fork();
-    await em.nativeDelete(SsoAttempt, { expiresAt: { $lte: new Date() } });
-    await em.insert(SsoAttempt, { idHash: sha256Hex(id), ...attempt, expiresAt: new Date(Date.now() + ATTEMPT_TTL_MS) });
+    await this.rows.keep({ idHash: sha256Hex(id), ...attempt });
     return id;
   }
 
   /**
-   * The attempt, used up: deleted in the same step that finds it, so that of two answers for one
-   * attempt only one goes on. Null for an unknown, used or expired one.
+   * The attempt, used up: of two answers for one attempt only one goes on. Null for an unknown,
+   * used or expired one.
    */
   async take(id: unknown): Promise<Attempt | null> {
     if (typeof id !== 'string' || id.length > 100) return null;
-    const em = (await this.storage.em()).fork();
-    const idHash = sha256Hex(id);
-    const row = await em.findOne(SsoAttempt, { idHash });
-    if (!row || (await em.nativeDelete(SsoAttempt, { idHash })) === 0 || row.expiresAt.getTime() <= Date.now()) return null;
-    return { provider: row.provider, state: row.state, nonce: row.nonce ?? null, codeVerifier: row.codeVerifier, next: row.next ?? null, linkUserId: row.linkUserId ?? null };
+    const row = await this.rows.take({ idHash: sha256Hex(id) });
+    if (!row) return null;
+    const { provider, state, codeVerifier } = row;
+    const { nonce, next, linkUserId } = row;
+    return { provider, state, nonce: nonce ?? null, codeVerifier, next: next ?? null, linkUserId: linkUserId ?? null };
   }
 }

@@ -99,7 +99,8 @@ export class SsoFlow {
     const linked = await identities.userOf(provider.id, profile.subject);
     const user = linked === null ? null : await users.findById(linked);
     if (user) return { user, registered: false };
-    const notLinked = new SsoFailed('not_linked', 'No account is linked to this identity: sign in to your account, then link it from the account page');
+    const notLinked = new SsoFailed('not_linked', ('No account is linked to this identity: sign in to your account, then link it from the ' +
+      'account page'));
     if (!settings.registration) throw notLinked;
     if (!profile.email || !profile.emailVerified) throw new SsoFailed('email_unverified', 'The provider has not verified your email address, so no account can be made with it');
     // An account with this address exists: the person must prove they hold it before linking.

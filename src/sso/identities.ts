@@ -72,7 +72,8 @@ export class Identities {
     if (!row) throw new AuthError('not_found', 'You have no identity with this id');
     const others = await em.count(Identity, { user: userId, id: { $ne: id } });
     if (others === 0 && !(await hasOtherWayIn(userId))) {
-      throw new AuthError('last_sign_in_method', 'This identity is your only way to sign in: set a password (or add a passkey or another provider) first');
+      throw new AuthError('last_sign_in_method', ('This identity is your only way to sign in: set a password (or add a passkey or another ' +
+        'provider) first'));
     }
     await storage.transaction(em, async (tx) => {
       if ((await tx.em.nativeDelete(Identity, { id, user: userId })) === 0) throw new AuthError('not_found', 'You have no identity with this id');

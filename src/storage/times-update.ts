@@ -25,6 +25,7 @@ export async function updateTimes<T extends object>(em: EntityManager, entity: E
     const cases = chunk.map(() => `when ? then cast(? as ${timeProperty.columnTypes[0]})`).join(' ');
     const keys = chunk.map(() => '?').join(', ');
     const params = [...chunk.flatMap(([id, time]) => [id, platform.processDateProperty(new Date(time))]), ...chunk.map(([id]) => id)];
-    await em.getConnection().execute(`update ${table} set ${timeColumn} = case ${keyColumn} ${cases} end where ${keyColumn} in (${keys})`, params, 'run');
+    await em.getConnection().execute((`update ${table} set ${timeColumn} = case ${keyColumn} ${cases} end where ${keyColumn} in ` +
+      `(${keys})`), params, 'run');
   }
 }

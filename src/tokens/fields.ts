@@ -41,7 +41,8 @@ function buildFields() {
   const ORG_MESSAGE = 'must be an organization id or slug, as in its URL (7, acme)';
   const org = z
     .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().refine(isOrgRef, ORG_MESSAGE)], { error: ORG_MESSAGE })
-    .meta({ description: 'An organization the user is a member of (its id or slug): the token acts only there, and with global roles outside any organization' });
+    .meta({ description: ('An organization the user is a member of (its id or slug): the token acts only there, and ' +
+      'with global roles outside any organization') });
 
   /** A legacy token's unsalted SHA-256, as the application stored it: 64 hex characters (any case). */
   const legacyHash = z

@@ -134,7 +134,9 @@ export async function registerIfFree(storage: Storage, audit: AuditLog, input: C
         if (roles.length > 0) {
           const holes = roles.map(() => '?').join(', ');
           await tx.em.execute(
-            `insert into service_auth_user_roles (user_id, role_id) select u.id, r.id from service_auth_users u, service_auth_roles r where u.email = ? and u.password_hash = ? and r.id in (${holes})`,
+            (`insert into service_auth_user_roles (user_id, role_id) select u.id, r.id from ` +
+              `service_auth_users u, service_auth_roles r where u.email = ? and u.password_hash = ? and ` +
+              `r.id in (${holes})`),
             [email, passwordHash, ...roles.map((role) => role.id)],
             'run',
           );

@@ -13,20 +13,22 @@ import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+import { appAndTables, defineRoles, expectSameIds, inMemory, type OpenDatabase } from './database-suite.js';
 import { openGraph, storeGraph, Task, type Graph } from '../helpers/task-graph.js';
 import { relationCase, tasksAllowed, tasksWhere, type RelationCase } from './relation-rules.js';
 
 async function check(t: TestApp, orm: MikroORM, { roles, user, action, graph }: RelationCase): Promise<void> {
-  // The application's vocabulary: a role no one holds names every action the cases ask about (a
-  // name no rule names is a TypeError), whatever the case's own rules name.
-  t.auth.defineRole('vocabulary', [{ action: ['read', 'update'], subject: 'Task' }]);
-  for (const role of roles) t.auth.defineRole(role.name, role.rules, { includes: role.includes });
+  defineRoles(t, { action: ['read', 'update'], subject: 'Task' }, roles);
   const ability = t.auth.abilityFor(user);
   const filter = t.auth.accessibleBy(user, action, 'Task', { em: orm.em });
   await storeGraph(orm, graph);
   const where = `filter ${JSON.stringify(filter)}`;
-  expect(await tasksWhere(orm, filter), where).to.deep.equal(await tasksAllowed(orm, ability, action));
-  expect(await tasksWhere(orm, { $or: [filter, { done: true }] }), `${where} or done: true`).to.deep.equal(await tasksAllowed(orm, ability, action, (task) => task.done === true));
+  await expectSameIds(where, tasksWhere(orm, filter), tasksAllowed(orm, ability, action));
+  await expectSameIds(
+    `${where} or done: true`,
+    tasksWhere(orm, { $or: [filter, { done: true }] }),
+    tasksAllowed(orm, ability, action, (task) => task.done === true),
+  );
 }
 
 /**
@@ -51,28 +53,17 @@ const GRAPH: Graph = {
 };
 const ada = { id: 1, email: 'ada@example.com', is_admin: false, roles: ['unit'] };
 
-function relationSuite(open: () => Promise<{ url?: string; drop(): Promise<void> }>): void {
+function relationSuite(open: OpenDatabase): void {
   let t: TestApp;
-  let orm: MikroORM | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  before(async () => {
-    t = await createTestApp();
-    const database = await open();
-    drop = database.drop;
-    orm = await openGraph(database.url);
-  });
-  after(async () => {
-    await orm?.close();
-    await drop?.();
-    await t.auth.close();
-  });
+  let orm: MikroORM;
+  appAndTables({ open, tables: openGraph, ready: (suite) => ({ t, orm } = suite) });
 
   /** The tasks of GRAPH the filter selects for ada, checked against the ability too. */
   const selected = async (...rules: RoleRule[]) => {
     t.auth.defineRole('unit', rules);
-    await storeGraph(orm!, GRAPH);
-    const ids = await tasksWhere(orm!, t.auth.accessibleBy(ada, 'read', 'Task', { em: orm!.em }));
-    expect(ids, 'the ability').to.deep.equal(await tasksAllowed(orm!, t.auth.abilityFor(ada), 'read'));
+    await storeGraph(orm, GRAPH);
+    const ids = await tasksWhere(orm, t.auth.accessibleBy(ada, 'read', 'Task', { em: orm.em }));
+    expect(ids, 'the ability').to.deep.equal(await tasksAllowed(orm, t.auth.abilityFor(ada), 'read'));
     return ids;
   };
   const read = (conditions: Record<string, unknown>, inverted = false): RoleRule => ({ action: 'read', subject: 'Task', conditions, ...(inverted && { inverted }) });
@@ -80,14 +71,14 @@ function relationSuite(open: () => Promise<{ url?: string; drop(): Promise<void>
 
   it('selects exactly the tasks the ability allows: generated graphs and rules through project and project.members', async () => {
     await fc.assert(
-      fc.asyncProperty(relationCase(), (c) => check(t, orm!, c)),
+      fc.asyncProperty(relationCase(), (c) => check(t, orm, c)),
       { numRuns: 40 },
     );
   });
 
   it('selects exactly the tasks the ability allows with many refusals interleaved with grants, through $elemMatch and to-many paths', async () => {
     await fc.assert(
-      fc.asyncProperty(relationCase({ manyRefusals: true }), (c) => check(t, orm!, c)),
+      fc.asyncProperty(relationCase({ manyRefusals: true }), (c) => check(t, orm, c)),
       { numRuns: 25 },
     );
   });
@@ -96,12 +87,12 @@ function relationSuite(open: () => Promise<{ url?: string; drop(): Promise<void>
     const grants = Array.from({ length: 40 }, (_, k) => read({ 'project.score': k - 20, done: k % 2 === 0 }));
     const refusals = Array.from({ length: 8 }, (_, k) => read({ 'project.members': { $elemMatch: { user_id: k, role: 'lead' } } }, true));
     t.auth.defineRole('unit', [...grants, ...refusals]);
-    const filter = JSON.stringify(t.auth.accessibleBy(ada, 'read', 'Task', { em: orm!.em }));
+    const filter = JSON.stringify(t.auth.accessibleBy(ada, 'read', 'Task', { em: orm.em }));
     // One `$none` per refusal (CASL's rulesToAST wrote each under every grant: 320), one join per grant.
     expect(filter.match(/\$none/g)).to.have.length(8);
     expect(filter.length, filter).to.be.below(8_000);
-    await storeGraph(orm!, GRAPH);
-    expect(await tasksWhere(orm!, JSON.parse(filter))).to.deep.equal(await tasksAllowed(orm!, t.auth.abilityFor(ada), 'read'));
+    await storeGraph(orm, GRAPH);
+    expect(await tasksWhere(orm, JSON.parse(filter))).to.deep.equal(await tasksAllowed(orm, t.auth.abilityFor(ada), 'read'));
   });
 
   it('a to-many path matches when SOME element matches; $ne, $nin and $not when NONE does (an empty list or no project included)', async () => {
@@ -139,7 +130,7 @@ function relationSuite(open: () => Promise<{ url?: string; drop(): Promise<void>
 }
 
 describe('accessibleBy through relations selects the tasks CASL allows [SQLite]', () => {
-  relationSuite(async () => ({ drop: async () => {} }));
+  relationSuite(inMemory);
 });
 
 describePostgres('accessibleBy through relations selects the tasks CASL allows', () => {

@@ -13,18 +13,14 @@ import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+import { appAndTables, defineRoles, expectSameIds, inMemory, type OpenDatabase } from './database-suite.js';
 import { accessCase, allows, idsAllowed, idsWhere, openThings, store, type AccessCase, type Row } from './access-rules.js';
 
 /** What service code composes the filter with. */
 const NORTH = { team: 'north' };
 
-/**
- * The application's vocabulary: a role no one holds names every action and subject type the cases
- * ask about (a name no rule names is a TypeError), whatever the case's own rules name.
- */
-function defineVocabulary(t: TestApp): void {
-  t.auth.defineRole('vocabulary', [{ action: ['read', 'update', 'delete'], subject: 'Thing' }]);
-}
+/** Every action and subject type the cases ask about (see `defineRoles`). */
+const VOCABULARY: RoleRule = { action: ['read', 'update', 'delete'], subject: 'Thing' };
 
 /**
  * Defines the case's roles, then holds the filter to the ability on the case's rows: alone, within
@@ -32,22 +28,27 @@ function defineVocabulary(t: TestApp): void {
  * most natural way to narrow it), and within `$or`.
  */
 async function check(t: TestApp, orm: MikroORM, { roles, user, action, rows }: AccessCase): Promise<void> {
-  defineVocabulary(t);
-  for (const role of roles) t.auth.defineRole(role.name, role.rules, { includes: role.includes });
+  defineRoles(t, VOCABULARY, roles);
   const ability = t.auth.abilityFor(user);
   const filter = t.auth.accessibleBy(user, action, 'Thing');
   await store(orm, rows);
   const where = `filter ${JSON.stringify(filter)}`;
   const allowed = (row: Row) => allows(ability, action, row);
-  expect(await idsWhere(orm, filter), where).to.deep.equal(await idsAllowed(orm, allowed));
-  expect(await idsWhere(orm, { $and: [filter, NORTH] }), `${where} and ${JSON.stringify(NORTH)}`).to.deep.equal(
-    await idsAllowed(orm, (row) => row.team === 'north' && allowed(row)),
+  await expectSameIds(where, idsWhere(orm, filter), idsAllowed(orm, allowed));
+  await expectSameIds(
+    `${where} and ${JSON.stringify(NORTH)}`,
+    idsWhere(orm, { $and: [filter, NORTH] }),
+    idsAllowed(orm, (row) => row.team === 'north' && allowed(row)),
   );
-  expect(await idsWhere(orm, { ...filter, archived: false }), `${where} spread with archived: false`).to.deep.equal(
-    await idsAllowed(orm, (row) => row.archived === false && allowed(row)),
+  await expectSameIds(
+    `${where} spread with archived: false`,
+    idsWhere(orm, { ...filter, archived: false }),
+    idsAllowed(orm, (row) => row.archived === false && allowed(row)),
   );
-  expect(await idsWhere(orm, { $or: [filter, { archived: true }] }), `${where} or archived: true`).to.deep.equal(
-    await idsAllowed(orm, (row) => row.archived === true || allowed(row)),
+  await expectSameIds(
+    `${where} or archived: true`,
+    idsWhere(orm, { $or: [filter, { archived: true }] }),
+    idsAllowed(orm, (row) => row.archived === true || allowed(row)),
   );
 }
 
@@ -60,50 +61,39 @@ const ROWS: Row[] = [
 const ada = { id: 1, email: 'ada@example.com', is_admin: false, roles: ['unit'] };
 
 /** The suite, on the database `open` makes (and `drop`s after). */
-function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<void> }>): void {
+function accessibleBySuite(open: OpenDatabase): void {
   let t: TestApp;
-  let orm: MikroORM | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  before(async () => {
-    t = await createTestApp();
-    const database = await open();
-    drop = database.drop;
-    orm = await openThings(database.url);
-  });
-  after(async () => {
-    await orm?.close();
-    await drop?.();
-    await t.auth.close();
-  });
+  let orm: MikroORM;
+  appAndTables({ open, tables: openThings, ready: (suite) => ({ t, orm } = suite) });
 
   /** The ids the filter selects among ROWS, checked against the ability too. */
   const selected = async (rules: RoleRule[], action = 'read', extra: Record<string, RoleRule[]> = {}) => {
-    defineVocabulary(t);
+    defineRoles(t, VOCABULARY);
     for (const [name, more] of Object.entries(extra)) t.auth.defineRole(name, more);
     t.auth.defineRole('unit', rules, { includes: Object.keys(extra) });
-    await store(orm!, ROWS);
-    const ids = await idsWhere(orm!, t.auth.accessibleBy(ada, action, 'Thing'));
-    expect(ids, 'the ability').to.deep.equal(await idsAllowed(orm!, (row) => allows(t.auth.abilityFor(ada), action, row)));
+    await store(orm, ROWS);
+    const ids = await idsWhere(orm, t.auth.accessibleBy(ada, action, 'Thing'));
+    expect(ids, 'the ability').to.deep.equal(await idsAllowed(orm, (row) => allows(t.auth.abilityFor(ada), action, row)));
     return ids;
   };
 
   it('selects exactly the rows the ability allows: random rules, placeholders, $and/$or/$nor/$not, inverted and included roles, rows with NULLs', async () => {
     await fc.assert(
-      fc.asyncProperty(accessCase(), (c) => check(t, orm!, c)),
+      fc.asyncProperty(accessCase(), (c) => check(t, orm, c)),
       { numRuns: 300 },
     );
   });
 
   it('selects the same rows with flat conditions only (no $and, $or, $nor, $not), where most cases match some rows', async () => {
     await fc.assert(
-      fc.asyncProperty(accessCase({ compound: false }), (c) => check(t, orm!, c)),
+      fc.asyncProperty(accessCase({ compound: false }), (c) => check(t, orm, c)),
       { numRuns: 200 },
     );
   });
 
   it('selects the same rows with many refusals interleaved with grants (up to 48 rules, half inverted), the filter nesting by priority', async () => {
     await fc.assert(
-      fc.asyncProperty(accessCase({ manyRefusals: true }), (c) => check(t, orm!, c)),
+      fc.asyncProperty(accessCase({ manyRefusals: true }), (c) => check(t, orm, c)),
       { numRuns: 100 },
     );
   });
@@ -124,14 +114,14 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
       [[read({ id: { $ne: 2 } }), read({ id: { $nin: [1, null] }, team: 'north' }, true)], [1, 3]],
       [[read({ id: { $in: [1, 2, null] } }), read({ id: null }, true), read({ id: { $lt: 2 } }, true)], [2]],
     ];
-    await store(orm!, ROWS);
+    await store(orm, ROWS);
     for (const [rules, ids] of cases) {
-      defineVocabulary(t);
+      defineRoles(t, VOCABULARY);
       t.auth.defineRole('unit', rules);
-      const filter = t.auth.accessibleBy(ada, 'read', 'Thing', { em: orm!.em });
+      const filter = t.auth.accessibleBy(ada, 'read', 'Thing', { em: orm.em });
       expect(JSON.stringify(filter)).not.to.include('"id":null');
-      expect(await idsWhere(orm!, filter), JSON.stringify(filter)).to.deep.equal(ids);
-      expect(await idsAllowed(orm!, (row) => allows(t.auth.abilityFor(ada), 'read', row))).to.deep.equal(ids);
+      expect(await idsWhere(orm, filter), JSON.stringify(filter)).to.deep.equal(ids);
+      expect(await idsAllowed(orm, (row) => allows(t.auth.abilityFor(ada), 'read', row))).to.deep.equal(ids);
     }
   });
 
@@ -140,10 +130,10 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
     expect(await selected([{ action: 'update', subject: 'Thing' }, { action: 'read', subject: 'Other' }])).to.deep.equal([]);
     expect(await selected([{ action: 'read', subject: 'Thing', inverted: true, conditions: { team: 'south' } }])).to.deep.equal([]);
     const none = t.auth.accessibleBy(ada, 'read', 'Thing');
-    expect(await idsWhere(orm!, { $and: [none, NORTH] })).to.deep.equal([]);
-    expect(await idsWhere(orm!, { $or: [none, NORTH] })).to.deep.equal([1, 4]);
+    expect(await idsWhere(orm, { $and: [none, NORTH] })).to.deep.equal([]);
+    expect(await idsWhere(orm, { $or: [none, NORTH] })).to.deep.equal([1, 4]);
     // `[]` spread into an object left `{ team: 'north' }`: every north row.
-    expect(await idsWhere(orm!, { ...none, ...NORTH })).to.deep.equal([]);
+    expect(await idsWhere(orm, { ...none, ...NORTH })).to.deep.equal([]);
     // For an entity whose primary key is not `id`.
     expect(t.auth.accessibleBy(ada, 'read', 'Thing', { primaryKey: 'uuid' })).to.deep.equal({ uuid: { $in: [] } });
   });
@@ -151,9 +141,9 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
   it('matches every row for an unconditional rule, also through manage or all', async () => {
     expect(await selected([{ action: 'read', subject: 'Thing' }])).to.deep.equal([1, 2, 3, 4]);
     expect(await selected([{ action: 'manage', subject: 'all' }], 'delete')).to.deep.equal([1, 2, 3, 4]);
-    expect(await idsWhere(orm!, { $and: [t.auth.accessibleBy(ada, 'read', 'Thing'), NORTH] })).to.deep.equal([1, 4]);
+    expect(await idsWhere(orm, { $and: [t.auth.accessibleBy(ada, 'read', 'Thing'), NORTH] })).to.deep.equal([1, 4]);
     // `{}` in an `$or` was dropped by MikroORM, leaving the other branch alone.
-    expect(await idsWhere(orm!, { $or: [t.auth.accessibleBy(ada, 'read', 'Thing'), { team: 'nobody' }] })).to.deep.equal([1, 2, 3, 4]);
+    expect(await idsWhere(orm, { $or: [t.auth.accessibleBy(ada, 'read', 'Thing'), { team: 'nobody' }] })).to.deep.equal([1, 2, 3, 4]);
   });
 
   it('matches nothing under an unconditional inverted rule above conditional grants, and only those grants under one below them', async () => {
@@ -176,7 +166,7 @@ function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<v
 }
 
 describe('accessibleBy selects the rows CASL allows [SQLite]', () => {
-  accessibleBySuite(async () => ({ drop: async () => {} }));
+  accessibleBySuite(inMemory);
 });
 
 describePostgres('accessibleBy selects the rows CASL allows', () => {

@@ -19,6 +19,7 @@ import { conditionToQuery } from '../../src/authorization/condition-query.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+import { appAndTables, defineRoles, expectSameIds, inMemory, type OpenDatabase } from './database-suite.js';
 import { accessCase, allows, grantRule, idsAllowed, idsWhere, openThings, store, type AccessCase, type Row } from './access-rules.js';
 import { createMongoAbility, subject } from '@casl/ability';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
@@ -47,10 +48,7 @@ const scopedCase: fc.Arbitrary<ScopedCase> = fc
 const decided = (ability: AppAbility, action: string, row: Row, field?: string) => decide(ability, action, subject('Thing', { ...row }), field).allowed;
 
 async function check(t: TestApp, orm: MikroORM, c: ScopedCase): Promise<void> {
-  // The application's vocabulary: a role no one holds names every action the cases ask about (a
-  // name no rule names is a TypeError), whatever the case's own rules name.
-  t.auth.defineRole('vocabulary', [{ action: ['read', 'update', 'delete'], subject: 'Thing' }]);
-  for (const role of c.roles) t.auth.defineRole(role.name, role.rules, { includes: role.includes });
+  defineRoles(t, { action: ['read', 'update', 'delete'], subject: 'Thing' }, c.roles);
   for (const [name, rules] of Object.entries(c.scopes)) t.auth.defineScope(name, rules, `Scope ${name}`);
   // The scopes' ability, independently: a role with the union of the carried scopes' rules.
   t.auth.defineRole('token-scopes', c.carried.flatMap((name) => c.scopes[name as keyof ScopedCase['scopes']] ?? []));
@@ -79,40 +77,29 @@ async function check(t: TestApp, orm: MikroORM, c: ScopedCase): Promise<void> {
   await store(orm, c.rows);
   const both = (row: Row) => allows(owner, action, row) && allows(scopes, action, row);
   const filter = t.auth.accessibleBy(c.user, action, 'Thing', { scopes: c.carried });
-  expect(await idsWhere(orm, filter), `filter ${JSON.stringify(filter)}`).to.deep.equal(await idsAllowed(orm, both));
+  await expectSameIds(`filter ${JSON.stringify(filter)}`, idsWhere(orm, filter), idsAllowed(orm, both));
   // CASL's rulesToAST over the scoped ability's rules: the same rows.
   const ast = rulesToAST(scoped, action, 'Thing');
   const query = ast ? conditionToQuery(ast) : false;
   const viaRules = query === true ? {} : query === false ? { id: { $in: [] } } : query;
-  expect(await idsWhere(orm, viaRules), `rulesToAST ${JSON.stringify(viaRules)}`).to.deep.equal(await idsAllowed(orm, both));
+  await expectSameIds(`rulesToAST ${JSON.stringify(viaRules)}`, idsWhere(orm, viaRules), idsAllowed(orm, both));
 }
 
-function scopedSuite(open: () => Promise<{ url?: string; drop(): Promise<void> }>, runs: number): void {
+function scopedSuite(open: OpenDatabase, runs: number): void {
   let t: TestApp;
-  let orm: MikroORM | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  before(async () => {
-    t = await createTestApp();
-    const database = await open();
-    drop = database.drop;
-    orm = await openThings(database.url);
-  });
-  after(async () => {
-    await orm?.close();
-    await drop?.();
-    await t.auth.close();
-  });
+  let orm: MikroORM;
+  appAndTables({ open, tables: openThings, ready: (suite) => ({ t, orm } = suite) });
 
   it("decides, in memory and through accessibleBy + em.find, exactly as the owner's ability and the scopes' both do", async () => {
     await fc.assert(
-      fc.asyncProperty(scopedCase, (c) => check(t, orm!, c)),
+      fc.asyncProperty(scopedCase, (c) => check(t, orm, c)),
       { numRuns: runs },
     );
   });
 }
 
 describe("a scoped token's ability is the conjunction of its owner's and its scopes' [SQLite]", () => {
-  scopedSuite(async () => ({ drop: async () => {} }), 150);
+  scopedSuite(inMemory, 150);
 });
 
 describePostgres("a scoped token's ability is the conjunction of its owner's and its scopes'", () => {

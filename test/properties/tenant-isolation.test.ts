@@ -18,6 +18,7 @@ import type { AppAbility } from '../../src/authorization/abilities.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+import { appAndTables, inMemory, type OpenDatabase } from './database-suite.js';
 import { Doc, idsWhere, Org, ORGS, openTenantTables, storeDocs, tenantCase, type TenantCase } from './tenant-rules.js';
 
 /**
@@ -79,36 +80,36 @@ describe('tenant isolation: no organization rule reaches another organization [i
 });
 
 /** The suite through accessibleBy and the database `open` makes. */
-function accessibleBySuite(open: () => Promise<{ url?: string; drop(): Promise<void> }>): void {
+function accessibleBySuite(open: OpenDatabase): void {
   let t: TestApp;
-  let orm: MikroORM | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  before(async () => {
-    t = await createTestApp();
-    // The case's users are 1 to 3 (created first); the organizations 1 to 3, owned by a fourth.
-    for (const id of [1, 2, 3, 4]) expect((await t.auth.users.create({ email: `user${id}@example.com`, password: PASSWORD })).id).to.equal(id);
-    t.auth.defineOrgRole('owner', []);
-    for (const org of ORGS) expect((await t.auth.orgs.create({ name: org.slug, slug: org.slug, owner: 4 })).id).to.equal(org.id);
-    const database = await open();
-    drop = database.drop;
-    orm = await openTenantTables(database.url);
-  });
-  after(async () => {
-    await orm?.close();
-    await drop?.();
-    await t.auth.close();
+  let orm: MikroORM;
+  appAndTables({
+    open,
+    tables: openTenantTables,
+    prepare: async (app) => {
+      // The case's users are 1 to 3 (created first); the organizations 1 to 3, owned by a fourth.
+      for (const id of [1, 2, 3, 4]) {
+        const user = await app.auth.users.create({ email: `user${id}@example.com`, password: PASSWORD });
+        expect(user.id).to.equal(id);
+      }
+      app.auth.defineOrgRole('owner', []);
+      for (const org of ORGS) {
+        expect((await app.auth.orgs.create({ name: org.slug, slug: org.slug, owner: 4 })).id).to.equal(org.id);
+      }
+    },
+    ready: (suite) => ({ t, orm } = suite),
   });
 
   async function check(c: TenantCase): Promise<void> {
     define(t, c);
     const { inOrg } = abilities(t, c);
-    await storeDocs(orm!, c.docs);
+    await storeDocs(orm, c.docs);
     const docs = await filterIn(t, c, 'Doc');
     const expected = c.docs.filter((row) => row.org_id === c.org && inOrg.can(c.action, subject('Doc', { ...row }))).map((row) => row.id);
-    expect(await idsWhere(orm!, Doc, docs), `Doc filter ${JSON.stringify(docs)}`).to.deep.equal(expected);
+    expect(await idsWhere(orm, Doc, docs), `Doc filter ${JSON.stringify(docs)}`).to.deep.equal(expected);
     const orgs = await filterIn(t, c, 'Organization');
     const own = ORGS.filter((org) => org.id === c.org && inOrg.can(c.action, subject('Organization', { ...org }))).map((org) => org.id);
-    expect(await idsWhere(orm!, Org, orgs), `Organization filter ${JSON.stringify(orgs)}`).to.deep.equal(own);
+    expect(await idsWhere(orm, Org, orgs), `Organization filter ${JSON.stringify(orgs)}`).to.deep.equal(own);
   }
 
   it("selects exactly the organization's own rows the ability allows: Doc and Organization rows", async () => {
@@ -138,7 +139,7 @@ async function filterIn(t: TestApp, c: TenantCase, type: string): Promise<unknow
 }
 
 describe('tenant isolation through accessibleBy [SQLite]', () => {
-  accessibleBySuite(async () => ({ drop: async () => {} }));
+  accessibleBySuite(inMemory);
 });
 
 describePostgres('tenant isolation through accessibleBy', () => {

@@ -83,7 +83,9 @@ function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField =
       for (const type of names(rule.subject)) {
         const properties = entities.get(type);
         if (type !== ORGANIZATION && properties && !properties.has(tenantField)) {
-          found('no_tenant_field', index, `matches nothing: the entity ${type} has no tenant field "${tenantField}" (SERVICE_AUTH_TENANT_FIELD), by which an organization role's rules are bound to the organization`);
+          found('no_tenant_field', index, (`matches nothing: the entity ${type} has no tenant field "${tenantField}" ` +
+            `(SERVICE_AUTH_TENANT_FIELD), by which an organization role's rules are bound to the ` +
+            `organization`));
         }
       }
     }

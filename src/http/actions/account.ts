@@ -108,7 +108,8 @@ export class AccountActions {
     if (presentedToken(req) !== null) {
       throw new AuthError(
         'bad_request',
-        'Logging out ends a session; an API token stays valid until revoked: DELETE /api/tokens/{id}, the tokens page, or `service-auth auth revoke-token`',
+        ('Logging out ends a session; an API token stays valid until revoked: DELETE ' +
+          '/api/tokens/{id}, the tokens page, or `service-auth auth revoke-token`'),
       );
     }
     const user = await this.deps.signIn.end(req, res);

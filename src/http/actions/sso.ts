@@ -70,7 +70,8 @@ export class SsoActions {
     const attemptId = this.readCookie(req);
     res.clearCookie(this.cookieName, { httpOnly: true, sameSite: 'lax', secure: config.sessions.secure, path: '/' });
     const query = req.originalUrl.indexOf('?');
-    const callbackUrl = new URL(`${config.publicUrl}${config.urlPrefix}/sso/${encodeURIComponent(providerId)}/callback${query === -1 ? '' : req.originalUrl.slice(query)}`);
+    const callbackUrl = new URL((`${config.publicUrl}${config.urlPrefix}/sso/${encodeURIComponent(providerId)}/callback` +
+      `${query === -1 ? '' : req.originalUrl.slice(query)}`));
     const current = await this.deps.credentials.acceptable(req).catch(() => null);
     const outcome = await flow.finish(providerId, attemptId, callbackUrl, current?.method === 'session' ? current.user : null);
     if (outcome.kind === 'signed_in') {

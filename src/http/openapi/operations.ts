@@ -101,7 +101,8 @@ export function limitNote(config: AuthConfig, rate: Rate, what: string, key: str
 
 /** A browser's navigation without credentials goes to the login page, and comes back after. */
 export function toLoginPage(config: AuthConfig): Response {
-  return redirect(`A browser’s navigation without credentials: to \`${config.urlPrefix}/login?next=…\`, and back after logging in`);
+  return redirect((`A browser’s navigation without credentials: to \`${config.urlPrefix}/login?next=…\`, and ` +
+    `back after logging in`));
 }
 
 export function pathId(description: string): OpenAPIV3_1.ParameterObject {

@@ -22,7 +22,8 @@ export function accountNav(prefix: string, texts: PageTexts, current: AccountPag
     ['delete-account', t.deleteAccount],
   ];
   const links = pages.map(
-    ([page, text]) => `<a href="${escapeHtml(prefix)}/${page}"${page === current ? ' aria-current="page"' : ''}>${escapeHtml(text)}</a>`,
+    ([page, text]) => (`<a ` +
+      `href="${escapeHtml(prefix)}/${page}"${page === current ? ' aria-current="page"' : ''}>${escapeHtml(text)}</a>`),
   );
   return `\n    <nav aria-label="${escapeHtml(t.heading)}"><h2>${escapeHtml(t.heading)}</h2><p>${links.join(' · ')}</p></nav>`;
 }

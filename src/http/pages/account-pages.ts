@@ -76,7 +76,9 @@ export function loginPage({ prefix, texts, notice, errors, email, next, confirma
 function providerButtons(prefix: string, texts: PageTexts, next: string | null, providers: { id: string; name: string }[]): string {
   if (providers.length === 0) return '';
   const query = next ? `?next=${encodeURIComponent(next)}` : '';
-  const buttons = providers.map(({ id, name }) => `\n    <p><a class="button" href="${escapeHtml(`${prefix}/sso/${encodeURIComponent(id)}${query}`)}">${escapeHtml(texts.sso.signInWith(name))}</a></p>`);
+  const buttons = providers.map(({ id, name }) => (`\n    <p><a class="button" href="` +
+    `${escapeHtml(`${prefix}/sso/${encodeURIComponent(id)}${query}`)}">` +
+    `${escapeHtml(texts.sso.signInWith(name))}</a></p>`));
   return `\n    <p>${escapeHtml(texts.sso.or)}</p>${buttons.join('')}`;
 }
 

@@ -11,10 +11,16 @@ import { dirname, join } from 'node:path';
 /** Small, readable on a phone (one column, large touch targets), no web fonts. */
 export const STYLESHEET = `
 *, *::before, *::after { box-sizing: border-box; }
-body { font: 1.0625rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; background: #f6f7f9; margin: 0; }
+body {
+  font: 1.0625rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24;
+  background: #f6f7f9; margin: 0;
+}
 header { background: #1f3a5f; padding: .6rem 1rem; }
 header a { color: #fff; font-weight: 600; }
-main { max-width: 34rem; margin: 1.5rem auto; padding: 1.25rem 1rem 2rem; background: #fff; border-radius: .5rem; box-shadow: 0 1px 3px rgb(0 0 0 / .12); }
+main {
+  max-width: 34rem; margin: 1.5rem auto; padding: 1.25rem 1rem 2rem; background: #fff; border-radius: .5rem;
+  box-shadow: 0 1px 3px rgb(0 0 0 / .12);
+}
 main.wide { max-width: 52rem; }
 h1 { font-size: 1.6rem; line-height: 1.2; margin: 0 0 1rem; }
 h2 { font-size: 1.2rem; margin: 1.75rem 0 .5rem; }
@@ -22,8 +28,14 @@ a { color: #0b57b8; }
 .field { margin-top: 1rem; }
 label { display: block; font-weight: 600; }
 .hint { margin: .1rem 0 .3rem; color: #505a66; font-size: .95rem; }
-input { font: inherit; width: 100%; padding: .55rem .6rem; border: 2px solid #5b6673; border-radius: .3rem; background: #fff; }
-select, textarea { font: inherit; width: 100%; padding: .5rem .6rem; border: 2px solid #5b6673; border-radius: .3rem; background: #fff; color: #1b1f24; }
+input {
+  font: inherit; width: 100%; padding: .55rem .6rem; border: 2px solid #5b6673; border-radius: .3rem;
+  background: #fff;
+}
+select, textarea {
+  font: inherit; width: 100%; padding: .5rem .6rem; border: 2px solid #5b6673; border-radius: .3rem;
+  background: #fff; color: #1b1f24;
+}
 input:focus, button:focus, a:focus, select:focus, textarea:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dt { font-weight: 600; }
@@ -43,9 +55,15 @@ time { white-space: nowrap; }
 .invalid input { border-color: #b3261e; }
 .field-error { color: #b3261e; font-weight: 600; margin: .1rem 0 .3rem; }
 .field-error ul { margin: .2rem 0 0; padding-left: 1.25rem; }
-button { font: inherit; font-weight: 600; margin-top: 1.25rem; padding: .6rem 1.4rem; border: 0; border-radius: .3rem; background: #1f6f43; color: #fff; cursor: pointer; }
+button {
+  font: inherit; font-weight: 600; margin-top: 1.25rem; padding: .6rem 1.4rem; border: 0;
+  border-radius: .3rem; background: #1f6f43; color: #fff; cursor: pointer;
+}
 button.secondary { background: #e3e7ec; color: #1b1f24; margin-top: .5rem; }
-a.button { display: inline-block; font-weight: 600; margin-top: .5rem; padding: .6rem 1.4rem; border-radius: .3rem; background: #e3e7ec; color: #1b1f24; text-decoration: none; }
+a.button {
+  display: inline-block; font-weight: 600; margin-top: .5rem; padding: .6rem 1.4rem; border-radius: .3rem;
+  background: #e3e7ec; color: #1b1f24; text-decoration: none;
+}
 button.danger { background: #b3261e; }
 .notice, .error-summary { padding: .75rem 1rem; border-radius: .3rem; margin: 0 0 1rem; }
 .notice p, .error-summary p { margin: 0; }
@@ -59,7 +77,11 @@ button.danger { background: #b3261e; }
 .impersonation { background: #fff4ce; color: #3d2e00; padding: .4rem 1rem; border-bottom: 3px solid #8a6100; }
 .impersonation p { margin: 0; }
 .impersonation button { margin: 0 0 0 .5rem; padding: .25rem .9rem; background: #3d2e00; }
-.secret { display: block; font: .95rem/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; word-break: break-all; background: #fff; color: #1b1f24; border: 1px dashed #5b6673; border-radius: .3rem; padding: .5rem .6rem; user-select: all; }
+.secret {
+  display: block; font: .95rem/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+  word-break: break-all; background: #fff; color: #1b1f24; border: 1px dashed #5b6673; border-radius: .3rem;
+  padding: .5rem .6rem; user-select: all;
+}
 .actions { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; margin-top: 1.25rem; }
 .actions button { margin-top: 0; }
 td button { margin-top: 0; padding: .35rem .9rem; }
@@ -67,7 +89,10 @@ table { border-collapse: collapse; width: 100%; margin-top: .5rem; }
 caption { text-align: left; color: #505a66; padding-bottom: .25rem; }
 th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #dde2e8; vertical-align: top; }
 code { word-break: break-all; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.visually-hidden {
+  position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; border: 0;
+}
 @media (max-width: 40rem) {
   body { background: #fff; }
   main { margin: 0; border-radius: 0; box-shadow: none; }
@@ -119,7 +144,8 @@ export const WEBAUTHN_BROWSER = readFileSync(
  */
 export const PASSKEY_SCRIPT = `
 const post = async (path, body) => {
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
   const json = await response.json();
   if (!response.ok) throw Object.assign(new Error(json.detail), { code: json.code });
   return json;
@@ -133,7 +159,8 @@ for (const button of document.querySelectorAll('button[data-passkey]')) {
     status.textContent = '';
     try {
       const password = button.dataset.password && document.getElementById(button.dataset.password);
-      const optionsJSON = await post(button.dataset.options, ticket ? { ticket } : password ? { password: password.value } : {}).catch((error) => {
+      const asked = ticket ? { ticket } : password ? { password: password.value } : {};
+      const optionsJSON = await post(button.dataset.options, asked).catch((error) => {
         throw Object.assign(error, { atOptions: true });
       });
       if (button.dataset.passkey === 'register') {

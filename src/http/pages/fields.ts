@@ -52,7 +52,9 @@ function field(spec: FieldSpec, error: FieldError | undefined, autofocus: boolea
   const hint = spec.hint ? `\n        <p class="hint" id="${name}-hint">${escapeHtml(spec.hint)}</p>` : '';
   const items = error?.items?.length ? `<ul>${error.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
   const message = error
-    ? `\n        <div class="field-error" id="${name}-error"><span class="visually-hidden">${escapeHtml(texts.errorPrefix)} </span>${escapeHtml(error.message)}${items}</div>`
+    ? (`\n        <div class="field-error" id="${name}-error"><span ` +
+      `class="visually-hidden">${escapeHtml(texts.errorPrefix)} ` +
+      `</span>${escapeHtml(error.message)}${items}</div>`)
     : '';
   const extra = [
     spec.attributes ?? '',
@@ -72,7 +74,8 @@ function control(spec: FieldSpec, extra: string[]): string {
   const attributes = extra.length ? ` ${extra.join(' ')}` : '';
   if (spec.options) {
     const chosen = String(spec.value ?? '');
-    const options = spec.options.map((o) => `<option value="${escapeHtml(o.value)}"${o.value === chosen ? ' selected' : ''}>${escapeHtml(o.label)}</option>`);
+    const options = spec.options.map((o) => (`<option ` +
+      `value="${escapeHtml(o.value)}"${o.value === chosen ? ' selected' : ''}>${escapeHtml(o.label)}</option>`));
     return `<select id="${name}" name="${name}"${attributes}>${options.join('')}</select>`;
   }
   const value = spec.value === undefined ? '' : ` value="${escapeHtml(spec.value)}"`;

@@ -4,9 +4,9 @@
  * link per configured provider to link it (`/sso/<id>?link=1`, which goes to the provider).
  */
 import type { IdentityView } from '../../sso/identities.js';
-import { accountNav } from './account-nav.js';
+import { accountListPage } from './account-list.js';
 import { escapeHtml } from './html.js';
-import { layout, type Notice } from './layout.js';
+import type { Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
 /** What the identities page is given: every key, null when it has no value. */
@@ -22,42 +22,36 @@ export interface IdentitiesPageLocals {
   notice: Notice | null;
 }
 
-export function identitiesPage(locals: IdentitiesPageLocals): string {
-  const { texts, providers } = locals;
-  const t = texts.sso;
-  const prefix = escapeHtml(locals.prefix);
-  const list = locals.identities.length === 0 ? `    <p>${escapeHtml(t.none)}</p>` : identityTable(locals);
-  const links = providers.map(
-    // Links: a form's redirect on to the provider would break the pages' `form-action 'self'`.
-    ({ id, name }) => `    <p><a class="button" href="${prefix}/sso/${encodeURIComponent(id)}?link=1">${escapeHtml(t.linkWith(name))}</a></p>`,
-  );
-  return layout({
-    title: t.identitiesTitle,
-    texts,
-    notice: locals.notice,
-    wide: true,
-    body: `    <p>${escapeHtml(t.identitiesIntro)}</p>
-${list}${providers.length ? `\n    <h2>${escapeHtml(t.linkHeading)}</h2>\n${links.join('\n')}` : ''}${accountNav(locals.prefix, texts, 'identities')}`,
-  });
-}
-
-function identityTable({ prefix, texts, email, identities, providers }: IdentitiesPageLocals): string {
+export function identitiesPage({ prefix, texts, email, identities, providers, notice }: IdentitiesPageLocals): string {
   const t = texts.sso;
   const c = t.columns;
-  const nameOf = (id: string) => providers.find((provider) => provider.id === id)?.name ?? id;
-  const rows = identities.map(
-    (identity) => `        <tr>
-          <td data-label="${escapeHtml(c.provider)}">${escapeHtml(nameOf(identity.provider))}</td>
-          <td data-label="${escapeHtml(c.email)}">${escapeHtml(identity.email ?? '')}</td>
-          <td data-label="${escapeHtml(c.linked)}">${escapeHtml(identity.created_at.slice(0, 16).replace('T', ' '))}</td>
-          <td><form method="post" action="${escapeHtml(prefix)}/identities/${identity.id}/remove"><button type="submit" class="secondary" aria-label="${escapeHtml(t.unlinkLabel(nameOf(identity.provider)))}">${escapeHtml(t.unlink)}</button></form></td>
-        </tr>`,
-  );
-  return `    <table>
-      <caption>${escapeHtml(t.caption(email))}</caption>
-      <thead><tr><th scope="col">${escapeHtml(c.provider)}</th><th scope="col">${escapeHtml(c.email)}</th><th scope="col">${escapeHtml(c.linked)}</th><th scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
-      <tbody>
-${rows.join('\n')}
-      </tbody>
-    </table>`;
+  const nameOf = (id: string): string => providers.find((provider) => provider.id === id)?.name ?? id;
+  const links = providers.map(({ id, name }) => {
+    // Links: a form's redirect on to the provider would break the pages' `form-action 'self'`.
+    const href = `${escapeHtml(prefix)}/sso/${encodeURIComponent(id)}?link=1`;
+    return `    <p><a class="button" href="${href}">${escapeHtml(t.linkWith(name))}</a></p>`;
+  });
+  return accountListPage({
+    prefix,
+    texts,
+    notice,
+    page: 'identities',
+    title: t.identitiesTitle,
+    intro: t.identitiesIntro,
+    items: identities,
+    none: t.none,
+    caption: t.caption(email),
+    columns: [
+      { heading: c.provider, cell: (identity) => escapeHtml(nameOf(identity.provider)) },
+      { heading: c.email, cell: (identity) => escapeHtml(identity.email ?? '') },
+      { heading: c.linked, cell: (identity) => escapeHtml(identity.created_at.slice(0, 16).replace('T', ' ')) },
+    ],
+    actions: c.actions,
+    button: (identity) => ({
+      path: `/identities/${identity.id}/remove`,
+      text: t.unlink,
+      label: t.unlinkLabel(nameOf(identity.provider)),
+    }),
+    after: providers.length ? `\n    <h2>${escapeHtml(t.linkHeading)}</h2>\n${links.join('\n')}` : '',
+  });
 }

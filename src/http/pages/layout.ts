@@ -65,6 +65,8 @@ export interface ImpersonationBanner {
 export function withImpersonationBanner(html: string, texts: PageTexts, banner: ImpersonationBanner | undefined): string {
   if (!banner) return html;
   const t = texts.impersonation;
-  const form = `<form method="post" action="${escapeHtml(banner.stopAction)}"><p>${escapeHtml(t.banner(banner.email))} — <button type="submit">${escapeHtml(t.stop)}</button></p></form>`;
+  const form = (`<form method="post" ` +
+    `action="${escapeHtml(banner.stopAction)}"><p>${escapeHtml(t.banner(banner.email))} — ` +
+    `<button type="submit">${escapeHtml(t.stop)}</button></p></form>`);
   return html.replace('<body>\n', `<body>\n  <aside class="impersonation" aria-label="${escapeHtml(t.label)}">${form}</aside>\n`);
 }

@@ -59,7 +59,9 @@ export function mfaPage(locals: MfaPageLocals): string {
     <ul class="codes">${locals.recoveryCodes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join('')}</ul>
     <p><a href="${escapeHtml(prefix)}/mfa">${escapeHtml(t.done)}</a></p>`;
   } else if (locals.setup) {
-    const code = renderFields([{ name: 'code', label: t.code, hint: t.codeHint, attributes: 'inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus' }], locals.errors, texts);
+    const code = renderFields([{ name: 'code', label: t.code, hint: t.codeHint, attributes: (('inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required ' +
+      '') +
+      'autofocus') }], locals.errors, texts);
     summary = code.summary;
     body = `    <p>${escapeHtml(t.scan)}</p>
     <figure class="qr">${locals.setup.qrSvg}</figure>
@@ -92,7 +94,8 @@ export function secondStepPage(locals: SecondStepPageLocals): string {
       <input type="hidden" name="ticket" value="${escapeHtml(locals.ticket)}">${locals.next ? `\n      <input type="hidden" name="next" value="${escapeHtml(locals.next)}">` : ''}`;
   const recoveryRefused = locals.errors?.['recovery_code'] !== undefined;
   const code = renderFields(
-    [{ name: 'code', label: t.code, attributes: `inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required${recoveryRefused ? '' : ' autofocus'}` }],
+    [{ name: 'code', label: t.code, attributes: (`inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" ` +
+      `required${recoveryRefused ? '' : ' autofocus'}`) }],
     recoveryRefused ? null : locals.errors,
     texts,
   );

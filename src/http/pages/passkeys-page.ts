@@ -4,9 +4,9 @@
  * `/passkeys/<id>/remove`, since HTML forms cannot send `DELETE /api/passkeys/<id>`.
  */
 import type { PasskeyView } from '../../mfa/passkeys.js';
-import { accountNav } from './account-nav.js';
+import { accountListPage } from './account-list.js';
 import { escapeHtml } from './html.js';
-import { layout, type Notice } from './layout.js';
+import type { Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
 /** What the passkeys page is given: every key, null when it has no value. */
@@ -21,19 +21,46 @@ export interface PasskeysPageLocals {
   notice: Notice | null;
 }
 
-export function passkeysPage(locals: PasskeysPageLocals): string {
-  const { texts } = locals;
+export function passkeysPage({ prefix, texts, email, passkeys, notice }: PasskeysPageLocals): string {
   const t = texts.passkeys;
-  const prefix = escapeHtml(locals.prefix);
-  const list = locals.passkeys.length === 0 ? `    <p>${escapeHtml(t.none)}</p>` : passkeyTable(locals);
-  return layout({
-    title: t.title,
+  const c = t.columns;
+  const minutes = (iso: string | null): string => (iso === null ? t.never : iso.slice(0, 16).replace('T', ' '));
+  return accountListPage({
+    prefix,
     texts,
-    notice: locals.notice,
-    wide: true,
+    notice,
+    page: 'passkeys',
+    title: t.title,
+    intro: t.intro,
+    items: passkeys,
+    none: t.none,
+    caption: t.caption(email),
+    columns: [
+      { heading: c.name, cell: (passkey) => escapeHtml(passkey.name) },
+      { heading: c.created, cell: (passkey) => escapeHtml(minutes(passkey.created_at)) },
+      { heading: c.lastUsed, cell: (passkey) => escapeHtml(minutes(passkey.last_used_at)) },
+    ],
+    actions: c.actions,
+    button: (passkey) => ({
+      path: `/passkeys/${encodeURIComponent(passkey.id)}/remove`,
+      text: t.remove,
+      label: t.removeLabel(passkey.name),
+    }),
+    after: addForm(escapeHtml(prefix), texts),
     passkeys: true,
-    body: `    <p>${escapeHtml(t.intro)}</p>
-${list}
+  });
+}
+
+/** The fields and the button that add a passkey: the browser's script makes it and posts it. */
+function addForm(prefix: string, texts: PageTexts): string {
+  const t = texts.passkeys;
+  const button = [
+    `<button type="button" hidden data-passkey="register" data-options="${prefix}/api/passkeys/options"`,
+    ` data-password="passkey-password" data-verify="${prefix}/api/passkeys" data-name="passkey-name"`,
+    ` data-done="${prefix}/passkeys?added=1" data-status="passkey-status" data-failed="${escapeHtml(t.failed)}"`,
+    ` data-password-refused="${escapeHtml(t.passwordRefused)}">${escapeHtml(t.add)}</button>`,
+  ].join('');
+  return `
     <h2>${escapeHtml(t.add)}</h2>
     <div class="field">
       <label for="passkey-name">${escapeHtml(t.nameLabel)}</label>
@@ -43,31 +70,10 @@ ${list}
     <div class="field">
       <label for="passkey-password">${escapeHtml(t.passwordLabel)}</label>
       <p class="hint" id="passkey-password-hint">${escapeHtml(t.passwordHint)}</p>
-      <input id="passkey-password" type="password" autocomplete="current-password" aria-describedby="passkey-password-hint">
+      <input id="passkey-password" type="password" autocomplete="current-password"` +
+    ` aria-describedby="passkey-password-hint">
     </div>
     <noscript><p>${escapeHtml(t.needsScript)}</p></noscript>
-    <button type="button" hidden data-passkey="register" data-options="${prefix}/api/passkeys/options" data-password="passkey-password" data-verify="${prefix}/api/passkeys" data-name="passkey-name" data-done="${prefix}/passkeys?added=1" data-status="passkey-status" data-failed="${escapeHtml(t.failed)}" data-password-refused="${escapeHtml(t.passwordRefused)}">${escapeHtml(t.add)}</button>
-    <p id="passkey-status" role="status" class="field-error"></p>${accountNav(locals.prefix, texts, 'passkeys')}`,
-  });
-}
-
-function passkeyTable({ prefix, texts, email, passkeys }: PasskeysPageLocals): string {
-  const t = texts.passkeys;
-  const c = t.columns;
-  const minutes = (iso: string | null) => (iso === null ? t.never : iso.slice(0, 16).replace('T', ' '));
-  const rows = passkeys.map(
-    (passkey) => `        <tr>
-          <td data-label="${escapeHtml(c.name)}">${escapeHtml(passkey.name)}</td>
-          <td data-label="${escapeHtml(c.created)}">${escapeHtml(minutes(passkey.created_at))}</td>
-          <td data-label="${escapeHtml(c.lastUsed)}">${escapeHtml(minutes(passkey.last_used_at))}</td>
-          <td><form method="post" action="${escapeHtml(prefix)}/passkeys/${encodeURIComponent(passkey.id)}/remove"><button type="submit" class="secondary" aria-label="${escapeHtml(t.removeLabel(passkey.name))}">${escapeHtml(t.remove)}</button></form></td>
-        </tr>`,
-  );
-  return `    <table>
-      <caption>${escapeHtml(t.caption(email))}</caption>
-      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.created)}</th><th scope="col">${escapeHtml(c.lastUsed)}</th><th scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
-      <tbody>
-${rows.join('\n')}
-      </tbody>
-    </table>`;
+    ${button}
+    <p id="passkey-status" role="status" class="field-error"></p>`;
 }

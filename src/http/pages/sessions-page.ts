@@ -4,9 +4,9 @@
  * `/sessions/<id>/end` and `/sessions/end-others`.
  */
 import type { SessionView } from '../../sessions/store.js';
-import { accountNav } from './account-nav.js';
+import { accountListPage } from './account-list.js';
 import { escapeHtml } from './html.js';
-import { layout, type Notice } from './layout.js';
+import type { Notice } from './layout.js';
 import type { PageTexts } from './texts.js';
 
 /** What the sessions page is given: every key, null when it has no value. */
@@ -23,48 +23,44 @@ export interface SessionsPageLocals {
   notice: Notice | null;
 }
 
-export function sessionsPage(locals: SessionsPageLocals): string {
-  const { texts, sessions } = locals;
+export function sessionsPage({ prefix, texts, email, sessions, maxSessions, notice }: SessionsPageLocals): string {
   const t = texts.sessions;
-  const prefix = escapeHtml(locals.prefix);
+  const c = t.columns;
   const others = sessions.some((session) => !session.current)
     ? `
-    <form method="post" action="${prefix}/sessions/end-others">
+    <form method="post" action="${escapeHtml(prefix)}/sessions/end-others">
       <p class="hint" id="end-others-hint">${escapeHtml(t.othersHint)}</p>
       <button type="submit" class="danger" aria-describedby="end-others-hint">${escapeHtml(t.endOthers)}</button>
     </form>`
     : '';
-  return layout({
-    title: t.title,
+  const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(minutes(iso))}</time>`;
+  const device = (session: SessionView): string => deviceName(session.user_agent, texts);
+  // Always a table: the session that asks is in it.
+  return accountListPage({
+    prefix,
     texts,
-    notice: locals.notice,
-    wide: true,
-    body: `${sessionTable(locals)}
-    <p class="hint">${escapeHtml(t.limit(locals.maxSessions))}</p>${others}${accountNav(locals.prefix, texts, 'sessions')}`,
+    notice,
+    page: 'sessions',
+    title: t.title,
+    items: sessions,
+    caption: t.signedInAs(email),
+    columns: [
+      {
+        heading: c.device,
+        cell: (session) =>
+          `${escapeHtml(device(session))}${session.current ? ` <strong>(${escapeHtml(t.thisDevice)})</strong>` : ''}`,
+      },
+      { heading: c.started, cell: (session) => time(session.created_at) },
+      { heading: c.lastSeen, cell: (session) => time(session.last_seen_at) },
+    ],
+    actions: c.actions,
+    button: (session) => ({
+      path: `/sessions/${encodeURIComponent(session.id)}/end`,
+      text: session.current ? t.endThis : t.end,
+      label: session.current ? t.endThisLabel : t.endLabel(device(session), minutes(session.created_at)),
+    }),
+    after: `\n    <p class="hint">${escapeHtml(t.limit(maxSessions))}</p>${others}`,
   });
-}
-
-function sessionTable({ prefix, texts, email, sessions }: SessionsPageLocals): string {
-  const t = texts.sessions;
-  const c = t.columns;
-  const rows = sessions.map((session) => {
-    const device = deviceName(session.user_agent, texts);
-    const started = minutes(session.created_at);
-    const label = session.current ? t.endThisLabel : t.endLabel(device, started);
-    return `        <tr>
-          <td data-label="${escapeHtml(c.device)}">${escapeHtml(device)}${session.current ? ` <strong>(${escapeHtml(t.thisDevice)})</strong>` : ''}</td>
-          <td data-label="${escapeHtml(c.started)}"><time datetime="${escapeHtml(session.created_at)}">${escapeHtml(started)}</time></td>
-          <td data-label="${escapeHtml(c.lastSeen)}"><time datetime="${escapeHtml(session.last_seen_at)}">${escapeHtml(minutes(session.last_seen_at))}</time></td>
-          <td><form method="post" action="${escapeHtml(prefix)}/sessions/${encodeURIComponent(session.id)}/end"><button type="submit" class="secondary" aria-label="${escapeHtml(label)}">${escapeHtml(session.current ? t.endThis : t.end)}</button></form></td>
-        </tr>`;
-  });
-  return `    <table>
-      <caption>${escapeHtml(t.signedInAs(email))}</caption>
-      <thead><tr><th scope="col">${escapeHtml(c.device)}</th><th scope="col">${escapeHtml(c.started)}</th><th scope="col">${escapeHtml(c.lastSeen)}</th><th scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
-      <tbody>
-${rows.join('\n')}
-      </tbody>
-    </table>`;
 }
 
 /** `2026-11-23 09:24`, in UTC as stored: the caption says so. */

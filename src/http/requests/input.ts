@@ -1,7 +1,8 @@
 /**
  * What a request may bring in. Bodies are JSON or urlencoded, at most 16 KiB (a larger one is 413
  * `payload_too_large`, bounded at the door: body-limits.ts); a body that cannot be read (malformed,
- * a compression that does not decompress, an unknown charset) is a 400 `bad_request`. Text that no field of ours can hold (a NUL, which SQLite and C libraries read as
+ * a compression that does not decompress, an unknown charset) is a 400 `bad_request`. Text that no
+ * field of ours can hold (a NUL, which SQLite and C libraries read as
  * the end of a string, or ill-formed Unicode, which decoding or encoding turns into U+FFFD so that
  * two different inputs become one) is refused before it reaches a query, a hash or a log line.
  */

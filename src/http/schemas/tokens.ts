@@ -27,7 +27,8 @@ export function tokenSchemas(maxExpiryDays: number) {
       scopes: z
         .union([z.string(), z.array(z.string())])
         .optional()
-        .meta({ description: 'Scopes separated by spaces or commas, or one field per scope (the checkboxes of the defined scopes), each [a-z0-9:._-]{1,64}; empty for every scope' })
+        .meta({ description: ('Scopes separated by spaces or commas, or one field per scope (the checkboxes of the ' +
+          'defined scopes), each [a-z0-9:._-]{1,64}; empty for every scope') })
         .transform((text) => (Array.isArray(text) ? text : text?.split(/[\s,]+/).filter(Boolean)))
         .pipe(tokenScopes.optional()),
       org: z

@@ -21,7 +21,8 @@ export function orgsPage(locals: OrgsPageLocals): string {
     timeHtml(org.created_at),
   ]);
   const list = rows.length ? table(t.caption(locals.page), [c.name, c.slug, c.members, c.created], rows) : `    <p>${escapeHtml(t.none)}</p>`;
-  return adminLayout(locals, 'orgs', ADMIN_TEXTS.sections.orgs, `${list}\n${pager(locals.page, locals.hasNext, (page) => `${base}${queryString({ page })}`)}`);
+  return adminLayout(locals, 'orgs', ADMIN_TEXTS.sections.orgs, (`${list}\n` +
+    `${pager(locals.page, locals.hasNext, (page) => `${base}${queryString({ page })}`)}`));
 }
 
 export interface OrgPageLocals extends AdminPageBase {
@@ -41,7 +42,9 @@ export function orgPage(locals: OrgPageLocals): string {
       <dt>${escapeHtml(t.facts.created)}</dt><dd>${timeHtml(org.created_at)}</dd>
     </dl>`;
   const user = (member: MemberInfo) =>
-    locals.linkUsers ? `<a href="${escapeHtml(`${locals.prefix}/admin/users/${member.user_id}`)}">${escapeHtml(member.email)}</a>` : escapeHtml(member.email);
+    locals.linkUsers ? (`<a ` +
+      (`href="${escapeHtml(`${locals.prefix}/admin/users/${member.user_id}`)}">` +
+        `${escapeHtml(member.email)}</a>`)) : escapeHtml(member.email);
   const c = t.columns;
   const list =
     members === null

@@ -46,11 +46,16 @@ function whyForm({ prefix, why, errors }: PolicyPageLocals): string {
   const field = (name: keyof WhyValues, label: string, hint?: string) => {
     const error = errors?.[name];
     const described = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(' ');
+    const aria = `${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''}`;
+    const value = escapeHtml(why[name] ?? '');
     const control =
       name === 'fields'
-        ? `<textarea id="${name}" name="${name}" rows="3"${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''}>${escapeHtml(why[name] ?? '')}</textarea>`
-        : `<input id="${name}" name="${name}" type="text" value="${escapeHtml(why[name] ?? '')}"${described ? ` aria-describedby="${described}"` : ''}${error ? ' aria-invalid="true"' : ''}>`;
-    return `      <div class="field${error ? ' invalid' : ''}"><label for="${name}">${escapeHtml(label)}</label>${hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : ''}${error ? `<p class="field-error" id="${name}-error">${escapeHtml(error.message)}</p>` : ''}${control}</div>`;
+        ? `<textarea id="${name}" name="${name}" rows="3"${aria}>${value}</textarea>`
+        : `<input id="${name}" name="${name}" type="text" value="${value}"${aria}>`;
+    const hintHtml = hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : '';
+    const errorHtml = error ? `<p class="field-error" id="${name}-error">${escapeHtml(error.message)}</p>` : '';
+    const labelHtml = `<label for="${name}">${escapeHtml(label)}</label>`;
+    return `      <div class="field${error ? ' invalid' : ''}">${labelHtml}${hintHtml}${errorHtml}${control}</div>`;
   };
   return `    <form method="get" action="${escapeHtml(`${prefix}/admin/policy`)}">
       <p class="hint">${escapeHtml(t.whyHint)}</p>
@@ -72,16 +77,32 @@ function answer(explanation: Explanation, why: WhyValues): string {
     : explanation.rule
       ? `<p>${escapeHtml(t.decidedBy)}: ${ruleHtml(explanation.rule)}</p>`
       : `<p>${escapeHtml(t.noRule)}</p>`;
-  const whyNot = explanation.why_not?.length
-    ? `<h3>${escapeHtml(t.whyNot)}</h3><ul>${explanation.why_not.map((item) => `<li>${ruleHtml(item.rule)}: ${escapeHtml(whyNotText(item))}</li>`).join('')}</ul>`
-    : '';
-  return `    <section class="notice ${explanation.allowed ? 'info' : 'error'}" aria-labelledby="verdict"><p id="verdict"><strong>${escapeHtml(verdict)}</strong></p>${decided}${whyNot}</section>`;
+  const items = (explanation.why_not ?? []).map(
+    (item) => `<li>${ruleHtml(item.rule)}: ${escapeHtml(whyNotText(item))}</li>`,
+  );
+  const whyNot = items.length ? `<h3>${escapeHtml(t.whyNot)}</h3><ul>${items.join('')}</ul>` : '';
+  const kind = explanation.allowed ? 'info' : 'error';
+  const verdictHtml = `<p id="verdict"><strong>${escapeHtml(verdict)}</strong></p>`;
+  return `    <section class="notice ${kind}" aria-labelledby="verdict">${verdictHtml}${decided}${whyNot}</section>`;
 }
 
 /** A rule as a line: role, position, file, what it says. */
 function ruleHtml(rule: ExplainedRule): string {
-  const where = [rule.role === null ? null : `${rule.org_role ? 'org role' : 'role'} “${rule.role}”`, rule.index === undefined ? null : `rule ${rule.index}`, rule.source === undefined ? null : shortPath(rule.source)].filter(Boolean).join(', ');
-  const says = JSON.stringify({ action: rule.action, subject: rule.subject, ...(rule.conditions && { conditions: rule.conditions }), ...(rule.fields && { fields: rule.fields }), ...(rule.inverted && { inverted: true }), ...(rule.reason && { reason: rule.reason }) });
+  const where = [
+    rule.role === null ? null : `${rule.org_role ? 'org role' : 'role'} “${rule.role}”`,
+    rule.index === undefined ? null : `rule ${rule.index}`,
+    rule.source === undefined ? null : shortPath(rule.source),
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const says = JSON.stringify({
+    action: rule.action,
+    subject: rule.subject,
+    ...(rule.conditions && { conditions: rule.conditions }),
+    ...(rule.fields && { fields: rule.fields }),
+    ...(rule.inverted && { inverted: true }),
+    ...(rule.reason && { reason: rule.reason }),
+  });
   return `${escapeHtml(where || 'a rule')} <code>${escapeHtml(says)}</code>`;
 }
 
@@ -95,9 +116,13 @@ function whyNotText({ failed, refused_by }: WhyNotRule): string {
   const t = ADMIN_TEXTS.policy;
   if (failed) {
     const wanted = `${failed.field ?? ''} ${failed.operator} ${JSON.stringify(failed.expected)}`.trim();
-    return failed.missing ? `${t.failed} (${wanted}): ${t.missing}` : `${t.failed} (${wanted}; the subject has ${JSON.stringify(failed.actual)})`;
+    if (failed.missing) return `${t.failed} (${wanted}): ${t.missing}`;
+    return `${t.failed} (${wanted}; the subject has ${JSON.stringify(failed.actual)})`;
   }
-  if (refused_by) return `${t.refusedBy} (${refused_by.role ? `role “${refused_by.role}”` : 'a rule'}${refused_by.reason ? `: ${refused_by.reason}` : ''})`;
+  if (refused_by) {
+    const by = refused_by.role ? `role “${refused_by.role}”` : 'a rule';
+    return `${t.refusedBy} (${by}${refused_by.reason ? `: ${refused_by.reason}` : ''})`;
+  }
   return '';
 }
 
@@ -105,7 +130,8 @@ function matrixTables({ matrix, actions, subjects }: PolicyPageLocals): string {
   const t = ADMIN_TEXTS.policy;
   if (matrix.length === 0) return `    <p>${escapeHtml(t.noRoles)}</p>`;
   const tableOf = (role: RoleReach) => {
-    const head = `<th scope="col">${escapeHtml(t.subject)}</th>${actions.map((action) => `<th scope="col">${escapeHtml(action)}</th>`).join('')}`;
+    const actionHeads = actions.map((action) => `<th scope="col">${escapeHtml(action)}</th>`).join('');
+    const head = `<th scope="col">${escapeHtml(t.subject)}</th>${actionHeads}`;
     const rows = subjects.map((subject) => {
       const cells = actions.map((action) => {
         const reach = role.reach[subject]?.[action] ?? 'none';

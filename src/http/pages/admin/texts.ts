@@ -11,7 +11,8 @@ export const ADMIN_TEXTS = {
   home: {
     intro: 'What your roles let you do here:',
     hints: {
-      users: 'Find a user; disable or enable the account, change its roles, end its sessions, revoke its tokens, reset its second factor.',
+      users: ('Find a user; disable or enable the account, change its roles, end its sessions, revoke its ' +
+        'tokens, reset its second factor.'),
       orgs: 'Every organization, its members and their roles.',
       audit: 'The audit log, filtered and paged, and a check of its chain.',
       policy: 'What each role allows, and why a user may or may not do something.',
@@ -94,7 +95,9 @@ export const ADMIN_TEXTS = {
   },
   policy: {
     matrix: 'What each role allows',
-    matrixHint: 'For every subject type and action the rules name: allowed on every subject, on some (through conditions or fields), or refused. Organization roles reach their own organization only.',
+    matrixHint: ('For every subject type and action the rules name: allowed on every subject, on some ' +
+      '(through conditions or fields), or refused. Organization roles reach their own ' +
+      'organization only.'),
     globalRoles: 'Global roles',
     orgRoles: 'Organization roles',
     noRoles: 'No role is defined.',

@@ -48,7 +48,10 @@ function base({ prefix, user }: UserPageLocals): string {
 function button(locals: UserPageLocals, path: string, name: string, value: string, label: string, options: { danger?: boolean; hint?: string } = {}): string {
   const hintId = options.hint ? `${path.replace(/\W/g, '-')}-hint` : '';
   const hint = options.hint ? `<p class="hint" id="${hintId}">${escapeHtml(options.hint)}</p>` : '';
-  return `      <form method="post" action="${escapeHtml(`${base(locals)}/${path}`)}">${hint}<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}"><button type="submit"${options.danger ? ' class="danger"' : ''}${hintId ? ` aria-describedby="${hintId}"` : ''}>${escapeHtml(label)}</button></form>`;
+  return (`      <form method="post" action="${escapeHtml(`${base(locals)}/${path}`)}">${hint}<input ` +
+    `type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}"><button ` +
+    `type="submit"${options.danger ? ' class="danger"' : ''}` +
+    `${hintId ? ` aria-describedby="${hintId}"` : ''}>${escapeHtml(label)}</button></form>`);
 }
 
 function accountSection(locals: UserPageLocals): string {
@@ -67,7 +70,10 @@ function rolesSection(locals: UserPageLocals): string {
   const held = locals.user.roles;
   const rows = held.map((role) => {
     const remove = locals.may.roles && locals.removable.includes(role)
-      ? `<form method="post" action="${escapeHtml(`${base(locals)}/roles/remove`)}"><input type="hidden" name="roles" value="${escapeHtml(role)}"><button type="submit" class="secondary" aria-label="${escapeHtml(t.removeRole(role))}">${escapeHtml(t.remove)}</button></form>`
+      ? (`<form method="post" action="${escapeHtml(`${base(locals)}/roles/remove`)}"><input ` +
+        `type="hidden" name="roles" value="${escapeHtml(role)}"><button type="submit" ` +
+        `class="secondary" ` +
+        `aria-label="${escapeHtml(t.removeRole(role))}">${escapeHtml(t.remove)}</button></form>`)
       : '';
     return `        <li>${escapeHtml(role)} ${remove}</li>`;
   });
