@@ -90,9 +90,14 @@ export function accessFilter(
  * of the same user pays a lookup and a copy (callers and MikroORM may change what they are given),
  * not the translation of every rule; `ability.update()` forgets them.
  */
-const built = new WeakMap<AppAbility, Map<string, { meta: EntityMetadata | undefined; filter: AccessFilter }>>();
+const built = new WeakMap<AppAbility, Map<string, Built>>();
 
-function remember(ability: AppAbility, key: string, entry: { meta: EntityMetadata | undefined; filter: AccessFilter }): void {
+interface Built {
+  meta: EntityMetadata | undefined;
+  filter: AccessFilter;
+}
+
+function remember(ability: AppAbility, key: string, entry: Built): void {
   let filters = built.get(ability);
   if (!filters) {
     built.set(ability, (filters = new Map()));

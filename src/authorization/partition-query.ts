@@ -46,14 +46,30 @@ function equalities(ast: Condition): Map<string, Value> {
     if (!(node instanceof FieldCondition) || typeof node.field !== 'string') continue;
     if (found.has(node.field) || twice.has(node.field)) twice.add(node.field);
     const value = node.value;
-    const primitive = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-    if (node.operator === 'eq' && primitive) found.set(node.field, value);
+    // NaN and the infinities have no SQL form: such a rule is refused where it is translated.
+    const primitive = typeof value === 'string' || Number.isFinite(value) || typeof value === 'boolean';
+    if (node.operator === 'eq' && primitive) found.set(node.field, value as Value);
   }
   for (const field of twice) found.delete(field);
   return found;
 }
 
-/** The condition without its top-level test of `field` (undefined: nothing is left, the rule is unconditional there). */
+/**
+ * What a partition's rules say, as a string equal for rules that translate alike; undefined for
+ * values JSON would confuse or refuse (a bigint, a Date, a RegExp, NaN: the partition stands alone).
+ */
+function signature(value: unknown): string | undefined {
+  const primitive = value === null || typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value);
+  if (primitive) return JSON.stringify(value);
+  let parts: (string | undefined)[];
+  if (Array.isArray(value)) parts = value.map(signature);
+  else if (value instanceof FieldCondition) parts = [value.operator, value.field, signature(value.value)];
+  else if (value instanceof CompoundCondition) parts = [value.operator, signature(value.value)];
+  else return undefined;
+  return parts.includes(undefined) ? undefined : JSON.stringify(parts);
+}
+
+/** The condition without its top-level test of `field`; undefined: nothing is left (unconditional there). */
 function without(ast: Condition, field: string): Condition | undefined {
   const rest = tops(ast).filter((node) => !(node instanceof FieldCondition && node.field === field));
   return rest.length === 0 ? undefined : rest.length === 1 ? rest[0] : new CompoundCondition('and', rest);
@@ -109,13 +125,16 @@ export function byPartition<R extends PartitionRule>(
   // translated once, and their rows are one `field IN (…)`.
   const alike = new Map<string, { values: Value[]; rules: R[] }>();
   for (const [value, own] of partitions) {
-    const key = JSON.stringify(own.map((rule) => [rule.inverted, rule.ast ?? null]));
+    const key = signature(own.map((rule) => [rule.inverted, rule.ast ?? null])) ?? `unlike ${alike.size}`;
     const same = alike.get(key);
     if (same) same.values.push(value);
     else alike.set(key, { values: [value], rules: own });
   }
-  const among = (values: Value[], negate: boolean) =>
-    conditionToQuery(values.length === 1 ? new FieldCondition('eq', field, values[0]) : new FieldCondition('in', field, values), negate, meta);
+  const among = (values: Value[], negate: boolean): Query => {
+    const [only] = values;
+    const test = values.length === 1 ? new FieldCondition('eq', field, only) : new FieldCondition('in', field, values);
+    return conditionToQuery(test, negate, meta);
+  };
   const parts = [...alike.values()].map(({ values, rules }) => and([among(values, false), nest([...rules, ...floor])]));
   return or([...parts, fallback === true && among([...partitions.keys()], true)]);
 }

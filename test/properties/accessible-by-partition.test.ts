@@ -15,10 +15,19 @@ import { byPriority } from '../../src/authorization/priority-query.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
-import { accessCase, allows, idsAllowed, idsWhere, openThings, store, type AccessCase, type Row } from './access-rules.js';
+import {
+  accessCase,
+  allows,
+  idsAllowed,
+  idsWhere,
+  openThings,
+  store,
+  type AccessCase,
+  type Row,
+} from './access-rules.js';
 
 type Field = 'team' | 'score' | 'flag' | 'ownerId';
-/** The values a rule fixes its partition column to: of the column's type, a placeholder that is (or is not: a user's email for a number). */
+/** The values a rule fixes its partition column to: of its type, or a placeholder (an email for a number: not). */
 const TAGS: Record<Field, unknown[]> = {
   team: ['north', 'south', 'North', '${user.email}'],
   score: [0, 1, 2],
@@ -31,7 +40,11 @@ const TAGS: Record<Field, unknown[]> = {
  * that does, mostly): one rule in fifteen is left as generated, so the partition is not always taken.
  */
 const partitionedCase: fc.Arbitrary<AccessCase> = fc
-  .tuple(accessCase(), fc.constantFrom<Field>('team', 'score', 'flag', 'ownerId'), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }))
+  .tuple(
+    accessCase(),
+    fc.constantFrom<Field>('team', 'score', 'flag', 'ownerId'),
+    fc.array(fc.nat(), { minLength: 64, maxLength: 64 }),
+  )
   .map(([base, field, picks]) => {
     let next = 0;
     const tag = (rule: RoleRule): RoleRule => {
@@ -46,7 +59,8 @@ const partitionedCase: fc.Arbitrary<AccessCase> = fc
 /** The filter as the rules stand, nested by priority without the partition. */
 function nested(t: TestApp, orm: MikroORM, user: AccessCase['user'], action: string): unknown {
   const meta = orm.getMetadata().find('Thing')!;
-  const query = byPriority(t.auth.abilityFor(user).rulesFor(action, 'Thing'), (rule) => conditionToQuery(rule.ast!, rule.inverted, meta));
+  const rules = t.auth.abilityFor(user).rulesFor(action, 'Thing');
+  const query = byPriority(rules, (rule) => conditionToQuery(rule.ast!, rule.inverted, meta));
   return query === true ? {} : query === false ? { id: { $in: [] } } : query;
 }
 
@@ -98,14 +112,14 @@ function partitionSuite(open: () => Promise<{ url?: string; drop(): Promise<void
     await t.auth.close();
   });
 
-  it('selects the rows the nested filter and the ability select: rules fixing one column, refusals, placeholders, NULLs', async () => {
+  it('selects the rows the nested filter and the ability select: rules fixing a column, refusals, NULLs', async () => {
     await fc.assert(
       fc.asyncProperty(partitionedCase, (c) => check(t, orm!, c)),
       { numRuns: 300 },
     );
   });
 
-  /** Defines `rules` for ada, and returns the filter and the ids it selects among ROWS (checked against the ability). */
+  /** Defines `rules` for ada; the filter and the ids it selects among ROWS (checked against the ability). */
   const selected = async (rules: RoleRule[]) => {
     t.auth.defineRole('vocabulary', [{ action: 'read', subject: 'Thing' }]);
     t.auth.defineRole('unit', rules);
@@ -113,7 +127,8 @@ function partitionSuite(open: () => Promise<{ url?: string; drop(): Promise<void
     await store(orm!, ROWS);
     const filter = t.auth.accessibleBy(ada, 'read', 'Thing', { em: orm!.em });
     const ids = await idsWhere(orm!, filter);
-    expect(ids, JSON.stringify(filter)).to.deep.equal(await idsAllowed(orm!, (row) => allows(t.auth.abilityFor(ada), 'read', row)));
+    const allowed = await idsAllowed(orm!, (row) => allows(t.auth.abilityFor(ada), 'read', row));
+    expect(ids, JSON.stringify(filter)).to.deep.equal(allowed);
     return { filter: JSON.stringify(filter), ids };
   };
 
@@ -132,16 +147,18 @@ function partitionSuite(open: () => Promise<{ url?: string; drop(): Promise<void
     expect((await selected([read(undefined, true), ...teamRole('north')])).ids).to.deep.equal([5]);
   });
 
-  it('keeps the partitions apart where their rules differ, and a rule with only the column applies to all its rows', async () => {
-    const { ids } = await selected([...teamRole('north'), read({ team: 'south' }), read({ team: 'east', flag: false }, true)]);
+  it('keeps partitions apart where their rules differ; a rule with only the column applies to its rows', async () => {
+    const rules = [...teamRole('north'), read({ team: 'south' }), read({ team: 'east', flag: false }, true)];
+    const { ids } = await selected(rules);
     expect(ids).to.deep.equal([2, 5]);
   });
 
-  it('is not taken when a rule does not fix the column, or fixes it to a value of another type (a placeholder)', async () => {
+  it('is not taken when a rule does not fix the column, or fixes it to a placeholder of another type', async () => {
     const unbound = await selected([...teamRole('north'), ...teamRole('south'), read({ ownerId: 3 })]);
     expect(unbound.ids).to.deep.equal([2, 4, 5]);
     expect(unbound.filter.match(/"score"/g), 'each role nested as it stands').to.have.length(2);
-    const typed = await selected([read({ ownerId: '${user.email}', score: 2 }), read({ ownerId: 1, score: { $lt: 3 } })]);
+    const mistyped = [read({ ownerId: '${user.email}', score: 2 }), read({ ownerId: 1, score: { $lt: 3 } })];
+    const typed = await selected(mistyped);
     expect(typed.ids).to.deep.equal([1, 5]);
   });
 }
@@ -181,7 +198,8 @@ describe('accessibleBy builds a filter once per ability, action and subject type
     t.auth.defineRole('unit', teamRole('east'));
     expect(await idsWhere(orm, t.auth.accessibleBy(ada, 'read', 'Thing', { em: orm.em }))).to.deep.equal([4]);
     t.auth.abilityFor(ada).update([]);
-    expect(await idsWhere(orm, t.auth.accessibleBy(ada, 'read', 'Thing', { em: orm.em })), 'after ability.update').to.deep.equal([]);
+    const updated = t.auth.accessibleBy(ada, 'read', 'Thing', { em: orm.em });
+    expect(await idsWhere(orm, updated), 'after ability.update').to.deep.equal([]);
     // The primary key the options name is the filter's, built for each.
     expect(t.auth.accessibleBy(ada, 'read', 'Thing', { primaryKey: 'uuid' })).to.deep.equal({ uuid: { $in: [] } });
     expect(t.auth.accessibleBy(ada, 'read', 'Thing')).to.deep.equal({ id: { $in: [] } });
