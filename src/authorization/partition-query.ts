@@ -38,19 +38,19 @@ const STRICT = new Set(['number', 'string', 'boolean']);
 const tops = (ast: Condition): Condition[] =>
   ast instanceof CompoundCondition && ast.operator === 'and' ? (ast.value as Condition[]) : [ast];
 
-/** The top-level `field = value` tests of a condition, by field (a field tested twice is left out). */
-function equalities(ast: Condition): Map<string, Value> {
-  const found = new Map<string, Value>();
-  const twice = new Set<string>();
+/**
+ * The first top-level `field = value` test of a condition, by field. Other tests of the same field
+ * (`$and: [{ org_id: null }]`, flattened to the top) stay in the rule: only this one is taken out.
+ */
+function equalities(ast: Condition): Map<string, FieldCondition<Value>> {
+  const found = new Map<string, FieldCondition<Value>>();
   for (const node of tops(ast)) {
-    if (!(node instanceof FieldCondition) || typeof node.field !== 'string') continue;
-    if (found.has(node.field) || twice.has(node.field)) twice.add(node.field);
+    if (!(node instanceof FieldCondition) || typeof node.field !== 'string' || node.operator !== 'eq') continue;
     const value = node.value;
     // NaN and the infinities have no SQL form: such a rule is refused where it is translated.
     const primitive = typeof value === 'string' || Number.isFinite(value) || typeof value === 'boolean';
-    if (node.operator === 'eq' && primitive) found.set(node.field, value as Value);
+    if (primitive && !found.has(node.field)) found.set(node.field, node as FieldCondition<Value>);
   }
-  for (const field of twice) found.delete(field);
   return found;
 }
 
@@ -69,9 +69,9 @@ function signature(value: unknown): string | undefined {
   return parts.includes(undefined) ? undefined : JSON.stringify(parts);
 }
 
-/** The condition without its top-level test of `field`; undefined: nothing is left (unconditional there). */
-function without(ast: Condition, field: string): Condition | undefined {
-  const rest = tops(ast).filter((node) => !(node instanceof FieldCondition && node.field === field));
+/** The condition without its top-level test `test`; undefined: nothing is left (unconditional there). */
+function without(ast: Condition, test: Condition): Condition | undefined {
+  const rest = tops(ast).filter((node) => node !== test);
   return rest.length === 0 ? undefined : rest.length === 1 ? rest[0] : new CompoundCondition('and', rest);
 }
 
@@ -80,13 +80,13 @@ function without(ast: Condition, field: string): Condition | undefined {
  * column of the entity of a type SQL compares strictly, every rule's value of that type.
  */
 function partitionField(rules: readonly PartitionRule[], meta: EntityMetadata): string | undefined {
-  const tests = rules.map((rule) => (rule.ast ? equalities(rule.ast) : new Map<string, Value>()));
+  const tests = rules.map((rule) => (rule.ast ? equalities(rule.ast) : new Map<string, FieldCondition<Value>>()));
   let best: { field: string; count: number } | undefined;
   for (const field of tests[0]?.keys() ?? []) {
     if (field.includes('.') || !isScalar(meta, field)) continue;
     const type = columnType(meta.properties[field as keyof typeof meta.properties]);
     if (type === undefined || !STRICT.has(type)) continue;
-    const values = tests.map((test) => test.get(field));
+    const values = tests.map((test) => test.get(field)?.value);
     if (values.some((value) => value === undefined || !fitsColumn(value, type))) continue;
     const count = new Set(values).size;
     if (count >= 2 && count > (best?.count ?? 0)) best = { field, count };
@@ -115,8 +115,9 @@ export function byPartition<R extends PartitionRule>(
   const fallback = cut === -1 ? false : nest(rules.slice(cut));
   const partitions = new Map<Value, R[]>();
   for (const rule of ranked) {
-    const value = equalities(rule.ast!).get(field)!;
-    const ast = without(rule.ast!, field);
+    const test = equalities(rule.ast!).get(field)!;
+    const value = test.value;
+    const ast = without(rule.ast!, test);
     // A plain copy of the CASL rule (its own fields: origin, inverted …) with the rest of its conditions.
     const stripped = { ...rule, conditions: ast && rule.conditions, ast } as R;
     partitions.set(value, [...(partitions.get(value) ?? []), stripped]);

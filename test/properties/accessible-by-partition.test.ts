@@ -153,6 +153,13 @@ function partitionSuite(open: () => Promise<{ url?: string; drop(): Promise<void
     expect(ids).to.deep.equal([2, 5]);
   });
 
+  it('takes out of a rule only the test it is partitioned by (fixed case: the same field tested twice)', async () => {
+    // `$and` is flattened to the rule's top: `flag = null AND flag = true` matches nothing, and stays so.
+    const never = read({ $and: [{ team: 'north', flag: null }], flag: true });
+    const { ids } = await selected([never, read({ flag: false, score: 1 })]);
+    expect(ids).to.deep.equal([2]);
+  });
+
   it('is not taken when a rule does not fix the column, or fixes it to a placeholder of another type', async () => {
     const unbound = await selected([...teamRole('north'), ...teamRole('south'), read({ ownerId: 3 })]);
     expect(unbound.ids).to.deep.equal([2, 4, 5]);
