@@ -14,13 +14,20 @@
 import type { EntityMetadata, MetadataStorage } from '@mikro-orm/core';
 import type { AppAbility } from './abilities.js';
 import { conditionToQuery, UnsupportedCondition } from './condition-query.js';
+import { byPartition, type PartitionRule } from './partition-query.js';
 import { byPriority } from './priority-query.js';
+import type { Query } from './relation-filters.js';
 import type { RoleDefinition } from './role-rules.js';
 import { assertRoleValues } from './rule-values.js';
 import { ScopedAbility } from './scoped-ability.js';
 
 /** A MikroORM filter: `{ $and | $or: [...] }` and `{ property: value | { $op: value } }`. */
 export type AccessFilter = Record<string, unknown>;
+
+/** What the filter reads of a CASL rule (a plain copy of one, within a partition: partition-query.ts). */
+interface FilterRule extends PartitionRule {
+  origin: object;
+}
 
 /** The options of `auth.accessibleBy`. */
 export interface AccessibleByOptions {
@@ -69,7 +76,46 @@ export function accessFilter(
   if (ability instanceof ScopedAbility) {
     return { $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, options)) };
   }
-  const query = byPriority(ability.rulesFor(action, subjectType), (rule) => {
+  const key = `${action}\u0000${subjectType}\u0000${primaryKey}`;
+  const memo = built.get(ability)?.get(key);
+  if (memo && memo.meta === meta) return structuredClone(memo.filter);
+  const filter = buildFilter(ability, action, subjectType, call, describe, meta, primaryKey);
+  remember(ability, key, { meta, filter });
+  return structuredClone(filter);
+}
+
+/**
+ * Filters built, by ability and (action, subject type, primary key), with the metadata they were
+ * built with. A user's ability is cached (abilities.ts) and its rules do not change, so a request
+ * of the same user pays a lookup and a copy (callers and MikroORM may change what they are given),
+ * not the translation of every rule; `ability.update()` forgets them.
+ */
+const built = new WeakMap<AppAbility, Map<string, Built>>();
+
+interface Built {
+  meta: EntityMetadata | undefined;
+  filter: AccessFilter;
+}
+
+function remember(ability: AppAbility, key: string, entry: Built): void {
+  let filters = built.get(ability);
+  if (!filters) {
+    built.set(ability, (filters = new Map()));
+    ability.on('updated', () => built.delete(ability));
+  }
+  filters.set(key, entry);
+}
+
+function buildFilter(
+  ability: AppAbility,
+  action: string,
+  subjectType: string,
+  call: string,
+  describe: (rule: object) => string,
+  meta: EntityMetadata | undefined,
+  primaryKey: string,
+): AccessFilter {
+  const translate = (rule: FilterRule): Query => {
     try {
       if (!rule.ast) throw new UnsupportedCondition('its conditions are code, with no SQL form');
       // A refusal takes away the rows it matches: its negation.
@@ -78,7 +124,10 @@ export function accessFilter(
       if (!(error instanceof UnsupportedCondition)) throw error;
       throw new TypeError(`${call}: ${describe(rule.origin)}: ${error.message}`);
     }
-  });
+  };
+  const rules: readonly FilterRule[] = ability.rulesFor(action, subjectType);
+  const nest = (some: readonly FilterRule[]) => byPriority(some, translate);
+  const query = byPartition(rules, meta, nest) ?? nest(rules);
   return query === true ? all(primaryKey) : query === false ? none(primaryKey) : query;
 }
 

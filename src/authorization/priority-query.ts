@@ -49,7 +49,10 @@ function factored(all: Query[], outer: Group, inner: Group): Query {
   const within = (list: Query[]) => (inner === '$or' ? or(list) : and(list));
   // The same rule twice (in two roles a user holds, say) is said once.
   const seen = new Set<string>();
-  const parts = all.filter((part) => !seen.has(JSON.stringify(part)) && Boolean(seen.add(JSON.stringify(part))));
+  const parts = all.filter((part) => {
+    const key = JSON.stringify(part);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
   if (parts.length < 2 || parts.some((part) => typeof part === 'boolean')) return combine(parts);
   const members = parts.map((part) => {
     const list = (part as Record<string, unknown>)[inner];
