@@ -17,16 +17,16 @@
  * first row left is checked.
  */
 import { IsolationLevel } from '@mikro-orm/core';
-import { BaseSqlitePlatform } from '@mikro-orm/knex';
 import { AuditEvent } from '../storage/entities/index.js';
 import { AUDIT_CHAIN_LOCK } from '../storage/migrations/audit-chain-lock.js';
 import type { EntityManager } from '../storage/orm.js';
+import { sqlLayer } from '../storage/sql-layer.js';
 import type { Storage } from '../storage/storage.js';
 import { canonicalJson, chainHash, type AuditDraft, type AuditRecord } from './records.js';
 
 export const APPEND_FUNCTION = 'service_auth_append_events';
 
-const onSqlite = (em: EntityManager) => em.getPlatform() instanceof BaseSqlitePlatform;
+const onSqlite = (em: EntityManager): boolean => sqlLayer.isSqlite(em.getPlatform());
 
 /** Appends the drafts, in order, inside the caller's transaction (`em`). */
 export async function appendInTransaction(em: EntityManager, drafts: AuditDraft[]): Promise<AuditRecord[]> {

@@ -16,6 +16,7 @@ import { orgAccessFilter, withoutOrgRules } from '../authorization/org-access.js
 import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import type { Tenant } from '../authorization/tenant.js';
+import { sqlLayer } from '../storage/sql-layer.js';
 
 /** Who `req.em` reads and writes as: the request's ability, and its organization if any. */
 export interface Bound {
@@ -81,7 +82,7 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
   // req.em refuses), and no filter is applied to it: it reads the rows as they are.
   const createQueryBuilder = Object.getPrototypeOf(Object.getPrototypeOf(em)).createQueryBuilder as SqlEntityManager['createQueryBuilder'];
   const rows = createQueryBuilder.call(em, meta.className, 'service_auth_access').select(primaryKey).where(structuredClone(entry.filter));
-  return { [primaryKey]: { $in: rows.getKnexQuery() } };
+  return { [primaryKey]: { $in: sqlLayer.subquery(rows) } };
 }
 
 /**

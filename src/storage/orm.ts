@@ -14,6 +14,7 @@ import { importDriver } from './drivers.js';
 import { ENTITIES } from './entities/index.js';
 import { MIGRATION_NAMES } from './migrations/names.js';
 import { sqliteDriverOptions } from './sqlite.js';
+import { sqlLayer } from './sql-layer.js';
 import { MIGRATIONS_TABLE } from './tables.js';
 
 export type Orm = MikroORM;
@@ -53,16 +54,7 @@ async function connectionOptions(databaseUrl: string, log?: LoggerHolder): Promi
   };
   if (databaseUrl.startsWith('sqlite:')) return { ...common, ...(await sqliteDriverOptions(databaseUrl.slice('sqlite:'.length))) };
   const { PostgreSqlDriver } = await importDriver('@mikro-orm/postgresql', () => import('@mikro-orm/postgresql'));
-  return {
-    ...common,
-    driver: PostgreSqlDriver,
-    clientUrl: databaseUrl,
-    pool: { min: 0, max: 10, acquireTimeoutMillis: CONNECT_TIMEOUT_MS },
-    driverOptions: {
-      connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
-      ...(log && { log: { warn: (message: string) => log.logger.warn(`database: ${message}`), error: (message: string) => log.logger.error(`database: ${message}`) } }),
-    },
-  };
+  return { ...common, driver: PostgreSqlDriver, clientUrl: databaseUrl, ...sqlLayer.postgresDriverOptions(CONNECT_TIMEOUT_MS, log) };
 }
 
 /**
@@ -78,6 +70,8 @@ export async function openOrm(databaseUrl: string, options: { migrate: boolean; 
     throw new StorageError(`cannot open the database ${where}: ${describe(error)}`, { cause: error });
   }
   try {
+    // MikroORM 7's init connects only when first needed; 6's has connected already.
+    if (!(await orm.isConnected())) await orm.connect();
     const check = await orm.checkConnection();
     if (!check.ok) throw new Error(check.reason);
     if (options.migrate && !(await upToDate(orm))) await migrate(orm);
@@ -110,19 +104,22 @@ export async function migrate(orm: Orm, attempts = 5): Promise<void> {
 
 /** Our migrations, in one transaction, recorded in our own table. */
 async function migrationOptions(): Promise<MigrationsOptions> {
-  const { MIGRATIONS } = await import('./migrations/index.js');
-  return { tableName: MIGRATIONS_TABLE, migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, silent: true };
+  return { tableName: MIGRATIONS_TABLE, migrationsList: await sqlLayer.migrations(), transactional: true, allOrNothing: true, silent: true };
 }
 
 /** The ORM's migrator, loaded and registered on first use. */
 export async function migratorOf(orm: Orm): Promise<IMigrator> {
-  if (!orm.config.getExtension('@mikro-orm/migrator')) {
+  // Not registered yet by us (MikroORM 7's init registers an installed migrator with its
+  // defaults, which getExtension would then build): our options, and the migrator registered on them.
+  if (orm.config.get('migrations').tableName !== MIGRATIONS_TABLE) {
     const { Migrator } = await import('@mikro-orm/migrations');
     // Over MikroORM's defaults, as if they had been given to init().
     orm.config.set('migrations', { ...orm.config.get('migrations'), ...(await migrationOptions()) });
     Migrator.register(orm);
   }
-  return orm.getMigrator();
+  // MikroORM 7 has a `migrator` getter in place of 6's getMigrator().
+  const seven = orm as unknown as { getMigrator?: () => IMigrator; migrator: IMigrator };
+  return seven.getMigrator ? seven.getMigrator() : seven.migrator;
 }
 
 /**
@@ -134,8 +131,9 @@ export async function migratorOf(orm: Orm): Promise<IMigrator> {
 async function upToDate(orm: Orm): Promise<boolean> {
   try {
     const schema = orm.config.get('schema', orm.em.getPlatform().getDefaultSchemaName());
-    const connection = (orm.em as EntityManager).getConnection();
-    const rows = await connection.execute<{ name: string }[]>(connection.getKnex().select('name').from(MIGRATIONS_TABLE).withSchema(schema as string));
+    const platform = orm.em.getPlatform();
+    const table = [schema, MIGRATIONS_TABLE].filter(Boolean).map((name) => platform.quoteIdentifier(name as string));
+    const rows = await (orm.em as EntityManager).getConnection().execute<{ name: string }[]>(`select name from ${table.join('.')}`);
     const applied = new Set(rows.map((row) => row.name));
     return MIGRATION_NAMES.every((name) => applied.has(name));
   } catch {

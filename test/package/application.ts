@@ -31,14 +31,14 @@ export const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'u
 export const CLI = 'node_modules/service-auth/dist/cli/index.js';
 
 /**
- * The range's ends, each @mikro-orm package pinned to one version as an application's are (MikroORM
- * refuses packages of different versions). The lowest is the bottom of the peer range (`^6.6.4`:
+ * The MikroORM 6 range's ends, each @mikro-orm package pinned to one version as an application's are
+ * (MikroORM refuses packages of different versions). The lowest is the bottom of the peer range (`^6.6.4`:
  * 6.6.3 is the first whose `schema:update` honours `schemaGenerator.skipTables`, and 6.6.4 the
  * first with every package on the registry); the newest is the one this repository develops on,
  * the newest 6.x whose packages are all published (`@mikro-orm/sqlite` 6.6.17 is, without the
  * `@mikro-orm/knex` 6.6.17 it needs).
  */
-export const LOWEST_MIKRO_ORM = /^\^(\d+\.\d+\.\d+)$/.exec(manifest.peerDependencies['@mikro-orm/core'] ?? '')?.[1] ?? 'no ^x.y.z range';
+export const LOWEST_MIKRO_ORM = /^\^(\d+\.\d+\.\d+)(?= \|\||$)/.exec(manifest.peerDependencies['@mikro-orm/core'] ?? '')?.[1] ?? 'no ^x.y.z range';
 export const NEWEST_MIKRO_ORM = manifest.devDependencies['@mikro-orm/core']!;
 
 export interface MikroOrmVersion {

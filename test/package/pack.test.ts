@@ -97,10 +97,13 @@ describe('the published package', function () {
     expect(Object.keys(manifest.peerDependencies)).to.include.members(peers);
     expect(Object.keys(manifest.dependencies ?? {}).filter((name) => peers.includes(name) || name.startsWith('@mikro-orm/'))).to.deep.equal([]);
     const optional = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name);
-    expect(optional.sort()).to.deep.equal(['@mikro-orm/postgresql', '@mikro-orm/sqlite']);
-    // One range for every @mikro-orm package, and one version of them all for the repository itself.
+    // The drivers, and the SQL layer of each major: knex (MikroORM 6 only), @mikro-orm/sql (7 only).
+    expect(optional.sort()).to.deep.equal(['@mikro-orm/knex', '@mikro-orm/postgresql', '@mikro-orm/sql', '@mikro-orm/sqlite']);
+    // One range for every @mikro-orm package of both majors, and one version of them all for the repository itself.
     const mikroOrm = (dependencies: Record<string, string>) => new Set(Object.entries(dependencies).filter(([name]) => name.startsWith('@mikro-orm/')).map(([, version]) => version));
-    expect(mikroOrm(manifest.peerDependencies).size).to.equal(1);
+    const { '@mikro-orm/knex': knex, '@mikro-orm/sql': sql, ...bothMajors } = manifest.peerDependencies;
+    expect({ knex, sql }).to.deep.equal({ knex: '^6.6.4', sql: '^7' });
+    expect([...mikroOrm(bothMajors)]).to.deep.equal(['^6.6.4 || ^7']);
     expect(mikroOrm(manifest.devDependencies).size).to.equal(1);
   });
 
