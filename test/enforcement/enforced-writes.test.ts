@@ -1,0 +1,112 @@
+/**
+ * req.em's writes where the row req.em holds is not the whole story: a row another writer changed
+ * since req.em read it, many-to-many collections, cascades; and raw() fragments as where values.
+ * SQLite in memory.
+ */
+import { defineEntity, MikroORM, raw, sql, type InferEntity } from '@mikro-orm/core';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import { expect } from 'chai';
+import { AuthError } from '../../src/errors.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+const p = defineEntity.properties;
+const Label = defineEntity({
+  name: 'Label',
+  tableName: 'write_labels',
+  properties: { id: p.integer().primary(), name: p.string(), owner_id: p.integer() },
+});
+const Memo = defineEntity({
+  name: 'Memo',
+  tableName: 'write_memos',
+  properties: {
+    id: p.integer().primary(),
+    owner_id: p.integer(),
+    title: p.string(),
+    labels: () => p.manyToMany(Label),
+  },
+});
+type Memo = InferEntity<typeof Memo>;
+
+const refusal = (error: unknown): AuthError => {
+  expect(error).to.be.instanceOf(AuthError).with.property('code', 'forbidden');
+  return error as AuthError;
+};
+
+describe('req.em: writes are decided on the rows as they are', () => {
+  let t: TestApp;
+  let orm: MikroORM;
+  const ada = { id: 1, email: 'ada@example.com', roles: ['writer'] };
+
+  const memo = async (id: number): Promise<string> => {
+    const row = await orm.em.fork().findOneOrFail(Memo, id, { populate: ['labels'] });
+    return `${row.owner_id}:${row.title}:${row.labels.getItems().map((label) => label.id).join(',')}`;
+  };
+
+  before(async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Memo, Label], debug: false });
+    await orm.schema.createSchema();
+    t.auth.defineRole('writer', [
+      { action: ['read', 'create', 'update', 'delete'], subject: 'Memo', conditions: { owner_id: '${user.id}' } },
+      { action: 'read', subject: 'Label', conditions: { owner_id: '${user.id}' } },
+    ]);
+    t.auth.enforce(orm);
+    const em = orm.em.fork();
+    em.create(Label, { id: 1, name: 'mine', owner_id: 1 });
+    em.create(Label, { id: 2, name: 'theirs', owner_id: 2 });
+    em.create(Memo, { id: 1, owner_id: 1, title: 'first', labels: [1] });
+    em.create(Memo, { id: 2, owner_id: 1, title: 'second' });
+    em.create(Memo, { id: 3, owner_id: 2, title: 'theirs', labels: [2] });
+    await em.flush();
+  });
+  after(async () => {
+    await t.auth.close();
+    await orm.close();
+  });
+
+  it('a row another writer moved out of reach since req.em read it is not written', async () => {
+    const em = t.auth.em(ada);
+    const [first, second] = await em.find(Memo, { id: [1, 2] }, { orderBy: { id: 'asc' } });
+    // Meanwhile, the application gives memo 1 to user 2.
+    await orm.em.fork().nativeUpdate(Memo, 1, { owner_id: 2 });
+    first!.title = 'first, edited';
+    second!.title = 'second, edited';
+    const error = refusal(await em.flush().catch((caught: unknown) => caught));
+    expect(error.message).to.contain('update').and.contain('Memo');
+    expect([await memo(1), await memo(2)]).to.deep.equal(['2:first:1', '1:second:']);
+    await orm.em.fork().nativeUpdate(Memo, 1, { owner_id: 1 });
+    // The row as it is is the user's again: the same change is written.
+    const again = t.auth.em(ada);
+    (await again.findOneOrFail(Memo, 2)).title = 'second, edited';
+    await again.flush();
+    expect(await memo(2)).to.equal('1:second, edited:');
+  });
+
+  it('a deleted row another writer moved out of reach is not deleted', async () => {
+    const em = t.auth.em(ada);
+    const second = await em.findOneOrFail(Memo, 2);
+    await orm.em.fork().nativeUpdate(Memo, 2, { owner_id: 2 });
+    em.remove(second);
+    refusal(await em.flush().catch((caught: unknown) => caught));
+    expect(await memo(2)).to.equal('2:second, edited:');
+    await orm.em.fork().nativeUpdate(Memo, 2, { owner_id: 1 });
+  });
+
+  it('raw() and sql fragments as where values or keys are a TypeError naming the way out', async () => {
+    const em = t.auth.em(ada);
+    const wheres = [
+      { title: raw('title') },
+      { owner_id: { $in: [raw('owner_id')] } },
+      { $or: [{ title: sql`title` }] },
+      { [raw('1 = 1')]: [] },
+    ];
+    for (const where of wheres) {
+      const error = await em.find(Memo, where as never).catch((caught: unknown) => caught);
+      expect(error, JSON.stringify(Object.keys(where))).to.be.instanceOf(TypeError).with.property('message').that.matches(/raw\(\).*application's own EntityManager/);
+    }
+    const counted = await em.count(Memo, { title: raw('title') } as never).catch((caught: unknown) => caught);
+    expect(counted).to.be.instanceOf(TypeError);
+    // The application's own em takes them.
+    expect(await orm.em.fork().count(Memo, { title: raw('title') } as never)).to.equal(3);
+  });
+});
