@@ -18,12 +18,13 @@
  * The first refusal throws `AuthError` 403 `forbidden`, naming entity, action and field; the flush
  * stops before writing, and req.em's flush rolls its transaction back.
  */
-import { helper, ReferenceKind, Reference, Utils } from '@mikro-orm/core';
+import { helper, Reference, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata, EventSubscriber, FlushEventArgs, MikroORM } from '@mikro-orm/core';
 import { decider } from '../authorization/decision.js';
-import { AuthError } from '../errors.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
+import { checkCollections } from './collection-changes.js';
 import { bindingOf, type Binding } from './entity-manager.js';
+import { refusal } from './refusals.js';
 import { ACTIONS, rowsAsTheyAre, ruleHints, TO_ONE, type Action, type Row } from './rows-as-they-were.js';
 
 export class FlushCheck implements EventSubscriber {
@@ -32,15 +33,6 @@ export class FlushCheck implements EventSubscriber {
   async onFlush({ em, uow }: FlushEventArgs): Promise<void> {
     const binding = bindingOf(em);
     if (!binding) return;
-    for (const collection of uow.getCollectionUpdates()) {
-      if (collection.property.kind === ReferenceKind.MANY_TO_MANY && collection.isDirty()) {
-        const name = `${collection.owner.constructor.name}.${collection.property.name}`;
-        throw new TypeError(
-          `req.em cannot check a change of the many-to-many collection ${name}: ` +
-            "change it through the application's own EntityManager, knowingly",
-        );
-      }
-    }
     // The rows as they are, read in the flush's transaction without any filter.
     let fork: EntityManager | undefined;
     const plain = (): EntityManager => {
@@ -55,15 +47,20 @@ export class FlushCheck implements EventSubscriber {
     const before = await rowsAsTheyAre(binding, plain, changeSets);
     // One check per entity and action: the rules, the relations they follow and their deciders are looked up once.
     const checks = new Map<string, EntityCheck>();
+    const checkOf = (meta: EntityMetadata, action: Action): EntityCheck => {
+      const key = `${action} ${meta.className}`;
+      let check = checks.get(key);
+      if (!check) checks.set(key, (check = new EntityCheck(binding, plain, meta, action, created)));
+      return check;
+    };
     for (const change of changeSets) {
       const action = ACTIONS[change.type];
-      if (!action) continue;
-      const key = `${action} ${change.meta.className}`;
-      let check = checks.get(key);
-      if (!check) checks.set(key, (check = new EntityCheck(binding, plain, change.meta as EntityMetadata, action, created)));
-      await check.run(change, before.get(change.entity) ?? null);
+      if (action) await checkOf(change.meta as EntityMetadata, action).run(change, before.get(change.entity) ?? null);
     }
     await readableReferences(em, changeSets, created);
+    const decideOn = (meta: EntityMetadata, action: Action, row: Row, field: string): void =>
+      checkOf(meta, action).decideAll(row, [field]);
+    await checkCollections({ em, binding, plain, created, decideOn }, uow.getCollectionUpdates());
   }
 }
 
@@ -122,7 +119,7 @@ class EntityCheck {
     }
   }
 
-  private decideAll(row: Row, fields: (string | undefined)[]): void {
+  decideAll(row: Row, fields: (string | undefined)[]): void {
     for (const field of fields) if (!this.deciderOf(field)(row)) throw refusal(this.action, this.type, field);
   }
 
@@ -188,10 +185,4 @@ async function readableReferences(em: EntityManager, changeSets: ChangeSet<objec
     const found = await em.count(targetName, { [primaryKey]: { $in: [...keys] } } as never, { flushMode: 'commit' });
     if (found !== keys.size) throw refusal('set', owner, field, `names a ${targetName} that you cannot read`);
   }
-}
-
-function refusal(action: string, type: string, field: string | undefined, why?: string): AuthError {
-  const detail = field ? `You may not ${action} the ${field} of this ${type}` : `You may not ${action} this ${type}`;
-  const errors = field ? [{ field, message: why ?? `you may not ${action} this field` }] : undefined;
-  return new AuthError('forbidden', why ? `${detail}: ${why}` : detail, errors);
 }

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RawQueryFragment, Utils } from '@mikro-orm/core';
+import { AuthError } from '../errors.js';
 import type { Bound } from './access-conditions.js';
 
 /** Throws a TypeError for the first raw fragment, as a key or a value, in `where`, at any depth. */
@@ -125,4 +126,11 @@ export function refuseUnenforceable(prototype: Record<string, unknown>, base: Me
       );
     };
   }
+}
+
+/** A write the flush check refuses: `AuthError` 403 `forbidden`, naming entity, action and field. */
+export function refusal(action: string, type: string, field: string | undefined, why?: string): AuthError {
+  const detail = field ? `You may not ${action} the ${field} of this ${type}` : `You may not ${action} this ${type}`;
+  const errors = field ? [{ field, message: why ?? `you may not ${action} this field` }] : undefined;
+  return new AuthError('forbidden', why ? `${detail}: ${why}` : detail, errors);
 }

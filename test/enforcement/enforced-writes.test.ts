@@ -36,6 +36,8 @@ describe('req.em: writes are decided on the rows as they are', () => {
   let t: TestApp;
   let orm: MikroORM;
   const ada = { id: 1, email: 'ada@example.com', roles: ['writer'] };
+  // Reads every memo and label; may change the title of a memo, nothing else.
+  const titler = { id: 9, email: 'titler@example.com', roles: ['titler'] };
 
   const memo = async (id: number): Promise<string> => {
     const row = await orm.em.fork().findOneOrFail(Memo, id, { populate: ['labels'] });
@@ -49,6 +51,10 @@ describe('req.em: writes are decided on the rows as they are', () => {
     t.auth.defineRole('writer', [
       { action: ['read', 'create', 'update', 'delete'], subject: 'Memo', conditions: { owner_id: '${user.id}' } },
       { action: 'read', subject: 'Label', conditions: { owner_id: '${user.id}' } },
+    ]);
+    t.auth.defineRole('titler', [
+      { action: 'read', subject: ['Memo', 'Label'] },
+      { action: 'update', subject: 'Memo', fields: ['title'] },
     ]);
     t.auth.enforce(orm);
     const em = orm.em.fork();
@@ -108,5 +114,44 @@ describe('req.em: writes are decided on the rows as they are', () => {
     expect(counted).to.be.instanceOf(TypeError);
     // The application's own em takes them.
     expect(await orm.em.fork().count(Memo, { title: raw('title') } as never)).to.equal(3);
+  });
+
+  it('adding or removing many-to-many items is an update of the owner on that field, with readable items only', async () => {
+    const em = t.auth.em(ada);
+    const [first, second] = await em.find(Memo, { id: [1, 2] }, { populate: ['labels'], orderBy: { id: 'asc' } });
+    second!.labels.add(em.getReference(Label, 1));
+    first!.labels.removeAll();
+    await em.flush();
+    expect([await memo(1), await memo(2)]).to.deep.equal(['1:first:', '1:second, edited:1']);
+    // An item she may not read: refused, and nothing of the flush is written.
+    first!.labels.add(em.getReference(Label, 2));
+    first!.title = 'first, relabelled';
+    const error = refusal(await em.flush().catch((caught: unknown) => caught));
+    expect(error.message).to.match(/labels of this Memo: names a Label that you cannot read/);
+    expect(await memo(1)).to.equal('1:first:');
+    // Another user's memo, merged as if it were hers: decided on the row as it is, which she may not update.
+    const other = t.auth.em(ada);
+    other.merge(Memo, { id: 3, owner_id: 1, title: 'theirs' }).labels.add(other.getReference(Label, 1));
+    expect(refusal(await other.flush().catch((caught: unknown) => caught)).message).to.contain('update the labels of this Memo');
+    expect(await memo(3)).to.equal('2:theirs:2');
+  });
+
+  it('the field decides: a user who may only retitle may not relabel; a new owner needs create on it', async () => {
+    const em = t.auth.em(titler);
+    const third = await em.findOneOrFail(Memo, 3, { populate: ['labels'] });
+    third.labels.add(em.getReference(Label, 1));
+    expect(refusal(await em.flush().catch((caught: unknown) => caught)).message).to.contain('update the labels of this Memo');
+    third.labels.remove(em.getReference(Label, 1));
+    third.title = 'retitled';
+    await em.flush();
+    expect(await memo(3)).to.equal('2:retitled:2');
+    const creator = t.auth.em(ada);
+    creator.create(Memo, { id: 4, owner_id: 1, title: 'new', labels: [1] });
+    await creator.flush();
+    expect(await memo(4)).to.equal('1:new:1');
+    const hidden = t.auth.em(ada);
+    hidden.create(Memo, { id: 5, owner_id: 1, title: 'new', labels: [2] });
+    refusal(await hidden.flush().catch((caught: unknown) => caught));
+    expect(await orm.em.fork().count(Memo, 5)).to.equal(0);
   });
 });
