@@ -10,6 +10,8 @@
  *
  * MikroORM writes the difference from the items the collection was loaded with (req.em loads only
  * readable ones, so hidden items stay); a collection set without being loaded replaces every item.
+ * A one-to-many collection's changes are its items' references, checked as their updates; but one
+ * set without being loaded MikroORM writes as one statement over the other items: a TypeError.
  */
 import { helper, ReferenceKind } from '@mikro-orm/core';
 import type { Collection, EntityManager, EntityMetadata } from '@mikro-orm/core';
@@ -32,8 +34,15 @@ export interface CollectionCheck {
 export async function checkCollections(check: CollectionCheck, collections: Collection<object>[]): Promise<void> {
   for (const collection of collections) {
     const prop = collection.property;
-    if (prop.kind !== ReferenceKind.MANY_TO_MANY || !collection.isDirty()) continue;
     const meta = helper(collection.owner).__meta as EntityMetadata;
+    if (prop.kind === ReferenceKind.ONE_TO_MANY && collection.getSnapshot() === undefined && !check.created.has(collection.owner)) {
+      // MikroORM would unset (or, with orphan removal, delete) every other item in one statement, unchecked.
+      throw new TypeError(
+        `req.em cannot check ${meta.className}.${prop.name} set without being loaded: populate it first, ` +
+          `or set ${prop.mappedBy} on each ${prop.type}`,
+      );
+    }
+    if (prop.kind !== ReferenceKind.MANY_TO_MANY || !collection.isDirty()) continue;
     if (!prop.owner) {
       throw new TypeError(
         `req.em cannot check a change of ${meta.className}.${prop.name}, the inverse side of a many-to-many relation: ` +

@@ -22,6 +22,7 @@ import { helper, Reference, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata, EventSubscriber, FlushEventArgs, MikroORM } from '@mikro-orm/core';
 import { decider } from '../authorization/decision.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
+import { checkCascades } from './cascades.js';
 import { checkCollections } from './collection-changes.js';
 import { bindingOf, type Binding } from './entity-manager.js';
 import { refusal } from './refusals.js';
@@ -61,6 +62,7 @@ export class FlushCheck implements EventSubscriber {
     const decideOn = (meta: EntityMetadata, action: Action, row: Row, field: string): void =>
       checkOf(meta, action).decideAll(row, [field]);
     await checkCollections({ em, binding, plain, created, decideOn }, uow.getCollectionUpdates());
+    await checkCascades(em, binding, plain, changeSets);
   }
 }
 

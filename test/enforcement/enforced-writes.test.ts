@@ -26,6 +26,22 @@ const Memo = defineEntity({
   },
 });
 type Memo = InferEntity<typeof Memo>;
+const Folder = defineEntity({
+  name: 'Folder',
+  tableName: 'write_folders',
+  properties: { id: p.integer().primary(), owner_id: p.integer(), sheets: () => p.oneToMany(Sheet).mappedBy('folder') },
+});
+// Deleted with their folder by the database; pins lose it (a nullable reference's default, set null).
+const Sheet = defineEntity({
+  name: 'Sheet',
+  tableName: 'write_sheets',
+  properties: { id: p.integer().primary(), owner_id: p.integer(), folder: () => p.manyToOne(Folder).deleteRule('cascade') },
+});
+const Pin = defineEntity({
+  name: 'Pin',
+  tableName: 'write_pins',
+  properties: { id: p.integer().primary(), owner_id: p.integer(), folder: () => p.manyToOne(Folder).nullable() },
+});
 
 const refusal = (error: unknown): AuthError => {
   expect(error).to.be.instanceOf(AuthError).with.property('code', 'forbidden');
@@ -46,11 +62,12 @@ describe('req.em: writes are decided on the rows as they are', () => {
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Memo, Label], debug: false });
+    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Memo, Label, Folder, Sheet, Pin], debug: false });
     await orm.schema.createSchema();
     t.auth.defineRole('writer', [
       { action: ['read', 'create', 'update', 'delete'], subject: 'Memo', conditions: { owner_id: '${user.id}' } },
       { action: 'read', subject: 'Label', conditions: { owner_id: '${user.id}' } },
+      { action: ['read', 'create', 'update', 'delete'], subject: ['Folder', 'Sheet', 'Pin'], conditions: { owner_id: '${user.id}' } },
     ]);
     t.auth.defineRole('titler', [
       { action: 'read', subject: ['Memo', 'Label'] },
@@ -63,6 +80,11 @@ describe('req.em: writes are decided on the rows as they are', () => {
     em.create(Memo, { id: 1, owner_id: 1, title: 'first', labels: [1] });
     em.create(Memo, { id: 2, owner_id: 1, title: 'second' });
     em.create(Memo, { id: 3, owner_id: 2, title: 'theirs', labels: [2] });
+    for (const id of [1, 2, 3, 4]) em.create(Folder, { id, owner_id: 1 });
+    em.create(Sheet, { id: 1, owner_id: 1, folder: 1 });
+    em.create(Sheet, { id: 2, owner_id: 2, folder: 2 });
+    em.create(Pin, { id: 1, owner_id: 1, folder: 3 });
+    em.create(Pin, { id: 2, owner_id: 2, folder: 4 });
     await em.flush();
   });
   after(async () => {
@@ -153,5 +175,36 @@ describe('req.em: writes are decided on the rows as they are', () => {
     hidden.create(Memo, { id: 5, owner_id: 1, title: 'new', labels: [2] });
     refusal(await hidden.flush().catch((caught: unknown) => caught));
     expect(await orm.em.fork().count(Memo, 5)).to.equal(0);
+  });
+
+  it("a delete the database would cascade to rows the ability may not delete or change is refused", async () => {
+    const folders = async (): Promise<number[]> => (await orm.em.fork().find(Folder, {}, { orderBy: { id: 'asc' } })).map((row) => row.id);
+    // Folder 1 holds her own sheet, deleted with it by the database; folder 3, her own pin, which loses it.
+    const em = t.auth.em(ada);
+    em.remove(em.getReference(Folder, 1));
+    em.remove(em.getReference(Folder, 3));
+    await em.flush();
+    expect(await folders()).to.deep.equal([2, 4]);
+    expect(await orm.em.fork().count(Sheet, 1)).to.equal(0);
+    expect((await orm.em.fork().findOneOrFail(Pin, 1)).folder).to.equal(null);
+    // Folder 2 holds user 2's sheet; folder 4, user 2's pin: neither is deleted.
+    for (const [id, why] of [[2, /would delete a Sheet that you may not delete/], [4, /would set the folder of a Pin that you may not update/]] as const) {
+      const other = t.auth.em(ada);
+      other.remove(other.getReference(Folder, id));
+      expect(refusal(await other.flush().catch((caught: unknown) => caught)).message).to.match(why);
+    }
+    expect(await folders()).to.deep.equal([2, 4]);
+    expect(await orm.em.fork().count(Sheet, 2)).to.equal(1);
+  });
+
+  it('a one-to-many collection set without being loaded is a TypeError', async () => {
+    const em = t.auth.em(ada);
+    const folder = await em.findOneOrFail(Folder, 2);
+    // MikroORM would write it as one statement: every other sheet of the folder is moved out of it (user 2's sheet too).
+    folder.sheets.set([em.create(Sheet, { id: 9, owner_id: 1, folder })]);
+    const error = await em.flush().catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(TypeError).with.property('message').that.contains('Folder.sheets set without being loaded');
+    expect(await orm.em.fork().findOneOrFail(Sheet, 2)).to.have.nested.property('folder.id', 2);
+    expect(await orm.em.fork().count(Sheet, 9)).to.equal(0);
   });
 });
