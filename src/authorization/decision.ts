@@ -35,7 +35,12 @@ export function decide(ability: AppAbility, action: string, target: object | str
  * rules the ability's index (indexed-ability.ts), which needs the object cast
  * (CASL's `subject`, which marks it).
  */
-export function decider(ability: AppAbility, action: string, type: string, field?: string): (target: object) => Decision {
+export function decider(
+  ability: AppAbility,
+  action: string,
+  type: string,
+  field?: string,
+): (target: object) => Decision {
   if (ability instanceof ScopedAbility) {
     const owner = decider(ability.owner, action, type, field);
     const scopes = decider(ability.scopes, action, type, field);

@@ -57,7 +57,13 @@ export function decidingAbility(deps: AccessDeps, bound: Bound, meta: EntityMeta
 }
 
 /** The condition on `meta`'s rows: readable by the bound ability (or, given `action`, those it may do that to). */
-export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetadata, em: SqlEntityManager, action = 'read'): AccessFilter {
+export function readCondition(
+  deps: AccessDeps,
+  bound: Bound,
+  meta: EntityMetadata,
+  em: SqlEntityManager,
+  action = 'read',
+): AccessFilter {
   const key = `${bound.org?.id ?? ''}:${meta.className}:${action}`;
   let byEntity = built.get(bound.ability);
   if (!byEntity) built.set(bound.ability, (byEntity = new Map()));
@@ -69,7 +75,8 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
     const filter = bound.org && isTenantEntity(deps, meta)
       ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, action, meta.className, options)
       : accessFilter(ability, action, meta.className, describe, options, () => deps.abilities.definitions());
-    const flat = followsRelations(ability, meta, action) ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
+    const follows = followsRelations(ability, meta, action);
+    const flat = follows ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
     entry = { filter, flat };
     byEntity.set(key, entry);
   }

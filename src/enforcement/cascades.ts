@@ -17,7 +17,7 @@ import type { Binding } from './entity-manager.js';
 import { refusal } from './refusals.js';
 import { ACTIONS } from './rows-as-they-were.js';
 
-/** What the database does to a row that references a deleted one, or undefined for nothing (it refuses the delete, or lets it be). */
+/** What the database does to a row that references a deleted one; undefined: nothing (it refuses, or lets it be). */
 function deleteRuleOf(prop: EntityProperty): 'cascade' | 'set null' | undefined {
   const cascade = prop.cascade.includes(Cascade.REMOVE) || prop.cascade.includes(Cascade.ALL);
   // As MikroORM's schema generator writes the foreign key.
@@ -26,7 +26,12 @@ function deleteRuleOf(prop: EntityProperty): 'cascade' | 'set null' | undefined 
 }
 
 /** Throws the refusal when a delete of the flush would make the database delete or change a row the ability may not. */
-export async function checkCascades(em: EntityManager, binding: Binding, plain: () => EntityManager, changeSets: ChangeSet<object>[]): Promise<void> {
+export async function checkCascades(
+  em: EntityManager,
+  binding: Binding,
+  plain: () => EntityManager,
+  changeSets: ChangeSet<object>[],
+): Promise<void> {
   let deleted = new Map<EntityMetadata, Set<unknown>>();
   for (const change of changeSets) {
     if (ACTIONS[change.type] !== 'delete') continue;
@@ -41,13 +46,15 @@ export async function checkCascades(em: EntityManager, binding: Binding, plain: 
     for (const [meta, keys] of deleted) {
       for (const referencing of all) {
         for (const prop of referencing.props) {
-          const reference = prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner);
+          const reference =
+            prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner);
           const rule = reference && prop.targetMeta?.className === meta.className ? deleteRuleOf(prop) : undefined;
           if (!rule) continue;
           const found = await referencedBy(em, binding, plain, referencing, { [prop.name]: { $in: [...keys] } }, rule);
           if (found === 'refused') {
-            const what = rule === 'cascade' ? 'delete' : `set the ${prop.name} of`;
-            throw refusal('delete', meta.className, undefined, `the database would ${what} a ${referencing.className} that you may not ${rule === 'cascade' ? 'delete' : 'update'}`);
+            const [what, may] = rule === 'cascade' ? ['delete', 'delete'] : [`set the ${prop.name} of`, 'update'];
+            const why = `the database would ${what} a ${referencing.className} that you may not ${may}`;
+            throw refusal('delete', meta.className, undefined, why);
           }
           for (const key of rule === 'cascade' ? found : []) {
             if (seen.has(`${referencing.className}:${String(key)}`)) continue;
@@ -72,10 +79,13 @@ async function referencedBy(
   rule: 'cascade' | 'set null',
 ): Promise<unknown[] | 'refused'> {
   const primaryKey = meta.primaryKeys[0]!;
-  const rows = (await plain().find(meta.className, where as never, { fields: [primaryKey] as never, filters: false })) as object[];
-  if (rows.length === 0 || binding.open.has(meta.className)) return rows.map((row) => (row as Record<string, unknown>)[primaryKey]);
+  const options = { fields: [primaryKey] as never, filters: false };
+  const rows = (await plain().find(meta.className, where as never, options)) as Record<string, unknown>[];
+  const keys = rows.map((row) => row[primaryKey]);
+  if (rows.length === 0 || binding.open.has(meta.className)) return keys;
   // The filter's subquery is built on req.em's query builder (a plain fork's is its own class's).
-  const allowed = readCondition(binding, binding.bound, meta, em as SqlEntityManager, rule === 'cascade' ? 'delete' : 'update');
+  const action = rule === 'cascade' ? 'delete' : 'update';
+  const allowed = readCondition(binding, binding.bound, meta, em as SqlEntityManager, action);
   const count = await plain().count(meta.className, { $and: [where, allowed] } as never, { filters: false });
-  return count === rows.length ? rows.map((row) => (row as Record<string, unknown>)[primaryKey]) : 'refused';
+  return count === rows.length ? keys : 'refused';
 }

@@ -35,7 +35,8 @@ export async function checkCollections(check: CollectionCheck, collections: Coll
   for (const collection of collections) {
     const prop = collection.property;
     const meta = helper(collection.owner).__meta as EntityMetadata;
-    if (prop.kind === ReferenceKind.ONE_TO_MANY && collection.getSnapshot() === undefined && !check.created.has(collection.owner)) {
+    const unloaded = collection.getSnapshot() === undefined && !check.created.has(collection.owner);
+    if (prop.kind === ReferenceKind.ONE_TO_MANY && unloaded) {
       // MikroORM would unset (or, with orphan removal, delete) every other item in one statement, unchecked.
       throw new TypeError(
         `req.em cannot check ${meta.className}.${prop.name} set without being loaded: populate it first, ` +
@@ -45,7 +46,8 @@ export async function checkCollections(check: CollectionCheck, collections: Coll
     if (prop.kind !== ReferenceKind.MANY_TO_MANY || !collection.isDirty()) continue;
     if (!prop.owner) {
       throw new TypeError(
-        `req.em cannot check a change of ${meta.className}.${prop.name}, the inverse side of a many-to-many relation: ` +
+        `req.em cannot check a change of ${meta.className}.${prop.name}, ` +
+          'the inverse side of a many-to-many relation: ' +
           `change the owning side (${prop.type}.${prop.mappedBy}) instead`,
       );
     }
@@ -62,7 +64,12 @@ export async function checkCollections(check: CollectionCheck, collections: Coll
 }
 
 /** The owner's `update` (or `create`) on the collection's field, as it was and as it will be. */
-async function decideOwner(check: CollectionCheck, collection: Collection<object>, meta: EntityMetadata, items: object[]): Promise<void> {
+async function decideOwner(
+  check: CollectionCheck,
+  collection: Collection<object>,
+  meta: EntityMetadata,
+  items: object[],
+): Promise<void> {
   const { binding, plain, created, decideOn } = check;
   const field = collection.property.name;
   const owner = collection.owner as Row;
@@ -74,9 +81,11 @@ async function decideOwner(check: CollectionCheck, collection: Collection<object
     return;
   }
   const key = helper(owner).getPrimaryKey();
-  const before = (await plain().findOne(meta.className, key as never, { populate: hints as never, filters: false })) as Row | null;
+  const options = { populate: hints as never, filters: false };
+  const before = (await plain().findOne(meta.className, key as never, options)) as Row | null;
   if (!before) throw refusal(action, meta.className, field, 'there is no such row');
-  if (binding.bound.org && isTenantEntity(binding, meta) && before[binding.tenant.fieldOf(meta.className)] !== binding.bound.org.id) {
+  const org = binding.bound.org;
+  if (org && isTenantEntity(binding, meta) && before[binding.tenant.fieldOf(meta.className)] !== org.id) {
     throw refusal(action, meta.className, undefined, 'it belongs to another organization');
   }
   decideOn(meta, action, rowOf(meta, before), field);
@@ -84,13 +93,20 @@ async function decideOwner(check: CollectionCheck, collection: Collection<object
 }
 
 /** The collection's items as the rules read them: as they are in the database, with what the rules follow from them. */
-async function itemsAsTheyWillBe(check: CollectionCheck, target: EntityMetadata, items: object[], hints: string[], field: string): Promise<object[]> {
+async function itemsAsTheyWillBe(
+  check: CollectionCheck,
+  target: EntityMetadata,
+  items: object[],
+  hints: string[],
+  field: string,
+): Promise<object[]> {
   const stored = items.filter((item) => !check.created.has(item));
   if (stored.length === 0) return items;
   const populate = hints.filter((hint) => hint.startsWith(`${field}.`)).map((hint) => hint.slice(field.length + 1));
   const keys = stored.map((item) => helper(item).getPrimaryKey());
   const where = { [target.primaryKeys[0]!]: { $in: keys } };
-  const found = await check.plain().find(target.className, where as never, { populate: populate as never, filters: false });
+  const options = { populate: populate as never, filters: false };
+  const found = await check.plain().find(target.className, where as never, options);
   return [...found, ...items.filter((item) => check.created.has(item))];
 }
 
@@ -102,7 +118,13 @@ function rowOf(meta: EntityMetadata, entity: Row): Row {
 }
 
 /** Every added item is a row req.em can read: a count through its own filter. */
-async function readable(em: EntityManager, target: EntityMetadata, added: object[], owner: string, field: string): Promise<void> {
+async function readable(
+  em: EntityManager,
+  target: EntityMetadata,
+  added: object[],
+  owner: string,
+  field: string,
+): Promise<void> {
   if (added.length === 0) return;
   const keys = new Set(added.map((item) => helper(item).getPrimaryKey()));
   const where = { [target.primaryKeys[0]!]: { $in: [...keys] } };

@@ -129,7 +129,8 @@ class EntityCheck {
   private deciderOf(field: string | undefined): (row: Row) => boolean {
     let held = this.deciders.get(field);
     if (!held) {
-      const decision = decider(decidingAbility(this.binding, this.binding.bound, this.meta), this.action, this.type, field);
+      const ability = decidingAbility(this.binding, this.binding.bound, this.meta);
+      const decision = decider(ability, this.action, this.type, field);
       this.deciders.set(field, (held = (row) => decision(row).allowed));
     }
     return held;

@@ -72,7 +72,8 @@ export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager
       const current = now.get(change.entity);
       if (!current) return false;
       const known = hints.size === 0 ? asRead(change) : undefined;
-      if (known && columnsOf(meta).every((prop) => Utils.equals(known[prop.name], current[prop.name]))) rows.set(change.entity, known);
+      const same = (prop: EntityMetadata['props'][number]): boolean => Utils.equals(known?.[prop.name], current[prop.name]);
+      if (known && columnsOf(meta).every(same)) rows.set(change.entity, known);
       return !rows.has(change.entity);
     });
     if (changes.length === 0) continue;
@@ -95,7 +96,11 @@ export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager
  * other writer changes them between the check and the write; SQLite has no row locks, and needs
  * none: its one connection runs one transaction at a time.
  */
-async function columnsAsTheyAre(em: SqlEntityManager, meta: EntityMetadata, changes: ChangeSet<object>[]): Promise<Map<object, Row>> {
+async function columnsAsTheyAre(
+  em: SqlEntityManager,
+  meta: EntityMetadata,
+  changes: ChangeSet<object>[],
+): Promise<Map<object, Row>> {
   const primaryKey = meta.properties[meta.primaryKeys[0]! as never] as EntityMetadata['props'][number];
   const platform = em.getPlatform();
   const keys = changes.map((change) => {
@@ -134,5 +139,6 @@ function asRead(change: ChangeSet<object>): Row | undefined {
   const wrapped = helper(change.entity);
   const original = wrapped.__originalEntityData as Row | undefined;
   if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
-  return columnsOf(change.meta as EntityMetadata).every((prop) => Object.hasOwn(original, prop.name)) ? { ...original } : undefined;
+  const whole = columnsOf(change.meta as EntityMetadata).every((prop) => Object.hasOwn(original, prop.name));
+  return whole ? { ...original } : undefined;
 }
