@@ -18,7 +18,7 @@ import { conditionsMatcher, step } from './conditions.js';
 type Rule = ReturnType<AppAbility['relevantRuleFor']> & object;
 
 /** From this many candidate rules on, an index pays for itself. */
-const INDEXED_FROM = 12;
+export const INDEXED_FROM = 12;
 
 interface Index {
   /** What CASL handed out for (action, type) when it was built: the index holds while that does. */

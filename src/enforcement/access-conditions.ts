@@ -54,9 +54,15 @@ export function decidingAbility(deps: AccessDeps, bound: Bound, meta: EntityMeta
   return withoutOrgRules(deps.abilities, bound.ability, 'every');
 }
 
-/** The condition on `meta`'s rows: readable by the bound ability. */
-export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetadata, em: SqlEntityManager): AccessFilter {
-  const key = `${bound.org?.id ?? ''}:${meta.className}`;
+/** The condition on `meta`'s rows: readable by the bound ability (or, given `action`, those it may do that to). */
+export function readCondition(
+  deps: AccessDeps,
+  bound: Bound,
+  meta: EntityMetadata,
+  em: SqlEntityManager,
+  action = 'read',
+): AccessFilter {
+  const key = `${bound.org?.id ?? ''}:${meta.className}:${action}`;
   let byEntity = built.get(bound.ability);
   if (!byEntity) built.set(bound.ability, (byEntity = new Map()));
   let entry = byEntity.get(key);
@@ -65,9 +71,10 @@ export function readCondition(deps: AccessDeps, bound: Bound, meta: EntityMetada
     const options = { em, entity: meta.className };
     const describe = (rule: object) => deps.abilities.describe(rule);
     const filter = bound.org && isTenantEntity(deps, meta)
-      ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, 'read', meta.className, options)
-      : accessFilter(ability, 'read', meta.className, describe, options, () => deps.abilities.definitions());
-    const flat = followsRelations(ability, meta) ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
+      ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, action, meta.className, options)
+      : accessFilter(ability, action, meta.className, describe, options, () => deps.abilities.definitions());
+    const follows = followsRelations(ability, meta, action);
+    const flat = follows ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
     entry = { filter, flat };
     byEntity.set(key, entry);
   }
@@ -122,10 +129,10 @@ function isColumnTest(value: unknown): boolean {
   return Object.entries(value).every(([key, inner]) => key.startsWith('$') && isValue(inner));
 }
 
-/** Whether a rule for reading `meta` follows a relation (a dotted path or `$elemMatch`). */
-function followsRelations(ability: AppAbility, meta: EntityMetadata): boolean {
+/** Whether a rule for `action` on `meta` follows a relation (a dotted path or `$elemMatch`). */
+function followsRelations(ability: AppAbility, meta: EntityMetadata, action: string): boolean {
   const parts = ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability];
   const follows = (part: AppAbility): boolean =>
-    part.possibleRulesFor('read', meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0);
+    part.possibleRulesFor(action, meta.className).some((rule) => rule.ast && relationHints(meta, rule.ast).size > 0);
   return parts.some(follows);
 }

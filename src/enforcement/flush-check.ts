@@ -4,8 +4,8 @@
  *
  * - create: `create` on the row as it will be, for each field set;
  * - update: `update` on the row as it was and on the row as it will be, for each changed field; as
- *   it was is as req.em read it (whole) in this request, or else read again from the database (a
- *   mere reference, a merged entity, rules that follow relations from it);
+ *   it was is as it is in the database, read in the flush's transaction and locked till it ends
+ *   (rows-as-they-were.ts);
  * - delete: `delete` on the row as it is;
  * - an update or delete is looked up by the key the row has in the database (the change set's
  *   original one, which MikroORM writes by); one that finds no row is refused, and so is a change
@@ -18,13 +18,14 @@
  * The first refusal throws `AuthError` 403 `forbidden`, naming entity, action and field; the flush
  * stops before writing, and req.em's flush rolls its transaction back.
  */
-import { subject as asSubject } from '@casl/ability';
-import { helper, ReferenceKind, Reference, Utils } from '@mikro-orm/core';
+import { helper, Reference, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata, EventSubscriber, FlushEventArgs, MikroORM } from '@mikro-orm/core';
-import { decide } from '../authorization/decision.js';
-import { AuthError } from '../errors.js';
+import { decider } from '../authorization/decision.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
+import { checkCascades } from './cascades.js';
+import { checkCollections } from './collection-changes.js';
 import { bindingOf, type Binding } from './entity-manager.js';
+import { refusal } from './refusals.js';
 import { ACTIONS, rowsAsTheyAre, ruleHints, TO_ONE, type Action, type Row } from './rows-as-they-were.js';
 
 export class FlushCheck implements EventSubscriber {
@@ -33,20 +34,11 @@ export class FlushCheck implements EventSubscriber {
   async onFlush({ em, uow }: FlushEventArgs): Promise<void> {
     const binding = bindingOf(em);
     if (!binding) return;
-    for (const collection of uow.getCollectionUpdates()) {
-      if (collection.property.kind === ReferenceKind.MANY_TO_MANY && collection.isDirty()) {
-        const name = `${collection.owner.constructor.name}.${collection.property.name}`;
-        throw new TypeError(
-          `req.em cannot check a change of the many-to-many collection ${name}: ` +
-            "change it through the application's own EntityManager, knowingly",
-        );
-      }
-    }
     // The rows as they are, read in the flush's transaction without any filter.
     let fork: EntityManager | undefined;
     const plain = (): EntityManager => {
       if (!fork) {
-        fork = this.orm.em.fork({ clear: true });
+        fork = this.orm.em.fork({ clear: true, disableContextResolution: true });
         fork.setTransactionContext(em.getTransactionContext());
       }
       return fork;
@@ -54,46 +46,59 @@ export class FlushCheck implements EventSubscriber {
     const changeSets = uow.getChangeSets();
     const created = new Set(changeSets.filter((change) => change.type === 'create').map((change) => change.entity));
     const before = await rowsAsTheyAre(binding, plain, changeSets);
+    // One check per entity and action: the rules, the relations they follow and their deciders are looked up once.
+    const checks = new Map<string, EntityCheck>();
+    const checkOf = (meta: EntityMetadata, action: Action): EntityCheck => {
+      const key = `${action} ${meta.className}`;
+      let check = checks.get(key);
+      if (!check) checks.set(key, (check = new EntityCheck(binding, plain, meta, action, created)));
+      return check;
+    };
     for (const change of changeSets) {
       const action = ACTIONS[change.type];
-      if (!action) continue;
-      const check = new RowCheck(binding, plain, change, action, created);
-      await check.run(before.get(change.entity) ?? null);
+      if (action) await checkOf(change.meta as EntityMetadata, action).run(change, before.get(change.entity) ?? null);
     }
     await readableReferences(em, changeSets, created);
+    const decideOn = (meta: EntityMetadata, action: Action, row: Row, field: string): void =>
+      checkOf(meta, action).decideAll(row, [field]);
+    await checkCollections({ em, binding, plain, created, decideOn }, uow.getCollectionUpdates());
+    await checkCascades(em, binding, plain, changeSets);
   }
 }
 
-class RowCheck {
-  private readonly meta: EntityMetadata;
+class EntityCheck {
   private readonly type: string;
   private readonly hints: string[];
+  private readonly tenantField: string | undefined;
+  private readonly deciders = new Map<string | undefined, (row: Row) => boolean>();
 
   constructor(
     private readonly binding: Binding,
     private readonly plain: () => EntityManager,
-    private readonly change: ChangeSet<object>,
+    private readonly meta: EntityMetadata,
     private readonly action: Action,
     private readonly created: ReadonlySet<object>,
   ) {
-    this.meta = change.meta as EntityMetadata;
-    this.type = this.meta.className;
-    this.hints = ruleHints(binding, this.meta, action);
+    this.type = meta.className;
+    this.hints = ruleHints(binding, meta, action);
+    const tenant = binding.bound.org !== undefined && isTenantEntity(binding, meta);
+    this.tenantField = tenant ? binding.tenant.fieldOf(this.type) : undefined;
   }
 
-  /** Decides; `before` is the row as it is in the database (with what the rules follow), or null. */
-  async run(before: Row | null): Promise<void> {
-    const { binding, change, action, meta } = this;
-    const tenantField = binding.bound.org && isTenantEntity(binding, meta) ? binding.tenant.fieldOf(this.type) : undefined;
+  /** Decides on one change; `before` is the row as it is in the database (with what the rules follow), or null. */
+  async run(change: ChangeSet<object>, before: Row | null): Promise<void> {
+    const { binding, action, tenantField } = this;
     const payload = change.payload as Row;
-    if (tenantField && action !== 'delete') this.stayInOrg(tenantField, payload);
+    if (tenantField && action !== 'delete') this.stayInOrg(tenantField, change.entity as Row, payload);
     // MikroORM writes by the key the row had (a mere reference's new key it drops silently): a new one is refused.
     const moved = action !== 'create' && String(change.getPrimaryKey()) !== String(helper(change.entity).getPrimaryKey());
-    const key = meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ?? (moved ? meta.primaryKeys[0] : undefined);
+    const key = this.meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ?? (moved ? this.meta.primaryKeys[0] : undefined);
     if (action !== 'create' && key) throw refusal(action, this.type, key, 'a primary key is never changed through req.em');
     if (binding.open.has(this.type)) return;
     const fields = Object.keys(payload).filter((field) => field !== tenantField);
-    if (action === 'create') return this.decideAll(await this.after(undefined, payload), fields.length ? fields : [undefined]);
+    if (action === 'create') {
+      return this.decideAll(await this.after(change, undefined), fields.length ? fields : [undefined]);
+    }
     // Nothing to decide on is a refusal: MikroORM would write by a key that names no row.
     if (!before) throw refusal(action, this.type, undefined, 'there is no such row');
     if (tenantField && before[tenantField] !== binding.bound.org!.id) {
@@ -101,13 +106,12 @@ class RowCheck {
     }
     if (action === 'delete') return this.decideAll(before, [undefined]);
     this.decideAll(before, fields);
-    this.decideAll(await this.after(before, payload), fields);
+    this.decideAll(await this.after(change, before), fields);
   }
 
   /** In an organization: a new row is stamped with it; the tenant field is never set to another. */
-  private stayInOrg(field: string, payload: Row): void {
+  private stayInOrg(field: string, entity: Row, payload: Row): void {
     const orgId = this.binding.bound.org!.id;
-    const entity = this.change.entity as Row;
     if (this.action === 'create' && (payload[field] === undefined || payload[field] === null)) {
       payload[field] = orgId;
       entity[field] = orgId;
@@ -117,17 +121,25 @@ class RowCheck {
     }
   }
 
-  private decideAll(row: Row, fields: (string | undefined)[]): void {
-    const ability = decidingAbility(this.binding, this.binding.bound, this.meta);
-    const target = asSubject(this.type, row);
-    for (const field of fields) {
-      if (!decide(ability, this.action, target, field).allowed) throw refusal(this.action, this.type, field);
+  decideAll(row: Row, fields: (string | undefined)[]): void {
+    for (const field of fields) if (!this.deciderOf(field)(row)) throw refusal(this.action, this.type, field);
+  }
+
+  /** The same decision as the guards' (`decide`), its rules looked up once per field for the whole flush. */
+  private deciderOf(field: string | undefined): (row: Row) => boolean {
+    let held = this.deciders.get(field);
+    if (!held) {
+      const ability = decidingAbility(this.binding, this.binding.bound, this.meta);
+      const decision = decider(ability, this.action, this.type, field);
+      this.deciders.set(field, (held = (row) => decision(row).allowed));
     }
+    return held;
   }
 
   /** The row as it will be: as it was (or nothing, for a new one), with the change set's fields. */
-  private async after(before: Row | undefined, payload: Row): Promise<Row> {
-    const entity = this.change.entity as Row;
+  private async after(change: ChangeSet<object>, before: Row | undefined): Promise<Row> {
+    const entity = change.entity as Row;
+    const payload = change.payload as Row;
     const row: Row = {};
     for (const prop of this.meta.props) {
       const name = prop.name;
@@ -176,10 +188,4 @@ async function readableReferences(em: EntityManager, changeSets: ChangeSet<objec
     const found = await em.count(targetName, { [primaryKey]: { $in: [...keys] } } as never, { flushMode: 'commit' });
     if (found !== keys.size) throw refusal('set', owner, field, `names a ${targetName} that you cannot read`);
   }
-}
-
-function refusal(action: string, type: string, field: string | undefined, why?: string): AuthError {
-  const detail = field ? `You may not ${action} the ${field} of this ${type}` : `You may not ${action} this ${type}`;
-  const errors = field ? [{ field, message: why ?? `you may not ${action} this field` }] : undefined;
-  return new AuthError('forbidden', why ? `${detail}: ${why}` : detail, errors);
 }

@@ -1,7 +1,7 @@
 /**
  * What req.em refuses of what it is handed, rather than let it around the read condition:
  *
- * - `raw()` fragments as keys in a `where` (SQL the read condition cannot see into; the collection
+ * - `raw()` fragments as keys or values in a `where` (SQL the read condition cannot see into; the collection
  *   operators are limited to readable rows instead: collection-operators.ts);
  * - an explicit result-cache key (`cache: ['key', ttl]`): the cache is shared by every
  *   EntityManager, so one request's rows would be another's (other keys are kept apart by ability);
@@ -9,23 +9,35 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RawQueryFragment, Utils } from '@mikro-orm/core';
+import { AuthError } from '../errors.js';
 import type { Bound } from './access-conditions.js';
 
-/** Throws a TypeError for the first raw fragment key in `where`, at any depth. */
+/** Throws a TypeError for the first raw fragment, as a key or a value, in `where`, at any depth. */
 export function assertCheckableWhere(where: unknown): void {
+  if (isRaw(where)) throw rawRefusal();
   if (Array.isArray(where)) {
     for (const part of where) assertCheckableWhere(part);
     return;
   }
   if (!Utils.isPlainObject(where)) return;
   for (const key of Object.keys(where)) {
-    if (RawQueryFragment.isKnownFragment(key) || key.startsWith('[raw]')) {
-      throw new TypeError(
-        "req.em cannot check a raw() fragment in a where clause: use the application's own EntityManager for it, knowingly",
-      );
-    }
+    if (isRaw(key)) throw rawRefusal();
     assertCheckableWhere((where as Record<string, unknown>)[key]);
   }
+}
+
+/** MikroORM's `raw()` or `sql` fragment (or the key or string it stands for), or knex's own `raw()`. */
+function isRaw(value: unknown): boolean {
+  if (typeof value === 'string') return RawQueryFragment.isKnownFragment(value) || value.startsWith('[raw]');
+  if (value === null || typeof value !== 'object') return false;
+  if (value instanceof RawQueryFragment || RawQueryFragment.isRaw(value)) return true;
+  return (value as { isRawInstance?: unknown }).isRawInstance === true;
+}
+
+function rawRefusal(): TypeError {
+  return new TypeError(
+    "req.em cannot check a raw() fragment in a where clause: use the application's own EntityManager for it, knowingly",
+  );
 }
 
 /** Throws a TypeError for an explicit result-cache key, which every EntityManager shares. */
@@ -114,4 +126,11 @@ export function refuseUnenforceable(prototype: Record<string, unknown>, base: Me
       );
     };
   }
+}
+
+/** A write the flush check refuses: `AuthError` 403 `forbidden`, naming entity, action and field. */
+export function refusal(action: string, type: string, field: string | undefined, why?: string): AuthError {
+  const detail = field ? `You may not ${action} the ${field} of this ${type}` : `You may not ${action} this ${type}`;
+  const errors = field ? [{ field, message: why ?? `you may not ${action} this field` }] : undefined;
+  return new AuthError('forbidden', why ? `${detail}: ${why}` : detail, errors);
 }

@@ -1,10 +1,11 @@
 /**
- * The rows a flush through req.em updates or deletes, as they were: as req.em read them in this
- * request, or read again from the database in the flush's transaction, with the relations the
- * rules follow from them (flush-check.ts decides on them).
+ * The rows a flush through req.em updates or deletes, as they were: as they are in the database,
+ * in the flush's transaction, with the relations the rules follow from them (flush-check.ts
+ * decides on them).
  */
-import { helper, ReferenceKind } from '@mikro-orm/core';
+import { helper, ReferenceKind, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/knex';
 import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { decidingAbility } from './access-conditions.js';
@@ -42,9 +43,12 @@ export function ruleHints(binding: Binding, meta: EntityMetadata, action: Action
 const hintsOf = new WeakMap<object, Map<string, string[]>>();
 
 /**
- * The rows the flush updates or deletes, as they are in the database (never as the request holds
- * them: an entity can be merged or referenced without being read), with the relations the rules
- * follow: one query per entity.
+ * The rows the flush updates or deletes, as they are in the database, in the flush's transaction
+ * (locked with `FOR UPDATE` where the database has it): never as the request holds them, since
+ * another writer may have changed a row since req.em read it, and an entity can be merged or
+ * referenced without being read. One query per entity reads their columns; a row req.em read
+ * itself, whole, that still holds what it read is taken as it read it (when the rules follow no
+ * relation from it); any other is read again as an entity, with the relations the rules follow.
  */
 export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager, changeSets: ChangeSet<object>[]): Promise<Map<object, Row>> {
   const byType = new Map<string, { meta: EntityMetadata; changes: ChangeSet<object>[]; hints: Set<string> }>();
@@ -53,24 +57,27 @@ export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager
     if (action !== 'update' && action !== 'delete') continue;
     const meta = change.meta as EntityMetadata;
     if (binding.open.has(meta.className)) continue;
-    const entry = byType.get(meta.className) ?? { meta, changes: [], hints: new Set<string>() };
+    let entry = byType.get(meta.className);
+    if (!entry) byType.set(meta.className, (entry = { meta, changes: [], hints: new Set<string>() }));
     entry.changes.push(change);
-    for (const hint of ruleHints(binding, meta, action)) entry.hints.add(hint);
-    byType.set(meta.className, entry);
   }
   const rows = new Map<object, Row>();
   for (const [type, { meta, changes: all, hints }] of byType) {
     if (meta.primaryKeys.length !== 1) throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
-    const primaryKey = meta.primaryKeys[0]!;
-    // A row req.em read itself, whole, is taken as it read it, when the rules follow no relation from it.
+    for (const action of new Set(all.map((change) => ACTIONS[change.type]!))) {
+      for (const hint of ruleHints(binding, meta, action)) hints.add(hint);
+    }
+    const now = await columnsAsTheyAre(plain() as SqlEntityManager, meta, all);
     const changes = all.filter((change) => {
+      const current = now.get(change.entity);
+      if (!current) return false;
       const known = hints.size === 0 ? asRead(change) : undefined;
-      if (known) rows.set(change.entity, known);
-      return !known;
+      const same = (prop: EntityMetadata['props'][number]): boolean => Utils.equals(known?.[prop.name], current[prop.name]);
+      if (known && columnsOf(meta).every(same)) rows.set(change.entity, known);
+      return !rows.has(change.entity);
     });
     if (changes.length === 0) continue;
-    // By the key the row has in the database, which MikroORM's UPDATE and DELETE name: the change
-    // set's original one, not the entity's (a body may have set it).
+    const primaryKey = meta.primaryKeys[0]!;
     const keys = changes.map((change) => change.getPrimaryKey());
     const found = await plain().find(type, { [primaryKey]: { $in: keys } } as never, { populate: [...hints] as never, filters: false });
     const byKey = new Map(found.map((row) => [String(helper(row).getPrimaryKey()), row as Row]));
@@ -82,13 +89,56 @@ export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager
   return rows;
 }
 
+/**
+ * The columns of the changed rows, by key, read in the flush's transaction by the key each has in
+ * the database (the change set's original one, which MikroORM's UPDATE and DELETE name, not the
+ * entity's: a body may have set it). `FOR UPDATE` holds them until the flush commits, so that no
+ * other writer changes them between the check and the write; SQLite has no row locks, and needs
+ * none: its one connection runs one transaction at a time.
+ */
+async function columnsAsTheyAre(
+  em: SqlEntityManager,
+  meta: EntityMetadata,
+  changes: ChangeSet<object>[],
+): Promise<Map<object, Row>> {
+  const primaryKey = meta.properties[meta.primaryKeys[0]! as never] as EntityMetadata['props'][number];
+  const platform = em.getPlatform();
+  const keys = changes.map((change) => {
+    const key = change.getPrimaryKey();
+    return primaryKey.customType ? primaryKey.customType.convertToDatabaseValue(key, platform) : key;
+  });
+  // Knex's own query: MikroORM's query builder takes longer over a list of keys than the query itself.
+  const table = meta.schema && meta.schema !== '*' ? `${meta.schema}.${meta.tableName}` : meta.tableName;
+  const query = em.getKnex()(table).select('*').whereIn(primaryKey.fieldNames[0]!, keys);
+  if (!/sqlite/i.test(platform.constructor.name)) query.forUpdate();
+  const connection = em.getConnection();
+  const found = await connection.execute<Row[]>(query, [], 'all', em.getTransactionContext());
+  const byKey = new Map(found.map((row) => [String(row[primaryKey.fieldNames[0]!]), row]));
+  const rows = new Map<object, Row>();
+  changes.forEach((change, i) => {
+    const row = byKey.get(String(keys[i]));
+    if (row) rows.set(change.entity, em.getDriver().mapResult(row, meta) as Row);
+  });
+  return rows;
+}
+
+const isColumn = (prop: EntityMetadata['props'][number]): boolean =>
+  prop.kind === ReferenceKind.SCALAR || (TO_ONE.includes(prop.kind) && prop.owner);
+
+const columns = new WeakMap<EntityMetadata, EntityMetadata['props']>();
+
+/** The properties of `meta` that are columns of its table. */
+function columnsOf(meta: EntityMetadata): EntityMetadata['props'] {
+  let held = columns.get(meta);
+  if (!held) columns.set(meta, (held = meta.props.filter(isColumn)));
+  return held;
+}
+
 /** The row as req.em read it from the database in this request, if it did, every column included. */
 function asRead(change: ChangeSet<object>): Row | undefined {
   const wrapped = helper(change.entity);
   const original = wrapped.__originalEntityData as Row | undefined;
   if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
-  const isColumn = (prop: EntityMetadata['props'][number]): boolean =>
-    prop.kind === ReferenceKind.SCALAR || (TO_ONE.includes(prop.kind) && prop.owner);
-  const columns = (change.meta as EntityMetadata).props.filter(isColumn);
-  return columns.every((prop) => Object.hasOwn(original, prop.name)) ? { ...original } : undefined;
+  const whole = columnsOf(change.meta as EntityMetadata).every((prop) => Object.hasOwn(original, prop.name));
+  return whole ? { ...original } : undefined;
 }
