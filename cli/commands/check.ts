@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
 import { routeContext } from '../../src/authorization/context.js';
 import type { ExplainDeps } from '../../src/authorization/explain.js';
-import type { Principal } from '../../src/index.js';
+import type { Principal } from '../../src/authorization/principal.js';
 import type { AuthParts } from '../../src/wiring.js';
 import { ServiceAuthCommand } from './base.js';
 import { decidedBy, lackingLines, whyNotLines } from './explanations.js';
@@ -126,8 +126,8 @@ export class CheckCommand extends ServiceAuthCommand {
     const org = await parts.orgs.find(this.org!);
     if (!org) throw new CliFailure(`Unknown organization: no organization ${JSON.stringify(this.org)}`);
     const membership = await parts.orgs.membership(org.id, user.id);
-    // The application's tenant field, as its own organization roles stamp it (the same for --policies).
-    return { org, roles: membership?.roles ?? [], tenant: parts.orgRoles.tenant };
+    const { Tenant } = await import('../../src/authorization/tenant.js');
+    return { org, roles: membership?.roles ?? [], tenant: new Tenant(parts.config.tenantField) };
   }
 
   /**
