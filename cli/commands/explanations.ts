@@ -1,6 +1,5 @@
 /** An `explain` answer, and a policy test's failure, in words for the terminal. */
-import type { ExplainedRule, Explanation, WhyNotRule } from '../../src/authorization/explain.js';
-import type { PolicyTestResult } from '../../src/authorization/policy-tests.js';
+import type { ExplainedRule, Explanation, PolicyTestResult, WhyNotRule } from '../../src/index.js';
 import type { LackingAttributes } from './lacking-attributes.js';
 
 /** The deciding rule or policy: `by role "analyst" (policies/roles.json): can read Report where {"team":"north"}`. */

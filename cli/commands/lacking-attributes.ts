@@ -5,8 +5,8 @@
  * why. These are such rules for the action and subject type asked about, with the names lacking.
  */
 import { attributesNamed } from '../../src/authorization/placeholders.js';
-import type { Principal } from '../../src/authorization/principal.js';
-import type { RoleDefinition, RoleRule } from '../../src/authorization/role-rules.js';
+import type { RoleDefinition } from '../../src/authorization/role-rules.js';
+import type { Principal, RoleRule } from '../../src/index.js';
 
 export interface LackingAttributes {
   role: string;

@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { PolicyChange, PolicyDiff } from '../../src/authorization/analysis/diff.js';
 import type { PolicySet } from '../../src/authorization/analysis/diff.js';
+import type { PolicyChange, PolicyDiff } from '../../src/index.js';
 import { ServiceAuthCommand } from './base.js';
 import { CliFailure, EXIT_FAILURE, EXIT_USAGE } from './failures.js';
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import type { LintFinding } from '../../src/authorization/analysis/lint.js';
+import type { LintFinding } from '../../src/index.js';
 import { ServiceAuthCommand } from './base.js';
 import { CliFailure, EXIT_FAILURE } from './failures.js';
 import { DEFAULT_POLICIES } from './policy-rules.js';

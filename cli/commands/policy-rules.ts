@@ -22,23 +22,12 @@ export function applicationRules(parts: AuthParts): ExplainDeps {
 export async function directoryRules(directory: string, log: LoggerHolder, tenantField?: string): Promise<ExplainDeps> {
   const path = resolve(directory);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new CliFailure(`No policies directory ${path}: give one with --policies, or the application with --app`);
-  const [{ AbilityFactory }, { PolicyRegistry }, { loadRuleFiles }, { OrgRoleRules, RoleRules }, { Tenant }] = await Promise.all([
-    import('../../src/authorization/abilities.js'),
-    import('../../src/authorization/policies.js'),
-    import('../../src/authorization/rule-files.js'),
-    import('../../src/authorization/role-rules.js'),
-    import('../../src/authorization/tenant.js'),
-  ]);
-  // One set of user attribute names: those a file declares (`"userAttributes"`) serve every role.
-  const roles = new RoleRules();
-  const orgRoles = new OrgRoleRules(new Tenant(tenantField), roles.attributes);
+  const { rulesFromFiles } = await import('../../src/authorization/rules-from-files.js');
   try {
-    loadRuleFiles(roles, path, orgRoles);
+    return rulesFromFiles(path, log, tenantField);
   } catch (error) {
     throw new CliFailure(`Invalid role rules: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const policies = new PolicyRegistry(log);
-  return { abilities: new AbilityFactory(roles, policies, orgRoles), roles, policies };
 }
 
 /**

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { PolicyDocument } from '../../src/authorization/analysis/policy-sets.js';
+import type { PolicyDocument } from '../../src/index.js';
 import { CliFailure, EXIT_USAGE } from './failures.js';
 
 const run = promisify(execFile);

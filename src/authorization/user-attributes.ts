@@ -4,39 +4,34 @@
  * checked when it is defined (a name neither the package nor the declarations know is an error);
  * the resolver may come later. Policy files may declare the names they use (`"userAttributes"`).
  *
- * Values are read once per user, with the resolver, and held until the change feed names the user
- * (`auth.invalidateUser`, or any change to their credentials: storage/change-feed.ts): every
- * instance reads them again within a second. A resolver that throws, or gives something that is
+ * Values are read once per user, with the resolver, and held with the users (users/attribute-cache.ts)
+ * until the change feed names the user (`auth.invalidateUser`, or any change to their credentials):
+ * every instance reads them again within a second. A resolver that throws, or gives something that is
  * not a value a rule can compare with, makes the question unanswerable (503
  * `attributes_unavailable` from a guard); its message goes to the log and nowhere else.
  */
 import { AuthError } from '../errors.js';
 import { logError, type LoggerHolder } from '../logger.js';
-import type { ChangeFeed } from '../storage/change-feed.js';
-import { RowCache } from '../storage/row-cache.js';
+import { UserAttributeCache, type AttributeCacheDeps } from '../users/attribute-cache.js';
 import type { AttributeNames } from './attribute-names.js';
 import { checkAttributeValues, withAttributes, type Principal, type UserAttributeValues } from './principal.js';
 
 /** What the application gives for a user: its attribute values (a value left out, or null, denies). */
 export type UserAttributeResolver = (user: Principal) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
-export interface AttributeDeps {
+export interface AttributeDeps extends AttributeCacheDeps {
   names: AttributeNames;
-  feed: ChangeFeed;
   log: LoggerHolder;
-  /** Writes to the change feed that the user changed, so that every instance drops what it holds. */
-  noteChange: (userId: number) => Promise<void>;
 }
 
 export class UserAttributes {
   private resolver: UserAttributeResolver | undefined;
-  private readonly rows: RowCache<number, UserAttributeValues>;
-  /** The users whose values are being read, by id, with how many wait: what the row cache's loader resolves for. */
+  private readonly held: UserAttributeCache<UserAttributeValues>;
+  /** The users whose values are being read, by id, with how many wait: what the cache's `read` resolves for. */
   private readonly reading = new Map<number, { user: Principal; waiting: number }>();
 
   constructor(private readonly deps: AttributeDeps) {
-    this.rows = new RowCache(deps.feed, (id) => this.resolve(id));
-    deps.feed.onChange((userId) => (userId === null ? this.rows.deleteWhere(() => true) : this.rows.delete(userId)));
+    this.held = new UserAttributeCache(deps, (id) => this.resolve(id));
   }
 
   get names(): ReadonlySet<string> {
@@ -49,7 +44,7 @@ export class UserAttributes {
     this.deps.names.declare(names);
     if (resolver) {
       this.resolver = resolver;
-      this.rows.deleteWhere(() => true);
+      this.held.clear();
     }
   }
 
@@ -65,7 +60,7 @@ export class UserAttributes {
     this.reading.set(user.id, entry);
     let values: UserAttributeValues | undefined;
     try {
-      values = await this.rows.fetch(user.id);
+      values = await this.held.fetch(user.id);
     } catch (error) {
       if (error instanceof AuthError) throw error;
       logError(this.deps.log.logger, 'error', `the attributes of user ${user.id} could not be read: the resolver of defineUserAttributes threw`, error);
@@ -79,8 +74,7 @@ export class UserAttributes {
   /** Drops what every instance holds for the user (within a second elsewhere: the change feed); here at once. */
   async invalidate(userId: number): Promise<void> {
     if (!Number.isSafeInteger(userId)) throw new TypeError('invalidateUser(user): expected a user (or its id)');
-    await this.deps.noteChange(userId);
-    this.rows.delete(userId);
+    await this.held.invalidate(userId);
   }
 
   private async resolve(id: number): Promise<UserAttributeValues> {

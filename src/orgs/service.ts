@@ -1,9 +1,11 @@
 /**
  * `auth.orgs`: organizations, their members and their roles there, and invitations
  * (docs/organizations.md). The HTTP API and the CLI both go through here, so the rules hold
- * the same way everywhere. No check of who may do what: that is the ability's, where a request
- * asks (the HTTP layer). An optional `actor` (the acting user, or null for the CLI or code) is
- * only what events and audit records name.
+ * the same way everywhere. No check of who may do what: that is decided on the asker's ability by
+ * permissions.ts, which the HTTP routes and pages apply before they come here (the `check` and
+ * `stillGranted` callbacks carry it into the transaction); code and the CLI act as operators. An
+ * optional `actor` (the acting user, or null for the CLI or code) is only what events and audit
+ * records name.
  */
 import type { Storage, Transaction } from '../storage/storage.js';
 import type { UserRef } from '../storage/user-ref.js';

@@ -1,16 +1,10 @@
 /**
  * What the HTTP layer asks of the organizations service (`auth.orgs`, src/orgs/service.ts), which
- * checks no permissions: actions/orgs.ts does, through the callbacks some of these take.
+ * checks no permissions: actions/orgs.ts applies orgs/permissions.ts, through the callbacks some of
+ * these take.
  */
+import type { GrantCheck } from '../../orgs/invitations.js';
 import type { InvitationView, MemberView, MyOrgView, OrgView } from '../schemas/org-responses.js';
-
-/** What an invitation grants, and who made it (null: code or the CLI). */
-export interface InvitationGrant {
-  orgId: number;
-  email: string;
-  roles: string[];
-  invitedBy: number | null;
-}
 
 export interface OrgsForHttp {
   create(input: { name: string; slug?: string; owner: number }, actor: number): Promise<OrgView>;
@@ -26,7 +20,7 @@ export interface OrgsForHttp {
   invitations(orgId: number): Promise<InvitationView[]>;
   revokeInvitation(orgId: number, id: number, actor: number): Promise<void>;
   /** `stillGranted` may refuse it (400 `invalid_invitation`): asked whether the inviter may still grant its roles. */
-  acceptInvitation(token: string, userId: number, actor?: number, stillGranted?: (grant: InvitationGrant) => Promise<boolean>): Promise<{ org: OrgView; roles: string[] }>;
+  acceptInvitation(token: string, userId: number, actor?: number, stillGranted?: GrantCheck): Promise<{ org: OrgView; roles: string[] }>;
   /** A pending invitation by its link's token, or null; accepts nothing. */
   pendingInvitation(token: string): Promise<PendingInvitation | null>;
 }
