@@ -109,12 +109,16 @@ async function migrationOptions(): Promise<MigrationsOptions> {
 
 /** The ORM's migrator, loaded and registered on first use. */
 export async function migratorOf(orm: Orm): Promise<IMigrator> {
-  // Not registered yet by us (MikroORM 7's init registers an installed migrator with its
-  // defaults, which getExtension would then build): our options, and the migrator registered on them.
-  if (orm.config.get('migrations').tableName !== MIGRATIONS_TABLE) {
+  // An ORM opened without migration options (connectionOptions) gets ours, over MikroORM's
+  // defaults as if they had been given to init(): MikroORM 7's init registers an installed
+  // migrator with its defaults, which getExtension would then build. One opened with its own
+  // (the demo's, in their own table) keeps them: it only needs the migrator registered.
+  if (!orm.config.get('migrations').migrationsList) {
     const { Migrator } = await import('@mikro-orm/migrations');
-    // Over MikroORM's defaults, as if they had been given to init().
     orm.config.set('migrations', { ...orm.config.get('migrations'), ...(await migrationOptions()) });
+    Migrator.register(orm);
+  } else if (!orm.config.getExtension('@mikro-orm/migrator')) {
+    const { Migrator } = await import('@mikro-orm/migrations');
     Migrator.register(orm);
   }
   // MikroORM 7 has a `migrator` getter in place of 6's getMigrator().
