@@ -211,7 +211,7 @@ export class AbilityFactory {
     const held = place && this.orgRoles && place.roles.length > 0 ? [...new Set(place.roles)].sort() : [];
     if (this.roles.namesAttributes(user.roles) || (held.length > 0 && this.orgRoles!.namesAttributes(held))) attributesOf(user, 'the user’s roles');
     const global = this.roles.rulesFor(user);
-    const rules = held.length > 0 ? servedInOrgOrder(global, this.orgRoles!.rulesIn(user, place!.org, held), UNTENANTED) : global;
+    const rules = held.length > 0 ? servedInOrgOrder(global, this.orgRoles!.rulesIn(user, place!.org, held)) : global;
     if (!scopes || scopes.length === 0 || !this.scopes?.any) return rules;
     return intersectRules(rules, this.scopes.rulesFor(scopes, user));
   }

@@ -1,4 +1,5 @@
 import type { AppRule } from './abilities.js';
+import { UNTENANTED } from './tenant.js';
 
 /**
  * The roles' rules in an organization, in the order CASL decides them (a later rule wins): the
@@ -22,10 +23,12 @@ export function rulesInOrgOrder(global: AppRule[], inOrg: AppRule[]): AppRule[] 
  * narrowed to them. For those types the global rules decide and nothing below is reached (the
  * refusal is CASL's default "no"); every other type reads the list as before.
  */
-export function servedInOrgOrder(global: AppRule[], inOrg: AppRule[], untenanted: ReadonlySet<string>): AppRule[] {
+export function servedInOrgOrder(global: AppRule[], inOrg: AppRule[], untenanted = UNTENANTED): AppRule[] {
   const ordered = rulesInOrgOrder(global, inOrg);
   const reached = new Set<string>();
-  for (const rule of inOrg) for (const type of typesOf(rule)) if (type === 'all' || untenanted.has(type)) reached.add(type);
+  for (const rule of inOrg) {
+    for (const type of typesOf(rule)) if (type === 'all' || untenanted.has(type)) reached.add(type);
+  }
   const types = reached.has('all') ? [...untenanted] : [...reached];
   if (types.length === 0) return ordered;
   const own = global.flatMap((rule): AppRule[] => {

@@ -88,7 +88,9 @@ function abilityOf(rules: AppRule[]): AppAbility {
 
 function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string, result: PolicyDiff, relations: EntityRelations | undefined): void {
   const abilitiesOf = (missing: ReadonlySet<string>) =>
-    [before, after].map((set) => abilityOf(rulesOf(set, kind, role, symbolicUser(role, missing), SYMBOLIC_ORG))) as [AppAbility, AppAbility];
+    [before, after].map((set) => {
+      return abilityOf(rulesOf(set, kind, role, symbolicUser(role, missing), SYMBOLIC_ORG));
+    }) as [AppAbility, AppAbility];
   const full = abilitiesOf(new Set());
   const rules = full.flatMap((ability) => ability.rules);
   const named = attributeDefaults(rules, relations);
@@ -104,7 +106,8 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
       for (const subject of subjects) {
         const possible = abilities.map((ability) => ability.possibleRulesFor(action, subject));
         // The same rules decide alike: nothing to analyse (even rules the analysis could not read).
-        if (JSON.stringify(possible[0]!.map((rule) => rule.origin)) === JSON.stringify(possible[1]!.map((rule) => rule.origin))) continue;
+        const [was, is] = possible.map((rules) => JSON.stringify(rules.map((rule) => rule.origin)));
+        if (was === is) continue;
         try {
           const shape = { kindOf: kindsFor(relations, subject), typeOf: typesFor(relations, subject) };
           for (const { fields, change, solution, field } of diffQuestion(abilities, possible, action, subject, shape)) {
@@ -112,13 +115,15 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
             const witness = witnessOf(solution, kind === 'org_role', named, missing);
             const decided = [before, after].map((set) => decides(set, kind, role, witness, { action, subject, field }));
             if (decided[0] === decided[1] || decided[1] !== (change === 'grant')) {
-              throw new Error(`policy diff: the witness ${JSON.stringify(witness)} for ${action} ${subject} is decided alike on both sides`);
+              const said = `the witness ${JSON.stringify(witness)} for ${action} ${subject}`;
+              throw new Error(`policy diff: ${said} is decided alike on both sides`);
             }
             result.changes.push({ ...who, action, subject, fields, change, witness });
           }
         } catch (error) {
           if (!(error instanceof OutsideFragment)) throw error;
-          if (once([action, subject, 'not analysed'])) result.not_analysed.push({ ...who, action, subject, reason: error.message });
+          if (!once([action, subject, 'not analysed'])) continue;
+          result.not_analysed.push({ ...who, action, subject, reason: error.message });
         }
       }
     }

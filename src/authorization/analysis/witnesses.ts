@@ -53,8 +53,8 @@ export function symbolicUser(role: string, missing: ReadonlySet<string>): Princi
         lacks(name) ? undefined : { configurable: true, enumerable: true, value: variable(`user.${String(name)}`) },
     },
   );
-  const symbolic = { id: variable('user.id'), email: variable('user.email'), is_admin: variable('user.is_admin'), attributes };
-  return { ...symbolic, isAdmin: false, roles: new Set([role]) } as unknown as Principal;
+  const [id, email, is_admin] = ['id', 'email', 'is_admin'].map((name) => variable(`user.${name}`));
+  return { id, email, is_admin, attributes, isAdmin: false, roles: new Set([role]) } as unknown as Principal;
 }
 
 /**
@@ -72,12 +72,16 @@ function attributeVariables(rules: readonly object[]): string[] {
  * A value for each user attribute the rules name, for a witness whose question does not need it:
  * one of the type of the columns the rules compare it with, where those have one type.
  */
-export function attributeDefaults(rules: readonly AppRule[], relations: EntityRelations | undefined): Map<string, unknown> {
+export function attributeDefaults(
+  rules: readonly AppRule[],
+  relations: EntityRelations | undefined,
+): Map<string, unknown> {
   const types = new Map<string, Set<ColumnType>>();
   for (const rule of rules) {
     if (!rule.conditions) continue;
     try {
-      const { ast } = conditionsMatcher(rule.conditions as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] };
+      type Ast = Parameters<typeof ruleFormula>[0];
+      const { ast } = conditionsMatcher(rule.conditions as never) as unknown as { ast: Ast };
       const formula = ruleFormula(ast);
       for (const subject of [rule.subject].flat()) {
         if (typeof subject === 'string') variableTypes(formula, typesFor(relations, subject), types);
@@ -94,14 +98,24 @@ export function attributeDefaults(rules: readonly AppRule[], relations: EntityRe
   return new Map(attributeVariables(rules).map((name) => [name, valueOf(name)]));
 }
 
-/** The witness of a solution: the subject, and the user's (and organization's) values, without the `missing` attributes. */
-export function witnessOf({ subject, values }: Solution, org: boolean, named: ReadonlyMap<string, unknown>, missing: ReadonlySet<string>): Witness {
+/** The witness of a solution: the subject, the user's (and organization's) values, but the `missing` attributes. */
+export function witnessOf(
+  { subject, values }: Solution,
+  org: boolean,
+  named: ReadonlyMap<string, unknown>,
+  missing: ReadonlySet<string>,
+): Witness {
   const value = <T>(name: string, fallback: T) => (values.has(name) ? values.get(name) : fallback) as T;
   const given = [...values]
     .filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5)))
     .map(([name, found]): [string, unknown] => [name.slice(5), found]);
   const attributes = Object.fromEntries([...named, ...given].filter(([name]) => !missing.has(name)));
   const held = Object.keys(attributes).length > 0 || named.size > 0;
-  const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false), ...(held && { attributes }) };
+  const user = {
+    id: value('user.id', 1),
+    email: value('user.email', 'ann@example.com'),
+    is_admin: value('user.is_admin', false),
+    ...(held && { attributes }),
+  };
   return { subject, user, ...(org && { org: { id: value('org.id', 1), slug: value('org.slug', 'acme') } }) };
 }
