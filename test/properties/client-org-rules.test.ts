@@ -60,7 +60,8 @@ function answers(ability: AppAbility, drawn: { type: string }[]): string[] {
     for (const field of [undefined, 'title']) {
       for (const type of TYPES) said.push(`${action} ${type} ${field ?? ''}: ${ability.can(action, type, field)}`);
       for (const { type, ...fields } of drawn) {
-        said.push(`${action} ${JSON.stringify({ type, ...fields })} ${field ?? ''}: ${ability.can(action, asSubject(type, { ...fields }), field)}`);
+        const allowed = ability.can(action, asSubject(type, { ...fields }), field);
+        said.push(`${action} ${JSON.stringify({ type, ...fields })} ${field ?? ''}: ${allowed}`);
       }
     }
   }
@@ -77,12 +78,13 @@ describe("the client's rules in an organization", () => {
   const principal = toPrincipal({ id: 1, email: 'ada@example.com', is_admin: false, roles: ['r'] });
   const place = { org: { id: 1, slug: 'acme' }, roles: ['o'] };
 
-  it('fixed case: an organization\'s manage all reaches no user in the client either, asked of the type or of one', () => {
+  it("fixed case: an organization's manage all reaches no user in the client, asked of the type or of one", () => {
     t.auth.defineRole('r', [{ action: 'read', subject: 'User', conditions: { id: 1 } }]);
     t.auth.defineOrgRole('o', [{ action: 'manage', subject: 'all' }]);
     const client = createClientAbility(t.parts.abilities.serializableRules(principal, place));
     expect(client.can('update', 'User'), 'update User').to.equal(false);
-    expect(client.can('update', asSubject('User', { id: 2, org_id: 1 })), 'update a user stamped with the org').to.equal(false);
+    const stamped = asSubject('User', { id: 2, org_id: 1 });
+    expect(client.can('update', stamped), 'update a user stamped with the org').to.equal(false);
     expect(client.can('read', asSubject('User', { id: 1 })), 'read oneself, as the global role says').to.equal(true);
     expect(client.can('read', asSubject('User', { id: 2, org_id: 1 })), 'read another').to.equal(false);
     expect(client.can('update', 'Project'), 'update Project').to.equal(true);
@@ -97,7 +99,8 @@ describe("the client's rules in an organization", () => {
       const owner = await app.auth.users.create({ email: 'owner@example.com', password: 'Correct-Horse-42' });
       await app.auth.orgs.create({ name: 'Globex', slug: 'globex', owner: owner.id });
       const agent = request.agent(app.app);
-      await agent.post('/service-auth/login').send({ email: 'owner@example.com', password: 'Correct-Horse-42' }).expect(200);
+      const login = { email: 'owner@example.com', password: 'Correct-Horse-42' };
+      await agent.post('/service-auth/login').send(login).expect(200);
       const { body } = await agent.get('/service-auth/api/abilities?org=globex').expect(200);
       const client = createClientAbility(body.rules);
       expect(client.can('update', 'User')).to.equal(false);
@@ -107,7 +110,7 @@ describe("the client's rules in an organization", () => {
     }
   });
 
-  it('the client over the served rules answers every question as the server does, in an organization and for a scoped token', () => {
+  it('the client over the served rules answers as the server does, in an organization and for a scoped token', () => {
     fc.assert(
       fc.property(rules, rules, grants, objects, (own, orgOwn, scoped, drawn) => {
         t.auth.defineRole('r', own);

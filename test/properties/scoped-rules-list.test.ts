@@ -23,28 +23,47 @@ function listAllows(ability: AppAbility, action: string, object: object, field?:
 }
 
 const VALUE = fc.constantFrom<unknown>('red', 'blue', 1, null);
-const fieldTest = fc.tuple(fc.constantFrom('team', 'score', 'project.team', 'project.members.team'), VALUE).chain(([field, value]) =>
-  fc.constantFrom<Record<string, unknown>>({ [field]: value }, { [field]: { $ne: value } }, { [field]: { $in: [value] } }),
-);
+const FIELDS = ['team', 'score', 'project.team', 'project.members.team'];
+const fieldTest = fc
+  .tuple(fc.constantFrom(...FIELDS), VALUE)
+  .chain(([field, value]) =>
+    fc.constantFrom<Record<string, unknown>>(
+      { [field]: value },
+      { [field]: { $ne: value } },
+      { [field]: { $in: [value] } },
+    ),
+  );
 const conditions = fc.oneof(
   fieldTest,
   fc.array(fieldTest, { minLength: 1, maxLength: 2 }).map(($or) => ({ $or })),
   fieldTest.map((test) => ({ $nor: [test] })),
 );
 const rule = fc.record(
-  { action: fc.constantFrom('read', 'manage'), subject: fc.constantFrom('Doc', 'all'), inverted: fc.boolean(), fields: fc.constant(['title']), conditions },
+  {
+    action: fc.constantFrom('read', 'manage'),
+    subject: fc.constantFrom('Doc', 'all'),
+    inverted: fc.boolean(),
+    fields: fc.constant(['title']),
+    conditions,
+  },
   { requiredKeys: ['action', 'subject'], noNullPrototype: true },
 ) as fc.Arbitrary<RoleRule>;
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
+const member = fc.option(fc.record({ team: maybe(VALUE) }));
 const docs = fc.array(
   fc
     .record({
       team: maybe(VALUE),
       score: maybe(VALUE),
-      project: maybe(fc.option(fc.record({ team: maybe(VALUE), members: maybe(fc.array(fc.option(fc.record({ team: maybe(VALUE) })), { maxLength: 2 })) }))),
+      project: maybe(fc.option(fc.record({ team: maybe(VALUE), members: maybe(fc.array(member, { maxLength: 2 })) }))),
     })
     .map((fields) => JSON.parse(JSON.stringify(fields)) as Record<string, unknown>),
   { minLength: 1, maxLength: 6 },
+);
+
+const scopeGrants = fc.array(
+  rule.map((one) => ({ ...one, inverted: false })),
+  { minLength: 1, maxLength: 3 },
 );
 
 describe("a scoped token's rule list", () => {
@@ -58,7 +77,7 @@ describe("a scoped token's rule list", () => {
   const principal = toPrincipal({ id: 1, email: 'ada@example.com', is_admin: false, roles: ['r'] });
   const token = (): AppAbility => t.parts.abilities.forToken(t.auth.abilityFor(principal), principal, ['docs']);
 
-  it("fixed case: a scope granting on a field the object lacks refuses it in the list, as can does, and explain names the scopes' refusal", () => {
+  it("fixed case: a scope granting on a field the object lacks refuses it in the list, as can does", () => {
     t.auth.defineRole('r', [{ action: 'read', subject: 'Doc' }]);
     t.auth.defineScope('docs', [{ action: 'read', subject: 'Doc', conditions: { team: 'red' } }], 'Red documents');
     const ability = token();
@@ -70,9 +89,9 @@ describe("a scoped token's rule list", () => {
     expect(listAllows(ability, 'read', asSubject('Doc', { team: 'blue' })), 'a blue one').to.equal(false);
   });
 
-  it('CASL over the list allows exactly what can allows, for objects lacking fields, with and without a field asked about', () => {
+  it('CASL over the list allows exactly what can allows, for objects lacking fields, with and without a field', () => {
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 1, maxLength: 4 }), fc.array(rule.map((one) => ({ ...one, inverted: false })), { minLength: 1, maxLength: 3 }), docs, (own, scoped, subjects) => {
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 4 }), scopeGrants, docs, (own, scoped, subjects) => {
         t.auth.defineRole('r', own);
         t.auth.defineScope('docs', scoped, 'Documents');
         const ability = token();
