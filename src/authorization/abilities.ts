@@ -30,7 +30,7 @@ import { intersectRules } from './rule-intersection.js';
 import { IndexedAbility } from './indexed-ability.js';
 import { UNTENANTED } from './tenant.js';
 import { LastOrgAbility } from './last-org-ability.js';
-import { rulesInOrgOrder } from './org-rule-order.js';
+import { rulesInOrgOrder, servedInOrgOrder } from './org-rule-order.js';
 import { ScopedAbility } from './scoped-ability.js';
 import type { ScopeRules } from './scope-rules.js';
 
@@ -203,15 +203,15 @@ export class AbilityFactory {
   }
 
   /**
-   * The rules a front end can use: the roles' rules (policies are code and stay on the server);
-   * in an organization, its roles' rules after the global ones, as `abilityIn` orders them; for a
-   * token with scopes (once scopes are defined), those rules intersected with its scopes'
-   * (rule-intersection.ts), so that they decide as the token's ability does.
+   * The rules a front end can use, deciding as the ability does: the roles' (policies are code and
+   * stay on the server); in an organization, as `abilityIn` has them (servedInOrgOrder); for a token
+   * with scopes (once defined), intersected with its scopes' (rule-intersection.ts).
    */
   serializableRules(user: Principal, place?: OrgPlace, scopes?: readonly string[]): AppRule[] {
     const held = place && this.orgRoles && place.roles.length > 0 ? [...new Set(place.roles)].sort() : [];
     if (this.roles.namesAttributes(user.roles) || (held.length > 0 && this.orgRoles!.namesAttributes(held))) attributesOf(user, 'the user’s roles');
-    const rules = held.length > 0 ? rulesInOrgOrder(this.roles.rulesFor(user), this.orgRoles!.rulesIn(user, place!.org, held)) : this.roles.rulesFor(user);
+    const global = this.roles.rulesFor(user);
+    const rules = held.length > 0 ? servedInOrgOrder(global, this.orgRoles!.rulesIn(user, place!.org, held)) : global;
     if (!scopes || scopes.length === 0 || !this.scopes?.any) return rules;
     return intersectRules(rules, this.scopes.rulesFor(scopes, user));
   }

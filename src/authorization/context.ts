@@ -8,9 +8,15 @@ const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
 export type RouteContext = Record<string, string | number | string[]>;
 
-/** Express 5 gives a wildcard parameter as its list of segments; those pass through unchanged. */
-export function routeContext(params: Record<string, string | string[] | undefined> | undefined): RouteContext {
-  const context: RouteContext = {};
+/**
+ * Express 5 gives a wildcard parameter as its list of segments; those pass through unchanged.
+ * `into`: the object to fill (a guard's own, tagged with its subject type), a new one by default.
+ */
+export function routeContext(
+  params: Record<string, string | string[] | undefined> | undefined,
+  into: RouteContext = {},
+): RouteContext {
+  const context = into;
   if (!params) return context;
   for (const name of Object.keys(params)) {
     const value = params[name];

@@ -105,9 +105,10 @@ export class IndexedAbility extends Ability<never, MongoQuery> {
     if (subject === null || typeof subject !== 'object') return caslRelevantRule.apply(this, args);
     const type = this.detectSubjectType(subject as never) as string;
     const rules = (this as unknown as AppAbility).rulesFor(action, type as never, field) as readonly Rule[];
-    if (rules.length < INDEXED_FROM) return caslRelevantRule.apply(this, args);
+    // CASL's own loop, on the list already found (CASL would detect the type and find it again).
+    if (rules.length < INDEXED_FROM) return firstMatching(rules, subject);
     const index = this.indexFor(action, type, field, rules);
-    if (!index) return caslRelevantRule.apply(this, args);
+    if (!index) return firstMatching(rules, subject);
     const value = step(subject as Record<string, unknown>, index.field);
     for (const rule of this.candidates(index, value)) if (rule.matchesConditions(subject)) return rule;
     return null;
@@ -136,4 +137,10 @@ export class IndexedAbility extends Ability<never, MongoQuery> {
     }
     return list;
   }
+}
+
+/** The first rule, in CASL's priority order, whose conditions apply to the object: CASL's `relevantRuleFor`. */
+function firstMatching(rules: readonly Rule[], subject: object): Rule | null {
+  for (const rule of rules) if (rule.matchesConditions(subject)) return rule;
+  return null;
 }

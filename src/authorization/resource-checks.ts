@@ -17,7 +17,7 @@ import { subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
 import { AuthError } from '../errors.js';
 import type { AppAbility, AppActions, AppSubjectTypes } from './abilities.js';
-import { routeContext } from './context.js';
+import { routeContext, type RouteContext } from './context.js';
 import { decide } from './decision.js';
 import { populateRuleRelations } from './relation-walks.js';
 import { orgOfRequest } from './request-state.js';
@@ -45,14 +45,19 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
   const { action, subject, load, fields, conceal } = options;
   // `req.ability`: the user's, in the organization if any, within a token's scopes (request-state.ts).
   const abilityOf = (req: Request): AppAbility => req.ability!;
+  // The URL context is an object of its own, made on every request: its class says its subject
+  // type (CASL reads a constructor's `modelName`), which costs less than `subject()` tagging it.
+  const UrlContext = class {
+    static readonly modelName = subject;
+  };
   const contextOf = (req: Request): object => {
-    const context = routeContext(req.params);
+    const context = routeContext(req.params, new UrlContext() as RouteContext);
     const place = orgOfRequest(req);
     // Never on a subject type without the field (`User`): an organization role must not reach it.
-    return place ? { ...context, ...tenant.stamp(subject, place.org.id) } : context;
+    if (place && tenant.hasField(subject)) context[tenant.fieldOf(subject)] = place.org.id;
+    return context;
   };
-  const decide = (req: Request, ability: AppAbility, object: object): Refusal => {
-    const target = asSubject(subject, object);
+  const decide = (req: Request, ability: AppAbility, target: object): Refusal => {
     const refusal = refusalOf(ability, action, target, subject);
     if (refusal && conceals(ability, conceal, target)) return notFound(subject);
     if (refusal || fields !== 'body') return refusal;
@@ -70,7 +75,7 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
       await populateRuleRelations(ability, action, subject, resource);
       // `conceal: 'read'` asks about reading it too, whose rules may follow other relations.
       if (typeof conceal === 'string' && conceal !== action) await populateRuleRelations(ability, conceal, subject, resource);
-      const refusal = decide(req, ability, resource);
+      const refusal = decide(req, ability, asSubject(subject, resource));
       if (!refusal) req.resource = resource;
       return refusal;
     })();

@@ -132,8 +132,9 @@ export class RoleRules {
   }
 
   /** Whether the rules of these roles (their included roles' too) name a user attribute: then they need the user's values. */
-  namesAttributes(names: Iterable<string>, seen = new Set<string>()): boolean {
-    if (!this.someRoleNamesAttributes) return false; // most applications: asked on every guarded request
+  namesAttributes(names: Iterable<string>, seen?: Set<string>): boolean {
+    if (!this.someRoleNamesAttributes) return false; // most applications: asked on every guarded request, no set made
+    seen ??= new Set<string>();
     for (const name of names) {
       const role = this.roles.get(name);
       if (!role || seen.has(name)) continue;

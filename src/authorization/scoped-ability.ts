@@ -108,7 +108,13 @@ export class ScopedAbility extends Ability<never, MongoQuery> {
   }
 }
 
-/** An inverted rule matching what none of the scopes' granting rules match (everything, when there are none). */
+/**
+ * An inverted rule matching what none of the scopes' granting rules match (everything, when there
+ * are none). Its conditions say so (`$nor` of the grants'), for whoever reads them; but as
+ * conditions they would not apply to an object that lacks a field they name (matcher.ts), where no
+ * grant applies either: the scopes refuse it, and so must this rule. So it is matched by asking
+ * the grants themselves whether one applies, exactly as the scopes' `can` does.
+ */
 function refusal(action: string, subjectType: string, grants: readonly AnyRule[]): AnyRule {
   const raw = {
     action,
@@ -118,7 +124,11 @@ function refusal(action: string, subjectType: string, grants: readonly AnyRule[]
     ...(grants.length > 0 && { conditions: { $nor: grants.map((rule) => rule.conditions) } }),
   };
   refusals.add(raw);
-  const [rule] = createMongoAbility([raw] as never[], { conditionsMatcher }).rulesFor(action, subjectType);
+  const noneGrants = ((conditions: Parameters<typeof conditionsMatcher>[0]) => {
+    const { ast } = conditionsMatcher(conditions);
+    return Object.assign((object: object) => !grants.some((grant) => grant.matchesConditions(object)), { ast });
+  }) as typeof conditionsMatcher;
+  const [rule] = createMongoAbility([raw] as never[], { conditionsMatcher: noneGrants }).rulesFor(action, subjectType);
   return rule as AnyRule;
 }
 

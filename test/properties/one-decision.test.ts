@@ -177,10 +177,28 @@ describe('one decision everywhere, by property', () => {
     expect(changes[0]!.witness.user.attributes).to.have.property('team');
   });
 
+  it('fixed case: diff reports what changes for a user lacking an attribute, whom no value of it stands for', () => {
+    const before = [{ action: 'read', subject: 'Doc' }];
+    // Never applies to a user with a team; refuses everything to one without (role-rules.ts).
+    const never = { $in: ['${user.team}'], $nin: ['${user.team}'] };
+    const added = { action: 'read', subject: 'Doc', inverted: true, conditions: { team: never } };
+    const sets = [before, [...before, added]].map((rules) => ({ userAttributes: ['team'], roles: { r: rules } }));
+    const { changes } = t.auth.policies.diff(sets[0]!, sets[1]!);
+    const said = changes.map(({ change, action, subject }) => `${change} ${action} ${subject}`);
+    expect(said).to.deep.equal(['revoke read Doc']);
+    const { witness } = changes[0]!;
+    expect(witness.user.attributes).to.not.have.property('team');
+    t.auth.defineRole('after', [...before, added]);
+    const can = (values: Record<string, unknown>) =>
+      t.auth.abilityFor(user(['after'], values)).can('read', doc(witness.subject));
+    expect(can({}), 'the witness, lacking a team').to.equal(false);
+    expect(can({ team: 'red' }), 'with a team').to.equal(true);
+  });
+
   it('diff reports a change wherever a generated subject is decided otherwise, in the direction seen', () => {
     fc.assert(
-      // Diff reasons about users who hold a value for each attribute the rules name.
-      fc.property(rules, rule, attributes.filter((values) => 'team' in values), docs, (before, added, values, subjects) => {
+      // Users who hold a value for each attribute the rules name, and users who lack it ({}).
+      fc.property(rules, rule, attributes, docs, (before, added, values, subjects) => {
         const after = [...before, added];
         t.auth.defineRole('before', before);
         t.auth.defineRole('after', after);
@@ -191,6 +209,34 @@ describe('one decision everywhere, by property', () => {
         const whole = changes.filter((change) => change.fields === null && ['read', 'manage'].includes(change.action) && ['Doc', 'all'].includes(change.subject));
         if (subjects.some((_, index) => is[index] && !was[index])) expect(whole.map((change) => change.change), 'a grant').to.include('grant');
         if (subjects.some((_, index) => was[index] && !is[index])) expect(whole.map((change) => change.change), 'a revoke').to.include('revoke');
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('diff reports what changes for a user lacking the attribute the rules name, checked against brute force', () => {
+    // Each rule names ${user.team}: a user without one loses the grants and is refused by the refusals
+    // (of a rule that no team lets apply too: then only that user sees a change).
+    const naming = fc.constantFrom<unknown>({ $ne: '${user.team}' }, { $in: ['${user.team}'], $nin: ['${user.team}'] });
+    const teamRule = fc
+      .tuple(rule, fc.constantFrom('team', 'project.owner.team'), naming)
+      .map(([one, field, test]) => ({ ...one, conditions: { ...one.conditions, [field]: test } }));
+    const befores = fc.array(fc.oneof(rule, teamRule), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(befores, teamRule, docs, (before, added, subjects) => {
+        const after = [...before, added];
+        t.auth.defineRole('before', before);
+        t.auth.defineRole('after', after);
+        const was = canAll(t.auth.abilityFor(user(['before'], {})), subjects);
+        const is = canAll(t.auth.abilityFor(user(['after'], {})), subjects);
+        const sets = [before, after].map((rules) => ({ userAttributes: ['team'], roles: { r: rules } }));
+        const { changes, not_analysed } = t.auth.policies.diff(sets[0]!, sets[1]!);
+        if (not_analysed.length > 0) return;
+        const asked = (change: { action: string; subject: string }) =>
+          ['read', 'manage'].includes(change.action) && ['Doc', 'all'].includes(change.subject);
+        const whole = changes.filter((change) => change.fields === null && asked(change)).map(({ change }) => change);
+        if (subjects.some((_, index) => is[index] && !was[index])) expect(whole, 'a grant').to.include('grant');
+        if (subjects.some((_, index) => was[index] && !is[index])) expect(whole, 'a revoke').to.include('revoke');
       }),
       { numRuns: 30 },
     );

@@ -10,31 +10,26 @@
  * matches them); formula.ts turns them into what they allow, satisfy.ts decides the difference.
  * The actions and subject types asked about are those the rules name, and `manage` and `all`,
  * which stand for every other one (CASL applies exactly the `manage` and `all` rules to those).
+ * A user may lack an attribute the rules name, which changes the rules they get: each question is
+ * asked again for each set of attributes the user may lack (witnesses.ts).
  */
 import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import type { AppAbility, AppRule } from '../abilities.js';
 import { conditionsMatcher } from '../conditions.js';
-import { isAttribute, type OrgRef } from '../placeholders.js';
+import type { OrgRef } from '../placeholders.js';
 import { toPrincipal, type Principal } from '../principal.js';
 import type { OrgRoleRules, RoleRules } from '../role-rules.js';
-import type { ColumnType } from '../column-types.js';
-import { allowedBy, and, not, OutsideFragment, ruleFormula, variable, type RuleLike } from './formula.js';
+import { allowedBy, and, not, OutsideFragment, variable, type RuleLike } from './formula.js';
 import { kindsFor, typesFor, type EntityRelations, type KindOf, type TypeOf } from './relations.js';
-import { satisfy, valuesOfType, variableTypes, type Solution } from './satisfy.js';
+import { satisfy, type Solution } from './satisfy.js';
+import { attributeDefaults, missingSets, symbolicUser, witnessOf, type Witness } from './witnesses.js';
+
+export type { Witness };
 
 /** One side of a diff: global roles and organization roles. */
 export interface PolicySet {
   roles: RoleRules;
   orgRoles: OrgRoleRules;
-}
-
-export interface Witness {
-  /** The subject's fields (nested for dotted paths). */
-  subject: Record<string, unknown>;
-  /** `attributes`: the values of the application's user attributes the rules name (`${user.team}`), when they matter. */
-  user: { id: number; email: string; is_admin: boolean; attributes?: Record<string, unknown> };
-  /** For an organization role: the organization it is held in. */
-  org?: OrgRef;
 }
 
 export interface PolicyChange {
@@ -65,9 +60,6 @@ export interface PolicyDiff {
 
 type Kind = 'role' | 'org_role';
 const OTHER_FIELD = '*';
-/** Every user attribute a rule names is a variable too (`user.team`). */
-const SYMBOLIC_ATTRIBUTES = new Proxy({}, { get: (_target, name) => (typeof name === 'string' ? variable(`user.${name}`) : undefined), has: () => true, getOwnPropertyDescriptor: (_target, name) => ({ configurable: true, enumerable: true, value: variable(`user.${String(name)}`) }) });
-const SYMBOLIC = { id: variable('user.id'), email: variable('user.email'), is_admin: variable('user.is_admin'), attributes: SYMBOLIC_ATTRIBUTES };
 const SYMBOLIC_ORG = { id: variable('org.id'), slug: variable('org.slug') } as unknown as OrgRef;
 
 /**
@@ -95,33 +87,44 @@ function abilityOf(rules: AppRule[]): AppAbility {
 }
 
 function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string, result: PolicyDiff, relations: EntityRelations | undefined): void {
-  const symbolic = { ...SYMBOLIC, isAdmin: false, roles: new Set([role]) } as unknown as Principal;
-  const abilities = [before, after].map((set) => abilityOf(rulesOf(set, kind, role, symbolic, SYMBOLIC_ORG))) as [AppAbility, AppAbility];
-  const rules = abilities.flatMap((ability) => ability.rules);
+  const abilitiesOf = (missing: ReadonlySet<string>) =>
+    [before, after].map((set) => {
+      return abilityOf(rulesOf(set, kind, role, symbolicUser(role, missing), SYMBOLIC_ORG));
+    }) as [AppAbility, AppAbility];
+  const full = abilitiesOf(new Set());
+  const rules = full.flatMap((ability) => ability.rules);
   const named = attributeDefaults(rules, relations);
   const actions = namesIn(rules, 'action', 'manage');
   const subjects = namesIn(rules, 'subject', 'all');
   const who = { role: kind === 'role' ? role : null, org_role: kind === 'org_role' ? role : null };
-  for (const action of actions) {
-    for (const subject of subjects) {
-      const possible = abilities.map((ability) => ability.possibleRulesFor(action, subject));
-      // The same rules decide alike: nothing to analyse (even rules the analysis could not read).
-      if (JSON.stringify(possible[0]!.map((rule) => rule.origin)) === JSON.stringify(possible[1]!.map((rule) => rule.origin))) continue;
-      try {
-        const shape = { kindOf: kindsFor(relations, subject), typeOf: typesFor(relations, subject) };
-        const changes = diffQuestion(abilities, possible, action, subject, shape).map(({ fields, change, solution, field }) => {
-          const witness = witnessOf(solution, kind, named);
-          const question = { action, subject, field };
-          const decided = [before, after].map((set) => decides(set, kind, role, witness, question));
-          if (decided[0] === decided[1] || decided[1] !== (change === 'grant')) {
-            throw new Error(`policy diff: the witness ${JSON.stringify(witness)} for ${action} ${subject} is decided alike on both sides`);
+  // A change found for a user holding every attribute is not reported again for one lacking some.
+  const reported = new Set<string>();
+  const once = (key: unknown[]) => !reported.has(JSON.stringify(key)) && !!reported.add(JSON.stringify(key));
+  for (const missing of missingSets([...named.keys()])) {
+    const abilities = missing.size === 0 ? full : abilitiesOf(missing);
+    for (const action of actions) {
+      for (const subject of subjects) {
+        const possible = abilities.map((ability) => ability.possibleRulesFor(action, subject));
+        // The same rules decide alike: nothing to analyse (even rules the analysis could not read).
+        const [was, is] = possible.map((rules) => JSON.stringify(rules.map((rule) => rule.origin)));
+        if (was === is) continue;
+        try {
+          const shape = { kindOf: kindsFor(relations, subject), typeOf: typesFor(relations, subject) };
+          for (const { fields, change, solution, field } of diffQuestion(abilities, possible, action, subject, shape)) {
+            if (!once([action, subject, fields, change])) continue;
+            const witness = witnessOf(solution, kind === 'org_role', named, missing);
+            const decided = [before, after].map((set) => decides(set, kind, role, witness, { action, subject, field }));
+            if (decided[0] === decided[1] || decided[1] !== (change === 'grant')) {
+              const said = `the witness ${JSON.stringify(witness)} for ${action} ${subject}`;
+              throw new Error(`policy diff: ${said} is decided alike on both sides`);
+            }
+            result.changes.push({ ...who, action, subject, fields, change, witness });
           }
-          return { ...who, action, subject, fields, change, witness };
-        });
-        result.changes.push(...changes);
-      } catch (error) {
-        if (!(error instanceof OutsideFragment)) throw error;
-        result.not_analysed.push({ ...who, action, subject, reason: error.message });
+        } catch (error) {
+          if (!(error instanceof OutsideFragment)) throw error;
+          if (!once([action, subject, 'not analysed'])) continue;
+          result.not_analysed.push({ ...who, action, subject, reason: error.message });
+        }
       }
     }
   }
@@ -183,52 +186,6 @@ function freshField(named: string[]): string {
   let name = 'other_field';
   while (named.includes(name)) name += '_';
   return name;
-}
-
-/**
- * The user attributes the rules name (as variables). A witness gives each a value: a user without
- * one is not the user the analysis reasons about (their granting rules naming it are dropped, and
- * their refusals naming it refuse everything), even where the deciding conditions do not name it.
- */
-function attributeVariables(rules: readonly object[]): string[] {
-  const found = JSON.stringify(rules).matchAll(/\\u0000user\.([A-Za-z_]+)/g);
-  return [...new Set([...found].map((match) => match[1]!).filter(isAttribute))];
-}
-
-/**
- * A value for each user attribute the rules name, for a witness whose question does not need it:
- * one of the type of the columns the rules compare it with, where those have one type.
- */
-function attributeDefaults(rules: readonly AppRule[], relations: EntityRelations | undefined): Map<string, unknown> {
-  const types = new Map<string, Set<ColumnType>>();
-  for (const rule of rules) {
-    if (!rule.conditions) continue;
-    try {
-      const { ast } = conditionsMatcher(rule.conditions as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] };
-      const formula = ruleFormula(ast);
-      for (const subject of [rule.subject].flat()) {
-        if (typeof subject === 'string') variableTypes(formula, typesFor(relations, subject), types);
-      }
-    } catch (error) {
-      if (!(error instanceof OutsideFragment)) throw error;
-    }
-  }
-  const valueOf = (name: string): unknown => {
-    const [type, ...others] = types.get(`user.${name}`) ?? [];
-    const typed = type !== undefined && others.length === 0 ? valuesOfType(type, []) : [];
-    return typed.length > 0 ? typed[0] : 'value-1';
-  };
-  return new Map(attributeVariables(rules).map((name) => [name, valueOf(name)]));
-}
-
-function witnessOf({ subject, values }: Solution, kind: Kind, named: ReadonlyMap<string, unknown>): Witness {
-  const value = <T>(name: string, fallback: T) => (values.has(name) ? values.get(name) : fallback) as T;
-  const given = [...values]
-    .filter(([name]) => name.startsWith('user.') && isAttribute(name.slice(5)))
-    .map(([name, found]): [string, unknown] => [name.slice(5), found]);
-  const attributes = Object.fromEntries([...named, ...given]);
-  const user = { id: value('user.id', 1), email: value('user.email', 'ann@example.com'), is_admin: value('user.is_admin', false), ...(Object.keys(attributes).length > 0 && { attributes }) };
-  return { subject, user, ...(kind === 'org_role' && { org: { id: value('org.id', 1), slug: value('org.slug', 'acme') } }) };
 }
 
 /** CASL's answer for the witness on one side, the placeholders filled with the witness's values. */
