@@ -44,14 +44,27 @@ export class AppProcess {
     });
   }
 
-  static async start({ databaseUrl, nodeOptions = [], script = 'server.ts', env = {} }: AppProcessOptions): Promise<AppProcess> {
+  static async start({
+    databaseUrl,
+    nodeOptions = [],
+    script = 'server.ts',
+    env = {},
+  }: AppProcessOptions): Promise<AppProcess> {
     const child = fork(new URL(`./${script}`, import.meta.url).pathname, [], {
       execArgv: [...nodeOptions, '--import', 'tsx'],
-      env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: 'http://127.0.0.1', ...env },
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: databaseUrl,
+        NODE_ENV: 'production',
+        SERVICE_AUTH_PUBLIC_URL: 'http://127.0.0.1',
+        ...env,
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const ready = await new Promise<Ready>((resolve, reject) => {
-      child.once('message', (message: Ready & { ready?: boolean }) => (message.ready ? resolve(message) : reject(new Error('bench server failed to start'))));
+      child.once('message', (message: Ready & { ready?: boolean }) =>
+        message.ready ? resolve(message) : reject(new Error('bench server failed to start')),
+      );
       child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     });
     return new AppProcess(child, ready);

@@ -55,19 +55,37 @@ export async function appStartupFigures(dir: string): Promise<Figure[]> {
     await run('service-auth', phase, setup); // not counted: the files into the page cache
     await run('floor', phase, setup);
     for (let i = 0; i < RUNS; i++) {
-      for (const side of i % 2 ? (['floor', 'service-auth'] as const) : (['service-auth', 'floor'] as const)) runs[side].push(await run(side, phase, setup));
+      for (const side of i % 2 ? (['floor', 'service-auth'] as const) : (['service-auth', 'floor'] as const))
+        runs[side].push(await run(side, phase, setup));
     }
     // Each run of ours against the floor's run beside it, in time: they shared the machine's state.
-    const ratioOf = (key: keyof Measured) => median(runs['service-auth'].map((ours, i) => ours[key] / runs.floor[i]![key]));
+    const ratioOf = (key: keyof Measured) =>
+      median(runs['service-auth'].map((ours, i) => ours[key] / runs.floor[i]![key]));
     const medianOf = (side: Side, key: keyof Measured) => median(runs[side].map((m) => m[key])).toFixed(0);
-    const [ours, floor] = await Promise.all((['service-auth', 'floor'] as const).map((side) => modulesLoaded(side, phase, setup, join(dir, `trace-${side}-${phase}.txt`))));
+    const [ours, floor] = await Promise.all(
+      (['service-auth', 'floor'] as const).map((side) =>
+        modulesLoaded(side, phase, setup, join(dir, `trace-${side}-${phase}.txt`)),
+      ),
+    );
     const detail =
       `CPU ${medianOf('service-auth', 'cpuMs')} vs ${medianOf('floor', 'cpuMs')} ms; time ${medianOf('service-auth', 'ms')} vs ${medianOf('floor', 'ms')} ms ` +
       `(ratio ${ratioOf('ms').toFixed(2)}); medians of ${RUNS} pairs; ${ours} vs ${floor} modules loaded`;
     figures.push(
       phase === 'import'
-        ? atMost("import 'service-auth' ÷ importing Express + MikroORM (CPU)", ratioOf('cpuMs'), IMPORT_TARGET, 'ratio', detail)
-        : atMost('process start to first answered request ÷ Express + MikroORM (CPU)', ratioOf('cpuMs'), REQUEST_TARGET, 'ratio', detail),
+        ? atMost(
+            "import 'service-auth' ÷ importing Express + MikroORM (CPU)",
+            ratioOf('cpuMs'),
+            IMPORT_TARGET,
+            'ratio',
+            detail,
+          )
+        : atMost(
+            'process start to first answered request ÷ Express + MikroORM (CPU)',
+            ratioOf('cpuMs'),
+            REQUEST_TARGET,
+            'ratio',
+            detail,
+          ),
     );
   }
   return figures;
@@ -92,7 +110,10 @@ async function prepare(dir: string): Promise<Setup> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
     });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('service_auth_session='))?.split(';')[0];
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('service_auth_session='))
+      ?.split(';')[0];
     if (login.status !== 200 || !cookie) throw new Error(`the cold-start login answered ${login.status}`);
     return { databaseUrl, cookie };
   } finally {
@@ -105,7 +126,13 @@ async function prepare(dir: string): Promise<Setup> {
  * One cold start: the import alone (timed inside), or process start to the answer; with the CPU
  * the process used for it.
  */
-async function run(side: Side, phase: Phase, setup: Setup, nodeOptions: string[] = [], env: Record<string, string> = {}): Promise<Measured> {
+async function run(
+  side: Side,
+  phase: Phase,
+  setup: Setup,
+  nodeOptions: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Measured> {
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeOptions, SCRIPT, side, phase], {
     env: { PATH: process.env['PATH'], BENCH_DATABASE_URL: setup.databaseUrl, ...env },
@@ -123,7 +150,9 @@ async function run(side: Side, phase: Phase, setup: Setup, nodeOptions: string[]
       stdout += chunk;
       if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
     });
-    void exited.then((code) => reject(new Error(`cold start (${side}, ${phase}) exited with ${code} before answering: ${stderr.trim()}`)));
+    void exited.then((code) =>
+      reject(new Error(`cold start (${side}, ${phase}) exited with ${code} before answering: ${stderr.trim()}`)),
+    );
   });
   try {
     const line = await firstLine;
@@ -131,7 +160,8 @@ async function run(side: Side, phase: Phase, setup: Setup, nodeOptions: string[]
     const answer = await fetch(`http://127.0.0.1:${line}/me`, { headers: { cookie: setup.cookie } });
     const body = await answer.text();
     const elapsed = performance.now() - started;
-    if (answer.status !== 200 || body !== '{"id":1}') throw new Error(`cold start (${side}) answered ${answer.status} ${body}`);
+    if (answer.status !== 200 || body !== '{"id":1}')
+      throw new Error(`cold start (${side}) answered ${answer.status} ${body}`);
     return { ms: elapsed, cpuMs: Number(answer.headers.get('x-cpu-ms')) };
   } finally {
     child.kill();

@@ -28,15 +28,23 @@ export async function auditFloodFigures(app: AppProcess): Promise<Figure[]> {
     return atMost(name, perSecond, 2, 'per s', detail);
   };
   return [
-    await flood('audit log statements per second, flood of failed logins (PostgreSQL)', {
-      url: `${app.base}/service-auth/login`,
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', password: 'Not-The-Password-1' }),
-    }, 'rate limits off: every attempt recorded, in one batch a second'),
-    await flood('audit log statements per second, flood of refused bearer tokens (PostgreSQL)', {
-      url: `${app.base}/token`,
-      headers: { Authorization: `Bearer sat_${'A'.repeat(43)}` },
-    }, 'a refused token is not recorded by itself; with rate limits on, the 429s once per client a minute'),
+    await flood(
+      'audit log statements per second, flood of failed logins (PostgreSQL)',
+      {
+        url: `${app.base}/service-auth/login`,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'bench@example.com', password: 'Not-The-Password-1' }),
+      },
+      'rate limits off: every attempt recorded, in one batch a second',
+    ),
+    await flood(
+      'audit log statements per second, flood of refused bearer tokens (PostgreSQL)',
+      {
+        url: `${app.base}/token`,
+        headers: { Authorization: `Bearer sat_${'A'.repeat(43)}` },
+      },
+      'a refused token is not recorded by itself; with rate limits on, the 429s once per client a minute',
+    ),
   ];
 }

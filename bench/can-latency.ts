@@ -23,16 +23,20 @@ export async function canLatencyFigures(): Promise<Figure[]> {
         Array.from({ length: 10 }, (_, k) => ({
           action: k % 2 ? 'update' : 'read',
           subject: SUBJECTS[Math.floor(k / 2)]!,
-          conditions: k < 2 ? { org_id: r, 'project.members.user_id': '${user.id}' } : { org_id: r, owner_id: '${user.id}' },
+          conditions:
+            k < 2 ? { org_id: r, 'project.members.user_id': '${user.id}' } : { org_id: r, owner_id: '${user.id}' },
         })),
       ),
     );
     const ability = auth.abilityFor({ id: 7, email: 'bench@example.com', is_admin: false, roles });
     const rules = ability.rules.length;
     const members = [1, 2, 3, 7, 9].map((user_id) => ({ user_id }));
-    const tasks = [0, 50, ROLES - 1, 1000].map((org_id) => subject('Task', { id: org_id, org_id, project: { archived: false, members } }));
+    const tasks = [0, 50, ROLES - 1, 1000].map((org_id) =>
+      subject('Task', { id: org_id, org_id, project: { archived: false, members } }),
+    );
     const allowed = tasks.map((task) => ability.can('read', task));
-    if (allowed.join() !== 'true,true,true,false') throw new Error(`can-latency: unexpected decisions ${allowed.join()}`);
+    if (allowed.join() !== 'true,true,true,false')
+      throw new Error(`can-latency: unexpected decisions ${allowed.join()}`);
 
     for (let i = 0; i < CALLS / 10; i++) ability.can('read', tasks[i % tasks.length]!); // warm: CASL compiles each rule's matcher on first use
     const times = new Float64Array(CALLS);

@@ -35,13 +35,21 @@ const PASSWORD = 'Bench-Password-123!';
 
 export async function cliFigures(dir: string): Promise<Figure[]> {
   const database = ['--database', `sqlite:${join(dir, 'cli.sqlite')}`];
-  for (let i = 1; i <= USERS; i++) await run(['auth', 'create-user', '--email', `user${i}@example.com`, '--password-stdin', ...database], `${PASSWORD}\n`);
+  for (let i = 1; i <= USERS; i++)
+    await run(
+      ['auth', 'create-user', '--email', `user${i}@example.com`, '--password-stdin', ...database],
+      `${PASSWORD}\n`,
+    );
   const app = await application(dir);
   return [
     await figure('service-auth --version', ['--version'], 0.5),
     await figure('service-auth auth --help', ['auth', '--help'], 0.5),
     await figure(`service-auth auth list-users (SQLite, ${USERS} users)`, ['auth', 'list-users', ...database], 1),
-    await figure('service-auth auth list-users --app app.ts (TypeScript through tsx)', ['auth', 'list-users', '--app', app, ...database], 2),
+    await figure(
+      'service-auth auth list-users --app app.ts (TypeScript through tsx)',
+      ['auth', 'list-users', '--app', app, ...database],
+      2,
+    ),
   ];
 }
 
@@ -52,7 +60,8 @@ async function application(dir: string): Promise<string> {
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'bench-app', private: true, type: 'module' }));
   await writeFile(join(app, 'app.ts'), APP_TS);
   await symlink(ROOT, join(app, 'node_modules', 'service-auth'), 'dir');
-  for (const name of ['express', 'tsx']) await symlink(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), 'dir');
+  for (const name of ['express', 'tsx'])
+    await symlink(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), 'dir');
   return join(app, 'app.ts');
 }
 
@@ -61,7 +70,13 @@ async function figure(name: string, args: string[], target: number): Promise<Fig
   const seconds: number[] = [];
   for (let i = 0; i < RUNS; i++) seconds.push(await run(args));
   const spread = `${Math.min(...seconds).toFixed(2)}–${Math.max(...seconds).toFixed(2)} s`;
-  return atMost(name, median(seconds), target, 's', `median of ${RUNS} runs of the built CLI, process start to exit (${spread})`);
+  return atMost(
+    name,
+    median(seconds),
+    target,
+    's',
+    `median of ${RUNS} runs of the built CLI, process start to exit (${spread})`,
+  );
 }
 
 /** Runs the CLI to its exit; its seconds. A failed run fails the bench: its time would mean nothing. */

@@ -47,7 +47,11 @@ if (phase === 'import') {
     tableName: 'service_auth_users',
     properties: { id: { type: 'number', primary: true }, email: { type: 'string' } },
   });
-  const orm = await MikroORM.init({ driver: SqliteDriver, dbName: process.env.BENCH_DATABASE_URL.replace(/^sqlite:/, ''), entities: [User] });
+  const orm = await MikroORM.init({
+    driver: SqliteDriver,
+    dbName: process.env.BENCH_DATABASE_URL.replace(/^sqlite:/, ''),
+    entities: [User],
+  });
   const app = express();
   app.get('/me', async (_req, res) => {
     const user = await orm.em.fork().findOneOrFail(User, { id: 1 });

@@ -53,15 +53,32 @@ export async function credentialScaleFigures(app: AppProcess, settings: LoadSett
     const credentials = { tokens: made.tokens, cookies: made.secrets.map((secret) => `${cookieName}=${secret}`) };
     held[k] = credentials;
     const beforeWarm = await statements();
-    const warm = await autocannon({ ...inTurn(app.base, credentials), connections: settings.connections, amount: 2 * k });
+    const warm = await autocannon({
+      ...inTurn(app.base, credentials),
+      connections: settings.connections,
+      amount: 2 * k,
+    });
     const before = await statements();
     const started = performance.now();
-    const steady = await autocannon({ ...inTurn(app.base, credentials), connections: settings.connections, overallRate: STEADY_RATE, duration: STEADY_SECONDS });
+    const steady = await autocannon({
+      ...inTurn(app.base, credentials),
+      connections: settings.connections,
+      overallRate: STEADY_RATE,
+      duration: STEADY_SECONDS,
+    });
     const perSecond = ((await statements()) - before) / ((performance.now() - started) / 1000);
     const detail =
       `${k.toLocaleString('en')} sessions + ${k.toLocaleString('en')} tokens in turn at ${STEADY_RATE} req/s for ${STEADY_SECONDS} s, ` +
       `after a first use of each (${(before - beforeWarm).toLocaleString('en')} statements)${refused(warm)}${refused(steady)}`;
-    figures.push(atMost(`database statements per second per instance, K = ${k.toLocaleString('en')} (PostgreSQL)`, perSecond, 5, 'per s', detail));
+    figures.push(
+      atMost(
+        `database statements per second per instance, K = ${k.toLocaleString('en')} (PostgreSQL)`,
+        perSecond,
+        5,
+        'per s',
+        detail,
+      ),
+    );
   }
 
   const small = held[KS[0]!]!;
@@ -75,6 +92,13 @@ export async function credentialScaleFigures(app: AppProcess, settings: LoadSett
     rates.push(b.requests.average / a.requests.average);
     runs.push(`${Math.round(b.requests.average)} vs ${Math.round(a.requests.average)}`);
   }
-  figures.push(atLeast('throughput at K = 10,000 ÷ at K = 10 (PostgreSQL)', median(rates), 0.9, `req/s per round: ${runs.join(', ')}`));
+  figures.push(
+    atLeast(
+      'throughput at K = 10,000 ÷ at K = 10 (PostgreSQL)',
+      median(rates),
+      0.9,
+      `req/s per round: ${runs.join(', ')}`,
+    ),
+  );
   return figures;
 }

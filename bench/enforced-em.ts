@@ -19,7 +19,12 @@ const p = defineEntity.properties;
 const BenchDoc = defineEntity({
   name: 'BenchDoc',
   tableName: 'bench_docs',
-  properties: { id: p.integer().primary(), org_id: p.integer().index(), owner_id: p.integer().index(), title: p.string() },
+  properties: {
+    id: p.integer().primary(),
+    org_id: p.integer().index(),
+    owner_id: p.integer().index(),
+    title: p.string(),
+  },
 });
 
 const ROUNDS = 9;
@@ -33,8 +38,16 @@ export async function enforcedEmFigures(): Promise<Figure[]> {
   try {
     await orm.schema.createSchema();
     // The user's 100 documents in organization 1, and 500 others spread over three organizations and 20 owners.
-    const row = (i: number) => ({ id: i + 1, org_id: i < 100 ? 1 : i % 3, owner_id: i < 100 ? USER.id : i % 20, title: `doc ${i}` });
-    await orm.em.fork().insertMany(BenchDoc, Array.from({ length: 600 }, (_, i) => row(i)));
+    const row = (i: number) => ({
+      id: i + 1,
+      org_id: i < 100 ? 1 : i % 3,
+      owner_id: i < 100 ? USER.id : i % 20,
+      title: `doc ${i}`,
+    });
+    await orm.em.fork().insertMany(
+      BenchDoc,
+      Array.from({ length: 600 }, (_, i) => row(i)),
+    );
     auth.defineRole('writer', [
       { action: 'read', subject: 'BenchDoc', conditions: { org_id: 1, owner_id: '${user.id}' } },
       { action: 'update', subject: 'BenchDoc', fields: ['title'], conditions: { owner_id: '${user.id}' } },
@@ -43,7 +56,8 @@ export async function enforcedEmFigures(): Promise<Figure[]> {
     const handwritten = { org_id: 1, owner_id: USER.id };
     const plainRead = () => orm.em.fork().find(BenchDoc, handwritten);
     const enforcedRead = () => auth.em(USER).find(BenchDoc, {});
-    if ((await plainRead()).length !== (await enforcedRead()).length) throw new Error('enforced-em: the two reads differ');
+    if ((await plainRead()).length !== (await enforcedRead()).length)
+      throw new Error('enforced-em: the two reads differ');
     const reads: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const plain = await timed(READS, plainRead);

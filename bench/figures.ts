@@ -19,11 +19,23 @@ export interface Figure {
 // value shown meets its target exactly when the measured one does.
 
 export function atLeast(figure: string, value: number, minimum: number, detail: string): Figure {
-  return { figure, value: Math.floor(value * 100 + 1e-9) / 100, unit: 'ratio', target: `≥ ${minimum}`, met: value >= minimum, detail };
+  return {
+    figure,
+    value: Math.floor(value * 100 + 1e-9) / 100,
+    unit: 'ratio',
+    target: `≥ ${minimum}`,
+    met: value >= minimum,
+    detail,
+  };
 }
 
 export function atMost(figure: string, value: number, maximum: number, unit: Figure['unit'], detail: string): Figure {
-  const target = unit === 'µs' || unit === 'ms' || unit === 's' || unit === 'KB' ? `≤ ${maximum} ${unit}` : unit === 'per s' ? `≤ ${maximum}/s` : `≤ ${maximum}`;
+  const target =
+    unit === 'µs' || unit === 'ms' || unit === 's' || unit === 'KB'
+      ? `≤ ${maximum} ${unit}`
+      : unit === 'per s'
+        ? `≤ ${maximum}/s`
+        : `≤ ${maximum}`;
   return { figure, value: Math.ceil(value * 100 - 1e-9) / 100, unit, target, met: value <= maximum, detail };
 }
 
@@ -34,6 +46,7 @@ export function skipped(figure: string, unit: Figure['unit'], target: string, wh
 
 export function formatValue(figure: Pick<Figure, 'value' | 'unit'>): string {
   if (figure.value === null) return '-';
-  if (figure.unit === 'µs' || figure.unit === 'ms' || figure.unit === 's' || figure.unit === 'KB') return `${figure.value} ${figure.unit}`;
+  if (figure.unit === 'µs' || figure.unit === 'ms' || figure.unit === 's' || figure.unit === 'KB')
+    return `${figure.value} ${figure.unit}`;
   return figure.unit === 'per s' ? `${figure.value}/s` : figure.value.toFixed(2);
 }

@@ -79,7 +79,13 @@ function rulesOf(r: number): object[] {
 export async function filterSizeFigures(): Promise<Figure[]> {
   const auth = await memoryAuth();
   const entities = [FilterTask, FilterProject, FilterMember];
-  const orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities, debug: false, contextName: 'bench-filters' });
+  const orm = await MikroORM.init({
+    driver: SqliteDriver,
+    dbName: ':memory:',
+    entities,
+    debug: false,
+    contextName: 'bench-filters',
+  });
   try {
     await orm.schema.createSchema();
     const roles = Array.from({ length: ROLES }, (_, r) => `filter_role_${r}`);
@@ -102,7 +108,13 @@ export async function filterSizeFigures(): Promise<Figure[]> {
     const first = `a user's first request (ability and filter built): ${coldTimes}`;
     const what = `${rules} rules in ${ROLES} roles (8 grants, 2 refusals each; 20 through project.members)`;
     return [
-      atMost('accessibleBy, 100 rules in 10 roles: filter size', size / 1024, 8, 'KB', `${size.toLocaleString('en')} bytes of JSON; ${what}`),
+      atMost(
+        'accessibleBy, 100 rules in 10 roles: filter size',
+        size / 1024,
+        8,
+        'KB',
+        `${size.toLocaleString('en')} bytes of JSON; ${what}`,
+      ),
       atMost(
         'accessibleBy, 100 rules in 10 roles: build + em.find on an empty table',
         warm.at(0.5),

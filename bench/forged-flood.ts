@@ -24,12 +24,19 @@ const QUIET_SAMPLES = 5;
 const WARM_UP_MS = 2000;
 
 export async function forgedFloodFigures(dir: string): Promise<Figure[]> {
-  const app = await AppProcess.start({ databaseUrl: `sqlite:${join(dir, 'flood.sqlite')}`, env: { BENCH_TRUST_PROXY: '1' } });
+  const app = await AppProcess.start({
+    databaseUrl: `sqlite:${join(dir, 'flood.sqlite')}`,
+    env: { BENCH_TRUST_PROXY: '1' },
+  });
   try {
-    const [quiet, tokens] = [await app.call<string[]>({ cmd: 'createTokens', count: QUIET_SAMPLES }), await app.call<string[]>({ cmd: 'createTokens', count: SAMPLES })];
+    const [quiet, tokens] = [
+      await app.call<string[]>({ cmd: 'createTokens', count: QUIET_SAMPLES }),
+      await app.call<string[]>({ cmd: 'createTokens', count: SAMPLES }),
+    ];
     // The same first use without the flood: what one derivation takes on this machine now.
     const quietTimes: number[] = [];
-    for (const token of quiet) quietTimes.push(await timeRequest(`${app.base}/token`, { Authorization: `Bearer ${token}` }));
+    for (const token of quiet)
+      quietTimes.push(await timeRequest(`${app.base}/token`, { Authorization: `Bearer ${token}` }));
     const ids = tokens.map((token) => token.split('_')[1]!);
     const answered: Record<number, number> = {};
     const count = (status: number) => void (answered[status] = (answered[status] ?? 0) + 1);
@@ -37,7 +44,9 @@ export async function forgedFloodFigures(dir: string): Promise<Figure[]> {
     const attacker = async (ip: string) => {
       for (let i = 0; flooding; i++) {
         const forged = assembleToken('sat', ids[i % ids.length]!, randomBytes(32));
-        const response = await fetch(`${app.base}/token`, { headers: { Authorization: `Bearer ${forged}`, 'X-Forwarded-For': ip } }).catch(() => null);
+        const response = await fetch(`${app.base}/token`, {
+          headers: { Authorization: `Bearer ${forged}`, 'X-Forwarded-For': ip },
+        }).catch(() => null);
         await response?.arrayBuffer();
         count(response?.status ?? 0);
       }
@@ -50,7 +59,9 @@ export async function forgedFloodFigures(dir: string): Promise<Figure[]> {
     try {
       for (const [i, token] of tokens.entries()) {
         const started = performance.now();
-        const response = await fetch(`${app.base}/token`, { headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': `198.19.${i >> 8}.${i & 255}` } });
+        const response = await fetch(`${app.base}/token`, {
+          headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': `198.19.${i >> 8}.${i & 255}` },
+        });
         await response.arrayBuffer();
         times.push(performance.now() - started);
         realAnswers[response.status] = (realAnswers[response.status] ?? 0) + 1;
@@ -60,7 +71,10 @@ export async function forgedFloodFigures(dir: string): Promise<Figure[]> {
       await Promise.all(flood);
     }
     const p99 = [...times].sort((a, b) => a - b)[Math.ceil(times.length * 0.99) - 1]!;
-    const list = (counts: Record<number, number>) => Object.entries(counts).map(([status, n]) => `${n}×${status}`).join(', ');
+    const list = (counts: Record<number, number>) =>
+      Object.entries(counts)
+        .map(([status, n]) => `${n}×${status}`)
+        .join(', ');
     const detail =
       `${SAMPLES} real tokens in turn, each from its own address, answered ${list(realAnswers)}; median ${median(times).toFixed(0)} ms ` +
       `(${median(quietTimes).toFixed(0)} ms without the flood); ` +

@@ -27,7 +27,8 @@ const IN_FLIGHT = 32;
 /** A Redis database of the bench's own, so that nothing of the tests' (database 0) is touched. */
 const REDIS_URL = process.env['SERVICE_AUTH_BENCH_REDIS_URL'] || 'redis://127.0.0.1:6379/7';
 
-export const FRESH_INSTANCE_FIGURE = 'time until 1,000 new tokens answer 200 from a fresh second instance (PostgreSQL, Redis)';
+export const FRESH_INSTANCE_FIGURE =
+  'time until 1,000 new tokens answer 200 from a fresh second instance (PostgreSQL, Redis)';
 
 export async function freshInstanceFigures(postgresUrl: string): Promise<Figure[]> {
   const database = await createBenchDatabase(postgresUrl);
@@ -104,10 +105,26 @@ async function makeTokens(databaseUrl: string, userId: number, count: number): P
         const { token, id } = makeToken('sat');
         const salt = newSalt();
         const hash = await derive(token, salt, PBKDF2_ITERATIONS);
-        return { token, row: { publicId: id, user: userId, name: `fresh ${i}`, algorithm: PBKDF2_ALGORITHM, hash, salt, iterations: PBKDF2_ITERATIONS, scopes: [], createdAt: new Date() } };
+        return {
+          token,
+          row: {
+            publicId: id,
+            user: userId,
+            name: `fresh ${i}`,
+            algorithm: PBKDF2_ALGORITHM,
+            hash,
+            salt,
+            iterations: PBKDF2_ITERATIONS,
+            scopes: [],
+            createdAt: new Date(),
+          },
+        };
       }),
     );
-    await orm.em.fork().insertMany(ApiToken, rows.map(({ row }) => row));
+    await orm.em.fork().insertMany(
+      ApiToken,
+      rows.map(({ row }) => row),
+    );
     return rows.map(({ token }) => token);
   } finally {
     await orm.close(true);

@@ -85,7 +85,14 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
       [`/orgs/${BENCH_ORG}/open`, cookie],
       [`/orgs/${BENCH_ORG}/guarded`, cookie],
     ];
-    for (const [path, headers] of warmUps) await autocannon({ url: `${base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
+    for (const [path, headers] of warmUps)
+      await autocannon({
+        url: `${base}${path}`,
+        connections: settings.connections,
+        pipelining: settings.pipelining,
+        duration: 1,
+        headers,
+      });
 
     const token = await ratio(settings, cpu, `${base}/plain`, `${base}/token`, bearer);
     figures.push(atLeast('warm bearer token ÷ unguarded', token.ratio, 0.85, versus(token)));
@@ -93,20 +100,34 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     const session = await ratio(settings, cpu, `${base}/plain`, `${base}/session`, cookie);
     figures.push(atLeast('session cookie ÷ unguarded', session.ratio, 0.85, versus(session)));
     const policy = await ratio(settings, cpu, `${base}/open/${ready.userId}`, `${base}/policy/${ready.userId}`, cookie);
-    figures.push(atLeast('policy guard (require) ÷ unguarded', policy.ratio, 0.85, `${versus(policy)} (/users/:id-shaped routes)`));
+    figures.push(
+      atLeast('policy guard (require) ÷ unguarded', policy.ratio, 0.85, `${versus(policy)} (/users/:id-shaped routes)`),
+    );
 
     // The same handler and load (em.findOne of one row) on every side, the cookie sent to all: the
     // baseline has no guard at all, so the ratio charges the whole guard (session lookup, ability,
     // load check). loginRequired + the same load, in the same rounds, shows the session's part.
     const note = (route: string) => ({ url: `${base}/${route}/${ready.noteId}`, headers: cookie });
-    const [loaded, sessionOnly] = await ratios(settings, cpu, note('note-unguarded'), [note('note-guarded'), note('note-session')]);
+    const [loaded, sessionOnly] = await ratios(settings, cpu, note('note-unguarded'), [
+      note('note-guarded'),
+      note('note-session'),
+    ]);
     const loadDetail = `${versus(loaded!)}; baseline: no guard (the cookie sent, not read); loginRequired + the same load instead: ${sessionOnly!.ratio.toFixed(2)}`;
-    figures.push(atLeast('load-guarded route ÷ the same route loading the same row unguarded', loaded!.ratio, 0.9, loadDetail));
+    figures.push(
+      atLeast('load-guarded route ÷ the same route loading the same row unguarded', loaded!.ratio, 0.9, loadDetail),
+    );
     // Both lists behind the same session guard, with the same em.find (a page of the user's notes):
     // only building the filter differs.
     const list = await ratio(settings, cpu, `${base}/notes-handwritten`, `${base}/notes-accessible`, cookie, cookie);
     const listDetail = `${versus(list)}; ${PAGE} of the user's ${NOTES / OWNERS} rows of ${NOTES.toLocaleString('en')}, accessibleBy gave ${ready.accessibleBy}`;
-    figures.push(atLeast('accessibleBy + em.find ÷ the same em.find with a hand-written equivalent filter', list.ratio, 0.9, listDetail));
+    figures.push(
+      atLeast(
+        'accessibleBy + em.find ÷ the same em.find with a hand-written equivalent filter',
+        list.ratio,
+        0.9,
+        listDetail,
+      ),
+    );
     figures.push(...(await relationFigures(settings, cpu, base, ready, cookie)));
     figures.push(await orgRouteFigure(settings, cpu, base, cookie));
 
@@ -114,11 +135,21 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
       const stored = await app.call<number>({ cmd: 'fill', total });
       const cold = await coldVerification(app, COLD_SAMPLES);
       const detail = `${cold.cold.toFixed(1)} ms vs ${cold.bare.toFixed(1)} ms (medians of ${COLD_SAMPLES})`;
-      figures.push(atMost(`cold verification ÷ bare derivation, ${stored.toLocaleString('en')} stored`, cold.ratio, 1.2, 'ratio', detail));
+      figures.push(
+        atMost(
+          `cold verification ÷ bare derivation, ${stored.toLocaleString('en')} stored`,
+          cold.ratio,
+          1.2,
+          'ratio',
+          detail,
+        ),
+      );
     }
 
     const attack = await latencyUnderAttack(app);
-    const answered = Object.entries(attack.answered).map(([status, n]) => `${n}×${status}`).join(', ');
+    const answered = Object.entries(attack.answered)
+      .map(([status, n]) => `${n}×${status}`)
+      .join(', ');
     const attackDetail = `500 req/s steady; ${attack.baselineP99} ms without the attack; attack answered ${answered}`;
     figures.push(atMost('p99 unguarded under 200/s bogus tokens', attack.p99, 50, 'ms', attackDetail));
 
@@ -126,17 +157,34 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     figures.push(atLeast('rate-limited route ÷ unguarded', limited.ratio, 0.9, versus(limited)));
     // The same rounds measure how far the figure can go: an empty middleware in the limiter's place
     // (a limiter that costs nothing) against express-rate-limit.
-    const [erl, ceiling] = await ratios(settings, cpu, { url: `${base}/express-rate-limit` }, [{ url: `${base}/limited` }, { url: `${base}/empty-middleware` }]);
+    const [erl, ceiling] = await ratios(settings, cpu, { url: `${base}/express-rate-limit` }, [
+      { url: `${base}/limited` },
+      { url: `${base}/empty-middleware` },
+    ]);
     // And each limiter's own CPU per request, called alone.
-    const alone = await app.call<{ ours: number; expressRateLimit: number }>({ cmd: 'limiterCosts', calls: 50_000, rounds: 5 });
+    const alone = await app.call<{ ours: number; expressRateLimit: number }>({
+      cmd: 'limiterCosts',
+      calls: 50_000,
+      rounds: 5,
+    });
     // The row compares the two limiters' own cost: on a route, what Express does for any
     // middleware bounds the throughput ratio near 1.18 (docs/performance.md), whatever a limiter costs.
     const explained =
       `${alone.ours.toFixed(1)} vs ${alone.expressRateLimit.toFixed(1)} µs per call, each alone; on the route, throughput ÷ express-rate-limit's ` +
       `${erl!.ratio.toFixed(2)} (${versus(erl!)}), an empty middleware instead ${ceiling!.ratio.toFixed(2)}`;
-    figures.push(atMost("our limiter's own cost ÷ express-rate-limit's", alone.ours / alone.expressRateLimit, 0.3, 'ratio', explained));
+    figures.push(
+      atMost(
+        "our limiter's own cost ÷ express-rate-limit's",
+        alone.ours / alone.expressRateLimit,
+        0.3,
+        'ratio',
+        explained,
+      ),
+    );
 
-    const passport = await ratio(settings, cpu, `${base}/passport`, `${base}/token`, bearer, { Authorization: `Bearer ${ready.passportToken}` });
+    const passport = await ratio(settings, cpu, `${base}/passport`, `${base}/token`, bearer, {
+      Authorization: `Bearer ${ready.passportToken}`,
+    });
     figures.push(atLeast('warm token ÷ Passport bearer + SHA-256 lookup', passport.ratio, 1.0, versus(passport)));
   } finally {
     await app.stop();
@@ -149,12 +197,35 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
  * the same load with a hand-written populate and check, both behind the session; `accessibleBy`
  * with a to-many path against the hand-written `$some` filter, with the same em.find.
  */
-async function relationFigures(settings: LoadSettings, cpu: () => Promise<number>, base: string, ready: AppProcess['ready'], cookie: Record<string, string>): Promise<Figure[]> {
-  const guarded = await ratio(settings, cpu, `${base}/task-handwritten/${ready.taskId}`, `${base}/task-guarded/${ready.taskId}`, cookie, cookie);
+async function relationFigures(
+  settings: LoadSettings,
+  cpu: () => Promise<number>,
+  base: string,
+  ready: AppProcess['ready'],
+  cookie: Record<string, string>,
+): Promise<Figure[]> {
+  const guarded = await ratio(
+    settings,
+    cpu,
+    `${base}/task-handwritten/${ready.taskId}`,
+    `${base}/task-guarded/${ready.taskId}`,
+    cookie,
+    cookie,
+  );
   const list = await ratio(settings, cpu, `${base}/tasks-handwritten`, `${base}/tasks-accessible`, cookie, cookie);
   return [
-    atLeast('load guard through project.members ÷ the same load with a hand-written populate and check', guarded.ratio, 0.83, versus(guarded)),
-    atLeast('accessibleBy through project.members + em.find ÷ the same em.find with a hand-written $some filter', list.ratio, 0.83, `${versus(list)}; accessibleBy gave ${ready.accessibleTasks}`),
+    atLeast(
+      'load guard through project.members ÷ the same load with a hand-written populate and check',
+      guarded.ratio,
+      0.83,
+      versus(guarded),
+    ),
+    atLeast(
+      'accessibleBy through project.members + em.find ÷ the same em.find with a hand-written $some filter',
+      list.ratio,
+      0.83,
+      `${versus(list)}; accessibleBy gave ${ready.accessibleTasks}`,
+    ),
   ];
 }
 
@@ -163,9 +234,17 @@ async function relationFigures(settings: LoadSettings, cpu: () => Promise<number
  * the same route shape unguarded (the cookie sent, not read); the session guard alone, in the same
  * rounds, shows the session's part.
  */
-async function orgRouteFigure(settings: LoadSettings, cpu: () => Promise<number>, base: string, cookie: Record<string, string>): Promise<Figure> {
+async function orgRouteFigure(
+  settings: LoadSettings,
+  cpu: () => Promise<number>,
+  base: string,
+  cookie: Record<string, string>,
+): Promise<Figure> {
   const org = (route: string) => ({ url: `${base}/orgs/${BENCH_ORG}/${route}`, headers: cookie });
-  const [guarded, sessionOnly] = await ratios(settings, cpu, org('open'), [org('guarded'), { url: `${base}/session`, headers: cookie }]);
+  const [guarded, sessionOnly] = await ratios(settings, cpu, org('open'), [
+    org('guarded'),
+    { url: `${base}/session`, headers: cookie },
+  ]);
   const detail = `${versus(guarded!)}; the session guard alone (loginRequired) instead: ${sessionOnly!.ratio.toFixed(2)}`;
   return atLeast('route in an organization (orgRequired + require) ÷ unguarded', guarded!.ratio, 0.9, detail);
 }
@@ -178,7 +257,14 @@ async function postgresFigures(): Promise<Figure[]> {
     database = await createBenchDatabase(postgresUrl);
   } catch (error) {
     const why = error instanceof Error && error.message ? error.message : String(error);
-    return [skipped(name, 'ratio', '≥ 0.85', `PostgreSQL at ${describeUrl(postgresUrl)} unreachable (${why}); set SERVICE_AUTH_BENCH_DATABASE_URL`)];
+    return [
+      skipped(
+        name,
+        'ratio',
+        '≥ 0.85',
+        `PostgreSQL at ${describeUrl(postgresUrl)} unreachable (${why}); set SERVICE_AUTH_BENCH_DATABASE_URL`,
+      ),
+    ];
   }
   try {
     const app = await AppProcess.start({ databaseUrl: database.url });
@@ -187,8 +273,17 @@ async function postgresFigures(): Promise<Figure[]> {
       const [warm] = await app.call<string[]>({ cmd: 'createTokens', count: 1 });
       const bearer = { Authorization: `Bearer ${warm}` };
       await timeRequest(`${app.base}/token`, bearer);
-      for (const [path, headers] of [['/plain', {}], ['/token', bearer]] as const) {
-        await autocannon({ url: `${app.base}${path}`, connections: settings.connections, pipelining: settings.pipelining, duration: 1, headers });
+      for (const [path, headers] of [
+        ['/plain', {}],
+        ['/token', bearer],
+      ] as const) {
+        await autocannon({
+          url: `${app.base}${path}`,
+          connections: settings.connections,
+          pipelining: settings.pipelining,
+          duration: 1,
+          headers,
+        });
       }
       const token = await ratio(settings, cpu, `${app.base}/plain`, `${app.base}/token`, bearer);
       return [
@@ -211,7 +306,9 @@ console.log(
   `Throughput: autocannon, ${settings.connections} keep-alive connections × ${settings.pipelining} pipelined requests, ${settings.seconds} s per run; ` +
     `each ratio is the median of ${settings.rounds} rounds (baseline and route, alternating which runs first) after a warm-up of every route.`,
 );
-console.log(`The application (bench/server.ts, on the built package in dist/) runs in a child process with rate limits off, on SQLite, then on PostgreSQL (${describeUrl(postgresUrl)}, database service_auth_bench).\n`);
+console.log(
+  `The application (bench/server.ts, on the built package in dist/) runs in a child process with rate limits off, on SQLite, then on PostgreSQL (${describeUrl(postgresUrl)}, database service_auth_bench).\n`,
+);
 
 // Other processes on the machine move the figures; the load average says how busy it was.
 const loadAtStart = os.loadavg();
@@ -223,7 +320,11 @@ try {
   const [warmOnPostgres, ...scale] = await postgresFigures();
   figures.splice(1, 0, warmOnPostgres!); // beside the same figure on SQLite
   figures.push(...scale);
-  figures.push(...(await freshInstanceFigures(postgresUrl).catch((error: unknown) => [skipped(FRESH_INSTANCE_FIGURE, 's', '≤ 2 s', error instanceof Error ? error.message : String(error))])));
+  figures.push(
+    ...(await freshInstanceFigures(postgresUrl).catch((error: unknown) => [
+      skipped(FRESH_INSTANCE_FIGURE, 's', '≤ 2 s', error instanceof Error ? error.message : String(error)),
+    ])),
+  );
   figures.push(...(await cliFigures(dir)));
   figures.push(...(await appStartupFigures(dir)));
   figures.push(...(await canLatencyFigures()));
@@ -237,7 +338,12 @@ try {
 const loadAtEnd = os.loadavg();
 const loads = (averages: number[]) => averages.map((n) => n.toFixed(2)).join(' ');
 console.log(`Load average (1, 5, 15 min) ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end.\n`);
-const runSettings = { ...settings, coldSamples: COLD_SAMPLES, databases: ['SQLite', 'PostgreSQL'], postgres: describeUrl(postgresUrl) };
+const runSettings = {
+  ...settings,
+  coldSamples: COLD_SAMPLES,
+  databases: ['SQLite', 'PostgreSQL'],
+  postgres: describeUrl(postgresUrl),
+};
 printTable(figures, last, runSettings);
 await writeResults(resultsPath, {
   when: new Date().toISOString(),

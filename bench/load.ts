@@ -33,11 +33,23 @@ export interface Ratio {
 }
 
 /** Requests per second over a fixed duration; fails loudly if any request was not a 2xx. */
-export async function throughput(settings: LoadSettings, cpu: CpuMeter, url: string, headers: Headers = {}): Promise<Run> {
+export async function throughput(
+  settings: LoadSettings,
+  cpu: CpuMeter,
+  url: string,
+  headers: Headers = {},
+): Promise<Run> {
   const cpuBefore = await cpu();
-  const result = await autocannon({ url, connections: settings.connections, pipelining: settings.pipelining, duration: settings.seconds, headers });
+  const result = await autocannon({
+    url,
+    connections: settings.connections,
+    pipelining: settings.pipelining,
+    duration: settings.seconds,
+    headers,
+  });
   const cpuPerRequest = ((await cpu()) - cpuBefore) / result.requests.total;
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   return { rps: result.requests.average, cpuPerRequest };
 }
 
@@ -46,7 +58,14 @@ export async function throughput(settings: LoadSettings, cpu: CpuMeter, url: str
  * that neither drift in machine speed nor running second favours one side; the median of the
  * rounds' ratios is reported, which one disturbed round cannot move.
  */
-export async function ratio(settings: LoadSettings, cpu: CpuMeter, base: string, route: string, headers: Headers = {}, baseHeaders: Headers = {}): Promise<Ratio> {
+export async function ratio(
+  settings: LoadSettings,
+  cpu: CpuMeter,
+  base: string,
+  route: string,
+  headers: Headers = {},
+  baseHeaders: Headers = {},
+): Promise<Ratio> {
   const [result] = await ratios(settings, cpu, { url: base, headers: baseHeaders }, [{ url: route, headers }]);
   return result!;
 }

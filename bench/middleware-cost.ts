@@ -13,7 +13,12 @@ const CLIENT = { remoteAddress: '127.0.0.1', readableHighWaterMark: 16_384 };
 const RAW_HEADERS = ['Host', '127.0.0.1', 'Connection', 'keep-alive', 'User-Agent', 'autocannon'];
 
 /** Microseconds of CPU per call of each middleware beyond an empty one: median of `rounds`. */
-export async function middlewareCosts(app: Express, middlewares: Record<string, RequestHandler>, calls: number, rounds: number): Promise<Record<string, number>> {
+export async function middlewareCosts(
+  app: Express,
+  middlewares: Record<string, RequestHandler>,
+  calls: number,
+  rounds: number,
+): Promise<Record<string, number>> {
   const empty: RequestHandler = (_req, _res, next) => next();
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(middlewares).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
@@ -29,7 +34,9 @@ async function cpuPerCall(app: Express, middleware: RequestHandler, calls: numbe
   const started = process.cpuUsage();
   for (let i = 0; i < calls; i++) {
     const [req, res] = freshExchange(app);
-    await new Promise<void>((resolve, reject) => middleware(req as never, res as never, (error?: unknown) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      middleware(req as never, res as never, (error?: unknown) => (error ? reject(error) : resolve())),
+    );
   }
   const { user, system } = process.cpuUsage(started);
   return (user + system) / calls;

@@ -56,7 +56,13 @@ export async function benchNotes(app: Express, auth: ServiceAuth, databaseUrl: s
   app.get('/note-check/:owner_id', auth.require({ action: 'read', subject: 'BenchNote' }), (_req, res) => {
     res.json({ ok: true });
   });
-  const orm = await MikroORM.init({ ...(await ormOptions(databaseUrl)), entities: [BenchNote], extensions: [], migrations: {}, contextName: 'bench-notes' });
+  const orm = await MikroORM.init({
+    ...(await ormOptions(databaseUrl)),
+    entities: [BenchNote],
+    extensions: [],
+    migrations: {},
+    contextName: 'bench-notes',
+  });
   await orm.schema.createSchema();
 
   // The one load both note routes do: a fresh fork per request, so every request queries.
@@ -94,7 +100,9 @@ export async function benchNotes(app: Express, auth: ServiceAuth, databaseUrl: s
       const ids = async (where: object) => (await em.fork().find(BenchNote, where, LIST)).map((row) => row.id).join();
       const [generated, written] = [await ids(filter), await ids({ owner_id: user.id })];
       if (generated !== written || written.split(',').length !== PAGE) {
-        throw new Error(`bench notes: accessibleBy's filter ${JSON.stringify(filter)} and { owner_id: ${user.id} } list different rows`);
+        throw new Error(
+          `bench notes: accessibleBy's filter ${JSON.stringify(filter)} and { owner_id: ${user.id} } list different rows`,
+        );
       }
       return { noteId: note.id, accessibleBy: JSON.stringify(filter) };
     },

@@ -80,8 +80,8 @@ async function cpuPerCall(chain: RequestHandler[]): Promise<number> {
 }
 
 const chains: Record<string, RequestHandler[]> = {
-  'loginRequired': [auth.loginRequired],
-  'orgRequired': [auth.orgRequired()],
+  loginRequired: [auth.loginRequired],
+  orgRequired: [auth.orgRequired()],
   'orgRequired + require': [auth.orgRequired(), auth.require({ action: 'read', subject: 'Project' })],
   ...(process.env['MORE'] && { 'orgRequired + login': [auth.orgRequired(), auth.loginRequired] }),
 };
@@ -95,8 +95,11 @@ for (let round = 0; round < ROUNDS; round++) {
   const names = round % 2 ? Object.keys(chains).reverse() : Object.keys(chains);
   for (const name of names) samples[name]!.push((await cpuPerCall(chains[name]!)) - floor);
 }
-console.log(`µs of CPU per request beyond an empty chain (${median(floors).toFixed(2)} µs), median of ${ROUNDS} rounds of ${CALLS.toLocaleString('en')}:`);
-for (const [name, values] of Object.entries(samples)) console.log(`  ${name.padEnd(24)} ${median(values).toFixed(2)} µs  (${values.map((v) => v.toFixed(1)).join(' ')})`);
+console.log(
+  `µs of CPU per request beyond an empty chain (${median(floors).toFixed(2)} µs), median of ${ROUNDS} rounds of ${CALLS.toLocaleString('en')}:`,
+);
+for (const [name, values] of Object.entries(samples))
+  console.log(`  ${name.padEnd(24)} ${median(values).toFixed(2)} µs  (${values.map((v) => v.toFixed(1)).join(' ')})`);
 if (process.env['PROFILE']) {
   // Where the guarded chain's time goes: a CPU profile of its calls alone, self time by function.
   const profiler = new Session();
@@ -113,6 +116,7 @@ if (process.env['PROFILE']) {
   const perCall = (u + system) / (CALLS * 2);
   const busy = reader.busyMicros();
   console.log(`profile: ${perCall.toFixed(2)} µs per call; self time by function, µs per call:`);
-  for (const share of reader.selfTime(functionOf).slice(0, Number(process.env['TOP'] || 40))) console.log(`  ${((share.micros / busy) * perCall).toFixed(2).padStart(7)}  ${share.name}`);
+  for (const share of reader.selfTime(functionOf).slice(0, Number(process.env['TOP'] || 40)))
+    console.log(`  ${((share.micros / busy) * perCall).toFixed(2).padStart(7)}  ${share.name}`);
 }
 await auth.close();

@@ -29,7 +29,11 @@ export function orgRoutes(app: Express, auth: ServiceAuth): void {
  * the bench server): users without a usable password, members who read the organization's
  * projects. Answers each member's organization and session secret.
  */
-export async function writeOrgMembers(em: EntityManager, orgs: number, members: number): Promise<{ slug: string; secret: string }[]> {
+export async function writeOrgMembers(
+  em: EntityManager,
+  orgs: number,
+  members: number,
+): Promise<{ slug: string; secret: string }[]> {
   const written: { slug: string; secret: string }[] = [];
   const now = new Date();
   for (let o = 0; o < orgs; o++) {
@@ -37,9 +41,15 @@ export async function writeOrgMembers(em: EntityManager, orgs: number, members: 
     await em.insertMany(Organization, [{ slug, name: slug, createdAt: now }]);
     const org = (await em.findOneOrFail(Organization, { slug })).id;
     const emails = Array.from({ length: members }, (_, m) => `scale-${o}-${m}@example.com`);
-    await em.insertMany(User, emails.map((email) => ({ email, passwordHash: '!', isAdmin: false, createdAt: now, updatedAt: now })));
+    await em.insertMany(
+      User,
+      emails.map((email) => ({ email, passwordHash: '!', isAdmin: false, createdAt: now, updatedAt: now })),
+    );
     const userIds = (await em.find(User, { email: { $in: emails } }, { fields: ['id'] })).map((row) => row.id);
-    await em.insertMany(Membership, userIds.map((id) => ({ org, user: id, roles: [ORG_READER], createdAt: now })));
+    await em.insertMany(
+      Membership,
+      userIds.map((id) => ({ org, user: id, roles: [ORG_READER], createdAt: now })),
+    );
     const sessions = userIds.map((id) => {
       const { row, secret } = sessionRow(id);
       written.push({ slug, secret });

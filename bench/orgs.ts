@@ -34,9 +34,15 @@ export async function orgAbilityFigures(): Promise<Figure[]> {
     const { abilities } = partsOf(auth);
     const org = { id: 1, slug: 'acme' };
     // A member (the role with relation paths and placeholders) who registered (global role member).
-    const principal = (id: number) => toPrincipal({ id, email: `user${id}@example.com`, is_admin: false, roles: ['member'] });
+    const principal = (id: number) =>
+      toPrincipal({ id, email: `user${id}@example.com`, is_admin: false, roles: ['member'] });
     const build = (id: number) => abilities.abilityFor(principal(id), { org, roles: ['member'] });
-    const task = subject('Task', { id: 1, org_id: 1, assignee_id: 7, project: { archived: false, members: [{ user_id: 7 }] } });
+    const task = subject('Task', {
+      id: 1,
+      org_id: 1,
+      assignee_id: 7,
+      project: { archived: false, members: [{ user_id: 7 }] },
+    });
     if (!build(7).can('read', task) || build(8).can('read', task)) throw new Error('org-ability: unexpected decisions');
     for (let id = 100; id < 100 + WARM_BUILDS; id++) build(id); // the JIT warmed, on users of their own
     const times = new Float64Array(BUILDS);
@@ -64,7 +70,11 @@ const STEADY_SECONDS = 5;
 /** The statements figure, on the application `app` runs (PostgreSQL). */
 export async function orgScaleFigures(app: AppProcess, connections: number): Promise<Figure[]> {
   const statements = () => app.call<number>({ cmd: 'statements' });
-  const { members } = await app.call<{ members: { slug: string; secret: string }[] }>({ cmd: 'orgMembers', orgs: ORGS, members: MEMBERS });
+  const { members } = await app.call<{ members: { slug: string; secret: string }[] }>({
+    cmd: 'orgMembers',
+    orgs: ORGS,
+    members: MEMBERS,
+  });
   const cookieName = app.ready.cookie.split('=')[0]!;
   let next = 0;
   const inTurn = (): autocannon.Options => ({
@@ -73,7 +83,11 @@ export async function orgScaleFigures(app: AppProcess, connections: number): Pro
       {
         setupRequest: (request: autocannon.Request) => {
           const { slug, secret } = members[next++ % members.length]!;
-          return { ...request, path: `/orgs/${slug}/guarded`, headers: { ...request.headers, cookie: `${cookieName}=${secret}` } };
+          return {
+            ...request,
+            path: `/orgs/${slug}/guarded`,
+            headers: { ...request.headers, cookie: `${cookieName}=${secret}` },
+          };
         },
       } as autocannon.Request,
     ],
@@ -89,5 +103,13 @@ export async function orgScaleFigures(app: AppProcess, connections: number): Pro
     `${members.length.toLocaleString('en')} members (${ORGS.toLocaleString('en')} organizations × ${MEMBERS}), each with a session, on /orgs/:org/guarded in turn at ` +
     `${STEADY_RATE} req/s for ${STEADY_SECONDS} s, after a first use of each (${(before - beforeWarm).toLocaleString('en')} statements)` +
     (refused ? `; ${refused} answers not 2xx` : '');
-  return [atMost('database statements per second per instance, 1,000 organizations × 10 members in use (PostgreSQL)', perSecond, 5, 'per s', detail)];
+  return [
+    atMost(
+      'database statements per second per instance, 1,000 organizations × 10 members in use (PostgreSQL)',
+      perSecond,
+      5,
+      'per s',
+      detail,
+    ),
+  ];
 }

@@ -40,17 +40,22 @@ try {
   const headersFor = (route: string): Headers => {
     if (route.startsWith('/token')) return { Authorization: `Bearer ${token}` };
     if (route.startsWith('/passport')) return { Authorization: `Bearer ${app.ready.passportToken}` };
-    if (['/session', '/policy', '/note', '/task', '/orgs/'].some((prefix) => route.startsWith(prefix))) return { Cookie: app.ready.cookie };
+    if (['/session', '/policy', '/note', '/task', '/orgs/'].some((prefix) => route.startsWith(prefix)))
+      return { Cookie: app.ready.cookie };
     return {};
   };
   for (const route of routes) {
     const path = join(profiles, `${route.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'root'}.cpuprofile`);
     const profile = await profileRoute(app, settings, `${app.base}${route}`, headersFor(route), path);
-    console.log(`\n${route}: ${Math.round(profile.rps)} req/s, ${µs(profile.cpuPerRequest).trim()} of server CPU per request (${path})`);
+    console.log(
+      `\n${route}: ${Math.round(profile.rps)} req/s, ${µs(profile.cpuPerRequest).trim()} of server CPU per request (${path})`,
+    );
     console.log('  by package (self time):');
-    for (const share of profile.reader.selfTime(packageOf).slice(0, top)) console.log(`    ${µs(profile.perRequest(share.micros))}  ${share.name}`);
+    for (const share of profile.reader.selfTime(packageOf).slice(0, top))
+      console.log(`    ${µs(profile.perRequest(share.micros))}  ${share.name}`);
     console.log('  by function (self time):');
-    for (const share of profile.reader.selfTime(functionOf).slice(0, top)) console.log(`    ${µs(profile.perRequest(share.micros))}  ${share.name}`);
+    for (const share of profile.reader.selfTime(functionOf).slice(0, top))
+      console.log(`    ${µs(profile.perRequest(share.micros))}  ${share.name}`);
   }
 } finally {
   await app.stop();

@@ -43,8 +43,15 @@ export function printTable(figures: Figure[], last: Results | undefined, setting
     figure.detail,
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
-  if (last) console.log(`"last run" is bench/results.json from ${last.when} (node ${last.node}, ${last.cpus} CPUs${settingsChanged(last, settings)}).`);
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  if (last)
+    console.log(
+      `"last run" is bench/results.json from ${last.when} (node ${last.node}, ${last.cpus} CPUs${settingsChanged(last, settings)}).`,
+    );
   console.log(line(header));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const row of rows) console.log(line(row));

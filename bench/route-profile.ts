@@ -19,19 +19,33 @@ export interface RouteProfile {
   perRequest(micros: number): number;
 }
 
-export async function profileRoute(app: AppProcess, settings: Omit<LoadSettings, 'rounds'>, url: string, headers: Headers, path: string): Promise<RouteProfile> {
-  const load = (duration: number) => autocannon({ url, connections: settings.connections, pipelining: settings.pipelining, duration, headers });
+export async function profileRoute(
+  app: AppProcess,
+  settings: Omit<LoadSettings, 'rounds'>,
+  url: string,
+  headers: Headers,
+  path: string,
+): Promise<RouteProfile> {
+  const load = (duration: number) =>
+    autocannon({ url, connections: settings.connections, pipelining: settings.pipelining, duration, headers });
   await load(1); // warm-up: the JIT's work is not the route's
   await app.call({ cmd: 'startProfile', intervalMicros: 250 });
   const cpuBefore = await app.call<number>({ cmd: 'cpuMicros' });
   const result = await load(settings.seconds);
   const cpu = (await app.call<number>({ cmd: 'cpuMicros' })) - cpuBefore;
   await app.call({ cmd: 'stopProfile', path });
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
 
   const reader = new ProfileReader(JSON.parse(await readFile(path, 'utf8')) as CpuProfile);
   const requests = result.requests.total;
   const cpuPerRequest = cpu / requests;
   const busy = reader.busyMicros();
-  return { rps: result.requests.average, requests, cpuPerRequest, reader, perRequest: (micros) => (micros / busy) * cpuPerRequest };
+  return {
+    rps: result.requests.average,
+    requests,
+    cpuPerRequest,
+    reader,
+    perRequest: (micros) => (micros / busy) * cpuPerRequest,
+  };
 }

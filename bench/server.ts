@@ -55,7 +55,12 @@ app.get('/empty-middleware', (_req, _res, next) => next(), ok);
 // The two limiters on the same route shape, with the same limit and key (the client's IP), and the
 // same IETF RateLimit-* headers (express-rate-limit's draft-6 adds RateLimit-Policy).
 const ourLimiter = limitPerClient(createLimiter({ name: 'bench', rate: NEVER }), 'requests');
-const expressRateLimit = rateLimit({ windowMs: 60_000, limit: NEVER.points, standardHeaders: 'draft-6', legacyHeaders: false });
+const expressRateLimit = rateLimit({
+  windowMs: 60_000,
+  limit: NEVER.points,
+  standardHeaders: 'draft-6',
+  legacyHeaders: false,
+});
 app.get('/limited', ourLimiter, ok);
 app.get('/express-rate-limit', expressRateLimit, ok);
 
@@ -92,10 +97,17 @@ orgRoutes(app, auth);
 app.use(auth.errorHandler);
 
 // The note and task routes' roles (bench/notes.ts, bench/tasks.ts). The other guarded routes build no ability, so they cost them nothing.
-const user = await auth.users.create({ email: 'bench@example.com', password: PASSWORD, roles: [NOTE_READER, TASK_READER] });
+const user = await auth.users.create({
+  email: 'bench@example.com',
+  password: PASSWORD,
+  roles: [NOTE_READER, TASK_READER],
+});
 const others = await auth.users.create({ email: 'others@example.com', password: PASSWORD });
 const passportToken = randomBytes(32).toString('hex');
-await auth.tokens.importLegacy(user.id, { sha256: createHash('sha256').update(passportToken).digest('hex'), name: 'passport' });
+await auth.tokens.importLegacy(user.id, {
+  sha256: createHash('sha256').update(passportToken).digest('hex'),
+  name: 'passport',
+});
 const [{ noteId, accessibleBy }, { taskId, accessibleTasks }] = [await notes.seed(user), await tasks.seed(user)];
 // The organization of the bench user's org routes (bench/orgs.ts): `others` owns it, the bench user reads its projects.
 await auth.orgs.create({ name: 'Bench', slug: BENCH_ORG, owner: others.id });
@@ -105,10 +117,13 @@ await auth.orgs.addMember(BENCH_ORG, user.id, [ORG_READER]);
 // credentials, last_used_at writes; bench/credential-scale.ts), and the audit log's apart (bench/audit-flood.ts).
 let statements = 0;
 let auditStatements = 0;
-(await partsOf(auth).storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => {
-  statements++;
-  if (/auth_events|service_auth_append_events/.test(query.sql)) auditStatements++;
-});
+(await partsOf(auth).storage.em())
+  .getConnection()
+  .getKnex()
+  .on('query', (query: { sql: string }) => {
+    statements++;
+    if (/auth_events|service_auth_append_events/.test(query.sql)) auditStatements++;
+  });
 
 const server = app.listen(0, '127.0.0.1', async () => {
   const port = (server.address() as { port: number }).port;
@@ -118,7 +133,17 @@ const server = app.listen(0, '127.0.0.1', async () => {
     body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
   });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  process.send!({ ready: true, port, cookie, userId: user.id, passportToken, noteId, accessibleBy, taskId, accessibleTasks });
+  process.send!({
+    ready: true,
+    port,
+    cookie,
+    userId: user.id,
+    passportToken,
+    noteId,
+    accessibleBy,
+    taskId,
+    accessibleTasks,
+  });
 });
 
 const pbkdf2Async = promisify(pbkdf2);
@@ -146,7 +171,8 @@ process.on('message', async (message: Command) => {
   switch (message.cmd) {
     case 'createTokens': {
       const tokens = [];
-      for (let i = 0; i < message.count; i++) tokens.push((await auth.tokens.create(user.id, { name: `bench ${i}`, scopes: message.scopes })).token);
+      for (let i = 0; i < message.count; i++)
+        tokens.push((await auth.tokens.create(user.id, { name: `bench ${i}`, scopes: message.scopes })).token);
       reply(tokens);
       break;
     }

@@ -67,8 +67,16 @@ export interface BenchTasks {
 
 /** Defines the role, opens the bench's own ORM, creates the tables and mounts the routes (before the error handler). */
 export async function benchTasks(app: Express, auth: ServiceAuth, databaseUrl: string): Promise<BenchTasks> {
-  auth.defineRole(TASK_READER, [{ action: 'read', subject: 'BenchTask', conditions: { 'project.members.user_id': '${user.id}' } }]);
-  const orm = await MikroORM.init({ ...(await ormOptions(databaseUrl)), entities: [BenchTask, BenchProject, BenchMember], extensions: [], migrations: {}, contextName: 'bench-tasks' });
+  auth.defineRole(TASK_READER, [
+    { action: 'read', subject: 'BenchTask', conditions: { 'project.members.user_id': '${user.id}' } },
+  ]);
+  const orm = await MikroORM.init({
+    ...(await ormOptions(databaseUrl)),
+    entities: [BenchTask, BenchProject, BenchMember],
+    extensions: [],
+    migrations: {},
+    contextName: 'bench-tasks',
+  });
   await orm.schema.createSchema();
 
   // The one load both task routes do: a fresh fork per request, so every request queries.
@@ -82,7 +90,8 @@ export async function benchTasks(app: Express, auth: ServiceAuth, databaseUrl: s
     const task = await em.findOne(BenchTask, { id: Number(req.params['id']) });
     if (!task) return void res.status(404).json({ title: 'No such BenchTask' });
     await em.populate(task, ['project.members']);
-    if (!task.project?.members.getItems().some((member) => member.user_id === req.user!.id)) return void res.status(403).json({ title: 'Forbidden' });
+    if (!task.project?.members.getItems().some((member) => member.user_id === req.user!.id))
+      return void res.status(403).json({ title: 'Forbidden' });
     res.json({ id: task.id, title: task.title });
   });
 
@@ -102,17 +111,26 @@ export async function benchTasks(app: Express, auth: ServiceAuth, databaseUrl: s
       const projects = Array.from({ length: PROJECTS }, (_, i) => ({ id: i + 1, name: `project ${i}` }));
       await em.insertMany<InferEntity<typeof BenchProject>>(BenchProject, projects);
       const members = projects.flatMap(({ id }) =>
-        Array.from({ length: MEMBERS }, (_, m) => ({ project: id, user_id: m === 0 && id % PROJECTS_PER_MEMBER === 0 ? user.id : 1_000_000 + id * MEMBERS + m })),
+        Array.from({ length: MEMBERS }, (_, m) => ({
+          project: id,
+          user_id: m === 0 && id % PROJECTS_PER_MEMBER === 0 ? user.id : 1_000_000 + id * MEMBERS + m,
+        })),
       );
       await em.insertMany(BenchMember, members);
-      await em.insertMany(BenchTask, Array.from({ length: TASKS }, (_, i) => ({ project: (i % PROJECTS) + 1, title: `task ${i}` })));
+      await em.insertMany(
+        BenchTask,
+        Array.from({ length: TASKS }, (_, i) => ({ project: (i % PROJECTS) + 1, title: `task ${i}` })),
+      );
       const task = await em.findOneOrFail(BenchTask, { project: PROJECTS_PER_MEMBER }, { orderBy: { id: 'asc' } });
       // What the two list routes compare must be the same query result, or the figure means nothing.
       const filter = accessible(user);
-      const ids = async (where: object) => (await orm.em.fork().find(BenchTask, where, LIST)).map((row) => row.id).join();
+      const ids = async (where: object) =>
+        (await orm.em.fork().find(BenchTask, where, LIST)).map((row) => row.id).join();
       const [generated, written] = [await ids(filter), await ids(handWritten(user))];
       if (generated !== written || written.split(',').length !== TASK_PAGE) {
-        throw new Error(`bench tasks: accessibleBy's filter ${JSON.stringify(filter)} and the hand-written one list different rows`);
+        throw new Error(
+          `bench tasks: accessibleBy's filter ${JSON.stringify(filter)} and the hand-written one list different rows`,
+        );
       }
       return { taskId: task.id, accessibleTasks: JSON.stringify(filter) };
     },

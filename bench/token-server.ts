@@ -16,7 +16,8 @@ app.use(auth.errorHandler);
 await auth.ready;
 
 const email = 'fresh@example.com';
-const user = (await auth.users.findByEmail(email)) ?? (await auth.users.create({ email, password: 'Correct-Horse-Battery-9' }));
+const user =
+  (await auth.users.findByEmail(email)) ?? (await auth.users.create({ email, password: 'Correct-Horse-Battery-9' }));
 
 const server = app.listen(0, '127.0.0.1', () => {
   const port = (server.address() as { port: number }).port;

@@ -18,7 +18,10 @@ export async function timeRequest(url: string, headers: Record<string, string>):
 }
 
 /** Cold verification (a token this process has never seen) against one bare derivation; medians. */
-export async function coldVerification(app: AppProcess, samples: number): Promise<{ ratio: number; cold: number; bare: number }> {
+export async function coldVerification(
+  app: AppProcess,
+  samples: number,
+): Promise<{ ratio: number; cold: number; bare: number }> {
   const tokens = await app.call<string[]>({ cmd: 'createTokens', count: samples });
   const cold: number[] = [];
   const bare: number[] = [];
@@ -33,8 +36,11 @@ export async function coldVerification(app: AppProcess, samples: number): Promis
  * p99 latency of the unguarded route at a steady 500 requests/s, alone and while bogus tokens for
  * a real id (valid check, wrong secret: each needs a derivation to refuse) arrive at 200/s.
  */
-export async function latencyUnderAttack(app: AppProcess): Promise<{ p99: number; baselineP99: number; answered: Record<number, number> }> {
-  const measure = async () => (await autocannon({ url: `${app.base}/plain`, connections: 10, overallRate: 500, duration: 10 })).latency.p99;
+export async function latencyUnderAttack(
+  app: AppProcess,
+): Promise<{ p99: number; baselineP99: number; answered: Record<number, number> }> {
+  const measure = async () =>
+    (await autocannon({ url: `${app.base}/plain`, connections: 10, overallRate: 500, duration: 10 })).latency.p99;
   const baselineP99 = await measure();
   const [realToken] = await app.call<string[]>({ cmd: 'createTokens', count: 1 });
   const id = realToken!.split('_')[1]!;

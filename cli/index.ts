@@ -9,7 +9,12 @@ import { createCli, runCommandLine } from './program.js';
 
 // clipanion colours whenever the terminal type could; only a terminal should get escape codes.
 const cli = createCli(process.stdout.isTTY === true && process.stdout.hasColors());
-const exitCode = await runCommandLine(cli, process.argv.slice(2), Cli.defaultContext, process.stderr.isTTY === true && process.stderr.hasColors());
+const exitCode = await runCommandLine(
+  cli,
+  process.argv.slice(2),
+  Cli.defaultContext,
+  process.stderr.isTTY === true && process.stderr.hasColors(),
+);
 await Promise.all([drained(process.stdout), drained(process.stderr)]);
 process.exit(exitCode);
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
  * `dist/cli/`, so package.json is one or two levels up: look upwards for ours.
  */
 export function packageVersion(): string | undefined {
-  for (let url = new URL('../package.json', import.meta.url); ; ) {
+  for (let url = new URL('../package.json', import.meta.url); ;) {
     try {
       const manifest = JSON.parse(readFileSync(url, 'utf8')) as { name?: unknown; version?: unknown };
       if (manifest.name === 'service-auth' && typeof manifest.version === 'string') return manifest.version;

@@ -23,7 +23,12 @@ export function createCli(colors: boolean): Cli {
 }
 
 /** Runs one command line; `coloredErrors` when stderr is a terminal that has colours. */
-export async function runCommandLine(cli: Cli, args: string[], context: BaseContext, coloredErrors = false): Promise<number> {
+export async function runCommandLine(
+  cli: Cli,
+  args: string[],
+  context: BaseContext,
+  coloredErrors = false,
+): Promise<number> {
   let command: Command;
   try {
     command = cli.process(args, context);
@@ -41,12 +46,19 @@ export async function runCommandLine(cli: Cli, args: string[], context: BaseCont
  * clipanion's list of every command; undefined for any other error.
  */
 async function commandNotFound(cli: Cli, args: string[], error: unknown): Promise<string | undefined> {
-  if (!(error instanceof Error && error.name === 'UnknownSyntaxError' && error.message.startsWith('Command not found'))) return undefined;
+  if (!(error instanceof Error && error.name === 'UnknownSyntaxError' && error.message.startsWith('Command not found')))
+    return undefined;
   const { nearestCommand, usageError } = await import('./commands/nearest-command.js');
-  const nearest = nearestCommand(args, authCommands.flatMap((command) => command.paths ?? []));
+  const nearest = nearestCommand(
+    args,
+    authCommands.flatMap((command) => command.paths ?? []),
+  );
   if (nearest === undefined) return undefined;
   // Named exactly, but the rest does not parse for it: clipanion's error for that command alone.
-  const named = nearest.typed === nearest.name ? authCommands.find((command) => command.paths?.some((path) => path.join(' ') === nearest.name)) : undefined;
+  const named =
+    nearest.typed === nearest.name
+      ? authCommands.find((command) => command.paths?.some((path) => path.join(' ') === nearest.name))
+      : undefined;
   if (named) return `${usageError(named, args, cli.binaryName)}\n`;
   return `Unknown command "${nearest.typed}"; did you mean "${cli.binaryName} ${nearest.name}"? See ${cli.binaryName} --help\n`;
 }

@@ -61,11 +61,16 @@ app.get('/users/:user_id/profile', auth.require({ policy: 'is_self_or_admin' }),
 });
 
 // Every field the body sets must be one the user may update on this user (member: own email and password).
-app.patch('/users/:user_id', express.json(), auth.require({ action: 'update', subject: 'User', fields: 'body' }), (req, res) => {
-  const body: unknown = req.body;
-  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort() : [];
-  res.json({ user_id: routeContext(req.params)['user_id'], fields });
-});
+app.patch(
+  '/users/:user_id',
+  express.json(),
+  auth.require({ action: 'update', subject: 'User', fields: 'body' }),
+  (req, res) => {
+    const body: unknown = req.body;
+    const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort() : [];
+    res.json({ user_id: routeContext(req.params)['user_id'], fields });
+  },
+);
 
 app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (req, res) => {
   res.json({ team: req.params['team'] });

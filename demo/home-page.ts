@@ -42,29 +42,73 @@ export function homePage({ prefix, user }: { prefix: string; user: AuthUser | nu
     { href: `${prefix}/tokens`, text: 'API tokens', note: 'create, copy and revoke personal access tokens' },
   ];
   const routes: Link[] = [
-    { href: `/users/${user?.id ?? 1}/profile`, text: user ? 'Your profile' : 'Profile of user 1', note: "policy is_self_or_admin: yourself, or an admin's flag" },
+    {
+      href: `/users/${user?.id ?? 1}/profile`,
+      text: user ? 'Your profile' : 'Profile of user 1',
+      note: "policy is_self_or_admin: yourself, or an admin's flag",
+    },
     { href: '/admin', text: 'Admin area', note: 'rolesRequired("admin")' },
     { href: '/reports/north', text: 'Reports of team north', note: 'CASL rule: role analyst reads team north' },
-    { href: '/reports', text: 'Reports you may read', note: 'loginRequired; the query is accessibleBy(req, "read", "Report")' },
-    { href: '/notes/1', text: 'Note 1', note: 'require({ load }): its owner (role member) or an admin; 404 if there is none' },
+    {
+      href: '/reports',
+      text: 'Reports you may read',
+      note: 'loginRequired; the query is accessibleBy(req, "read", "Report")',
+    },
+    {
+      href: '/notes/1',
+      text: 'Note 1',
+      note: 'require({ load }): its owner (role member) or an admin; 404 if there is none',
+    },
     { href: '/api/whoami', text: 'Who am I (API)', note: 'tokenRequired: send Authorization: Bearer <token>' },
   ];
   const requests: { text: string; note: string }[] = [
-    { text: 'POST /notes { title, body }', note: 'require({ action: "create", subject: "Note" }): a note of your own (201)' },
-    { text: 'PATCH /notes/:id { title?, body? }', note: 'require({ load, fields: "body" }): a member changes the title and body of their own notes' },
-    { text: `PATCH /users/${user?.id ?? ':user_id'} { email?, password? }`, note: 'require({ fields: "body" }): a member may set their own email and password, nothing else' },
+    {
+      text: 'POST /notes { title, body }',
+      note: 'require({ action: "create", subject: "Note" }): a note of your own (201)',
+    },
+    {
+      text: 'PATCH /notes/:id { title?, body? }',
+      note: 'require({ load, fields: "body" }): a member changes the title and body of their own notes',
+    },
+    {
+      text: `PATCH /users/${user?.id ?? ':user_id'} { email?, password? }`,
+      note: 'require({ fields: "body" }): a member may set their own email and password, nothing else',
+    },
     // The project tracker, in an organization of yours (`:org` its id or slug; `auth create-org` makes one).
-    { text: 'GET /orgs/:org/projects', note: 'orgRequired(); the query is accessibleBy(req, "read", "Project"): a member, the projects they work on' },
+    {
+      text: 'GET /orgs/:org/projects',
+      note: 'orgRequired(); the query is accessibleBy(req, "read", "Project"): a member, the projects they work on',
+    },
     { text: 'POST /orgs/:org/projects { name, archived? }', note: 'require create Project: owners and admins (201)' },
-    { text: 'PATCH /orgs/:org/projects/:id { name?, archived? }', note: 'require({ load, fields: "body" }): owners and admins' },
-    { text: 'POST /orgs/:org/projects/:id/members { user_id }', note: 'require update Project: a member of the organization joins the project (204)' },
-    { text: 'GET /orgs/:org/tasks', note: 'accessibleBy through project.members: a member, the tasks of their projects; a viewer, of projects not archived' },
-    { text: 'POST /orgs/:org/tasks { project_id, title, assignee_id? }', note: 'require create Task: owners, admins and members (201)' },
+    {
+      text: 'PATCH /orgs/:org/projects/:id { name?, archived? }',
+      note: 'require({ load, fields: "body" }): owners and admins',
+    },
+    {
+      text: 'POST /orgs/:org/projects/:id/members { user_id }',
+      note: 'require update Project: a member of the organization joins the project (204)',
+    },
+    {
+      text: 'GET /orgs/:org/tasks',
+      note: 'accessibleBy through project.members: a member, the tasks of their projects; a viewer, of projects not archived',
+    },
+    {
+      text: 'POST /orgs/:org/tasks { project_id, title, assignee_id? }',
+      note: 'require create Task: owners, admins and members (201)',
+    },
     { text: 'GET /orgs/:org/tasks/:id', note: 'require({ load, conceal: true }): 404 for a task you may not read' },
-    { text: 'PATCH /orgs/:org/tasks/:id { title?, done?, assignee_id? }', note: 'require({ load, fields: "body" }): a member, title and done of tasks assigned to them' },
+    {
+      text: 'PATCH /orgs/:org/tasks/:id { title?, done?, assignee_id? }',
+      note: 'require({ load, fields: "body" }): a member, title and done of tasks assigned to them',
+    },
   ];
   const list = (links: Link[]) =>
-    links.map(({ href, text, note }) => `        <li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a> <small>${escapeHtml(note)}</small></li>`).join('\n');
+    links
+      .map(
+        ({ href, text, note }) =>
+          `        <li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a> <small>${escapeHtml(note)}</small></li>`,
+      )
+      .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -45,26 +45,40 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
   // statement: a task the caller may not see then costs what a missing one does (conceal).
   const loadTask = async (req: Request) => {
     const id = idOf(req);
-    return id === null ? null : (await emOf(req)).findOne(Task, id, { populate: ['project.members'], strategy: 'joined' });
+    return id === null
+      ? null
+      : (await emOf(req)).findOne(Task, id, { populate: ['project.members'], strategy: 'joined' });
   };
 
-  router.post('/orgs/:org/projects', inOrg, json, auth.require({ action: 'create', subject: 'Project' }), async (req, res) => {
-    const { name, archived } = parse(projectInput.required({ name: true }), req.body);
-    const em = await emOf(req);
-    // The organization's id is the flush's to set (req.em stamps a new row with it); the type asks for one.
-    const project = em.create(Project, { org_id: req.org!.id, name: name!, archived: archived ?? false });
-    await em.flush();
-    res.status(201).json({ project: projectJson(project) });
-  });
+  router.post(
+    '/orgs/:org/projects',
+    inOrg,
+    json,
+    auth.require({ action: 'create', subject: 'Project' }),
+    async (req, res) => {
+      const { name, archived } = parse(projectInput.required({ name: true }), req.body);
+      const em = await emOf(req);
+      // The organization's id is the flush's to set (req.em stamps a new row with it); the type asks for one.
+      const project = em.create(Project, { org_id: req.org!.id, name: name!, archived: archived ?? false });
+      await em.flush();
+      res.status(201).json({ project: projectJson(project) });
+    },
+  );
 
-  router.patch('/orgs/:org/projects/:id', inOrg, json, auth.require({ action: 'update', subject: 'Project', load: loadProject, fields: 'body', conceal: 'read' }), async (req, res) => {
-    const project = auth.resource<Project>(req);
-    const { name, archived } = parse(projectInput, req.body);
-    if (name !== undefined) project.name = name;
-    if (archived !== undefined) project.archived = archived;
-    await (await emOf(req)).flush();
-    res.json({ project: projectJson(project) });
-  });
+  router.patch(
+    '/orgs/:org/projects/:id',
+    inOrg,
+    json,
+    auth.require({ action: 'update', subject: 'Project', load: loadProject, fields: 'body', conceal: 'read' }),
+    async (req, res) => {
+      const project = auth.resource<Project>(req);
+      const { name, archived } = parse(projectInput, req.body);
+      if (name !== undefined) project.name = name;
+      if (archived !== undefined) project.archived = archived;
+      await (await emOf(req)).flush();
+      res.json({ project: projectJson(project) });
+    },
+  );
 
   router.get('/orgs/:org/projects', inOrg, async (req, res) => {
     const projects = await (await emOf(req)).find(Project, {}, { orderBy: { id: 'asc' } });
@@ -72,32 +86,54 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
   });
 
   // Adding someone to a project is updating the project; they must be a member of the organization.
-  router.post('/orgs/:org/projects/:id/members', inOrg, json, auth.require({ action: 'update', subject: 'Project', load: loadProject, conceal: 'read' }), async (req, res) => {
-    const { user_id } = parse(memberInput, req.body);
-    if (!(await auth.orgs.membership(req.org!.id, user_id))) throw new ValidationError([{ field: 'user_id', message: 'is not a member of this organization' }]);
-    const em = await emOf(req);
-    const project = auth.resource<Project>(req);
-    if (!(await em.count(ProjectMember, { project, user_id }))) {
-      em.create(ProjectMember, { project, user_id });
-      // Two requests adding the same member at once: the second finds the row the first made.
-      await em.flush().catch((error: unknown) => {
-        if (!(error instanceof UniqueConstraintViolationException)) throw error;
-      });
-    }
-    res.status(204).end();
-  });
+  router.post(
+    '/orgs/:org/projects/:id/members',
+    inOrg,
+    json,
+    auth.require({ action: 'update', subject: 'Project', load: loadProject, conceal: 'read' }),
+    async (req, res) => {
+      const { user_id } = parse(memberInput, req.body);
+      if (!(await auth.orgs.membership(req.org!.id, user_id)))
+        throw new ValidationError([{ field: 'user_id', message: 'is not a member of this organization' }]);
+      const em = await emOf(req);
+      const project = auth.resource<Project>(req);
+      if (!(await em.count(ProjectMember, { project, user_id }))) {
+        em.create(ProjectMember, { project, user_id });
+        // Two requests adding the same member at once: the second finds the row the first made.
+        await em.flush().catch((error: unknown) => {
+          if (!(error instanceof UniqueConstraintViolationException)) throw error;
+        });
+      }
+      res.status(204).end();
+    },
+  );
 
-  router.post('/orgs/:org/tasks', inOrg, json, auth.require({ action: 'create', subject: 'Task' }), async (req, res) => {
-    const { project_id, title, assignee_id } = parse(taskInput.required({ project_id: true, title: true }), req.body);
-    const em = await emOf(req);
-    // A task goes into a project the caller may read (req.em finds no other), in this organization.
-    const project = await em.findOne(Project, project_id!);
-    if (!project) throw new ValidationError([{ field: 'project_id', message: 'is not a project of this organization that you can read' }]);
-    await checkAssignee(em, project, assignee_id);
-    const task = em.create(Task, { org_id: req.org!.id, project, title: title!, assignee_id: assignee_id ?? null, done: false });
-    await em.flush();
-    res.status(201).json({ task: taskJson(task) });
-  });
+  router.post(
+    '/orgs/:org/tasks',
+    inOrg,
+    json,
+    auth.require({ action: 'create', subject: 'Task' }),
+    async (req, res) => {
+      const { project_id, title, assignee_id } = parse(taskInput.required({ project_id: true, title: true }), req.body);
+      const em = await emOf(req);
+      // A task goes into a project the caller may read (req.em finds no other), in this organization.
+      const project = await em.findOne(Project, project_id!);
+      if (!project)
+        throw new ValidationError([
+          { field: 'project_id', message: 'is not a project of this organization that you can read' },
+        ]);
+      await checkAssignee(em, project, assignee_id);
+      const task = em.create(Task, {
+        org_id: req.org!.id,
+        project,
+        title: title!,
+        assignee_id: assignee_id ?? null,
+        done: false,
+      });
+      await em.flush();
+      res.status(201).json({ task: taskJson(task) });
+    },
+  );
 
   router.get('/orgs/:org/tasks', inOrg, async (req, res) => {
     const tasks = await (await emOf(req)).find(Task, {}, { orderBy: { id: 'asc' } });
@@ -105,21 +141,32 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
   });
 
   // A task the caller may not read answers as a missing one: task ids cannot be probed.
-  router.get('/orgs/:org/tasks/:id', inOrg, auth.require({ action: 'read', subject: 'Task', load: loadTask, conceal: true }), (req, res) => {
-    res.json({ task: taskJson(auth.resource<Task>(req)) });
-  });
+  router.get(
+    '/orgs/:org/tasks/:id',
+    inOrg,
+    auth.require({ action: 'read', subject: 'Task', load: loadTask, conceal: true }),
+    (req, res) => {
+      res.json({ task: taskJson(auth.resource<Task>(req)) });
+    },
+  );
 
-  router.patch('/orgs/:org/tasks/:id', inOrg, json, auth.require({ action: 'update', subject: 'Task', load: loadTask, fields: 'body', conceal: 'read' }), async (req, res) => {
-    const task = auth.resource<Task>(req);
-    const { title, done, assignee_id } = parse(taskInput.omit({ project_id: true }), req.body);
-    const em = await emOf(req);
-    if (assignee_id !== undefined) await checkAssignee(em, task.project, assignee_id);
-    if (title !== undefined) task.title = title;
-    if (done !== undefined) task.done = done;
-    if (assignee_id !== undefined) task.assignee_id = assignee_id;
-    await em.flush();
-    res.json({ task: taskJson(task) });
-  });
+  router.patch(
+    '/orgs/:org/tasks/:id',
+    inOrg,
+    json,
+    auth.require({ action: 'update', subject: 'Task', load: loadTask, fields: 'body', conceal: 'read' }),
+    async (req, res) => {
+      const task = auth.resource<Task>(req);
+      const { title, done, assignee_id } = parse(taskInput.omit({ project_id: true }), req.body);
+      const em = await emOf(req);
+      if (assignee_id !== undefined) await checkAssignee(em, task.project, assignee_id);
+      if (title !== undefined) task.title = title;
+      if (done !== undefined) task.done = done;
+      if (assignee_id !== undefined) task.assignee_id = assignee_id;
+      await em.flush();
+      res.json({ task: taskJson(task) });
+    },
+  );
 
   return router;
 }
@@ -127,10 +174,16 @@ export function projectRoutes(auth: ServiceAuth, database: DemoDatabase): Router
 /** A task is assigned to a member of its project, or to nobody (null). */
 async function checkAssignee(em: EntityManager, project: Project, assignee: number | null | undefined): Promise<void> {
   if (assignee === undefined || assignee === null) return;
-  if (!(await em.count(ProjectMember, { project, user_id: assignee }))) throw new ValidationError([{ field: 'assignee_id', message: 'is not a member of the project' }]);
+  if (!(await em.count(ProjectMember, { project, user_id: assignee })))
+    throw new ValidationError([{ field: 'assignee_id', message: 'is not a member of the project' }]);
 }
 
-function projectJson({ id, org_id, name, archived }: Project): { id: number; org_id: number; name: string; archived: boolean } {
+function projectJson({ id, org_id, name, archived }: Project): {
+  id: number;
+  org_id: number;
+  name: string;
+  archived: boolean;
+} {
   return { id, org_id, name, archived };
 }
 
@@ -143,14 +196,23 @@ const text = (max: number) =>
   z
     .string({ error: 'must be a string' })
     .refine((value) => value.trim() !== '', 'must not be blank')
-    .refine((value) => value.isWellFormed() && !value.includes('\u0000'), 'must be text without NUL characters or lone surrogates')
+    .refine(
+      (value) => value.isWellFormed() && !value.includes('\u0000'),
+      'must be text without NUL characters or lone surrogates',
+    )
     .refine((value) => [...value].length <= max, `must be at most ${max} characters`);
-const id = z.number({ error: 'must be an id (a positive integer)' }).int('must be an id (a positive integer)').min(1, 'must be an id (a positive integer)').max(ID_MAX, 'is no id');
+const id = z
+  .number({ error: 'must be an id (a positive integer)' })
+  .int('must be an id (a positive integer)')
+  .min(1, 'must be an id (a positive integer)')
+  .max(ID_MAX, 'is no id');
 /** Any key beyond a schema's own is refused, each named as a field of its own (parse below). */
 const noOtherKey = z.never();
 const OTHER_KEY = 'is not a field you can set here';
 
-const projectInput = z.object({ name: text(100).optional(), archived: z.boolean({ error: 'must be true or false' }).optional() }).catchall(noOtherKey);
+const projectInput = z
+  .object({ name: text(100).optional(), archived: z.boolean({ error: 'must be true or false' }).optional() })
+  .catchall(noOtherKey);
 const memberInput = z.object({ user_id: id }).catchall(noOtherKey);
 const taskInput = z
   .object({

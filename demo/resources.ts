@@ -43,14 +43,19 @@ export function resourceRoutes(auth: ServiceAuth, database: DemoDatabase): Route
     res.json(noteJson(req.resource as Note));
   });
 
-  router.patch('/notes/:id', json, auth.require({ action: 'update', subject: 'Note', load, fields: 'body' }), async (req, res) => {
-    const note = req.resource as Note;
-    const { title, body } = noteInput(req.body, { required: false });
-    if (title !== undefined) note.title = title;
-    if (body !== undefined) note.body = body;
-    await (await database.em(req)).flush();
-    res.json(noteJson(note));
-  });
+  router.patch(
+    '/notes/:id',
+    json,
+    auth.require({ action: 'update', subject: 'Note', load, fields: 'body' }),
+    async (req, res) => {
+      const note = req.resource as Note;
+      const { title, body } = noteInput(req.body, { required: false });
+      if (title !== undefined) note.title = title;
+      if (body !== undefined) note.body = body;
+      await (await database.em(req)).flush();
+      res.json(noteJson(note));
+    },
+  );
 
   return router;
 }
@@ -64,7 +69,8 @@ function noteJson({ id, owner_id, title, body }: Note): { id: number; owner_id: 
  * create one; any other key is refused. A body that is not a JSON object sets nothing.
  */
 function noteInput(input: unknown, { required }: { required: boolean }): { title?: string; body?: string } {
-  const fields: Record<string, unknown> = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const fields: Record<string, unknown> =
+    input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   const errors: { field: string; message: string }[] = [];
   const text = (field: 'title' | 'body', min: number, max: number): string | undefined => {
     const value = fields[field];
@@ -73,11 +79,15 @@ function noteInput(input: unknown, { required }: { required: boolean }): { title
       return undefined;
     }
     const problem =
-      typeof value !== 'string' ? 'must be a string'
-      : !value.isWellFormed() || value.includes('\u0000') ? 'must be text without NUL characters or lone surrogates'
-      : [...value].length > max ? `must be at most ${max.toLocaleString('en')} characters`
-      : min > 0 && value.trim() === '' ? 'must not be blank'
-      : undefined;
+      typeof value !== 'string'
+        ? 'must be a string'
+        : !value.isWellFormed() || value.includes('\u0000')
+          ? 'must be text without NUL characters or lone surrogates'
+          : [...value].length > max
+            ? `must be at most ${max.toLocaleString('en')} characters`
+            : min > 0 && value.trim() === ''
+              ? 'must not be blank'
+              : undefined;
     if (problem) errors.push({ field, message: problem });
     return value as string;
   };

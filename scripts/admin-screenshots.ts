@@ -8,9 +8,15 @@ import type { Browser, Page } from 'playwright-core';
 import { PASSWORD } from '../test/helpers/app.js';
 import type { DemoServer } from '../test/browser/demo-server.js';
 
-export async function shootAdminConsole(browser: Browser, demo: DemoServer, shoot: (page: Page, name: string) => Promise<void>): Promise<void> {
+export async function shootAdminConsole(
+  browser: Browser,
+  demo: DemoServer,
+  shoot: (page: Page, name: string) => Promise<void>,
+): Promise<void> {
   await demo.operator.auth.users.create({ email: 'root@example.com', password: PASSWORD, roles: ['admin'] });
-  const page = await (await browser.newContext({ viewport: { width: 1100, height: 700 }, baseURL: demo.url })).newPage();
+  const page = await (
+    await browser.newContext({ viewport: { width: 1100, height: 700 }, baseURL: demo.url })
+  ).newPage();
   await page.goto('/service-auth/login?next=%2Fservice-auth%2Forgs');
   await page.getByLabel('Email').fill('root@example.com');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

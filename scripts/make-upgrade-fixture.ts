@@ -41,7 +41,10 @@ const LEGACY_TOKEN = 'legacy-token-issued-by-the-old-system-0123456789';
 interface Made {
   /** When the data was written: the test moves every stored time by (now - made_at). */
   made_at: string;
-  users: Record<'admin' | 'editor', { id: number; email: string; is_admin: boolean; roles: string[]; created_at: string }>;
+  users: Record<
+    'admin' | 'editor',
+    { id: number; email: string; is_admin: boolean; roles: string[]; created_at: string }
+  >;
   /** `name=value`, as the release's login set it. */
   session_cookie: string;
   api_token: { id: string; token: string; owner: 'editor'; scopes: string[] };
@@ -65,14 +68,28 @@ async function populate(databaseUrl: string): Promise<Made> {
   app.use(auth.errorHandler);
   await auth.ready;
   try {
-    const admin = await auth.users.create({ email: 'admin@example.com', password: PASSWORDS.admin, isAdmin: true, roles: ['admin'] });
-    const editor = await auth.users.create({ email: 'editor@example.com', password: PASSWORDS.editor, roles: ['editor', 'analyst'] });
+    const admin = await auth.users.create({
+      email: 'admin@example.com',
+      password: PASSWORDS.admin,
+      isAdmin: true,
+      roles: ['admin'],
+    });
+    const editor = await auth.users.create({
+      email: 'editor@example.com',
+      password: PASSWORDS.editor,
+      roles: ['editor', 'analyst'],
+    });
     const created = await auth.tokens.create(editor.id, { name: 'deploy bot', scopes: ['deploy:prod', 'read'] });
     const sha256 = createHash('sha256').update(LEGACY_TOKEN).digest('hex');
     const legacy = await auth.tokens.importLegacy(admin.id, { sha256, name: 'from the old system' });
 
-    const login = await request(app).post('/service-auth/login').send({ email: admin.email, password: PASSWORDS.admin }).expect(200);
-    const cookie = ((login.headers['set-cookie'] as unknown as string[] | undefined) ?? []).find((c) => c.startsWith('service_auth_session='));
+    const login = await request(app)
+      .post('/service-auth/login')
+      .send({ email: admin.email, password: PASSWORDS.admin })
+      .expect(200);
+    const cookie = ((login.headers['set-cookie'] as unknown as string[] | undefined) ?? []).find((c) =>
+      c.startsWith('service_auth_session='),
+    );
     if (!cookie) throw new Error('the login set no session cookie');
 
     await request(app).post('/service-auth/forgot').send({ email: editor.email }).expect(202);
@@ -84,7 +101,13 @@ async function populate(databaseUrl: string): Promise<Made> {
     const reset = /reset\?token=([A-Za-z0-9_-]+)/.exec(mails[0]!.text)?.[1];
     if (!reset) throw new Error(`no reset link in: ${mails[0]!.text}`);
 
-    const user = (u: typeof admin) => ({ id: u.id, email: u.email, is_admin: u.is_admin, roles: [...u.roles], created_at: u.created_at.toISOString() });
+    const user = (u: typeof admin) => ({
+      id: u.id,
+      email: u.email,
+      is_admin: u.is_admin,
+      roles: [...u.roles],
+      created_at: u.created_at.toISOString(),
+    });
     return {
       made_at: new Date().toISOString(),
       users: { admin: user(admin), editor: user(editor) },
@@ -103,7 +126,9 @@ async function assertRelease(databaseUrl: string): Promise<void> {
   try {
     const executed = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name);
     if (JSON.stringify(executed) !== JSON.stringify(RELEASE_MIGRATIONS)) {
-      throw new Error(`not the previous release: it ran ${executed.join(', ')}; run this script from a checkout of de66bf8`);
+      throw new Error(
+        `not the previous release: it ran ${executed.join(', ')}; run this script from a checkout of de66bf8`,
+      );
     }
   } finally {
     await orm.close();
@@ -132,9 +157,17 @@ async function postgresFixture(serverUrl: string): Promise<{ sql: string; made: 
     url.pathname = `/${name}`;
     const made = await populate(url.toString());
     await assertRelease(url.toString());
-    const dump = execFileSync('pg_dump', ['--inserts', '--no-owner', '--no-privileges', url.toString()], { encoding: 'utf8' });
+    const dump = execFileSync('pg_dump', ['--inserts', '--no-owner', '--no-privileges', url.toString()], {
+      encoding: 'utf8',
+    });
     // `\restrict` and `\unrestrict` are for psql; the test loads the dump as one simple query.
-    return { sql: dump.split('\n').filter((line) => !line.startsWith('\\')).join('\n'), made };
+    return {
+      sql: dump
+        .split('\n')
+        .filter((line) => !line.startsWith('\\'))
+        .join('\n'),
+      made,
+    };
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
@@ -145,12 +178,15 @@ async function main(): Promise<void> {
   const [target] = process.argv.slice(2);
   const serverUrl = process.env['SERVICE_AUTH_TEST_DATABASE_URL'];
   if (!target || !serverUrl) {
-    throw new Error('usage: SERVICE_AUTH_TEST_DATABASE_URL=postgresql://… tsx scripts/make-upgrade-fixture.ts <fixtures directory>');
+    throw new Error(
+      'usage: SERVICE_AUTH_TEST_DATABASE_URL=postgresql://… tsx scripts/make-upgrade-fixture.ts <fixtures directory>',
+    );
   }
   const release = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   const sqlite = await sqliteFixture();
   const postgres = await postgresFixture(serverUrl);
-  const header = (kind: string) => `-- A part-1 database (${kind}) written by service-auth ${release}: scripts/make-upgrade-fixture.ts\n`;
+  const header = (kind: string) =>
+    `-- A part-1 database (${kind}) written by service-auth ${release}: scripts/make-upgrade-fixture.ts\n`;
   await writeFile(join(resolve(target), 'part1.sqlite.sql'), header('SQLite') + sqlite.sql);
   await writeFile(join(resolve(target), 'part1.postgres.sql'), header('PostgreSQL') + postgres.sql);
   const credentials = { release, passwords: PASSWORDS, sqlite: sqlite.made, postgresql: postgres.made };

@@ -15,7 +15,12 @@ import { startDemoServer } from '../test/browser/demo-server.js';
 import { shootAdminConsole } from './admin-screenshots.js';
 
 const OUT = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 700 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 700 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 /** A second device of Ada's, as the sessions page names it. */
 const DESKTOP_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
@@ -52,7 +57,9 @@ try {
   await shoot(page, 'tokens');
 
   // The sessions page: this phone, and a desktop browser logged in too.
-  const desktop = await (await chromium.browser.newContext({ baseURL: demo.url, userAgent: DESKTOP_FIREFOX })).newPage();
+  const desktop = await (
+    await chromium.browser.newContext({ baseURL: demo.url, userAgent: DESKTOP_FIREFOX })
+  ).newPage();
   await desktop.goto('/service-auth/login');
   await logIn(desktop, 'ada@example.com', PASSWORD);
   await desktop.waitForURL(`${demo.url}/`);
@@ -100,7 +107,14 @@ try {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   await page.goto('/service-auth/passkeys');
   await page.getByLabel('Name of the new passkey').fill('Phone');
@@ -145,9 +159,17 @@ try {
  */
 async function shootSsoLogin(): Promise<void> {
   const port = await freePort();
-  const providers = { SERVICE_AUTH_SSO_PROVIDERS: 'acme,github', SERVICE_AUTH_SSO_ACME_NAME: 'Acme SSO', SERVICE_AUTH_SSO_GITHUB_NAME: 'GitHub' };
+  const providers = {
+    SERVICE_AUTH_SSO_PROVIDERS: 'acme,github',
+    SERVICE_AUTH_SSO_ACME_NAME: 'Acme SSO',
+    SERVICE_AUTH_SSO_GITHUB_NAME: 'GitHub',
+  };
   const keys = Object.fromEntries(
-    ['ACME', 'GITHUB'].flatMap((id) => [[`SERVICE_AUTH_SSO_${id}_ISSUER`, `https://${id.toLowerCase()}.example`], [`SERVICE_AUTH_SSO_${id}_CLIENT_ID`, 'demo'], [`SERVICE_AUTH_SSO_${id}_CLIENT_SECRET`, 'unused']]),
+    ['ACME', 'GITHUB'].flatMap((id) => [
+      [`SERVICE_AUTH_SSO_${id}_ISSUER`, `https://${id.toLowerCase()}.example`],
+      [`SERVICE_AUTH_SSO_${id}_CLIENT_ID`, 'demo'],
+      [`SERVICE_AUTH_SSO_${id}_CLIENT_SECRET`, 'unused'],
+    ]),
   );
   const sso = await createTestApp({ SERVICE_AUTH_PUBLIC_URL: `http://localhost:${port}`, ...providers, ...keys });
   const server = sso.app.listen(port, 'localhost');
@@ -175,7 +197,11 @@ async function focusOn(page: Page, id: string): Promise<void> {
 /** The link of the confirmation mail to `to`, mailed after the registration's answer. */
 async function confirmationLink(to: string): Promise<string> {
   const pattern = /https?:\/\/\S+\/service-auth\/confirm\?token=[A-Za-z0-9_-]+/;
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+  for (
+    const deadline = Date.now() + 10_000;
+    Date.now() < deadline;
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  ) {
     const mail = (await demo.mails()).find((m) => m.to === to && pattern.test(m.text));
     if (mail) return pattern.exec(mail.text)![0];
   }

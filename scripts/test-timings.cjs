@@ -20,7 +20,22 @@ const files = new Map(); // file → { ms, tests, failures, spawns: {kind: n}, d
 let current; // the file now running
 const row = (file) => {
   let r = files.get(file);
-  if (!r) files.set(file, (r = { file, ms: 0, tests: 0, failures: 0, spawns: {}, spawnMs: {}, databases: 0, timerWaits: 0, timerMs: 0, slowest: [] }));
+  if (!r)
+    files.set(
+      file,
+      (r = {
+        file,
+        ms: 0,
+        tests: 0,
+        failures: 0,
+        spawns: {},
+        spawnMs: {},
+        databases: 0,
+        timerWaits: 0,
+        timerMs: 0,
+        slowest: [],
+      }),
+    );
   return r;
 };
 
@@ -67,7 +82,10 @@ const setTimeoutOriginal = globalThis.setTimeout;
 globalThis.setTimeout = function (fn, ms, ...rest) {
   if (current && typeof ms === 'number' && ms >= 20) {
     const stack = new Error().stack || '';
-    const caller = stack.split('\n').slice(2).find((line) => !/node_modules|node:|scripts\/test-timings/.test(line));
+    const caller = stack
+      .split('\n')
+      .slice(2)
+      .find((line) => !/node_modules|node:|scripts\/test-timings/.test(line));
     if (caller && /\/test\//.test(caller) && typeof fn === 'function') {
       // Counted when it fires: a deadline that was cleared cost nothing.
       const r = row(current);
@@ -111,9 +129,13 @@ class TestTimings extends Mocha.reporters.Spec {
     runner.once(EVENT_RUN_END, () => {
       const rows = [...files.values()].sort((a, b) => b.ms - a.ms);
       const total = rows.reduce((sum, r) => sum + r.ms, 0);
-      console.log('\n  file                                          s   share tests  spawns (kind:n)            dbs  timers(n/s)');
+      console.log(
+        '\n  file                                          s   share tests  spawns (kind:n)            dbs  timers(n/s)',
+      );
       for (const r of rows) {
-        const spawns = Object.entries(r.spawns).map(([k, n]) => `${k}:${n}`).join(' ');
+        const spawns = Object.entries(r.spawns)
+          .map(([k, n]) => `${k}:${n}`)
+          .join(' ');
         console.log(
           `  ${r.file.padEnd(44)} ${(r.ms / 1000).toFixed(1).padStart(5)} ${((100 * r.ms) / total).toFixed(1).padStart(5)}% ${String(r.tests).padStart(4)}  ${spawns.padEnd(26)} ${String(r.databases).padStart(3)}  ${r.timerWaits}/${(r.timerMs / 1000).toFixed(1)}`,
         );
@@ -121,8 +143,12 @@ class TestTimings extends Mocha.reporters.Spec {
       const sum = (key) => rows.reduce((s, r) => s + r[key], 0);
       const kinds = {};
       const kindMs = {};
-      for (const r of rows) for (const [k, n] of Object.entries(r.spawns)) (kinds[k] = (kinds[k] || 0) + n), (kindMs[k] = (kindMs[k] || 0) + (r.spawnMs[k] || 0));
-      console.log(`\n  total in files: ${(total / 1000).toFixed(1)} s; spawns ${JSON.stringify(kinds)}; spawn wall s ${JSON.stringify(Object.fromEntries(Object.entries(kindMs).map(([k, v]) => [k, +(v / 1000).toFixed(1)])))}; databases ${sum('databases')}; timer waits ${sum('timerWaits')} (${(sum('timerMs') / 1000).toFixed(1)} s)`);
+      for (const r of rows)
+        for (const [k, n] of Object.entries(r.spawns))
+          ((kinds[k] = (kinds[k] || 0) + n), (kindMs[k] = (kindMs[k] || 0) + (r.spawnMs[k] || 0)));
+      console.log(
+        `\n  total in files: ${(total / 1000).toFixed(1)} s; spawns ${JSON.stringify(kinds)}; spawn wall s ${JSON.stringify(Object.fromEntries(Object.entries(kindMs).map(([k, v]) => [k, +(v / 1000).toFixed(1)])))}; databases ${sum('databases')}; timer waits ${sum('timerWaits')} (${(sum('timerMs') / 1000).toFixed(1)} s)`,
+      );
       if (process.env.TEST_TIMINGS_JSON) writeFileSync(process.env.TEST_TIMINGS_JSON, JSON.stringify(rows, null, 2));
     });
   }

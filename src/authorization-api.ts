@@ -104,7 +104,9 @@ export class AuthorizationApi {
    */
   resource<T = unknown>(req: Request): T {
     if (req.resource === undefined) {
-      throw new TypeError('auth.resource(req): no require({ action, subject, load }) guard loaded a resource for this request; put one before this handler');
+      throw new TypeError(
+        'auth.resource(req): no require({ action, subject, load }) guard loaded a resource for this request; put one before this handler',
+      );
     }
     return req.resource as T;
   }
@@ -140,9 +142,19 @@ export class AuthorizationApi {
    * `options.em`, whose metadata says what is a relation and each column's type. A condition with no SQL form
    * throws a TypeError, and so does, with `options.em`, a rule value of another type than its column.
    */
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options?: AccessibleByOptions & WithScopes): FilterQuery<T>;
+  accessibleBy<T extends object = object>(
+    who: Asker,
+    action: string,
+    subjectType: string,
+    options?: AccessibleByOptions & WithScopes,
+  ): FilterQuery<T>;
   /** In an organization: its rows only (the tenant condition on the whole filter), as a promise. */
-  accessibleBy<T extends object = object>(who: Asker, action: string, subjectType: string, options: AccessibleByOptions & InOrg & WithScopes): Promise<FilterQuery<T>>;
+  accessibleBy<T extends object = object>(
+    who: Asker,
+    action: string,
+    subjectType: string,
+    options: AccessibleByOptions & InOrg & WithScopes,
+  ): Promise<FilterQuery<T>>;
   accessibleBy<T extends object = object>(
     asked: Asker,
     action: string,
@@ -171,7 +183,9 @@ export class AuthorizationApi {
 
   /** A copy of `object` with only the keys the user may `action` on it, as a `subjectType` (for responses). */
   pickPermitted<T extends object>(user: Asker, action: string, subjectType: string, object: T): Partial<T> {
-    const fields = new Set(this.permittedFields(user, action, asSubject(subjectType, { ...object }), Object.keys(object)));
+    const fields = new Set(
+      this.permittedFields(user, action, asSubject(subjectType, { ...object }), Object.keys(object)),
+    );
     return Object.fromEntries(Object.entries(object).filter(([key]) => fields.has(key))) as Partial<T>;
   }
 
@@ -182,8 +196,20 @@ export class AuthorizationApi {
    * request, as its `req.ability` decides; with `{ org, field? }` in place of the field, in that
    * organization, as a promise.
    */
-  explain(who: Asker, action: string, subjectType: string, context?: Record<string, unknown>, field?: string): Explanation;
-  explain(who: Asker, action: string, subjectType: string, context: Record<string, unknown>, options: InOrg & { field?: string }): Promise<Explanation>;
+  explain(
+    who: Asker,
+    action: string,
+    subjectType: string,
+    context?: Record<string, unknown>,
+    field?: string,
+  ): Explanation;
+  explain(
+    who: Asker,
+    action: string,
+    subjectType: string,
+    context: Record<string, unknown>,
+    options: InOrg & { field?: string },
+  ): Promise<Explanation>;
   explain(
     asked: Asker,
     action: string,

@@ -73,7 +73,16 @@ export interface ProblemDetails {
 }
 
 /** Why a sign-in through an identity provider was refused (docs/sso.md). */
-export const SSO_FAILURE_REASONS = ['state', 'nonce', 'issuer', 'signature', 'audience', 'provider_error', 'email_unverified', 'not_linked'] as const;
+export const SSO_FAILURE_REASONS = [
+  'state',
+  'nonce',
+  'issuer',
+  'signature',
+  'audience',
+  'provider_error',
+  'email_unverified',
+  'not_linked',
+] as const;
 export type SsoFailureReason = (typeof SSO_FAILURE_REASONS)[number];
 
 /** What a login's second step may bring: a code from the app, a recovery code, or a passkey's answer. */
@@ -102,11 +111,20 @@ export class AuthError extends Error {
     super(detail);
     [this.status, this.title] = PROBLEMS[code];
     this.statusCode = this.status;
-    this.headers = this.status === 401 && !headers['WWW-Authenticate'] ? { ...headers, 'WWW-Authenticate': BEARER_CHALLENGE } : headers;
+    this.headers =
+      this.status === 401 && !headers['WWW-Authenticate']
+        ? { ...headers, 'WWW-Authenticate': BEARER_CHALLENGE }
+        : headers;
   }
 
   toProblem(): ProblemDetails {
-    const problem: ProblemDetails = { type: 'about:blank', title: this.title, status: this.status, detail: this.message, code: this.code };
+    const problem: ProblemDetails = {
+      type: 'about:blank',
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+      code: this.code,
+    };
     if (this.errors) problem.errors = this.errors;
     return problem;
   }

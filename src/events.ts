@@ -29,7 +29,15 @@ export const EVENT_NAMES = [
   'identity_unlinked',
 ] as const;
 
-export const ORG_EVENT_NAMES = ['org_created', 'org_deleted', 'member_added', 'member_removed', 'member_roles_changed', 'invitation_created', 'invitation_accepted'] as const;
+export const ORG_EVENT_NAMES = [
+  'org_created',
+  'org_deleted',
+  'member_added',
+  'member_removed',
+  'member_roles_changed',
+  'invitation_created',
+  'invitation_accepted',
+] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
 export type EventHandler = (user: AuthUser) => unknown;

@@ -8,7 +8,14 @@ export { defaultPageTexts } from './http/pages/texts.js';
 export { SERVICE_AUTH_TABLES } from './storage/tables.js';
 export { BUSY_TIMEOUT_MS, sqliteOptions } from './storage/sqlite.js';
 
-export type { AbilityTypes, AppAbility, AppActions, AppRule, AppSubjectTypes, TypedAbility } from './authorization/abilities.js';
+export type {
+  AbilityTypes,
+  AppAbility,
+  AppActions,
+  AppRule,
+  AppSubjectTypes,
+  TypedAbility,
+} from './authorization/abilities.js';
 export type { RouteContext } from './authorization/context.js';
 export type { AuthMethod } from './authentication/credentials.js';
 export type { RequireOptions } from './authorization/guards.js';
@@ -41,7 +48,12 @@ export type { RequestToken } from './express-request.js';
 export type { Logger } from './logger.js';
 export type { Mail, MailTransport } from './mail/index.js';
 export type { AccountPageLocals } from './http/pages/account-pages.js';
-export type { ConfirmEmailPageLocals, ConfirmEmailState, ConfirmPageLocals, ConfirmState } from './http/pages/confirm-pages.js';
+export type {
+  ConfirmEmailPageLocals,
+  ConfirmEmailState,
+  ConfirmPageLocals,
+  ConfirmState,
+} from './http/pages/confirm-pages.js';
 export type { FieldError, FieldErrors } from './http/pages/fields.js';
 export type { PageLocalsByName, PageName } from './http/pages/index.js';
 export type { InvitationPageLocals, InvitationPageState } from './http/pages/invitation-page.js';
@@ -64,7 +76,17 @@ export type { Rate } from './config/rates.js';
 export type { GrantCheck, InvitationGrant, NewInvitation } from './orgs/invitations.js';
 export type { NewOrg } from './orgs/organizations.js';
 export type { OrgService } from './orgs/service.js';
-export type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './orgs/views.js';
+export type {
+  InvitationInfo,
+  MemberInfo,
+  MembershipInfo,
+  OrgActor,
+  OrgInfo,
+  OrgRef,
+  OrgSummary,
+  PendingInvitation,
+  UserOrg,
+} from './orgs/views.js';
 export type { SessionView } from './sessions/store.js';
 export type { UserRef } from './storage/user-ref.js';
 export type { SqliteOptions } from './storage/sqlite.js';

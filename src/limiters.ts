@@ -18,9 +18,13 @@ export interface Limiters extends EndpointLimiters {
   tokenFailures: Limiter;
 }
 
-export function createLimiters(rateLimit: AuthConfig['rateLimit'], redis: SharedRedis | undefined): Limiters | undefined {
+export function createLimiters(
+  rateLimit: AuthConfig['rateLimit'],
+  redis: SharedRedis | undefined,
+): Limiters | undefined {
   if (!rateLimit.enabled) return undefined;
-  const limiter = (name: string, rate: Rate) => createLimiter({ name, rate, redis: redis?.client, onRedisFailure: () => redis?.fellBack() });
+  const limiter = (name: string, rate: Rate) =>
+    createLimiter({ name, rate, redis: redis?.client, onRedisFailure: () => redis?.fellBack() });
   return {
     login: limiter('login', rateLimit.login),
     register: limiter('register', rateLimit.register),

@@ -49,11 +49,23 @@ export interface RequestFacts {
  * Logs `message` about `error` (and the request it happened in) at `level`, in the form the
  * logger understands (above).
  */
-export function logError(logger: Logger, level: 'warn' | 'error', message: string, error: unknown, req?: RequestFacts): void {
-  const line = req ? (`${message} in ${req.method} ` +
-    `${quote(req.path)}${req.id === undefined ? '' : ` (request ${quote(String(req.id))})`}`) : message;
+export function logError(
+  logger: Logger,
+  level: 'warn' | 'error',
+  message: string,
+  error: unknown,
+  req?: RequestFacts,
+): void {
+  const line = req
+    ? `${message} in ${req.method} ` +
+      `${quote(req.path)}${req.id === undefined ? '' : ` (request ${quote(String(req.id))})`}`
+    : message;
   const kind = kindOf(logger);
-  if (kind === 'pino') (logger[level] as unknown as (details: object, message: string) => void)({ err: loggable(error, false), ...(req && { req }) }, line);
+  if (kind === 'pino')
+    (logger[level] as unknown as (details: object, message: string) => void)(
+      { err: loggable(error, false), ...(req && { req }) },
+      line,
+    );
   else if (kind === 'winston') logger[level](line, { err: loggable(error, true), ...(req && { req }) });
   else logger[level](logLine(line, error));
 }
@@ -66,7 +78,8 @@ function kindOf(logger: Logger): LoggerKind {
   if (typeof api['child'] !== 'function') return 'lines';
   const levels = api['levels'] as { values?: unknown } | undefined;
   if (typeof api['bindings'] === 'function' && typeof levels?.values === 'object') return 'pino';
-  if (typeof api['log'] === 'function' && typeof api['add'] === 'function' && Array.isArray(api['transports'])) return 'winston';
+  if (typeof api['log'] === 'function' && typeof api['add'] === 'function' && Array.isArray(api['transports']))
+    return 'winston';
   return 'lines';
 }
 
@@ -77,7 +90,10 @@ export function logLine(message: string, error?: unknown): string {
 
 /** A string from a request (a path, an email), quoted and with control characters escaped. */
 export function quote(value: string): string {
-  return JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -89,7 +105,10 @@ export function quote(value: string): string {
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return escapeControls(String(error));
   const message = safeMessage(error);
-  const cause = error.cause instanceof Error && !(error instanceof DriverException) ? `\n  caused by ${describeError(error.cause)}` : '';
+  const cause =
+    error.cause instanceof Error && !(error instanceof DriverException)
+      ? `\n  caused by ${describeError(error.cause)}`
+      : '';
   return [`${error.name}: ${escapeControls(message)}`, ...framesOf(error)].join('\n') + cause;
 }
 
@@ -104,15 +123,38 @@ function loggable(error: unknown, enumerable: boolean, depth = 0): unknown {
   const message = safeMessage(error);
   if (message !== error.message) {
     const { code } = error as { code?: unknown };
-    return copyOf(error, { name: error.name, message, stack: [`${error.name}: ${message}`, ...framesOf(error)].join('\n'), code: plain(code) ? code : undefined }, enumerable);
+    return copyOf(
+      error,
+      {
+        name: error.name,
+        message,
+        stack: [`${error.name}: ${message}`, ...framesOf(error)].join('\n'),
+        code: plain(code) ? code : undefined,
+      },
+      enumerable,
+    );
   }
   // A chain of causes is followed 8 deep (an error may be its own cause); what lies deeper is left out.
-  const cause = !(error.cause instanceof Error) ? error.cause : depth < 8 ? loggable(error.cause, enumerable, depth + 1) : undefined;
+  const cause = !(error.cause instanceof Error)
+    ? error.cause
+    : depth < 8
+      ? loggable(error.cause, enumerable, depth + 1)
+      : undefined;
   // Only plain values of its own (a code, a status): an object it carries may be an entity, a request, a configuration.
   const own = Object.entries(error).filter(([key]) => key !== 'cause');
   const kept = own.filter(([, value]) => plain(value));
   if (!enumerable && cause === error.cause && kept.length === own.length) return error;
-  return copyOf(error, { ...Object.fromEntries(kept), name: error.name, message: error.message, stack: error.stack, ...(cause !== undefined && { cause }) }, enumerable);
+  return copyOf(
+    error,
+    {
+      ...Object.fromEntries(kept),
+      name: error.name,
+      message: error.message,
+      stack: error.stack,
+      ...(cause !== undefined && { cause }),
+    },
+    enumerable,
+  );
 }
 
 function plain(value: unknown): boolean {
@@ -134,7 +176,13 @@ function safeMessage(error: Error): string {
 function copyOf(error: Error, fields: Record<string, unknown>, enumerable: boolean): Error {
   const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined) Object.defineProperty(copy, key, { value, enumerable: enumerable || !['name', 'message', 'stack', 'cause'].includes(key), writable: true, configurable: true });
+    if (value !== undefined)
+      Object.defineProperty(copy, key, {
+        value,
+        enumerable: enumerable || !['name', 'message', 'stack', 'cause'].includes(key),
+        writable: true,
+        configurable: true,
+      });
   }
   return copy;
 }
@@ -149,5 +197,8 @@ function framesOf(error: Error): string[] {
 }
 
 function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -57,7 +57,10 @@ export class PolicyDefinitions {
     definition: readonly DefinedRule[] | { includes?: readonly string[]; rules: readonly DefinedRule[] },
     options: Pick<RoleOptions, 'includes'> = {},
   ): void {
-    const { rules, includes } = definition && !Array.isArray(definition) && typeof definition === 'object' ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] }) : { rules: definition as readonly RoleRule[], includes: options.includes };
+    const { rules, includes } =
+      definition && !Array.isArray(definition) && typeof definition === 'object'
+        ? (definition as { includes?: readonly string[]; rules: readonly RoleRule[] })
+        : { rules: definition as readonly RoleRule[], includes: options.includes };
     this.#parts.orgRoles.define(name, rules, includes ? { includes } : {});
   }
 

@@ -131,7 +131,8 @@ export class ServiceAuth {
     // Found now, among what construction read; logged once it is done, so that a logger assigned
     // right after it receives the warnings.
     const unknown = unknownKeys(app.settings as Record<string, unknown>, process.env).map(
-      ({ key, source, nearest }) => `unknown configuration key ${key} in the ${source === 'settings' ? "application's settings" : 'environment'}; did you mean ${nearest}?`,
+      ({ key, source, nearest }) =>
+        `unknown configuration key ${key} in the ${source === 'settings' ? "application's settings" : 'environment'}; did you mean ${nearest}?`,
     );
     queueMicrotask(() => {
       for (const warning of [...unknown, ...assumed]) parts.pluggable.logger.warn(warning);
@@ -157,7 +158,8 @@ export class ServiceAuth {
   /** Replacing it closes the configured transport (an SMTP pool) if it is the one replaced. */
   set mail(transport: MailTransport) {
     const { pluggable, configuredMail } = this.#parts;
-    if (pluggable.mail === configuredMail && transport !== configuredMail) void Promise.resolve(configuredMail.close?.()).catch(() => undefined);
+    if (pluggable.mail === configuredMail && transport !== configuredMail)
+      void Promise.resolve(configuredMail.close?.()).catch(() => undefined);
     pluggable.mail = transport;
   }
 
@@ -218,7 +220,8 @@ export class ServiceAuth {
     try {
       return (await parts.credentials.acceptable(req))?.user ?? null;
     } catch (error) {
-      if (error instanceof AuthError && (error.code !== 'unavailable' || error instanceof DerivationsBusyError)) return null;
+      if (error instanceof AuthError && (error.code !== 'unavailable' || error instanceof DerivationsBusyError))
+        return null;
       throw error;
     }
   }

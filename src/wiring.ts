@@ -135,15 +135,34 @@ export class AuthParts {
     this.cookie = new SessionCookie(config.sessions);
     // Redis carries the rate limits and, with a secret to key them, which tokens verified.
     const sharesRedis = config.redisUrl !== undefined && (config.rateLimit.enabled || config.secret !== undefined);
-    this.redis = sharesRedis ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, { rateLimits: config.rateLimit.enabled, verifiedTokens: config.secret !== undefined }) : undefined;
+    this.redis = sharesRedis
+      ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, {
+          rateLimits: config.rateLimit.enabled,
+          verifiedTokens: config.secret !== undefined,
+        })
+      : undefined;
     const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
     this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
     const tokenIterations = config.insecureFastHashing ? FAST_PBKDF2_ITERATIONS : PBKDF2_ITERATIONS;
-    this.tokens = new TokenService({ ...config.tokens, iterations: tokenIterations }, this.storage, this.lookup, this.derivations, this.verifier, this.audit, () => this.orgs, this.scopes);
+    this.tokens = new TokenService(
+      { ...config.tokens, iterations: tokenIterations },
+      this.storage,
+      this.lookup,
+      this.derivations,
+      this.verifier,
+      this.audit,
+      () => this.orgs,
+      this.scopes,
+    );
     this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
     this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
     const loginTickets = new LoginTickets(this.storage);
-    this.passwords = new PasswordChanges(this.hasher, config.passwords, { sessions: this.sessions, tokens: this.tokens, resetTokens: this.resetTokens, loginTickets });
+    this.passwords = new PasswordChanges(this.hasher, config.passwords, {
+      sessions: this.sessions,
+      tokens: this.tokens,
+      resetTokens: this.resetTokens,
+      loginTickets,
+    });
     const revokeTokens = config.tokens.revokeOnPasswordReset;
     const { storage, lookup, sessions, tokens, resetTokens, emailTokens, passwords, events } = this;
     const creation = new UserCreation(storage, passwords, audit);
@@ -156,7 +175,18 @@ export class AuthParts {
       creation,
       cache,
       states: new AccountStates({ storage, audit, lookup, cache, sessions, events }),
-      deletion: new AccountDeletion({ storage, audit, lookup, cache, sessions, tokens, resetTokens, emailTokens, events, leaveOrgs: (tx, user) => this.orgs.leaveAll(tx, user) }),
+      deletion: new AccountDeletion({
+        storage,
+        audit,
+        lookup,
+        cache,
+        sessions,
+        tokens,
+        resetTokens,
+        emailTokens,
+        events,
+        leaveOrgs: (tx, user) => this.orgs.leaveAll(tx, user),
+      }),
       events,
       revokeTokensOnReset: revokeTokens,
     });
@@ -165,12 +195,55 @@ export class AuthParts {
     const links = new AccountLinks(config.publicUrl, config.urlPrefix);
     const mailing = { links, mail: pluggable, log: pluggable };
     const resetSettings = { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens };
-    this.resets = new PasswordResets({ ...mailing, settings: resetSettings, background: this.background, storage, audit, users: this.users, lookup, tokens: resetTokens, passwords, events });
+    this.resets = new PasswordResets({
+      ...mailing,
+      settings: resetSettings,
+      background: this.background,
+      storage,
+      audit,
+      users: this.users,
+      lookup,
+      tokens: resetTokens,
+      passwords,
+      events,
+    });
     const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
-    this.registrations = new Registrations({ ...mailing, storage, audit, creation, passwords, lookup, cache, emailTokens, events, ttlSeconds: confirmTtl, background: this.background });
-    this.emailChanges = new EmailChanges({ ...mailing, storage, audit, creation, lookup, cache, emailTokens, resetTokens, events, ttlSeconds: confirmTtl });
+    this.registrations = new Registrations({
+      ...mailing,
+      storage,
+      audit,
+      creation,
+      passwords,
+      lookup,
+      cache,
+      emailTokens,
+      events,
+      ttlSeconds: confirmTtl,
+      background: this.background,
+    });
+    this.emailChanges = new EmailChanges({
+      ...mailing,
+      storage,
+      audit,
+      creation,
+      lookup,
+      cache,
+      emailTokens,
+      resetTokens,
+      events,
+      ttlSeconds: confirmTtl,
+    });
     const knownOrgRole = (name: string) => this.knownOrgRole(name);
-    this.orgs = new OrgService({ ...mailing, storage, audit, events, lookup, settings: config.orgs, knownOrgRole, evictTokensOf: (userId) => this.verifier.evictUser(userId) });
+    this.orgs = new OrgService({
+      ...mailing,
+      storage,
+      audit,
+      events,
+      lookup,
+      settings: config.orgs,
+      knownOrgRole,
+      evictTokensOf: (userId) => this.verifier.evictUser(userId),
+    });
 
     this.limiters = createLimiters(config.rateLimit, this.redis);
     this.credentials = new CredentialResolver({
@@ -185,29 +258,85 @@ export class AuthParts {
       forgotten: forgetCredentials,
     });
     const box = new SecretBox(config.secret);
-    const endSessions = (tx: Parameters<SessionStore['endAllOf']>[0], userId: number) => this.sessions.endAllOf(tx, userId);
-    this.secondFactors = new SecondFactors({ storage, audit, box, issuer: new URL(config.publicUrl).host, forget: (ids) => this.users.forget(ids), endSessions });
+    const endSessions = (tx: Parameters<SessionStore['endAllOf']>[0], userId: number) =>
+      this.sessions.endAllOf(tx, userId);
+    this.secondFactors = new SecondFactors({
+      storage,
+      audit,
+      box,
+      issuer: new URL(config.publicUrl).host,
+      forget: (ids) => this.users.forget(ids),
+      endSessions,
+    });
     this.passkeys = new Passkeys({ storage, audit, publicUrl: config.publicUrl });
-    const signInParts = { storage, secondFactors: this.secondFactors, passkeys: this.passkeys, tickets: loginTickets, users: this.users, audit, sessions };
-    this.signIn = new SignIn({ ...signInParts, cookie: this.cookie, credentials: this.credentials, limits: this.limiters, publicOrigin, requireConfirmedEmail: config.emailConfirmation.enabled });
-    this.sso = createSso(config, { storage, audit, signIn: this.signIn, tickets: loginTickets, users: this.users, creation, passkeys: this.passkeys, pluggable });
+    const signInParts = {
+      storage,
+      secondFactors: this.secondFactors,
+      passkeys: this.passkeys,
+      tickets: loginTickets,
+      users: this.users,
+      audit,
+      sessions,
+    };
+    this.signIn = new SignIn({
+      ...signInParts,
+      cookie: this.cookie,
+      credentials: this.credentials,
+      limits: this.limiters,
+      publicOrigin,
+      requireConfirmedEmail: config.emailConfirmation.enabled,
+    });
+    this.sso = createSso(config, {
+      storage,
+      audit,
+      signIn: this.signIn,
+      tickets: loginTickets,
+      users: this.users,
+      creation,
+      passkeys: this.passkeys,
+      pluggable,
+    });
     this.policies = new PolicyRegistry(pluggable);
     const tenant = new Tenant(config.tenantField);
     this.orgRoles = new OrgRoleRules(tenant, this.attributeNames);
     this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles, this.scopes);
     // `auth.invalidateUser`: a row of the change feed naming the user, as a change to their credentials writes.
-    const noteChange = async (userId: number) => storage.transaction(await storage.em(), (tx) => storage.changes.note(tx.em, [userId]));
-    const attributes = (this.userAttributes = new UserAttributes({ names: this.attributeNames, feed: storage.changes, log: pluggable, noteChange }));
+    const noteChange = async (userId: number) =>
+      storage.transaction(await storage.em(), (tx) => storage.changes.note(tx.em, [userId]));
+    const attributes = (this.userAttributes = new UserAttributes({
+      names: this.attributeNames,
+      feed: storage.changes,
+      log: pluggable,
+      noteChange,
+    }));
     this.orgAccess = new OrgAccess(this.abilities, () => this.orgs, attributes);
     this.asking = new Asking({ abilities: this.abilities, orgAccess: this.orgAccess, tenant });
     const impersonations = new ImpersonationSessions(storage, audit, sessions);
     const ttlSeconds = config.sessions.impersonationTtlSeconds;
-    this.impersonation = new Impersonation({ ttlSeconds, sessions, impersonations, cookie: this.cookie, credentials: this.credentials, users: this.users, abilities: this.abilities });
-    this.guards = new Guards({ credentials: this.credentials, abilities: this.abilities, policies: this.policies, orgs: this.orgAccess, tenant, attributes, publicOrigin });
+    this.impersonation = new Impersonation({
+      ttlSeconds,
+      sessions,
+      impersonations,
+      cookie: this.cookie,
+      credentials: this.credentials,
+      users: this.users,
+      abilities: this.abilities,
+    });
+    this.guards = new Guards({
+      credentials: this.credentials,
+      abilities: this.abilities,
+      policies: this.policies,
+      orgs: this.orgAccess,
+      tenant,
+      attributes,
+      publicOrigin,
+    });
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here
     // rather than as an unhandled rejection.
-    this.ready.catch((error: unknown) => pluggable.logger.error(error instanceof Error ? error.message : String(error)));
+    this.ready.catch((error: unknown) =>
+      pluggable.logger.error(error instanceof Error ? error.message : String(error)),
+    );
   }
 
   /** Waits for `ready` on behalf of a request; a failed start becomes a 503. */

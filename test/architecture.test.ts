@@ -48,7 +48,8 @@ describe('the layout', () => {
 
   /** Each import of a file under `from` of a file under `to`, as `file imports target`. */
   function importsBetween(from: string, to: string): string[] {
-    const under = (file: string, folder: string) => folderOf(file) === folder || folderOf(file).startsWith(`${folder}/`);
+    const under = (file: string, folder: string) =>
+      folderOf(file) === folder || folderOf(file).startsWith(`${folder}/`);
     return sources
       .filter((file) => under(file, from))
       .flatMap((file) =>
@@ -104,7 +105,9 @@ describe('what a user reads', () => {
   it('the shipped type declarations name no document that is not in the package', () => {
     const declarations = filesUnder('dist', '.d.ts');
     expect(declarations.length, 'built declarations (npm test builds first)').to.be.above(20);
-    const named = declarations.flatMap((file) => missingDocuments(readFileSync(file, 'utf8'), dirname(file)).map((name) => `${relative(ROOT, file)}: ${name}`));
+    const named = declarations.flatMap((file) =>
+      missingDocuments(readFileSync(file, 'utf8'), dirname(file)).map((name) => `${relative(ROOT, file)}: ${name}`),
+    );
     expect(named).to.deep.equal([]);
   });
 

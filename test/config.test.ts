@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { ConfigError, ServiceAuth } from '../src/index.js';
 import { readConfig, sourceFrom, type AuthConfig } from '../src/config/config.js';
 
-function configWith(values: Record<string, unknown>, environment = 'development', env: NodeJS.ProcessEnv = {}): AuthConfig {
+function configWith(
+  values: Record<string, unknown>,
+  environment = 'development',
+  env: NodeJS.ProcessEnv = {},
+): AuthConfig {
   const app = express();
   for (const [key, value] of Object.entries(values)) app.set(key, value);
   return readConfig(sourceFrom(app, env), environment);
@@ -25,9 +29,12 @@ describe('configuration', () => {
   describe('sources', () => {
     it('reads app.get(KEY) before process.env[KEY] before the default', () => {
       expect(configWith({}).passwords.minLength).to.equal(12);
-      expect(configWith({}, 'development', { SERVICE_AUTH_MIN_PASSWORD_LENGTH: '14' }).passwords.minLength).to.equal(14);
+      expect(configWith({}, 'development', { SERVICE_AUTH_MIN_PASSWORD_LENGTH: '14' }).passwords.minLength).to.equal(
+        14,
+      );
       expect(
-        configWith({ SERVICE_AUTH_MIN_PASSWORD_LENGTH: 16 }, 'development', { SERVICE_AUTH_MIN_PASSWORD_LENGTH: '14' }).passwords.minLength,
+        configWith({ SERVICE_AUTH_MIN_PASSWORD_LENGTH: 16 }, 'development', { SERVICE_AUTH_MIN_PASSWORD_LENGTH: '14' })
+          .passwords.minLength,
       ).to.equal(16);
     });
 
@@ -51,11 +58,28 @@ describe('configuration', () => {
       expect(config.rateLimit.secondFactorFailures.text).to.equal('10 per day');
       expect(config.bodyTimeoutMs).to.equal(10_000);
       expect(config.passwords).to.deep.equal({ minLength: 12, maxLength: 256, complexity: true, blocklist: false });
-      expect(config.tokens).to.deep.equal({ prefix: 'sat', defaultExpiryDays: 90, maxExpiryDays: 365, maxPerUser: 100, revokeOnPasswordReset: true });
-      expect(config.sessions).to.deep.equal({ cookieName: 'service_auth_session', ttlSeconds: 1_209_600, secure: false, maxPerUser: 50, impersonationTtlSeconds: 3600 });
+      expect(config.tokens).to.deep.equal({
+        prefix: 'sat',
+        defaultExpiryDays: 90,
+        maxExpiryDays: 365,
+        maxPerUser: 100,
+        revokeOnPasswordReset: true,
+      });
+      expect(config.sessions).to.deep.equal({
+        cookieName: 'service_auth_session',
+        ttlSeconds: 1_209_600,
+        secure: false,
+        maxPerUser: 50,
+        impersonationTtlSeconds: 3600,
+      });
       expect(config.resetTokenTtlSeconds).to.equal(3600);
       expect(config.mail).to.deep.equal({ outbox: undefined, smtpUrl: undefined, from: 'no-reply@localhost' });
-      expect(config.orgs).to.deep.equal({ ownerRoles: ['owner'], creation: 'anyone', invitationTtlSeconds: 604_800, maxOwnedPerUser: 50 });
+      expect(config.orgs).to.deep.equal({
+        ownerRoles: ['owner'],
+        creation: 'anyone',
+        invitationTtlSeconds: 604_800,
+        maxOwnedPerUser: 50,
+      });
     });
   });
 
@@ -80,8 +104,10 @@ describe('configuration', () => {
 
     for (const key of keys) {
       it(`${key} accepts true/false, True/False, 1/0, yes/no and JS booleans`, () => {
-        for (const yes of ['true', 'True', 'TRUE', '1', 'yes', 'YES', true]) expect(read(configWith({ [key]: yes }), key), String(yes)).to.equal(true);
-        for (const no of ['false', 'False', '0', 'no', 'No', false]) expect(read(configWith({ [key]: no }), key), String(no)).to.equal(false);
+        for (const yes of ['true', 'True', 'TRUE', '1', 'yes', 'YES', true])
+          expect(read(configWith({ [key]: yes }), key), String(yes)).to.equal(true);
+        for (const no of ['false', 'False', '0', 'no', 'No', false])
+          expect(read(configWith({ [key]: no }), key), String(no)).to.equal(false);
       });
 
       it(`${key} rejects anything else, naming key, value and form`, () => {
@@ -94,26 +120,58 @@ describe('configuration', () => {
     }
 
     it('makes the cookie Secure by default in production only', () => {
-      expect(configWith({ SERVICE_AUTH_PUBLIC_URL: 'https://example.com' }, 'production').sessions.secure).to.equal(true);
+      expect(configWith({ SERVICE_AUTH_PUBLIC_URL: 'https://example.com' }, 'production').sessions.secure).to.equal(
+        true,
+      );
       expect(configWith({}, 'development').sessions.secure).to.equal(false);
     });
   });
 
   describe('integers', () => {
     const cases: [string, (c: AuthConfig) => number, unknown[], unknown[]][] = [
-      ['SERVICE_AUTH_MIN_PASSWORD_LENGTH', (c) => c.passwords.minLength, [1, '15', 20], [0, '-1', 'twelve', '1.5', 2.5, 1025]],
+      [
+        'SERVICE_AUTH_MIN_PASSWORD_LENGTH',
+        (c) => c.passwords.minLength,
+        [1, '15', 20],
+        [0, '-1', 'twelve', '1.5', 2.5, 1025],
+      ],
       ['SERVICE_AUTH_MAX_PASSWORD_LENGTH', (c) => c.passwords.maxLength, [12, '64', 1000], [11, '0', 'many', 4097]],
       ['SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS', (c) => c.tokens.defaultExpiryDays, [1, '30', 365], [0, 366, 'soon']],
-      ['SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', (c) => c.tokens.maxExpiryDays, [90, '730', 3650], [0, '-5', 'forever', 3651]],
+      [
+        'SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS',
+        (c) => c.tokens.maxExpiryDays,
+        [90, '730', 3650],
+        [0, '-5', 'forever', 3651],
+      ],
       ['SERVICE_AUTH_MAX_TOKENS_PER_USER', (c) => c.tokens.maxPerUser, [1, '5'], [0, 'lots', 100_001]],
       ['SERVICE_AUTH_SESSION_TTL', (c) => c.sessions.ttlSeconds, [60, '3600'], [0, '1h', '-60', '99999999999999']],
-      ['SERVICE_AUTH_MAX_SESSIONS_PER_USER', (c) => c.sessions.maxPerUser, [1, '50', 10_000], [0, 'many', 10_001, '2.5']],
+      [
+        'SERVICE_AUTH_MAX_SESSIONS_PER_USER',
+        (c) => c.sessions.maxPerUser,
+        [1, '50', 10_000],
+        [0, 'many', 10_001, '2.5'],
+      ],
       ['SERVICE_AUTH_RESET_TOKEN_TTL', (c) => c.resetTokenTtlSeconds, [300, '900'], [0, '15 minutes', 30 * 86_400 + 1]],
       ['SERVICE_AUTH_BODY_TIMEOUT_MS', (c) => c.bodyTimeoutMs, [1, '250', 300_000], [0, '10s', '1.5', 300_001]],
-      ['SERVICE_AUTH_INVITATION_TTL', (c) => c.orgs.invitationTtlSeconds, [3600, '86400', 90 * 86_400], [0, '7 days', 90 * 86_400 + 1]],
-      ['SERVICE_AUTH_IMPERSONATION_TTL', (c) => c.sessions.impersonationTtlSeconds, [1, '3600', 86_400], [0, '1 hour', '-5', 86_401]],
+      [
+        'SERVICE_AUTH_INVITATION_TTL',
+        (c) => c.orgs.invitationTtlSeconds,
+        [3600, '86400', 90 * 86_400],
+        [0, '7 days', 90 * 86_400 + 1],
+      ],
+      [
+        'SERVICE_AUTH_IMPERSONATION_TTL',
+        (c) => c.sessions.impersonationTtlSeconds,
+        [1, '3600', 86_400],
+        [0, '1 hour', '-5', 86_401],
+      ],
       ['SERVICE_AUTH_SSO_TIMEOUT', (c) => c.sso.timeoutSeconds, [1, '10', 120], [0, '10s', '-1', 121, '2.5']],
-      ['SERVICE_AUTH_MAX_ORGS_PER_USER', (c) => c.orgs.maxOwnedPerUser, [1, '50', 1_000_000], [0, 'many', '-1', '2.5', 1_000_001]],
+      [
+        'SERVICE_AUTH_MAX_ORGS_PER_USER',
+        (c) => c.orgs.maxOwnedPerUser,
+        [1, '50', 1_000_000],
+        [0, 'many', '-1', '2.5', 1_000_001],
+      ],
     ];
     for (const [key, read, good, bad] of cases) {
       it(`${key} accepts numbers and decimal strings in range, and rejects others`, () => {
@@ -172,22 +230,25 @@ describe('configuration', () => {
 
     it('gives each endpoint its own key, else SERVICE_AUTH_RATE_LIMIT, else its own default', () => {
       const defaults = configWith({}).rateLimit;
-      expect([defaults.login.text, defaults.register.text, defaults.forgotPassword.text, defaults.resetPassword.text]).to.deep.equal([
-        '10 per minute',
-        '3 per minute',
-        '3 per minute',
-        '3 per minute',
-      ]);
+      expect([
+        defaults.login.text,
+        defaults.register.text,
+        defaults.forgotPassword.text,
+        defaults.resetPassword.text,
+      ]).to.deep.equal(['10 per minute', '3 per minute', '3 per minute', '3 per minute']);
 
       const global = configWith({ SERVICE_AUTH_RATE_LIMIT: '50 per hour' }).rateLimit;
-      expect([global.login.text, global.register.text, global.forgotPassword.text, global.resetPassword.text]).to.deep.equal([
-        '50 per hour',
-        '50 per hour',
-        '50 per hour',
-        '50 per hour',
-      ]);
+      expect([
+        global.login.text,
+        global.register.text,
+        global.forgotPassword.text,
+        global.resetPassword.text,
+      ]).to.deep.equal(['50 per hour', '50 per hour', '50 per hour', '50 per hour']);
 
-      const mixed = configWith({ SERVICE_AUTH_RATE_LIMIT: '50 per hour', SERVICE_AUTH_RATE_LIMIT_REGISTER: '1 per day' }).rateLimit;
+      const mixed = configWith({
+        SERVICE_AUTH_RATE_LIMIT: '50 per hour',
+        SERVICE_AUTH_RATE_LIMIT_REGISTER: '1 per day',
+      }).rateLimit;
       expect(mixed.register.text).to.equal('1 per day');
       expect(mixed.login.text).to.equal('50 per hour');
     });
@@ -196,7 +257,9 @@ describe('configuration', () => {
       const orgs = (value?: unknown) =>
         configWith(value === undefined ? {} : { SERVICE_AUTH_RATE_LIMIT_ORGS: value }).rateLimit.orgCreation;
       expect(orgs()).to.deep.equal({ points: 5, durationSeconds: 60, text: '5 per minute' });
-      expect(configWith({ SERVICE_AUTH_RATE_LIMIT: '50 per hour' }).rateLimit.orgCreation.text).to.equal('5 per minute');
+      expect(configWith({ SERVICE_AUTH_RATE_LIMIT: '50 per hour' }).rateLimit.orgCreation.text).to.equal(
+        '5 per minute',
+      );
       expect(orgs('2').text).to.equal('2 per minute');
       expect(orgs(3).text).to.equal('3 per minute');
       expect(orgs('20 per hour').text).to.equal('20 per hour');
@@ -212,7 +275,9 @@ describe('configuration', () => {
       expect(config.loginFailures.text).to.equal('5 per minute');
       expect(config.tokenFailures.text).to.equal('30 per minute');
       expect(config.secondFactorFailures.text).to.equal('10 per day');
-      expect(configWith({ SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '2/second' }).rateLimit.tokenFailures.points).to.equal(2);
+      expect(
+        configWith({ SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES: '2/second' }).rateLimit.tokenFailures.points,
+      ).to.equal(2);
     });
   });
 
@@ -228,11 +293,19 @@ describe('configuration', () => {
 
     it('SERVICE_AUTH_DATABASE_URL takes sqlite and postgresql URLs', () => {
       // An SQLite file in a folder that exists (one that does not is refused: test/cli/database-path.test.ts).
-      for (const good of ['sqlite:app.sqlite', 'sqlite::memory:', `sqlite:${join(tmpdir(), 'auth.sqlite')}`, 'postgresql://u@db:5432/app', 'postgres://u:p@db/app']) {
+      for (const good of [
+        'sqlite:app.sqlite',
+        'sqlite::memory:',
+        `sqlite:${join(tmpdir(), 'auth.sqlite')}`,
+        'postgresql://u@db:5432/app',
+        'postgres://u:p@db/app',
+      ]) {
         expect(configWith({ SERVICE_AUTH_DATABASE_URL: good }).databaseUrl).to.equal(good);
       }
       for (const bad of ['mysql://db/app', 'sqlite:', 'app.sqlite', 'postgresql://']) {
-        expect(rejection({ SERVICE_AUTH_DATABASE_URL: bad }).message).to.contain('SERVICE_AUTH_DATABASE_URL').and.contain('sqlite:<path>');
+        expect(rejection({ SERVICE_AUTH_DATABASE_URL: bad }).message)
+          .to.contain('SERVICE_AUTH_DATABASE_URL')
+          .and.contain('sqlite:<path>');
       }
     });
 
@@ -242,15 +315,21 @@ describe('configuration', () => {
     });
 
     it('SERVICE_AUTH_REDIS_URL takes redis:// and rediss://', () => {
-      expect(configWith({ SERVICE_AUTH_REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).to.equal('redis://127.0.0.1:6379');
-      expect(configWith({ SERVICE_AUTH_REDIS_URL: 'rediss://cache.example:6380/1' }).redisUrl).to.equal('rediss://cache.example:6380/1');
-      for (const bad of ['127.0.0.1:6379', 'http://cache', 'redis://']) expect(rejection({ SERVICE_AUTH_REDIS_URL: bad }).key).to.equal('SERVICE_AUTH_REDIS_URL');
+      expect(configWith({ SERVICE_AUTH_REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).to.equal(
+        'redis://127.0.0.1:6379',
+      );
+      expect(configWith({ SERVICE_AUTH_REDIS_URL: 'rediss://cache.example:6380/1' }).redisUrl).to.equal(
+        'rediss://cache.example:6380/1',
+      );
+      for (const bad of ['127.0.0.1:6379', 'http://cache', 'redis://'])
+        expect(rejection({ SERVICE_AUTH_REDIS_URL: bad }).key).to.equal('SERVICE_AUTH_REDIS_URL');
     });
 
     it('SERVICE_AUTH_REDIS_PREFIX defaults to none and takes up to 64 letters, digits, _, :, . or -', () => {
       expect(configWith({}).redisPrefix).to.equal('');
       expect(configWith({ SERVICE_AUTH_REDIS_PREFIX: 'staging:' }).redisPrefix).to.equal('staging:');
-      for (const bad of ['has space', 'x'.repeat(65), 'a*b']) expect(rejection({ SERVICE_AUTH_REDIS_PREFIX: bad }).key).to.equal('SERVICE_AUTH_REDIS_PREFIX');
+      for (const bad of ['has space', 'x'.repeat(65), 'a*b'])
+        expect(rejection({ SERVICE_AUTH_REDIS_PREFIX: bad }).key).to.equal('SERVICE_AUTH_REDIS_PREFIX');
     });
 
     it('SERVICE_AUTH_SECRET takes 32 characters or more, and a refusal never repeats the value', () => {
@@ -263,7 +342,9 @@ describe('configuration', () => {
     });
 
     it('SERVICE_AUTH_PUBLIC_URL takes an http(s) URL, defaulting to localhost:PORT outside production', () => {
-      expect(configWith({ SERVICE_AUTH_PUBLIC_URL: 'https://app.example.com/' }).publicUrl).to.equal('https://app.example.com');
+      expect(configWith({ SERVICE_AUTH_PUBLIC_URL: 'https://app.example.com/' }).publicUrl).to.equal(
+        'https://app.example.com',
+      );
       expect(configWith({}).publicUrl).to.match(/^http:\/\/localhost:\d+$/);
       for (const bad of ['app.example.com', 'ftp://app.example.com', 'javascript:alert(1)']) {
         expect(rejection({ SERVICE_AUTH_PUBLIC_URL: bad }).key).to.equal('SERVICE_AUTH_PUBLIC_URL');
@@ -279,15 +360,27 @@ describe('configuration', () => {
     it('SERVICE_AUTH_INSECURE_FAST_HASHING is off by default and refused in production', () => {
       expect(configWith({}).insecureFastHashing).to.equal(false);
       expect(configWith({ SERVICE_AUTH_INSECURE_FAST_HASHING: 'true' }).insecureFastHashing).to.equal(true);
-      const error = rejection({ SERVICE_AUTH_PUBLIC_URL: 'https://example.com', SERVICE_AUTH_INSECURE_FAST_HASHING: true }, 'production');
+      const error = rejection(
+        { SERVICE_AUTH_PUBLIC_URL: 'https://example.com', SERVICE_AUTH_INSECURE_FAST_HASHING: true },
+        'production',
+      );
       expect(error.key).to.equal('SERVICE_AUTH_INSECURE_FAST_HASHING');
       expect(error.message).to.contain('production');
-      expect(configWith({ SERVICE_AUTH_PUBLIC_URL: 'https://example.com', SERVICE_AUTH_INSECURE_FAST_HASHING: false }, 'production').insecureFastHashing).to.equal(false);
+      expect(
+        configWith(
+          { SERVICE_AUTH_PUBLIC_URL: 'https://example.com', SERVICE_AUTH_INSECURE_FAST_HASHING: false },
+          'production',
+        ).insecureFastHashing,
+      ).to.equal(false);
     });
 
     it('SERVICE_AUTH_SMTP_URL takes smtp:// and smtps://', () => {
-      expect(configWith({ SERVICE_AUTH_SMTP_URL: 'smtp://mail.example:25' }).mail.smtpUrl).to.equal('smtp://mail.example:25');
-      expect(configWith({ SERVICE_AUTH_SMTP_URL: 'smtps://user:pw@mail.example' }).mail.smtpUrl).to.equal('smtps://user:pw@mail.example');
+      expect(configWith({ SERVICE_AUTH_SMTP_URL: 'smtp://mail.example:25' }).mail.smtpUrl).to.equal(
+        'smtp://mail.example:25',
+      );
+      expect(configWith({ SERVICE_AUTH_SMTP_URL: 'smtps://user:pw@mail.example' }).mail.smtpUrl).to.equal(
+        'smtps://user:pw@mail.example',
+      );
       const error = rejection({ SERVICE_AUTH_SMTP_URL: 'http://user:secret@mail.example' });
       expect(error.key).to.equal('SERVICE_AUTH_SMTP_URL');
       expect(error.message).not.to.contain('secret');
@@ -297,12 +390,14 @@ describe('configuration', () => {
   describe('strings', () => {
     it('SERVICE_AUTH_TOKEN_PREFIX is 1 to 10 of [a-z0-9]', () => {
       expect(configWith({ SERVICE_AUTH_TOKEN_PREFIX: 'acme01' }).tokens.prefix).to.equal('acme01');
-      for (const bad of ['', 'Acme', 'a_b', 'abcdefghijk', 'ü']) expect(rejection({ SERVICE_AUTH_TOKEN_PREFIX: bad }).key).to.equal('SERVICE_AUTH_TOKEN_PREFIX');
+      for (const bad of ['', 'Acme', 'a_b', 'abcdefghijk', 'ü'])
+        expect(rejection({ SERVICE_AUTH_TOKEN_PREFIX: bad }).key).to.equal('SERVICE_AUTH_TOKEN_PREFIX');
     });
 
     it('SERVICE_AUTH_SESSION_COOKIE is a cookie name', () => {
       expect(configWith({ SERVICE_AUTH_SESSION_COOKIE: 'sid' }).sessions.cookieName).to.equal('sid');
-      for (const bad of ['', 'a b', 'a;b', 'a=b']) expect(rejection({ SERVICE_AUTH_SESSION_COOKIE: bad }).key).to.equal('SERVICE_AUTH_SESSION_COOKIE');
+      for (const bad of ['', 'a b', 'a;b', 'a=b'])
+        expect(rejection({ SERVICE_AUTH_SESSION_COOKIE: bad }).key).to.equal('SERVICE_AUTH_SESSION_COOKIE');
     });
 
     it('SERVICE_AUTH_MAIL_OUTBOX is a directory path', () => {
@@ -311,17 +406,25 @@ describe('configuration', () => {
     });
 
     it('SERVICE_AUTH_ORG_OWNER_ROLES is one or more role names; SERVICE_AUTH_ORG_CREATION is anyone or admins', () => {
-      expect(configWith({ SERVICE_AUTH_ORG_OWNER_ROLES: 'owner, admin' }).orgs.ownerRoles).to.deep.equal(['owner', 'admin']);
+      expect(configWith({ SERVICE_AUTH_ORG_OWNER_ROLES: 'owner, admin' }).orgs.ownerRoles).to.deep.equal([
+        'owner',
+        'admin',
+      ]);
       expect(configWith({ SERVICE_AUTH_ORG_OWNER_ROLES: ['founder'] }).orgs.ownerRoles).to.deep.equal(['founder']);
-      for (const bad of ['', ' , ', 'has space', []]) expect(rejection({ SERVICE_AUTH_ORG_OWNER_ROLES: bad }).key).to.equal('SERVICE_AUTH_ORG_OWNER_ROLES');
+      for (const bad of ['', ' , ', 'has space', []])
+        expect(rejection({ SERVICE_AUTH_ORG_OWNER_ROLES: bad }).key).to.equal('SERVICE_AUTH_ORG_OWNER_ROLES');
       expect(configWith({ SERVICE_AUTH_ORG_CREATION: 'admins' }).orgs.creation).to.equal('admins');
-      for (const bad of ['', 'everyone', 'Admins', true]) expect(rejection({ SERVICE_AUTH_ORG_CREATION: bad }).key).to.equal('SERVICE_AUTH_ORG_CREATION');
+      for (const bad of ['', 'everyone', 'Admins', true])
+        expect(rejection({ SERVICE_AUTH_ORG_CREATION: bad }).key).to.equal('SERVICE_AUTH_ORG_CREATION');
     });
 
     it('SERVICE_AUTH_MAIL_FROM is an address, optionally with a display name', () => {
       expect(configWith({ SERVICE_AUTH_MAIL_FROM: 'auth@example.com' }).mail.from).to.equal('auth@example.com');
-      expect(configWith({ SERVICE_AUTH_MAIL_FROM: 'Example <auth@example.com>' }).mail.from).to.equal('Example <auth@example.com>');
-      for (const bad of ['example.com', 'a@b@c', '<>']) expect(rejection({ SERVICE_AUTH_MAIL_FROM: bad }).key).to.equal('SERVICE_AUTH_MAIL_FROM');
+      expect(configWith({ SERVICE_AUTH_MAIL_FROM: 'Example <auth@example.com>' }).mail.from).to.equal(
+        'Example <auth@example.com>',
+      );
+      for (const bad of ['example.com', 'a@b@c', '<>'])
+        expect(rejection({ SERVICE_AUTH_MAIL_FROM: bad }).key).to.equal('SERVICE_AUTH_MAIL_FROM');
     });
   });
 
@@ -330,7 +433,10 @@ describe('configuration', () => {
       const app = express();
       app.set('SERVICE_AUTH_DATABASE_URL', 'sqlite::memory:');
       app.set('SERVICE_AUTH_MIN_PASSWORD_LENGTH', 'twelve');
-      expect(() => new ServiceAuth(app)).to.throw(ConfigError, /SERVICE_AUTH_MIN_PASSWORD_LENGTH: "twelve" is not valid; expected an integer/);
+      expect(() => new ServiceAuth(app)).to.throw(
+        ConfigError,
+        /SERVICE_AUTH_MIN_PASSWORD_LENGTH: "twelve" is not valid; expected an integer/,
+      );
       expect(ServiceAuth.of(app)).to.equal(undefined);
     });
   });

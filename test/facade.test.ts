@@ -31,8 +31,9 @@ describe('ServiceAuth, made of parts', () => {
   });
 
   it("has every member of every part, each the part's own", () => {
-    const missing = PARTS.flatMap((part) => Object.getOwnPropertyNames(part.prototype))
-      .filter((name) => name !== 'constructor' && !(name in t.auth));
+    const missing = PARTS.flatMap((part) => Object.getOwnPropertyNames(part.prototype)).filter(
+      (name) => name !== 'constructor' && !(name in t.auth),
+    );
     expect(missing).to.deep.equal([]);
     expect(t.auth.loginRequired).to.be.a('function').and.to.equal(t.auth.loginRequired);
     expect(t.auth.policies.lint().findings).to.be.an('array');
@@ -56,9 +57,18 @@ describe('ServiceAuth, made of parts', () => {
 
   it('answers an unknown organization alike from every question: 404 not_found', async () => {
     const refusals = await Promise.all([
-      t.auth.abilityFor(ann, { org: 'no-such-org' }).then(() => null, (error: unknown) => error),
-      t.auth.accessibleBy(ann, 'read', 'Report', { org: 'no-such-org' }).then(() => null, (error: unknown) => error),
-      t.auth.explain(ann, 'read', 'Report', {}, { org: 'no-such-org' }).then(() => null, (error: unknown) => error),
+      t.auth.abilityFor(ann, { org: 'no-such-org' }).then(
+        () => null,
+        (error: unknown) => error,
+      ),
+      t.auth.accessibleBy(ann, 'read', 'Report', { org: 'no-such-org' }).then(
+        () => null,
+        (error: unknown) => error,
+      ),
+      t.auth.explain(ann, 'read', 'Report', {}, { org: 'no-such-org' }).then(
+        () => null,
+        (error: unknown) => error,
+      ),
     ]);
     for (const refusal of refusals) {
       expect(refusal).to.be.instanceOf(AuthError);

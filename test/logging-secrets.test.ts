@@ -29,7 +29,11 @@ const LOGGERS: Record<string, () => { logger: Logger; text(): string }> = {
   },
   'winston 3': () => {
     const memory = memoryStream();
-    const logger = winston.createLogger({ level: 'info', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: memory.stream })] });
+    const logger = winston.createLogger({
+      level: 'info',
+      format: winston.format.json(),
+      transports: [new winston.transports.Stream({ stream: memory.stream })],
+    });
     return { logger, text: memory.text };
   },
   'a logger of lines': () => {
@@ -73,9 +77,13 @@ describe('errors that carry entities, in the log', () => {
         await request(t.app).get('/invalid-entity').expect(500);
         await request(t.app).get('/invalid-entity-wrapped').expect(500);
         const deadline = Date.now() + 5000;
-        while (!sink.text().includes('the profile could not be saved') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+        while (!sink.text().includes('the profile could not be saved') && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         const text = sink.text();
-        expect(text).to.contain('ValidationError').and.to.contain('Value for User.email is required').and.to.contain('the profile could not be saved');
+        expect(text)
+          .to.contain('ValidationError')
+          .and.to.contain('Value for User.email is required')
+          .and.to.contain('the profile could not be saved');
         expect(text).not.to.contain(hash);
         expect(text).not.to.contain(hash.slice(0, 20));
         expect(text).not.to.match(/passwordHash/);

@@ -37,7 +37,10 @@ function memoryStream(): { stream: PassThrough; text(): string } {
   return { stream, text: () => written };
 }
 
-type JsonRecord = Record<string, unknown> & { err?: { type?: string; name?: string; message?: string; stack?: string }; req?: unknown };
+type JsonRecord = Record<string, unknown> & {
+  err?: { type?: string; name?: string; message?: string; stack?: string };
+  req?: unknown;
+};
 
 /** The records of JSON lines (pino's and winston's output). */
 function jsonRecords(output: string): JsonRecord[] {
@@ -50,7 +53,9 @@ function jsonRecords(output: string): JsonRecord[] {
 /** The messages of JSON lines, each with its error's message and stack. */
 function jsonMessages(output: string, field: 'msg' | 'message'): string {
   return jsonRecords(output)
-    .map((record) => [record[field], record.err?.message, record.err?.stack].filter((part) => part !== undefined).join('\n'))
+    .map((record) =>
+      [record[field], record.err?.message, record.err?.stack].filter((part) => part !== undefined).join('\n'),
+    )
     .join('\n');
 }
 
@@ -81,19 +86,34 @@ const LOGGERS: Record<string, () => Sink> = {
   'the default logger (console with a prefix)': () => stderrSink(consoleLogger),
   'pino 10': () => {
     const memory = memoryStream();
-    return { logger: pino({ level: 'info' }, memory.stream), text: () => jsonMessages(memory.text(), 'msg'), records: () => jsonRecords(memory.text()), restore: () => undefined };
+    return {
+      logger: pino({ level: 'info' }, memory.stream),
+      text: () => jsonMessages(memory.text(), 'msg'),
+      records: () => jsonRecords(memory.text()),
+      restore: () => undefined,
+    };
   },
   'winston 3': () => {
     const memory = memoryStream();
-    const logger = winston.createLogger({ level: 'info', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: memory.stream })] });
-    return { logger, text: () => jsonMessages(memory.text(), 'message'), records: () => jsonRecords(memory.text()), restore: () => undefined };
+    const logger = winston.createLogger({
+      level: 'info',
+      format: winston.format.json(),
+      transports: [new winston.transports.Stream({ stream: memory.stream })],
+    });
+    return {
+      logger,
+      text: () => jsonMessages(memory.text(), 'message'),
+      records: () => jsonRecords(memory.text()),
+      restore: () => undefined,
+    };
   },
 };
 
 /** Waits (up to a deadline) until a JSON sink holds `count` records; winston writes on a later tick. */
 async function pollRecords(sink: Sink, count: number): Promise<JsonRecord[]> {
   const deadline = Date.now() + 5000;
-  while (sink.records!().length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (sink.records!().length < count && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   return sink.records!();
 }
 
@@ -134,7 +154,8 @@ describe('auth.logger with the console, pino and winston', () => {
         res.json({ ok: true });
       });
       // A database error whose statement carries a value (as a password or token hash would be).
-      const failingQuery = async () => (await partsOf(auth).storage.em()).execute(`select * from no_such_table where hash = '${SECRET_VALUE}'`);
+      const failingQuery = async () =>
+        (await partsOf(auth).storage.em()).execute(`select * from no_such_table where hash = '${SECRET_VALUE}'`);
       app.get('/db-boom', failingQuery);
       app.get('/db-boom-wrapped', async () => {
         await failingQuery().catch((cause: unknown) => {
@@ -153,7 +174,10 @@ describe('auth.logger with the console, pino and winston', () => {
       });
     });
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    const login = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+    const login = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(200);
     cookie = sessionCookieFrom(login)!;
   });
   afterEach(() => {
@@ -217,7 +241,10 @@ describe('auth.logger with the console, pino and winston', () => {
   });
 
   describe('pino and winston get the error and the request as structures', () => {
-    for (const [name, levelOfError] of [['pino 10', 50], ['winston 3', 'error']] as const) {
+    for (const [name, levelOfError] of [
+      ['pino 10', 50],
+      ['winston 3', 'error'],
+    ] as const) {
       it(`${name}: the error with its type, message and stack, and the request's method, path and id`, async () => {
         const sink = use(LOGGERS[name]!);
         const message = await kaboom('req-7f3a');
@@ -225,10 +252,14 @@ describe('auth.logger with the console, pino and winston', () => {
         const [record, ...others] = sink.records!();
         expect(others).to.deep.equal([]);
         expect(record!['level']).to.equal(levelOfError);
-        expect(record![name === 'pino 10' ? 'msg' : 'message']).to.equal(`unexpected error in GET "/boom/${message}" (request "req-7f3a")`);
+        expect(record![name === 'pino 10' ? 'msg' : 'message']).to.equal(
+          `unexpected error in GET "/boom/${message}" (request "req-7f3a")`,
+        );
         expect(record!.err).to.include({ message });
         expect(record!.err![name === 'pino 10' ? 'type' : 'name']).to.equal('Error');
-        expect(record!.err!.stack).to.match(new RegExp(`^Error: ${message}\n`)).and.to.match(FRAME_OF_THIS_FILE);
+        expect(record!.err!.stack)
+          .to.match(new RegExp(`^Error: ${message}\n`))
+          .and.to.match(FRAME_OF_THIS_FILE);
         expect(record!.req).to.deep.equal({ method: 'GET', path: `/boom/${message}`, id: 'req-7f3a' });
       });
 
@@ -253,7 +284,9 @@ describe('auth.logger with the console, pino and winston', () => {
         expect(written).not.to.contain('no_such_table where');
         const [direct, wrapped] = records;
         expect(direct!.err!.message).to.equal('(SQLITE_ERROR) SQLITE_ERROR: no such table: no_such_table');
-        expect(direct!.err!.stack).to.match(/^TableNotFoundException: \(SQLITE_ERROR\)/).and.to.match(/^\s+at /m);
+        expect(direct!.err!.stack)
+          .to.match(/^TableNotFoundException: \(SQLITE_ERROR\)/)
+          .and.to.match(/^\s+at /m);
         expect(written).to.contain('the report could not be read');
         expect(JSON.stringify(wrapped)).to.contain('no such table: no_such_table');
       });
@@ -274,7 +307,10 @@ describe('auth.logger with the console, pino and winston', () => {
         return info;
       });
       const memory = memoryStream();
-      t.auth.logger = winston.createLogger({ format: winston.format.combine(keep(), winston.format.json()), transports: [new winston.transports.Stream({ stream: memory.stream })] });
+      t.auth.logger = winston.createLogger({
+        format: winston.format.combine(keep(), winston.format.json()),
+        transports: [new winston.transports.Stream({ stream: memory.stream })],
+      });
       await request(t.app).get('/db-boom').expect(500);
       const message = await kaboom();
       const deadline = Date.now() + 5000;
@@ -286,13 +322,15 @@ describe('auth.logger with the console, pino and winston', () => {
       expect((database as Error).message).not.to.contain(SECRET_VALUE);
     });
 
-    it("the console gets one entry: the line, the request, the error and its stack frames, each frame on a line of its own", async () => {
+    it('the console gets one entry: the line, the request, the error and its stack frames, each frame on a line of its own', async () => {
       const sink = use(LOGGERS['the default logger (console with a prefix)']!);
       const message = await kaboom('req-42');
       const text = await logged(sink, (output) => output.includes(message));
       sink.restore();
       const lines = text.trimEnd().split('\n');
-      expect(lines[0]).to.equal(`[service-auth] unexpected error in GET "/boom/${message}" (request "req-42"): Error: ${message}`);
+      expect(lines[0]).to.equal(
+        `[service-auth] unexpected error in GET "/boom/${message}" (request "req-42"): Error: ${message}`,
+      );
       expect(lines.slice(1).length).to.be.greaterThan(0);
       for (const line of lines.slice(1)) expect(line).to.match(/^\s+at /);
     });

@@ -43,7 +43,11 @@ describe('ServiceAuth', () => {
   it('answers a malformed JSON body with 400 bad_request', async () => {
     const { app, auth } = await createTestApp();
     try {
-      const response = await request(app).post('/service-auth/me').set('Content-Type', 'application/json').send('{"email":').expect(400);
+      const response = await request(app)
+        .post('/service-auth/me')
+        .set('Content-Type', 'application/json')
+        .send('{"email":')
+        .expect(400);
       expect(response.body).to.include({ code: 'bad_request', status: 400 });
     } finally {
       await auth.close();
@@ -53,10 +57,23 @@ describe('ServiceAuth', () => {
   it('answers every unreadable body with a 4xx problem (413 payload_too_large or 400 bad_request), not as a server error', async () => {
     const { app, auth, log } = await createTestApp();
     try {
-      const tooLarge = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').send(JSON.stringify({ email: 'x'.repeat(20_000) })).expect(413);
+      const tooLarge = await request(app)
+        .post('/service-auth/login')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ email: 'x'.repeat(20_000) }))
+        .expect(413);
       expect(tooLarge.body.code).to.equal('payload_too_large');
-      const encoding = await request(app).post('/service-auth/login').set('Content-Type', 'application/json').set('Content-Encoding', 'x-unknown').send('{}').expect(400);
-      const parameters = await request(app).post('/service-auth/login').type('form').send(Array.from({ length: 1100 }, (_, i) => `p${i}=1`).join('&')).expect(400);
+      const encoding = await request(app)
+        .post('/service-auth/login')
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'x-unknown')
+        .send('{}')
+        .expect(400);
+      const parameters = await request(app)
+        .post('/service-auth/login')
+        .type('form')
+        .send(Array.from({ length: 1100 }, (_, i) => `p${i}=1`).join('&'))
+        .expect(400);
       for (const response of [encoding, parameters]) expect(response.body.code).to.equal('bad_request');
       expect(log.entries.filter((e) => e.level === 'error')).to.deep.equal([]);
     } finally {
@@ -73,7 +90,9 @@ describe('ServiceAuth', () => {
       let ready = false;
       void auth.ready.then(() => (ready = true));
       const creating = auth.users.create({ email: 'early@example.com', password: PASSWORD });
-      const asking = request(app).get('/service-auth/me').then((r) => r.status);
+      const asking = request(app)
+        .get('/service-auth/me')
+        .then((r) => r.status);
       expect(ready).to.equal(false);
       expect((await creating).email).to.equal('early@example.com');
       expect(await asking).to.equal(401);
@@ -138,7 +157,11 @@ describe('ServiceAuth', () => {
     app.set('SERVICE_AUTH_REDIS_URL', 'redis://127.0.0.1:1');
     const auth = new ServiceAuth(app);
     auth.logger = captureLogger();
-    for (const deadline = Date.now() + 5000; process.getActiveResourcesInfo().length <= before.length && Date.now() < deadline; ) await new Promise((resolve) => setImmediate(resolve));
+    for (
+      const deadline = Date.now() + 5000;
+      process.getActiveResourcesInfo().length <= before.length && Date.now() < deadline;
+    )
+      await new Promise((resolve) => setImmediate(resolve));
     expect(process.getActiveResourcesInfo().length, 'something is open while it runs').to.be.above(before.length);
     await auth.close();
     await auth.ready;
@@ -146,9 +169,12 @@ describe('ServiceAuth', () => {
     // the same list: work of an earlier test in this process (a socket's close, a timer) may end
     // meanwhile, and a busy machine lets it end at any turn of the loop.
     const surplus = () => {
-      const count = (list: string[]) => list.reduce((counts, kind) => counts.set(kind, (counts.get(kind) ?? 0) + 1), new Map<string, number>());
+      const count = (list: string[]) =>
+        list.reduce((counts, kind) => counts.set(kind, (counts.get(kind) ?? 0) + 1), new Map<string, number>());
       const was = count(before);
-      return [...count(process.getActiveResourcesInfo())].filter(([kind, n]) => n > (was.get(kind) ?? 0)).map(([kind, n]) => `${kind} ×${n - (was.get(kind) ?? 0)}`);
+      return [...count(process.getActiveResourcesInfo())]
+        .filter(([kind, n]) => n > (was.get(kind) ?? 0))
+        .map(([kind, n]) => `${kind} ×${n - (was.get(kind) ?? 0)}`);
     };
     await new Promise((resolve) => setImmediate(resolve));
     expect(surplus()).to.deep.equal([]);
@@ -181,7 +207,15 @@ describe('ServiceAuth', () => {
           code: 'internal_error',
         });
         expect(log.text()).to.contain('SELECT secret FROM internals');
-        await request(app).get('/known').expect(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Not yours', code: 'forbidden' });
+        await request(app)
+          .get('/known')
+          .expect(403, {
+            type: 'about:blank',
+            title: 'Forbidden',
+            status: 403,
+            detail: 'Not yours',
+            code: 'forbidden',
+          });
       } finally {
         await auth.close();
       }
@@ -190,7 +224,12 @@ describe('ServiceAuth', () => {
     it('logs a database error without its statement, whose values may be password hashes', async () => {
       const { app, auth, log } = await createTestApp({}, (app) => {
         app.get('/db', () => {
-          const driverError = Object.assign(new Error("insert into `service_auth_users` (`password_hash`) values ('$argon2id$v=19$m=19456,p=1,t=2$c2FsdA$aGFzaA') - SQLITE_IOERR: disk I/O error"), { code: 'SQLITE_IOERR' });
+          const driverError = Object.assign(
+            new Error(
+              "insert into `service_auth_users` (`password_hash`) values ('$argon2id$v=19$m=19456,p=1,t=2$c2FsdA$aGFzaA') - SQLITE_IOERR: disk I/O error",
+            ),
+            { code: 'SQLITE_IOERR' },
+          );
           throw new DriverException(driverError);
         });
       });

@@ -22,7 +22,9 @@ export class AddRoleCommand extends ServiceAuthCommand {
 
   email = Option.String({ name: 'email' });
   role = Option.String({ name: 'role' });
-  force = Option.Boolean('--force', false, { description: 'Give (and create) a role that neither a definition names nor was created' });
+  force = Option.Boolean('--force', false, {
+    description: 'Give (and create) a role that neither a definition names nor was created',
+  });
 
   protected override async run(): Promise<void> {
     const auth = await this.auth();
@@ -40,14 +42,18 @@ export class AddRoleCommand extends ServiceAuthCommand {
       const existing = [...new Set([...defined, ...(await auth.roles.list()).map((stored) => stored.name)])];
       const known = `the defined roles are ${defined.join(', ')}; did you mean "${closest(role, existing)}"?`;
       const fix = 'Create it with create-role, or give it anyway with --force';
-      throw new CliFailure(`No role is named "${role}": no definition names it and it was never created (${known}). ${fix}`);
+      throw new CliFailure(
+        `No role is named "${role}": no definition names it and it was never created (${known}). ${fix}`,
+      );
     }
     const roleExisted = (await auth.roles.list()).some((existing) => existing.name === role);
     const updated = await auth.users.addRole(user.id, role);
     if (!roleExisted) this.print(`Created role "${role}"`);
     if (standing !== 'defined') {
       const where = 'auth.defineRole, or ./policies';
-      this.context.stderr.write(`No definition gives the role "${role}" rules yet: it grants nothing until one does (${where})\n`);
+      this.context.stderr.write(
+        `No definition gives the role "${role}" rules yet: it grants nothing until one does (${where})\n`,
+      );
     }
     this.print(`Gave the role "${role}" to ${describeUser(updated)}`);
   }

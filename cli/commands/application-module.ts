@@ -25,11 +25,15 @@ export async function serviceAuthOfModule(modulePath: string, cwd: string): Prom
 
   const app = [exports['default'], exports['app']].find(isExpressApp);
   if (!app) {
-    throw new CliFailure(`${modulePath} exports no Express application: export it as the module's default export or as \`app\``);
+    throw new CliFailure(
+      `${modulePath} exports no Express application: export it as the module's default export or as \`app\``,
+    );
   }
   const auth = ServiceAuth.of(app);
   if (!auth) {
-    throw new CliFailure(`The application in ${modulePath} has no ServiceAuth: construct \`new ServiceAuth(app)\` when the module loads`);
+    throw new CliFailure(
+      `The application in ${modulePath} has no ServiceAuth: construct \`new ServiceAuth(app)\` when the module loads`,
+    );
   }
   return auth;
 }
@@ -55,7 +59,9 @@ async function loadTypeScript(modulePath: string, file: string): Promise<void> {
   try {
     await import(pathToFileURL(tsx).href);
   } catch (error) {
-    throw new CliFailure(`Cannot load the application module ${modulePath}: tsx (${tsx}) did not load: ${firstLine(error)}`);
+    throw new CliFailure(
+      `Cannot load the application module ${modulePath}: tsx (${tsx}) did not load: ${firstLine(error)}`,
+    );
   }
 }
 
@@ -63,9 +69,12 @@ async function loadTypeScript(modulePath: string, file: string): Promise<void> {
 function isExpressApp(value: unknown): value is Application {
   return (
     typeof value === 'function' &&
-    'set' in value && typeof value.set === 'function' &&
-    'get' in value && typeof value.get === 'function' &&
-    'use' in value && typeof value.use === 'function'
+    'set' in value &&
+    typeof value.set === 'function' &&
+    'get' in value &&
+    typeof value.get === 'function' &&
+    'use' in value &&
+    typeof value.use === 'function'
   );
 }
 

@@ -41,11 +41,33 @@ export function recordId(text: string): number | undefined {
 }
 
 export const AUDIT_QUERY_RULES = [
-  rule('type', (type) => isAuditType(type) || `--type ${JSON.stringify(type)} is not a type of record; the types are ${AUDIT_TYPES.join(', ')}`),
-  rule('since', (since) => sinceTime(since) !== undefined || `--since ${JSON.stringify(since)} is neither a date (YYYY-MM-DD, midnight UTC) nor a time back from now (7d, 12h)`),
-  rule('limit', (limit) => limitCount(limit) !== undefined || `--limit ${JSON.stringify(limit)} is not an integer from 1 to ${MAX_LIMIT}`),
-  rule('before', (before) => recordId(before) !== undefined || `--before ${JSON.stringify(before)} is not a record's id (a positive integer)`),
-  rule('userId', (userId) => recordId(userId) !== undefined || `--user-id ${JSON.stringify(userId)} is not a user's id (a positive integer)`),
+  rule(
+    'type',
+    (type) =>
+      isAuditType(type) ||
+      `--type ${JSON.stringify(type)} is not a type of record; the types are ${AUDIT_TYPES.join(', ')}`,
+  ),
+  rule(
+    'since',
+    (since) =>
+      sinceTime(since) !== undefined ||
+      `--since ${JSON.stringify(since)} is neither a date (YYYY-MM-DD, midnight UTC) nor a time back from now (7d, 12h)`,
+  ),
+  rule(
+    'limit',
+    (limit) =>
+      limitCount(limit) !== undefined || `--limit ${JSON.stringify(limit)} is not an integer from 1 to ${MAX_LIMIT}`,
+  ),
+  rule(
+    'before',
+    (before) =>
+      recordId(before) !== undefined || `--before ${JSON.stringify(before)} is not a record's id (a positive integer)`,
+  ),
+  rule(
+    'userId',
+    (userId) =>
+      recordId(userId) !== undefined || `--user-id ${JSON.stringify(userId)} is not a user's id (a positive integer)`,
+  ),
 ];
 
 function validDate(date: Date): Date | undefined {
@@ -53,7 +75,10 @@ function validDate(date: Date): Date | undefined {
 }
 
 /** A check of one string option, when it is given: true, or the message that refuses it. */
-function rule(field: string, check: (value: string) => true | string): t.LooseValidator<Record<string, unknown>, Record<string, unknown>> {
+function rule(
+  field: string,
+  check: (value: string) => true | string,
+): t.LooseValidator<Record<string, unknown>, Record<string, unknown>> {
   return t.makeValidator<Record<string, unknown>>({
     test: (command, state) => {
       const value = command[field];

@@ -26,6 +26,8 @@ export class AuditPruneCommand extends ServiceAuthCommand {
       return;
     }
     const removed = await audit.prune();
-    this.print(`Removed ${removed} ${removed === 1 ? 'row' : 'rows'} older than ${retentionDays} ${retentionDays === 1 ? 'day' : 'days'} (SERVICE_AUTH_AUDIT_RETENTION_DAYS)`);
+    this.print(
+      `Removed ${removed} ${removed === 1 ? 'row' : 'rows'} older than ${retentionDays} ${retentionDays === 1 ? 'day' : 'days'} (SERVICE_AUTH_AUDIT_RETENTION_DAYS)`,
+    );
   }
 }

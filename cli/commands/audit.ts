@@ -1,6 +1,14 @@
 import { Command, Option } from 'clipanion';
 import type { AuditRecord } from '../../src/audit/records.js';
-import { AUDIT_QUERY_RULES, DEFAULT_LIMIT, isAuditType, limitCount, MAX_LIMIT, recordId, sinceTime } from './audit-options.js';
+import {
+  AUDIT_QUERY_RULES,
+  DEFAULT_LIMIT,
+  isAuditType,
+  limitCount,
+  MAX_LIMIT,
+  recordId,
+  sinceTime,
+} from './audit-options.js';
 import { formatTable, tableTime } from './table.js';
 import { ServiceAuthCommand } from './base.js';
 
@@ -22,7 +30,10 @@ export class AuditCommand extends ServiceAuthCommand {
       ["A week of one user's records", '$0 auth audit --email ada@example.com --since 7d'],
       ['The records of the user with id 42', '$0 auth audit --user-id 42'],
       ['The page of records after the one that ended with record 5120', '$0 auth audit --before 5120'],
-      ['Failed logins since the first of November, as JSON', "$0 auth audit --type login --since 2026-11-01 --limit 1000 --json | jq '.[] | select(.outcome == \"failure\")'"],
+      [
+        'Failed logins since the first of November, as JSON',
+        '$0 auth audit --type login --since 2026-11-01 --limit 1000 --json | jq \'.[] | select(.outcome == "failure")\'',
+      ],
     ],
   });
 
@@ -31,8 +42,12 @@ export class AuditCommand extends ServiceAuthCommand {
   email = Option.String('--email', { description: 'Only the records of this email address, or of the user it names' });
   userId = Option.String('--user-id', { description: 'Only the records of the user with this id' });
   type = Option.String('--type', { description: 'Only records of this type, e.g. login, role_added' });
-  since = Option.String('--since', { description: 'Only records from this date (YYYY-MM-DD, UTC) or this long ago (7d, 12h) on' });
-  limit = Option.String('--limit', { description: `At most this many records, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` });
+  since = Option.String('--since', {
+    description: 'Only records from this date (YYYY-MM-DD, UTC) or this long ago (7d, 12h) on',
+  });
+  limit = Option.String('--limit', {
+    description: `At most this many records, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`,
+  });
   before = Option.String('--before', { description: 'Only records older than the one with this id (the next page)' });
   json = Option.Boolean('--json', false, { description: 'Print a JSON array instead of a table' });
 
@@ -52,18 +67,33 @@ export class AuditCommand extends ServiceAuthCommand {
     } else if (records.length === 0) {
       this.print('No records.');
     } else {
-      this.print(formatTable(['ID', 'At', 'Type', 'Outcome', 'User', 'Email', 'IP', 'Reason', 'Actor'], records.map(recordRow)));
+      this.print(
+        formatTable(['ID', 'At', 'Type', 'Outcome', 'User', 'Email', 'IP', 'Reason', 'Actor'], records.map(recordRow)),
+      );
     }
   }
 }
 
 /** A record with the audit table's field names (docs/audit.md), as `GET /api/security-log` answers them; the id first. */
-function asJson({ id, at, type, outcome, userId, email, ip, userAgent, reason, detail, hash }: AuditRecord): Record<string, unknown> {
+function asJson({
+  id,
+  at,
+  type,
+  outcome,
+  userId,
+  email,
+  ip,
+  userAgent,
+  reason,
+  detail,
+  hash,
+}: AuditRecord): Record<string, unknown> {
   return { id, at, type, outcome, user_id: userId, email, ip, user_agent: userAgent, reason, detail, hash };
 }
 
 function recordRow(record: AuditRecord): string[] {
-  const cell = (value: string | number | boolean | null | undefined): string => (value === null || value === undefined ? '-' : String(value));
+  const cell = (value: string | number | boolean | null | undefined): string =>
+    value === null || value === undefined ? '-' : String(value);
   return [
     String(record.id),
     tableTime(record.at),

@@ -74,7 +74,9 @@ export const AUTH_GROUP_COMMANDS: CommandClass[] = [
 /** A command's name within the group: `create-user`, `audit verify`. */
 const nameOf = (command: CommandClass) => command.paths?.[0]?.slice(1).join(' ');
 
-const commandList = AUTH_GROUP_COMMANDS.map((command) => `- \`auth ${nameOf(command)}\`: ${command.usage?.description}`).join('\n');
+const commandList = AUTH_GROUP_COMMANDS.map(
+  (command) => `- \`auth ${nameOf(command)}\`: ${command.usage?.description}`,
+).join('\n');
 
 /**
  * `service-auth auth` and `service-auth auth --help`: what the group does and which commands it
@@ -95,10 +97,19 @@ export class AuthGroupCommand extends Command {
       Output goes to stdout, errors to stderr. The exit status is 0 on success, 1 when the command failed (and changed nothing), 2 when the command line is wrong. Run a command with \`--help\` for its options and examples.
     `,
     examples: [
-      ['Create a first administrator, prompting for the password', '$0 auth create-user --email admin@example.com --role admin --admin'],
+      [
+        'Create a first administrator, prompting for the password',
+        '$0 auth create-user --email admin@example.com --role admin --admin',
+      ],
       ['List the users as JSON', '$0 auth list-users --json'],
-      ["Reset a password through the application, so that its rules and event handlers apply", '$0 auth reset-password ada@example.com --app dist/app.js'],
-      ['Disable an account: its sessions end, its tokens are refused until it is enabled', '$0 auth disable-user ada@example.com'],
+      [
+        'Reset a password through the application, so that its rules and event handlers apply',
+        '$0 auth reset-password ada@example.com --app dist/app.js',
+      ],
+      [
+        'Disable an account: its sessions end, its tokens are refused until it is enabled',
+        '$0 auth disable-user ada@example.com',
+      ],
       ['Create a token for a script', '$0 auth create-token --email ci@example.com --name deploy'],
       ['Migrate a PostgreSQL database', '$0 auth migrate --database postgresql://auth@db.internal/app'],
     ],
@@ -131,12 +142,19 @@ export class AuthGroupCommand extends Command {
 async function unknownCommand(args: string[], binaryName: string): Promise<string> {
   const { nearestCommand, usageError } = await import('./nearest-command.js');
   const typed = `auth ${args[1]}`;
-  const nearest = nearestCommand(args, AUTH_GROUP_COMMANDS.flatMap((command) => command.paths ?? []));
+  const nearest = nearestCommand(
+    args,
+    AUTH_GROUP_COMMANDS.flatMap((command) => command.paths ?? []),
+  );
   // The command is named exactly, but what follows does not parse for it (a required option
   // missing, say): clipanion's own error for that command says what is wrong, the group cannot.
-  const named = nearest && nearest.typed === nearest.name ? AUTH_GROUP_COMMANDS.find((command) => command.paths?.some((path) => path.join(' ') === nearest.name)) : undefined;
+  const named =
+    nearest && nearest.typed === nearest.name
+      ? AUTH_GROUP_COMMANDS.find((command) => command.paths?.some((path) => path.join(' ') === nearest.name))
+      : undefined;
   if (named) return usageError(named, args, binaryName);
-  if (nearest !== undefined) return `Unknown command "${nearest.typed}"; did you mean "${binaryName} ${nearest.name}"? See ${binaryName} auth --help`;
+  if (nearest !== undefined)
+    return `Unknown command "${nearest.typed}"; did you mean "${binaryName} ${nearest.name}"? See ${binaryName} auth --help`;
   const names = AUTH_GROUP_COMMANDS.map(nameOf).join(', ');
   return `Unknown command "${typed}"; the commands are ${names}; see ${binaryName} auth --help`;
 }

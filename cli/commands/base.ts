@@ -30,7 +30,8 @@ export abstract class ServiceAuthCommand extends Command {
   });
 
   app = Option.String('--app', {
-    description: 'An application module (its default export or export `app`) whose ServiceAuth, configuration and event handlers apply',
+    description:
+      'An application module (its default export or export `app`) whose ServiceAuth, configuration and event handlers apply',
   });
 
   /** The parts this command opened or loaded; closed when the command ends. */
@@ -195,7 +196,10 @@ async function ownParts(config: AuthConfig): Promise<AuthParts> {
 
 /** Our own database alone, its log lines on stderr as the parts' are (`openParts`). */
 async function ownStorage(config: AuthConfig, stderr: Writable): Promise<Storage> {
-  const [{ Storage }, { consoleLogger }] = await Promise.all([import('../../src/storage/storage.js'), import('../../src/logger.js')]);
+  const [{ Storage }, { consoleLogger }] = await Promise.all([
+    import('../../src/storage/storage.js'),
+    import('../../src/logger.js'),
+  ]);
   // As with the parts' Pluggable: the console until the CLI's logger, which waits for `ready`, replaces it.
   const log: { logger: Logger } = { logger: consoleLogger };
   const storage = new Storage(config.databaseUrl, { migrate: config.autoMigrate, log });

@@ -36,9 +36,18 @@ export class CheckCommand extends ServiceAuthCommand {
       Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy?, why_not?, lacking_attributes? }\`.
     `,
     examples: [
-      ['May ann read team north\'s reports?', '$0 auth check --email ann@example.com --action read --subject Report --field team=north'],
-      ['Through the application, as JSON', '$0 auth check --email ann@example.com --action read --subject Report --field team=south --app dist/app.js --json'],
-      ['A named policy', '$0 auth check --email ann@example.com --policy is_self_or_admin --field user_id=7 --app dist/app.js'],
+      [
+        "May ann read team north's reports?",
+        '$0 auth check --email ann@example.com --action read --subject Report --field team=north',
+      ],
+      [
+        'Through the application, as JSON',
+        '$0 auth check --email ann@example.com --action read --subject Report --field team=south --app dist/app.js --json',
+      ],
+      [
+        'A named policy',
+        '$0 auth check --email ann@example.com --policy is_self_or_admin --field user_id=7 --app dist/app.js',
+      ],
       ['In an organization', '$0 auth check --email ann@example.com --action create --subject Task --org acme'],
     ],
   });
@@ -58,10 +67,20 @@ export class CheckCommand extends ServiceAuthCommand {
   action = Option.String('--action', { description: 'The action, e.g. read' });
   subject = Option.String('--subject', { description: 'The subject type, e.g. Report' });
   policy = Option.String('--policy', { description: 'A named policy instead of an action on a subject (needs --app)' });
-  fields = Option.Array('--field', { description: "A field of the subject (or the policy's context) as key=value, or key:=JSON for a typed value; repeat for several" });
-  attributes = Option.Array('--attribute', { description: "A value of the application's user attributes (${user.team}) as key=value or key:=JSON; repeat for several (with --app, the application's resolver gives them otherwise)" });
-  org = Option.String('--org', { description: "Ask in this organization (its slug or id), with the user's organization roles there" });
-  policies = Option.String('--policies', { description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})` });
+  fields = Option.Array('--field', {
+    description:
+      "A field of the subject (or the policy's context) as key=value, or key:=JSON for a typed value; repeat for several",
+  });
+  attributes = Option.Array('--attribute', {
+    description:
+      "A value of the application's user attributes (${user.team}) as key=value or key:=JSON; repeat for several (with --app, the application's resolver gives them otherwise)",
+  });
+  org = Option.String('--org', {
+    description: "Ask in this organization (its slug or id), with the user's organization roles there",
+  });
+  policies = Option.String('--policies', {
+    description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})`,
+  });
   json = Option.Boolean('--json', false, { description: 'Print the explanation as JSON' });
 
   protected override async run(): Promise<number> {
@@ -73,10 +92,13 @@ export class CheckCommand extends ServiceAuthCommand {
       return EXIT_USAGE;
     }
     const parts = await this.auth();
-    const rules = this.app ? applicationRules(parts) : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable, parts.config.tenantField);
+    const rules = this.app
+      ? applicationRules(parts)
+      : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable, parts.config.tenantField);
     const { explain } = await import('../../src/authorization/explain.js');
     const user = await this.withAttributes(parts, rules.abilities, await this.existingUser(parts, this.email!), given);
-    if (this.policy !== undefined && !rules.policies.has(this.policy)) throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
+    if (this.policy !== undefined && !rules.policies.has(this.policy))
+      throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
     // Who asks, in the organization of `--org` if given, resolved as the package resolves any question.
     const { asking, asked } = await this.asked(parts, rules, user);
     const { org, roles, user: attributed, ability } = asked;
@@ -89,17 +111,25 @@ export class CheckCommand extends ServiceAuthCommand {
           : explain(rules, attributed, this.action!, this.subject!, question, undefined, ability);
     } catch (error) {
       // An action or subject type no rule names: a typo on the command line.
-      if (error instanceof TypeError) throw new CliFailure(`Usage Error: ${error.message.replace(/^explain: /, '')}`, EXIT_USAGE);
+      if (error instanceof TypeError)
+        throw new CliFailure(`Usage Error: ${error.message.replace(/^explain: /, '')}`, EXIT_USAGE);
       throw error;
     }
     const { rulesLackingAttributes } = await import('./lacking-attributes.js');
-    const lacking = explanation.allowed || this.policy !== undefined
-      ? []
-      : rulesLackingAttributes(rules.abilities.definitions(), attributed, roles, this.action!, this.subject!);
+    const lacking =
+      explanation.allowed || this.policy !== undefined
+        ? []
+        : rulesLackingAttributes(rules.abilities.definitions(), attributed, roles, this.action!, this.subject!);
     if (this.json) {
-      const lackingAttributes = lacking.map(({ rule, ...where }) => ({ ...where, action: rule.action, subject: rule.subject }));
+      const lackingAttributes = lacking.map(({ rule, ...where }) => ({
+        ...where,
+        action: rule.action,
+        subject: rule.subject,
+      }));
       const answer = { email: user.email, ...(org && { org: org.slug }), ...explanation };
-      this.print(JSON.stringify({ ...answer, ...(lacking.length > 0 && { lacking_attributes: lackingAttributes }) }, null, 2));
+      this.print(
+        JSON.stringify({ ...answer, ...(lacking.length > 0 && { lacking_attributes: lackingAttributes }) }, null, 2),
+      );
     } else {
       this.print(explanation.allowed ? 'allowed' : 'denied');
       this.print(decidedBy(explanation, [...user.roles, ...roles]));
@@ -113,7 +143,13 @@ export class CheckCommand extends ServiceAuthCommand {
    * The user with their attribute values when their roles name any (or `always`): those of
    * `--attribute`, else the application's resolver's (`--app`), else none.
    */
-  private async withAttributes(parts: AuthParts, abilities: ExplainDeps['abilities'], user: Principal, given: Record<string, unknown> | undefined, always = false): Promise<Principal> {
+  private async withAttributes(
+    parts: AuthParts,
+    abilities: ExplainDeps['abilities'],
+    user: Principal,
+    given: Record<string, unknown> | undefined,
+    always = false,
+  ): Promise<Principal> {
     const { checkAttributeValues, withAttributes } = await import('../../src/authorization/principal.js');
     if (given) {
       try {
@@ -164,7 +200,11 @@ export class CheckCommand extends ServiceAuthCommand {
     for (const pair of list ?? []) {
       const at = pair.indexOf('=');
       const isTyped = at > 1 && pair[at - 1] === ':';
-      if (at < 1 || (isTyped && at < 2)) return new CliFailure(`Usage Error: ${option} ${JSON.stringify(pair)} is not key=value or key:=JSON`, EXIT_USAGE);
+      if (at < 1 || (isTyped && at < 2))
+        return new CliFailure(
+          `Usage Error: ${option} ${JSON.stringify(pair)} is not key=value or key:=JSON`,
+          EXIT_USAGE,
+        );
       if (!isTyped) {
         params[pair.slice(0, at)] = pair.slice(at + 1);
         continue;
@@ -172,7 +212,10 @@ export class CheckCommand extends ServiceAuthCommand {
       try {
         typed[pair.slice(0, at - 1)] = JSON.parse(pair.slice(at + 1));
       } catch {
-        return new CliFailure(`Usage Error: ${option} ${JSON.stringify(pair)}: the value after := is not JSON (true, false, null, a number, "a string", a list or an object)`, EXIT_USAGE);
+        return new CliFailure(
+          `Usage Error: ${option} ${JSON.stringify(pair)}: the value after := is not JSON (true, false, null, a number, "a string", a list or an object)`,
+          EXIT_USAGE,
+        );
       }
     }
     return { ...routeContext(params), ...typed };

@@ -13,10 +13,12 @@ export function cliLogger(stderr: Writable, ready: Promise<unknown>): Logger {
     () => (started = true),
     () => (started = true),
   );
-  const write = (level: string) => (message: string, ...details: unknown[]): void => {
-    if (!started) return;
-    // '%s': the message is text, never a format string (it may quote an email with a '%' in it).
-    stderr.write(`[service-auth] ${level}${formatWithOptions({ colors: false }, '%s', message, ...details)}\n`);
-  };
+  const write =
+    (level: string) =>
+    (message: string, ...details: unknown[]): void => {
+      if (!started) return;
+      // '%s': the message is text, never a format string (it may quote an email with a '%' in it).
+      stderr.write(`[service-auth] ${level}${formatWithOptions({ colors: false }, '%s', message, ...details)}\n`);
+    };
   return { info: write(''), warn: write('warning: '), error: write('error: ') };
 }

@@ -14,7 +14,10 @@ export class ConfirmEmailCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['Confirm an address by hand', '$0 auth confirm-email ada@example.com'],
-      ['The users whose address is still unconfirmed, with jq', "$0 auth list-users --json | jq -r '.[] | select(.email_confirmed | not) | .email'"],
+      [
+        'The users whose address is still unconfirmed, with jq',
+        "$0 auth list-users --json | jq -r '.[] | select(.email_confirmed | not) | .email'",
+      ],
     ],
   });
 

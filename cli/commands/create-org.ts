@@ -13,7 +13,10 @@ export class CreateOrgCommand extends ServiceAuthCommand {
       An owner of \`SERVICE_AUTH_MAX_ORGS_PER_USER\` organizations already (default 50) is refused (too many organizations), as over HTTP.
     `,
     examples: [
-      ['Create "Acme Inc." (slug acme-inc), owned by ada@example.com', '$0 auth create-org --name "Acme Inc." --owner ada@example.com'],
+      [
+        'Create "Acme Inc." (slug acme-inc), owned by ada@example.com',
+        '$0 auth create-org --name "Acme Inc." --owner ada@example.com',
+      ],
       ['Choose the slug', '$0 auth create-org --name "Acme Inc." --slug acme --owner ada@example.com'],
     ],
   });
@@ -25,7 +28,13 @@ export class CreateOrgCommand extends ServiceAuthCommand {
   protected override async run(): Promise<void> {
     const auth = await this.auth();
     const owner = await this.existingUser(auth, this.owner);
-    const org = await auth.orgs.create({ name: this.name, owner: owner.id, ...(this.slug !== undefined && { slug: this.slug }) });
-    this.print(`Created organization ${org.slug} (id ${org.id}, ${JSON.stringify(org.name)}), owned by ${owner.email} (${auth.config.orgs.ownerRoles.join(', ')})`);
+    const org = await auth.orgs.create({
+      name: this.name,
+      owner: owner.id,
+      ...(this.slug !== undefined && { slug: this.slug }),
+    });
+    this.print(
+      `Created organization ${org.slug} (id ${org.id}, ${JSON.stringify(org.name)}), owned by ${owner.email} (${auth.config.orgs.ownerRoles.join(', ')})`,
+    );
   }
 }

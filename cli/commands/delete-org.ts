@@ -27,9 +27,12 @@ export class DeleteOrgCommand extends ServiceAuthCommand {
     const auth = await this.auth();
     // The service counts the members in the transaction that deletes, so none can join between.
     const org = await auth.orgs.delete(this.org, null, { onlyOwners: !this.force }).catch((error: unknown) => {
-      if (error instanceof AuthError && error.code === 'org_has_members') throw new CliFailure(`${error.message}; nothing was deleted (with --force, it is deleted with them)`);
+      if (error instanceof AuthError && error.code === 'org_has_members')
+        throw new CliFailure(`${error.message}; nothing was deleted (with --force, it is deleted with them)`);
       throw error;
     });
-    this.print(`Deleted organization ${org.slug} (id ${org.id}), with ${org.members} member${org.members === 1 ? '' : 's'}`);
+    this.print(
+      `Deleted organization ${org.slug} (id ${org.id}), with ${org.members} member${org.members === 1 ? '' : 's'}`,
+    );
   }
 }

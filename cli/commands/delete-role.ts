@@ -24,6 +24,8 @@ export class DeleteRoleCommand extends ServiceAuthCommand {
   protected override async run(): Promise<void> {
     const auth = await this.auth();
     const holders = await auth.roles.delete(this.name, { force: this.force });
-    this.print(`Deleted role "${this.name}"${holders ? `; took it from ${holders} user${holders === 1 ? '' : 's'}` : ''}`);
+    this.print(
+      `Deleted role "${this.name}"${holders ? `; took it from ${holders} user${holders === 1 ? '' : 's'}` : ''}`,
+    );
   }
 }

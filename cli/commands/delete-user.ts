@@ -42,10 +42,15 @@ export class DeleteUserCommand extends ServiceAuthCommand {
   /** Asks the operator to type the email; anything else, or no terminal to ask on, is a failure. */
   private async confirm(user: AuthUser, holdings: string): Promise<void> {
     if (!canAsk(this.context)) {
-      throw new CliFailure(`Not deleted: standard input is not a terminal to confirm on; pass --yes to delete ${user.email} without asking`);
+      throw new CliFailure(
+        `Not deleted: standard input is not a terminal to confirm on; pass --yes to delete ${user.email} without asking`,
+      );
     }
     this.context.stderr.write(`${describeUser(user)} has ${holdings || 'no sessions and no API tokens'}.\n`);
-    const typed = await askLine(this.context, `Delete ${user.email} and everything of theirs? Type the email to confirm: `);
+    const typed = await askLine(
+      this.context,
+      `Delete ${user.email} and everything of theirs? Type the email to confirm: `,
+    );
     // Compared as stored (trimmed, lower-cased): the confirmation is about which user, not about case.
     if (normalizeEmail(typed) !== user.email) {
       throw new CliFailure(`The email typed is not ${user.email}; nothing was changed`);
@@ -60,7 +65,9 @@ export class DeleteUserCommand extends ServiceAuthCommand {
  */
 async function credentialsOf(auth: AuthParts, user: AuthUser): Promise<string> {
   const [sessions, tokens] = await Promise.all([auth.sessions.list(user.id), auth.tokens.list({ user: user.id })]);
-  const counts = [counted(sessions.length, 'session'), counted(tokens.length, 'API token')].filter((text) => text !== '');
+  const counts = [counted(sessions.length, 'session'), counted(tokens.length, 'API token')].filter(
+    (text) => text !== '',
+  );
   return counts.join(' and ');
 }
 

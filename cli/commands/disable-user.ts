@@ -16,7 +16,10 @@ export class DisableUserCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['Disable an account', '$0 auth disable-user ada@example.com'],
-      ['Disable it through the application, so that its user_disabled handlers run', '$0 auth disable-user ada@example.com --app dist/app.js'],
+      [
+        'Disable it through the application, so that its user_disabled handlers run',
+        '$0 auth disable-user ada@example.com --app dist/app.js',
+      ],
     ],
   });
 
@@ -30,6 +33,8 @@ export class DisableUserCommand extends ServiceAuthCommand {
       return;
     }
     await auth.users.disable(user.id);
-    this.print(`Disabled ${user.email}: their sessions were ended, and their API tokens are refused until the account is enabled`);
+    this.print(
+      `Disabled ${user.email}: their sessions were ended, and their API tokens are refused until the account is enabled`,
+    );
   }
 }

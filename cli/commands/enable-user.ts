@@ -14,7 +14,10 @@ export class EnableUserCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['Enable an account again', '$0 auth enable-user ada@example.com'],
-      ['Enable it through the application, so that its user_enabled handlers run', '$0 auth enable-user ada@example.com --app dist/app.js'],
+      [
+        'Enable it through the application, so that its user_enabled handlers run',
+        '$0 auth enable-user ada@example.com --app dist/app.js',
+      ],
     ],
   });
 

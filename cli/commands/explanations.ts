@@ -7,14 +7,18 @@ export function decidedBy(explanation: Explanation, roles: Iterable<string>): st
   if (explanation.policy !== undefined) return `by policy "${explanation.policy}"`;
   if (!explanation.rule) {
     const held = [...roles];
-    return held.length ? `no rule of the roles ${held.join(', ')} grants it` : 'no rule grants it: the user has no roles';
+    return held.length
+      ? `no rule of the roles ${held.join(', ')} grants it`
+      : 'no rule grants it: the user has no roles';
   }
   const { role, source } = explanation.rule;
   return `by ${role === null ? 'a rule of no role' : `${explanation.rule.org_role ? 'org role' : 'role'} "${role}"`}${source ? ` (${source})` : ''}: ${ruleText(explanation.rule)}`;
 }
 
 /** A rule in words: `can read Report where {"team":"north"}`. */
-export function ruleText(rule: Pick<ExplainedRule, 'action' | 'subject' | 'inverted' | 'fields' | 'conditions' | 'reason'>): string {
+export function ruleText(
+  rule: Pick<ExplainedRule, 'action' | 'subject' | 'inverted' | 'fields' | 'conditions' | 'reason'>,
+): string {
   const list = (value: string | string[]) => (Array.isArray(value) ? value.join(', ') : value);
   return [
     rule.inverted ? 'cannot' : 'can',
@@ -41,9 +45,12 @@ export function whyNotLines(explanation: Explanation): string[] {
       const where = `  ${ruleName(rule)}: ${ruleText(rule)}`;
       if (failed) {
         const wanted = `${failed.field === null ? '' : `${failed.field} `}${failed.operator} ${JSON.stringify(failed.expected)}`;
-        const had = failed.field === null
-          ? 'the subject does not meet it'
-          : failed.missing ? `the subject has no ${failed.field}` : `the subject's ${subjectValues(failed)}`;
+        const had =
+          failed.field === null
+            ? 'the subject does not meet it'
+            : failed.missing
+              ? `the subject has no ${failed.field}`
+              : `the subject's ${subjectValues(failed)}`;
         return `${where}\n    fails ${wanted}: ${had}`;
       }
       return `${where}\n    matches, but ${refused_by ? `${ruleName(refused_by)} refuses: ${ruleText(refused_by)}` : 'another rule decided'}`;
@@ -80,7 +87,9 @@ export function lackingLines(lacking: readonly LackingAttributes[], from: Attrib
 /** `team is "south"`, or through a list each element's: `members[0].user_id is 5, members[1].user_id is absent`. */
 function subjectValues(failed: NonNullable<WhyNotRule['failed']>): string {
   if (!failed.elements) return `${failed.field} is ${JSON.stringify(failed.actual)}`;
-  return failed.elements.map((element) => `${element.path} is ${'value' in element ? JSON.stringify(element.value) : 'absent'}`).join(', ');
+  return failed.elements
+    .map((element) => `${element.path} is ${'value' in element ? JSON.stringify(element.value) : 'absent'}`)
+    .join(', ');
 }
 
 /** `role "analyst", rule 2 (policies/roles.json)`. */
@@ -92,10 +101,14 @@ function ruleName(rule: ExplainedRule): string {
 /** Two lines for a failed policy test: what was asked and expected, and what decided (or why it could not be asked). */
 export function failureLines(result: PolicyTestResult): string[] {
   const word = (allowed: boolean) => (allowed ? 'allowed' : 'denied');
-  const question = result.policy !== undefined
-    ? `policy ${result.policy} ${JSON.stringify(result.fields)}`
-    : `${result.action} ${result.subject} ${JSON.stringify(result.fields)}${result.field ? ` field ${result.field}` : ''}`;
+  const question =
+    result.policy !== undefined
+      ? `policy ${result.policy} ${JSON.stringify(result.fields)}`
+      : `${result.action} ${result.subject} ${JSON.stringify(result.fields)}${result.field ? ` field ${result.field}` : ''}`;
   const head = `FAIL tests[${result.index}]${result.description ? ` (${result.description})` : ''} ${result.principal}: ${question}`;
   if (result.problem) return [`${head}: ${result.problem}`];
-  return [`${head}: expected ${word(result.expected)}, was ${word(result.actual)}`, `     ${decidedBy(result.explanation, result.roles)}`];
+  return [
+    `${head}: expected ${word(result.expected)}, was ${word(result.actual)}`,
+    `     ${decidedBy(result.explanation, result.roles)}`,
+  ];
 }

@@ -21,7 +21,8 @@ export function reportFailure(error: unknown): FailureReport {
   if (error instanceof AuthError) return { message: authErrorMessage(error), exitCode: EXIT_FAILURE };
   if (error instanceof ConfigError) return { message: `Configuration error: ${error.message}`, exitCode: EXIT_FAILURE };
   // `auth.ready`'s rejection: its message already names the URL with the password hidden.
-  if (error instanceof StorageError) return { message: `Database unavailable: ${error.message}`, exitCode: EXIT_FAILURE };
+  if (error instanceof StorageError)
+    return { message: `Database unavailable: ${error.message}`, exitCode: EXIT_FAILURE };
   if (error instanceof TableNotFoundException) {
     return {
       message:
@@ -51,10 +52,14 @@ function driverMessage(error: DriverException): string {
 /** Each stable code as a plain sentence; every failed rule or field on its own line. */
 function authErrorMessage(error: AuthError): string {
   if (error instanceof PasswordRulesError) {
-    return ['The password does not meet the rules:', ...error.failures.map((f) => `  - ${f.message} (${f.rule})`)].join('\n');
+    return ['The password does not meet the rules:', ...error.failures.map((f) => `  - ${f.message} (${f.rule})`)].join(
+      '\n',
+    );
   }
   if (error instanceof ValidationError) {
-    return error.fieldErrors.map((e) => `Invalid ${e.field === 'role' ? 'role name' : e.field}: ${e.message}`).join('\n');
+    return error.fieldErrors
+      .map((e) => `Invalid ${e.field === 'role' ? 'role name' : e.field}: ${e.message}`)
+      .join('\n');
   }
   switch (error.code) {
     case 'invalid_email':

@@ -29,7 +29,9 @@ export class ImportLegacyTokenCommand extends ServiceAuthCommand {
   protected override async run(): Promise<void> {
     const auth = await this.auth();
     const user = await this.existingUser(auth, this.email!);
-    const imported = await tokenFieldsAsOptions(() => auth.tokens.importLegacy(user.id, { sha256: this.sha256!, name: this.name! }));
+    const imported = await tokenFieldsAsOptions(() =>
+      auth.tokens.importLegacy(user.id, { sha256: this.sha256!, name: this.name! }),
+    );
     this.print(imported.id);
   }
 }

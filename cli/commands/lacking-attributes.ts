@@ -31,10 +31,17 @@ export function rulesLackingAttributes(
   return held.flatMap((definition) =>
     definition.rules.flatMap((rule, at): LackingAttributes[] => {
       if (!names(rule.action, action, 'manage') || !names(rule.subject as string | string[], subject, 'all')) return [];
-      const attributes = attributesNamed(rule).filter((name) => user.attributes?.[name] === undefined || user.attributes[name] === null);
+      const attributes = attributesNamed(rule).filter(
+        (name) => user.attributes?.[name] === undefined || user.attributes[name] === null,
+      );
       if (attributes.length === 0) return [];
       const { role, source } = definition;
-      const where = { role, ...(definition.org && { org_role: true as const }), index: at + 1, ...(source !== undefined && { source }) };
+      const where = {
+        role,
+        ...(definition.org && { org_role: true as const }),
+        index: at + 1,
+        ...(source !== undefined && { source }),
+      };
       return [{ ...where, rule, attributes }];
     }),
   );
@@ -42,7 +49,9 @@ export function rulesLackingAttributes(
 
 /** The definitions of these roles and of those they include, each once. */
 function heldRoles(definitions: readonly RoleDefinition[], org: boolean, roles: readonly string[]): RoleDefinition[] {
-  const byName = new Map(definitions.filter((definition) => definition.org === org).map((definition) => [definition.role, definition]));
+  const byName = new Map(
+    definitions.filter((definition) => definition.org === org).map((definition) => [definition.role, definition]),
+  );
   const found = new Map<string, RoleDefinition>();
   const visit = (name: string): void => {
     const definition = byName.get(name);

@@ -13,7 +13,10 @@ export class ListMembersCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['List the members of acme', '$0 auth list-members acme'],
-      ['The emails of its owners, with jq', "$0 auth list-members acme --json | jq -r '.[] | select(.roles | index(\"owner\")) | .email'"],
+      [
+        'The emails of its owners, with jq',
+        '$0 auth list-members acme --json | jq -r \'.[] | select(.roles | index("owner")) | .email\'',
+      ],
     ],
   });
 
@@ -29,7 +32,12 @@ export class ListMembersCommand extends ServiceAuthCommand {
     } else if (members.length === 0) {
       this.print('No members.');
     } else {
-      const rows = members.map((member) => [String(member.user_id), member.email, member.roles.join(', '), tableTime(member.created_at)]);
+      const rows = members.map((member) => [
+        String(member.user_id),
+        member.email,
+        member.roles.join(', '),
+        tableTime(member.created_at),
+      ]);
       this.print(formatTable(['User ID', 'Email', 'Roles', 'Joined'], rows));
     }
   }

@@ -13,7 +13,10 @@ export class ListOrgsCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['List the organizations', '$0 auth list-orgs'],
-      ['The slugs of those without members, with jq', "$0 auth list-orgs --json | jq -r '.[] | select(.members == 0) | .slug'"],
+      [
+        'The slugs of those without members, with jq',
+        "$0 auth list-orgs --json | jq -r '.[] | select(.members == 0) | .slug'",
+      ],
     ],
   });
 
@@ -28,7 +31,13 @@ export class ListOrgsCommand extends ServiceAuthCommand {
     } else if (orgs.length === 0) {
       this.print('No organizations.');
     } else {
-      const rows = orgs.map((org) => [String(org.id), org.slug, org.name, String(org.members), tableTime(org.created_at)]);
+      const rows = orgs.map((org) => [
+        String(org.id),
+        org.slug,
+        org.name,
+        String(org.members),
+        tableTime(org.created_at),
+      ]);
       this.print(formatTable(['ID', 'Slug', 'Name', 'Members', 'Created'], rows));
     }
   }

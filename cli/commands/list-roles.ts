@@ -27,7 +27,12 @@ export class ListRolesCommand extends ServiceAuthCommand {
     } else if (roles.length === 0) {
       this.print('No roles.');
     } else {
-      this.print(formatTable(['Name', 'Created'], roles.map((role) => [role.name, tableTime(role.created_at)])));
+      this.print(
+        formatTable(
+          ['Name', 'Created'],
+          roles.map((role) => [role.name, tableTime(role.created_at)]),
+        ),
+      );
     }
   }
 }

@@ -16,7 +16,10 @@ export class ListTokensCommand extends ServiceAuthCommand {
     examples: [
       ['Every token', '$0 auth list-tokens'],
       ["One user's tokens as JSON", '$0 auth list-tokens --email ada@example.com --json'],
-      ['Who still has legacy tokens to regenerate', "$0 auth list-tokens --legacy --json | jq -r '.[].email' | sort -u"],
+      [
+        'Who still has legacy tokens to regenerate',
+        "$0 auth list-tokens --legacy --json | jq -r '.[].email' | sort -u",
+      ],
     ],
   });
 

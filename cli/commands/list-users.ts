@@ -16,8 +16,14 @@ export class ListUsersCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['List the users', '$0 auth list-users'],
-      ['The emails of the administrators, with jq', "$0 auth list-users --json | jq -r '.[] | select(.is_admin) | .email'"],
-      ['The emails of the disabled users, with jq', "$0 auth list-users --json | jq -r '.[] | select(.disabled) | .email'"],
+      [
+        'The emails of the administrators, with jq',
+        "$0 auth list-users --json | jq -r '.[] | select(.is_admin) | .email'",
+      ],
+      [
+        'The emails of the disabled users, with jq',
+        "$0 auth list-users --json | jq -r '.[] | select(.disabled) | .email'",
+      ],
     ],
   });
 
@@ -44,4 +50,3 @@ export class ListUsersCommand extends ServiceAuthCommand {
     }
   }
 }
-

@@ -20,7 +20,10 @@ export interface NearestCommand {
  * was meant. `paths` are the commands' clipanion paths; options and whatever follows the first of
  * them are not command words.
  */
-export function nearestCommand(args: readonly string[], paths: readonly (readonly string[])[]): NearestCommand | undefined {
+export function nearestCommand(
+  args: readonly string[],
+  paths: readonly (readonly string[])[],
+): NearestCommand | undefined {
   const firstOption = args.findIndex((arg) => arg.startsWith('-'));
   const words = firstOption === -1 ? args : args.slice(0, firstOption);
   let best: (NearestCommand & { distance: number; length: number }) | undefined;

@@ -21,22 +21,37 @@ export function exclusive(flags: Record<string, string>): t.LooseValidator<Comma
   return t.makeValidator<CommandFields>({
     test: (command, state) => {
       const used = Object.keys(flags).filter((field) => given(command[field]));
-      return used.length <= 1 || fail(state, `${used.map((field) => flags[field]).join(' and ')} cannot be used together`);
+      return (
+        used.length <= 1 || fail(state, `${used.map((field) => flags[field]).join(' and ')} cannot be used together`)
+      );
     },
   });
 }
 
 /** The option must be given unless another is: `requiredUnless('action', '--action', 'policy', '--policy')`. */
-export function requiredUnless(field: string, flag: string, other: string, otherFlag: string): t.LooseValidator<CommandFields, CommandFields> {
+export function requiredUnless(
+  field: string,
+  flag: string,
+  other: string,
+  otherFlag: string,
+): t.LooseValidator<CommandFields, CommandFields> {
   return t.makeValidator<CommandFields>({
-    test: (command, state) => given(command[field]) || given(command[other]) || fail(state, `${flag} is required (or ${otherFlag})`),
+    test: (command, state) =>
+      given(command[field]) || given(command[other]) || fail(state, `${flag} is required (or ${otherFlag})`),
   });
 }
 
 /** One option needs another: `needs('policy', '--policy', 'app', '--app', 'policies are code')`. */
-export function needs(field: string, flag: string, other: string, otherFlag: string, why: string): t.LooseValidator<CommandFields, CommandFields> {
+export function needs(
+  field: string,
+  flag: string,
+  other: string,
+  otherFlag: string,
+  why: string,
+): t.LooseValidator<CommandFields, CommandFields> {
   return t.makeValidator<CommandFields>({
-    test: (command, state) => !given(command[field]) || given(command[other]) || fail(state, `${flag} needs ${otherFlag}: ${why}`),
+    test: (command, state) =>
+      !given(command[field]) || given(command[other]) || fail(state, `${flag} needs ${otherFlag}: ${why}`),
   });
 }
 

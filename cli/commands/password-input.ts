@@ -27,18 +27,29 @@ export interface PasswordStreams {
 export const exclusivePasswordOptions = exclusive({ password: '--password', passwordStdin: '--password-stdin' });
 
 /** The new password, from whichever source the options name; `whose` labels the prompt. */
-export async function readNewPassword(options: PasswordOptions, streams: PasswordStreams, whose: string): Promise<string> {
+export async function readNewPassword(
+  options: PasswordOptions,
+  streams: PasswordStreams,
+  whose: string,
+): Promise<string> {
   if (options.password !== undefined) {
-    streams.stderr.write('Warning: --password is visible to other users of this machine (process list, shell history); prefer --password-stdin or the prompt\n');
+    streams.stderr.write(
+      'Warning: --password is visible to other users of this machine (process list, shell history); prefer --password-stdin or the prompt\n',
+    );
     return options.password;
   }
   if (options.passwordStdin) return readFirstLine(streams.stdin);
   if (streams.stdin instanceof ReadStream && streams.stdin.isTTY) {
-    const [first = '', second = ''] = await readHiddenLines(streams.stdin, streams.stderr, [`Password for ${whose}: `, 'Repeat the password: ']);
+    const [first = '', second = ''] = await readHiddenLines(streams.stdin, streams.stderr, [
+      `Password for ${whose}: `,
+      'Repeat the password: ',
+    ]);
     if (first !== second) throw new CliFailure('The two passwords differ; nothing was changed');
     return first;
   }
-  throw new CliFailure('No password given, and standard input is not a terminal to prompt on: use --password or --password-stdin');
+  throw new CliFailure(
+    'No password given, and standard input is not a terminal to prompt on: use --password or --password-stdin',
+  );
 }
 
 /** The first line of the stream, without its line ending; anything after it is left unread. */

@@ -20,7 +20,10 @@ export class PolicyDiffCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['What the working copy changes since the last commit', '$0 auth policy diff git:HEAD:policies policies'],
-      ['Fail a CI job only when a change grants more', '$0 auth policy diff git:origin/main:policies policies --fail-on grants'],
+      [
+        'Fail a CI job only when a change grants more',
+        '$0 auth policy diff git:origin/main:policies policies --fail-on grants',
+      ],
     ],
   });
 
@@ -36,18 +39,20 @@ export class PolicyDiffCommand extends ServiceAuthCommand {
     const diff = await this.usage(() => this.compare());
     if (this.json) this.print(JSON.stringify(diff, null, 2));
     else for (const line of report(diff)) this.print(line);
-    const failing = this.failOn === 'grants' ? diff.changes.some((change) => change.change === 'grant') : diff.changes.length > 0;
+    const failing =
+      this.failOn === 'grants' ? diff.changes.some((change) => change.change === 'grant') : diff.changes.length > 0;
     return failing ? EXIT_FAILURE : 0;
   }
 
   private async compare(): Promise<PolicyDiff> {
-    const [{ diffPolicies }, { policySetOf }, { readPolicySource }, { entityRelations }, { exportsOfModule }] = await Promise.all([
-      import('../../src/authorization/analysis/diff.js'),
-      import('../../src/authorization/analysis/policy-sets.js'),
-      import('./policy-sources.js'),
-      import('../../src/authorization/analysis/entities.js'),
-      import('./application-module.js'),
-    ]);
+    const [{ diffPolicies }, { policySetOf }, { readPolicySource }, { entityRelations }, { exportsOfModule }] =
+      await Promise.all([
+        import('../../src/authorization/analysis/diff.js'),
+        import('../../src/authorization/analysis/policy-sets.js'),
+        import('./policy-sources.js'),
+        import('../../src/authorization/analysis/entities.js'),
+        import('./application-module.js'),
+      ]);
     const parts = this.app ? await this.openParts() : undefined;
     const base: PolicySet | undefined = parts && { roles: parts.roleRules, orgRoles: parts.orgRoles };
     // Without --app, the tenant field is the environment's, as our own parts would read it.
@@ -57,13 +62,23 @@ export class PolicyDiffCommand extends ServiceAuthCommand {
       try {
         return policySetOf(source, { tenantField, base });
       } catch (error) {
-        throw new CliFailure(`Invalid policies in ${index === 0 ? this.before : this.after}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
+        throw new CliFailure(
+          `Invalid policies in ${index === 0 ? this.before : this.after}: ${error instanceof Error ? error.message : String(error)}`,
+          EXIT_USAGE,
+        );
       }
     });
     // Which relations are to-many, from the application's entities; without --app, read both ways.
     const relations = this.app ? entityRelations(await exportsOfModule(this.app, process.cwd())) : undefined;
     const diff = diffPolicies(was!, is!, relations);
-    for (const name of parts?.policies.names() ?? []) diff.not_analysed.push({ role: null, org_role: null, action: 'satisfy', subject: name, reason: 'a named policy is code' });
+    for (const name of parts?.policies.names() ?? [])
+      diff.not_analysed.push({
+        role: null,
+        org_role: null,
+        action: 'satisfy',
+        subject: name,
+        reason: 'a named policy is code',
+      });
     return diff;
   }
 
@@ -91,13 +106,18 @@ function report({ changes, not_analysed }: PolicyDiff): string[] {
   if (not_analysed.length) {
     lines.push('not analysed');
     for (const item of not_analysed) {
-      const who = item.role !== null ? `role ${item.role}: ` : item.org_role !== null ? `org role ${item.org_role}: ` : '';
+      const who =
+        item.role !== null ? `role ${item.role}: ` : item.org_role !== null ? `org role ${item.org_role}: ` : '';
       lines.push(`  ${who}${item.action} ${item.subject} (${item.reason})`);
     }
   }
   const grants = changes.filter((change) => change.change === 'grant').length;
   const revokes = changes.length - grants;
-  lines.push(changes.length === 0 ? 'No change: every role decides every subject as before.' : `${plural(changes.length, 'change')}: ${plural(grants, 'grant')}, ${plural(revokes, 'revoke')}`);
+  lines.push(
+    changes.length === 0
+      ? 'No change: every role decides every subject as before.'
+      : `${plural(changes.length, 'change')}: ${plural(grants, 'grant')}, ${plural(revokes, 'revoke')}`,
+  );
   return lines;
 }
 

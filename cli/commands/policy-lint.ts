@@ -43,23 +43,41 @@ export class PolicyLintCommand extends ServiceAuthCommand {
     const findings = [...read.findings, ...lintRoles(read.roles, options)].sort(byPlace);
     if (this.json) this.print(JSON.stringify({ findings }, null, 2));
     else {
-      for (const finding of findings) this.print(`${finding.file}: ${finding.org_role ? 'org role' : 'role'} "${finding.role}", rule ${finding.rule}: ${finding.kind}: ${finding.message}`);
-      this.print(findings.length === 0 ? 'No findings.' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`);
+      for (const finding of findings)
+        this.print(
+          `${finding.file}: ${finding.org_role ? 'org role' : 'role'} "${finding.role}", rule ${finding.rule}: ${finding.kind}: ${finding.message}`,
+        );
+      this.print(
+        findings.length === 0 ? 'No findings.' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`,
+      );
     }
     return findings.length === 0 ? 0 : EXIT_FAILURE;
   }
 
   /** The application's tenant field, and its entities and their relations. */
-  private async application({ entityProperties, entityRelations, entityShapes }: typeof import('../../src/authorization/analysis/entities.js')) {
+  private async application({
+    entityProperties,
+    entityRelations,
+    entityShapes,
+  }: typeof import('../../src/authorization/analysis/entities.js')) {
     const parts = await this.openParts();
     const { exportsOfModule } = await import('./application-module.js');
     const exported = await exportsOfModule(this.app!, process.cwd());
-    const [entities, relations, shapes] = [entityProperties(exported), entityRelations(exported), entityShapes(exported)];
+    const [entities, relations, shapes] = [
+      entityProperties(exported),
+      entityRelations(exported),
+      entityShapes(exported),
+    ];
     return { tenantField: parts.orgRoles.tenant.field, entities, relations, shapes };
   }
 }
 
 /** In the order of the files, roles and rules. */
 function byPlace(a: LintFinding, b: LintFinding): number {
-  return (a.file ?? '').localeCompare(b.file ?? '') || Number(a.org_role ?? false) - Number(b.org_role ?? false) || a.role.localeCompare(b.role) || a.rule - b.rule;
+  return (
+    (a.file ?? '').localeCompare(b.file ?? '') ||
+    Number(a.org_role ?? false) - Number(b.org_role ?? false) ||
+    a.role.localeCompare(b.role) ||
+    a.rule - b.rule
+  );
 }

@@ -21,7 +21,8 @@ export function applicationRules(parts: AuthParts): ExplainDeps {
 /** The role rules of a directory's JSON files (no named policies: those are code). */
 export async function directoryRules(directory: string, log: LoggerHolder, tenantField?: string): Promise<ExplainDeps> {
   const path = resolve(directory);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new CliFailure(`No policies directory ${path}: give one with --policies, or the application with --app`);
+  if (!existsSync(path) || !statSync(path).isDirectory())
+    throw new CliFailure(`No policies directory ${path}: give one with --policies, or the application with --app`);
   const { rulesFromFiles } = await import('../../src/authorization/rules-from-files.js');
   try {
     return rulesFromFiles(path, log, tenantField);

@@ -43,7 +43,10 @@ async function gitDocument(file: string, object: string): Promise<PolicyDocument
   try {
     return { file, document: JSON.parse(text) };
   } catch (error) {
-    throw new CliFailure(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`, EXIT_USAGE);
+    throw new CliFailure(
+      `${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      EXIT_USAGE,
+    );
   }
 }
 
@@ -53,6 +56,9 @@ async function git(spec: string, args: string[]): Promise<string> {
     return stdout.trim();
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim().split('\n')[0];
-    throw new CliFailure(`Cannot read ${spec} from git: ${stderr || (error instanceof Error ? error.message : String(error))}`, EXIT_USAGE);
+    throw new CliFailure(
+      `Cannot read ${spec} from git: ${stderr || (error instanceof Error ? error.message : String(error))}`,
+      EXIT_USAGE,
+    );
   }
 }

@@ -29,14 +29,17 @@ export function quietApplication(stdout: Writable, stderr: Writable): QuietAppli
   const processStdout = process.stdout;
   const write = Object.getOwnPropertyDescriptor(processStdout, 'write');
   const originalWrite: Write = processStdout.write;
-  processStdout.write = ((...args: Parameters<Write>) => stderr.write(...(args as Parameters<Writable['write']>))) as Write;
+  processStdout.write = ((...args: Parameters<Write>) =>
+    stderr.write(...(args as Parameters<Writable['write']>))) as Write;
   // The command's own output still reaches the process's stdout when that is where it goes.
   const own = stdout === processStdout ? withWrite(processStdout, originalWrite) : stdout;
 
   const { write: fsWrite, writeSync: fsWriteSync } = fs;
   const toStderr = (fd: unknown): unknown => (fd === 1 ? 2 : fd);
-  fs.write = ((fd: unknown, ...rest: unknown[]) => (fsWrite as (...args: unknown[]) => void)(toStderr(fd), ...rest)) as typeof fs.write;
-  fs.writeSync = ((fd: unknown, ...rest: unknown[]) => (fsWriteSync as (...args: unknown[]) => number)(toStderr(fd), ...rest)) as typeof fs.writeSync;
+  fs.write = ((fd: unknown, ...rest: unknown[]) =>
+    (fsWrite as (...args: unknown[]) => void)(toStderr(fd), ...rest)) as typeof fs.write;
+  fs.writeSync = ((fd: unknown, ...rest: unknown[]) =>
+    (fsWriteSync as (...args: unknown[]) => number)(toStderr(fd), ...rest)) as typeof fs.writeSync;
 
   const listen = Server.prototype.listen;
   Server.prototype.listen = function (this: Server, ...args: unknown[]): Server {
@@ -59,5 +62,7 @@ export function quietApplication(stdout: Writable, stderr: Writable): QuietAppli
 
 /** The stream, with `write` the original one (the stream's own has been diverted). */
 function withWrite(stream: NodeJS.WriteStream, write: Write): Writable {
-  return Object.create(stream, { write: { value: (...args: Parameters<Write>) => write.apply(stream, args) } }) as Writable;
+  return Object.create(stream, {
+    write: { value: (...args: Parameters<Write>) => write.apply(stream, args) },
+  }) as Writable;
 }

@@ -12,7 +12,9 @@ export class ResetMfaCommand extends ServiceAuthCommand {
 
       A user without a second factor is left as they are, and the command still succeeds (exit 0), saying so.
     `,
-    examples: [['Let a user who lost their phone and their codes log in with the password', '$0 auth reset-mfa ada@example.com']],
+    examples: [
+      ['Let a user who lost their phone and their codes log in with the password', '$0 auth reset-mfa ada@example.com'],
+    ],
   });
 
   email = Option.String({ name: 'email' });
@@ -25,7 +27,14 @@ export class ResetMfaCommand extends ServiceAuthCommand {
       this.print(`${user.email} has no second factor; nothing changed`);
       return;
     }
-    const what = [removed.totp ? 'the authenticator app and recovery codes' : null, removed.passkeys > 0 ? `${removed.passkeys} passkey${removed.passkeys === 1 ? '' : 's'}` : null].filter(Boolean).join(' and ');
-    this.print(`Removed ${what} of ${user.email}, and ended their sessions: they log in with their password alone, and may set up new ones`);
+    const what = [
+      removed.totp ? 'the authenticator app and recovery codes' : null,
+      removed.passkeys > 0 ? `${removed.passkeys} passkey${removed.passkeys === 1 ? '' : 's'}` : null,
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    this.print(
+      `Removed ${what} of ${user.email}, and ended their sessions: they log in with their password alone, and may set up new ones`,
+    );
   }
 }

@@ -15,16 +15,26 @@ export class ResetPasswordCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['Reset a password, prompting for the new one', '$0 auth reset-password ada@example.com'],
-      ["Reset it through the application, so that its rules and event handlers apply", '$0 auth reset-password ada@example.com --app dist/app.js'],
-      ['Read the new password from standard input', 'printf "%s\\n" "$PASSWORD" | $0 auth reset-password ada@example.com --password-stdin'],
+      [
+        'Reset it through the application, so that its rules and event handlers apply',
+        '$0 auth reset-password ada@example.com --app dist/app.js',
+      ],
+      [
+        'Read the new password from standard input',
+        'printf "%s\\n" "$PASSWORD" | $0 auth reset-password ada@example.com --password-stdin',
+      ],
     ],
   });
 
   static override schema = [exclusivePasswordOptions];
 
   email = Option.String({ name: 'email' });
-  password = Option.String('--password', { description: 'The new password (visible in the process list: prefer --password-stdin or the prompt)' });
-  passwordStdin = Option.Boolean('--password-stdin', false, { description: 'Read the new password from the first line of standard input' });
+  password = Option.String('--password', {
+    description: 'The new password (visible in the process list: prefer --password-stdin or the prompt)',
+  });
+  passwordStdin = Option.Boolean('--password-stdin', false, {
+    description: 'Read the new password from the first line of standard input',
+  });
 
   protected override async run(): Promise<void> {
     const auth = await this.auth();

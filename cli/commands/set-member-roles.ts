@@ -14,14 +14,20 @@ export class SetMemberRolesCommand extends ServiceAuthCommand {
       Running servers that share the database see the change within a second.
     `,
     examples: [
-      ['Make bob@example.com an admin of acme, and nothing else', '$0 auth set-member-roles acme bob@example.com --role admin'],
+      [
+        'Make bob@example.com an admin of acme, and nothing else',
+        '$0 auth set-member-roles acme bob@example.com --role admin',
+      ],
       ['With two roles', '$0 auth set-member-roles acme bob@example.com --role admin --role member'],
     ],
   });
 
   org = Option.String({ name: 'org' });
   email = Option.String({ name: 'email' });
-  roles = Option.Array('--role', { required: true, description: 'An organization role the member holds afterwards (repeatable)' });
+  roles = Option.Array('--role', {
+    required: true,
+    description: 'An organization role the member holds afterwards (repeatable)',
+  });
 
   protected override async run(): Promise<void> {
     const auth = await this.auth();
@@ -32,6 +38,9 @@ export class SetMemberRolesCommand extends ServiceAuthCommand {
     const roles = member.roles.join(', ');
     const previous = before ? [...before.roles].sort().join(', ') : undefined;
     if (previous === roles) this.print(`${member.email} already holds ${roles} in ${org.slug}; nothing changed`);
-    else this.print(`${member.email} now holds ${roles} in ${org.slug}${previous === undefined ? '' : ` (was ${previous})`}`);
+    else
+      this.print(
+        `${member.email} now holds ${roles} in ${org.slug}${previous === undefined ? '' : ` (was ${previous})`}`,
+      );
   }
 }

@@ -2,7 +2,9 @@
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   // Widths in code points, so that an accented email does not shift the columns after it.
   const width = (text: string): number => [...text].length;
-  const widths = headers.map((header, column) => Math.max(width(header), ...rows.map((row) => width(row[column] ?? ''))));
+  const widths = headers.map((header, column) =>
+    Math.max(width(header), ...rows.map((row) => width(row[column] ?? ''))),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column]! - width(cell))))

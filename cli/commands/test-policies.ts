@@ -28,7 +28,10 @@ export class TestPoliciesCommand extends ServiceAuthCommand {
     `,
     examples: [
       ['Run the tests in ./policies/tests against ./policies', '$0 auth test-policies'],
-      ["Run one file against the application's roles and policies", '$0 auth test-policies policies/tests/demo.json --app dist/app.js'],
+      [
+        "Run one file against the application's roles and policies",
+        '$0 auth test-policies policies/tests/demo.json --app dist/app.js',
+      ],
       ['Fail unless every rule is decided by some test', '$0 auth test-policies --coverage --min-coverage 100'],
     ],
   });
@@ -36,22 +39,37 @@ export class TestPoliciesCommand extends ServiceAuthCommand {
   static override schema = [exclusive({ app: '--app', policies: '--policies' })];
 
   files = Option.Rest({ name: 'file' });
-  policies = Option.String('--policies', { description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})` });
+  policies = Option.String('--policies', {
+    description: `The directory of JSON role files, without --app (default ./${DEFAULT_POLICIES})`,
+  });
   json = Option.Boolean('--json', false, { description: 'Print the reports as JSON' });
-  coverage = Option.Boolean('--coverage', false, { description: 'Report the rules no test decided, per role, and the total as a percentage' });
-  minCoverage = Option.String('--min-coverage', { description: 'Fail when fewer than this percentage of the rules are decided by a test (implies --coverage)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 100)]) });
+  coverage = Option.Boolean('--coverage', false, {
+    description: 'Report the rules no test decided, per role, and the total as a percentage',
+  });
+  minCoverage = Option.String('--min-coverage', {
+    description: 'Fail when fewer than this percentage of the rules are decided by a test (implies --coverage)',
+    validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 100)]),
+  });
 
   protected override async run(): Promise<number> {
     const files = this.files.length ? this.files : defaultFiles();
-    const rules = this.app ? applicationRules(await this.auth()) : await directoryRules(this.policies ?? DEFAULT_POLICIES, { logger: console }, this.config().tenantField);
-    const [{ PolicyTestFileError, runPolicyTests }, { coverageOf }] = await Promise.all([import('../../src/authorization/policy-tests.js'), import('../../src/authorization/coverage.js')]);
+    const rules = this.app
+      ? applicationRules(await this.auth())
+      : await directoryRules(this.policies ?? DEFAULT_POLICIES, { logger: console }, this.config().tenantField);
+    const [{ PolicyTestFileError, runPolicyTests }, { coverageOf }] = await Promise.all([
+      import('../../src/authorization/policy-tests.js'),
+      import('../../src/authorization/coverage.js'),
+    ]);
     const reports: PolicyTestReport[] = [];
     for (const file of files) {
       try {
         reports.push(runPolicyTests(rules, file));
       } catch (error) {
         if (!(error instanceof PolicyTestFileError)) throw error;
-        this.context.stderr.write([`Malformed policy test file ${error.file}:`, ...error.problems.map((problem) => `  ${problem}`)].join('\n') + '\n');
+        this.context.stderr.write(
+          [`Malformed policy test file ${error.file}:`, ...error.problems.map((problem) => `  ${problem}`)].join('\n') +
+            '\n',
+        );
         return EXIT_USAGE;
       }
     }
@@ -59,19 +77,24 @@ export class TestPoliciesCommand extends ServiceAuthCommand {
     const failed = reports.reduce((sum, report) => sum + report.failed, 0);
     const withCoverage = this.coverage || this.minCoverage !== undefined;
     // Over every file run: a rule decided by a test of any of them is covered.
-    const coverage = coverageOf(rules.abilities.definitions(), reports.flatMap((report) => report.results));
+    const coverage = coverageOf(
+      rules.abilities.definitions(),
+      reports.flatMap((report) => report.results),
+    );
     const enough = this.minCoverage === undefined || shownPercent(coverage) >= this.minCoverage;
     if (this.json) {
       this.print(JSON.stringify(withCoverage ? { reports, coverage } : reports, null, 2));
     } else {
       for (const report of reports) {
         const failures = report.results.filter((result) => !result.passed);
-        if (failures.length) for (const line of [`${report.file}:`, ...failures.flatMap(failureLines)]) this.print(line);
+        if (failures.length)
+          for (const line of [`${report.file}:`, ...failures.flatMap(failureLines)]) this.print(line);
       }
       if (withCoverage) for (const line of coverageLines(coverage)) this.print(line);
       this.print(`${passed} passed, ${failed} failed`);
     }
-    if (!enough) this.context.stderr.write(`Coverage ${percent(coverage)} is below --min-coverage ${this.minCoverage}%\n`);
+    if (!enough)
+      this.context.stderr.write(`Coverage ${percent(coverage)} is below --min-coverage ${this.minCoverage}%\n`);
     return failed === 0 && enough ? 0 : EXIT_FAILURE;
   }
 }
@@ -81,7 +104,10 @@ function coverageLines(coverage: Coverage): string[] {
   return [
     ...coverage.roles.flatMap(({ role, org_role, source, rules, covered, uncovered }) => [
       `${org_role ? 'org role' : 'role'} "${role}"${source ? ` (${source})` : ''}: ${covered} of ${rules} rules decided by a test`,
-      ...uncovered.map(({ index, rule }) => `  rule ${index}, decided by no test: ${ruleText({ ...rule, inverted: rule.inverted === true } as Parameters<typeof ruleText>[0])}`),
+      ...uncovered.map(
+        ({ index, rule }) =>
+          `  rule ${index}, decided by no test: ${ruleText({ ...rule, inverted: rule.inverted === true } as Parameters<typeof ruleText>[0])}`,
+      ),
     ]),
     `Coverage: ${percent(coverage)} (${coverage.covered} of ${coverage.total} rules)`,
   ];
@@ -100,8 +126,12 @@ function shownPercent({ covered, total }: Pick<Coverage, 'covered' | 'total'>): 
 }
 
 function defaultFiles(): string[] {
-  if (!existsSync(DEFAULT_TESTS)) throw new CliFailure(`No policy test files: name some, or put them in ./${DEFAULT_TESTS}`);
-  const files = readdirSync(DEFAULT_TESTS).filter((file) => file.endsWith('.json')).sort().map((file) => join(DEFAULT_TESTS, file));
+  if (!existsSync(DEFAULT_TESTS))
+    throw new CliFailure(`No policy test files: name some, or put them in ./${DEFAULT_TESTS}`);
+  const files = readdirSync(DEFAULT_TESTS)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => join(DEFAULT_TESTS, file));
   if (files.length === 0) throw new CliFailure(`No policy test files in ./${DEFAULT_TESTS}`);
   return files;
 }

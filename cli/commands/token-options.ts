@@ -16,6 +16,8 @@ export async function tokenFieldsAsOptions<T>(work: () => Promise<T>): Promise<T
     return await work();
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    throw new CliFailure(error.fieldErrors.map((e) => `Invalid ${OPTION_OF_FIELD[e.field] ?? e.field}: ${e.message}`).join('\n'));
+    throw new CliFailure(
+      error.fieldErrors.map((e) => `Invalid ${OPTION_OF_FIELD[e.field] ?? e.field}: ${e.message}`).join('\n'),
+    );
   }
 }

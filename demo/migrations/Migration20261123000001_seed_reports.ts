@@ -19,6 +19,11 @@ export class Migration20261123000001_seed_reports extends PortableMigration {
   }
 
   override down(): void {
-    this.addSql(this.getKnex().delete().from('demo_reports').whereIn('title', ['North plan', 'North budget', 'South plan', 'South budget']));
+    this.addSql(
+      this.getKnex()
+        .delete()
+        .from('demo_reports')
+        .whereIn('title', ['North plan', 'North budget', 'South plan', 'South budget']),
+    );
   }
 }

@@ -87,7 +87,13 @@ export class AuditLog implements AuditApi {
     private readonly log: LoggerHolder,
   ) {
     if (settings.enabled) {
-      this.pruneTimer = setInterval(() => void this.prune().catch((error: unknown) => logError(this.log.logger, 'error', 'pruning the audit log failed', error)), PRUNE_INTERVAL_MS);
+      this.pruneTimer = setInterval(
+        () =>
+          void this.prune().catch((error: unknown) =>
+            logError(this.log.logger, 'error', 'pruning the audit log failed', error),
+          ),
+        PRUNE_INTERVAL_MS,
+      );
       this.pruneTimer.unref();
     }
   }
@@ -117,7 +123,13 @@ export class AuditLog implements AuditApi {
     if (last !== undefined && now - last < REFUSAL_WINDOW_MS) return;
     if (this.lastRefusal.size >= MAX_QUEUED) this.forgetOldRefusals(now);
     this.lastRefusal.set(key, now);
-    const entry: AuditEntry = { type: refusal.code, outcome: 'failure', userId: refusal.userId ?? null, reason: refusal.code, detail: { endpoint: refusal.endpoint } };
+    const entry: AuditEntry = {
+      type: refusal.code,
+      outcome: 'failure',
+      userId: refusal.userId ?? null,
+      reason: refusal.code,
+      detail: { endpoint: refusal.endpoint },
+    };
     this.enqueue(draftOf(entry, { actor: 'http', ip: refusal.ip, userAgent: refusal.userAgent ?? null }));
   }
 
@@ -143,7 +155,8 @@ export class AuditLog implements AuditApi {
     }
     if (filter.userId !== undefined) where['userId'] = filter.userId;
     if (filter.type !== undefined) where['type'] = filter.type;
-    if (filter.since !== undefined || filter.until !== undefined) where['at'] = { ...(filter.since && { $gte: filter.since }), ...(filter.until && { $lt: filter.until }) };
+    if (filter.since !== undefined || filter.until !== undefined)
+      where['at'] = { ...(filter.since && { $gte: filter.since }), ...(filter.until && { $lt: filter.until }) };
     if (filter.before !== undefined) where['id'] = { $lt: filter.before };
     const limit = Math.min(Math.max(1, Math.trunc(filter.limit ?? 50)), 1000);
     const rows = await em.find(AuditEvent, where, { orderBy: { id: 'desc' }, limit, disableIdentityMap: true });
@@ -159,7 +172,9 @@ export class AuditLog implements AuditApi {
   prune(now = new Date()): Promise<number> {
     if (!this.settings.enabled) return Promise.resolve(0);
     const before = new Date(now.getTime() - this.settings.retentionDays * DAY_MS);
-    return pruneChain(this.storage, before, (removed) => draftOf({ type: 'audit_pruned', detail: { ...removed, before: before.toISOString() } }, auditContext()));
+    return pruneChain(this.storage, before, (removed) =>
+      draftOf({ type: 'audit_pruned', detail: { ...removed, before: before.toISOString() } }, auditContext()),
+    );
   }
 
   /** Writes what is queued now; `close()` and the batch timer call it. */
@@ -171,7 +186,12 @@ export class AuditLog implements AuditApi {
     this.writing = appendAlone(this.storage, batch).then(
       (records) => this.emit(records),
       (error: unknown) => {
-        logError(this.log.logger, 'error', `writing ${batch.length} audit records failed; they are kept for the next batch`, error);
+        logError(
+          this.log.logger,
+          'error',
+          `writing ${batch.length} audit records failed; they are kept for the next batch`,
+          error,
+        );
         this.queued = [...batch, ...this.queued].slice(-MAX_QUEUED);
         this.schedule();
       },
@@ -215,7 +235,9 @@ export class AuditLog implements AuditApi {
     for (const record of records) {
       for (const handler of [...this.handlers]) {
         try {
-          Promise.resolve(handler(record)).catch((error: unknown) => logError(this.log.logger, 'error', `an audit handler failed (record ${record.id})`, error));
+          Promise.resolve(handler(record)).catch((error: unknown) =>
+            logError(this.log.logger, 'error', `an audit handler failed (record ${record.id})`, error),
+          );
         } catch (error) {
           logError(this.log.logger, 'error', `an audit handler failed (record ${record.id})`, error);
         }

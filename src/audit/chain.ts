@@ -32,7 +32,9 @@ const onSqlite = (em: EntityManager): boolean => sqlLayer.isSqlite(em.getPlatfor
 export async function appendInTransaction(em: EntityManager, drafts: AuditDraft[]): Promise<AuditRecord[]> {
   if (drafts.length === 0) return [];
   if (!onSqlite(em)) return appendOnPostgres(em, drafts);
-  const [last] = await em.execute<{ id: number; hash: string }[]>('select id, hash from auth_events order by id desc limit 1');
+  const [last] = await em.execute<{ id: number; hash: string }[]>(
+    'select id, hash from auth_events order by id desc limit 1',
+  );
   let id = last?.id ?? 0;
   let previous = last?.hash ?? '';
   const records = drafts.map((draft) => {
@@ -53,7 +55,10 @@ export async function appendAlone(storage: Storage, drafts: AuditDraft[]): Promi
 
 async function appendOnPostgres(em: EntityManager, drafts: AuditDraft[]): Promise<AuditRecord[]> {
   const batch = drafts.map((draft) => ({ ...draft, at: draft.at.toISOString(), canonical: canonicalJson(draft) }));
-  const rows = await em.execute<{ id: number; hash: string }[]>(`select id, hash from ${APPEND_FUNCTION}(cast(? as jsonb))`, [JSON.stringify(batch)]);
+  const rows = await em.execute<{ id: number; hash: string }[]>(
+    `select id, hash from ${APPEND_FUNCTION}(cast(? as jsonb))`,
+    [JSON.stringify(batch)],
+  );
   return drafts.map((draft, i) => toRecord({ ...draft, id: rows[i]!.id, hash: rows[i]!.hash }));
 }
 
@@ -85,18 +90,33 @@ async function walkChain(em: EntityManager): Promise<ChainCheck> {
   let first: number | null = null;
   let last: number | null = null;
   for (;;) {
-    const page: AuditEvent[] = await em.find(AuditEvent, last === null ? {} : { id: { $gt: last } }, { orderBy: { id: 'asc' }, limit: PAGE, disableIdentityMap: true });
+    const page: AuditEvent[] = await em.find(AuditEvent, last === null ? {} : { id: { $gt: last } }, {
+      orderBy: { id: 'asc' },
+      limit: PAGE,
+      disableIdentityMap: true,
+    });
     for (const row of page) {
       if (previous === undefined) {
         first = row.id;
         const anchor = await anchorFor(em, row.id);
-        if (anchor === undefined) return { intact: false, rows, brokenAt: row.id, why: `rows before #${row.id} are missing, and no audit_pruned record says they were pruned` };
+        if (anchor === undefined)
+          return {
+            intact: false,
+            rows,
+            brokenAt: row.id,
+            why: `rows before #${row.id} are missing, and no audit_pruned record says they were pruned`,
+          };
         previous = anchor;
       } else if (row.id !== expectedId) {
         return { intact: false, rows, brokenAt: row.id, why: `row #${expectedId} is missing before it` };
       }
       if (chainHash(previous, canonicalJson(row as AuditDraft)) !== row.hash) {
-        return { intact: false, rows, brokenAt: row.id, why: 'its hash does not match its content and the row before it' };
+        return {
+          intact: false,
+          rows,
+          brokenAt: row.id,
+          why: 'its hash does not match its content and the row before it',
+        };
       }
       previous = row.hash;
       expectedId = row.id + 1;
@@ -111,7 +131,11 @@ async function walkChain(em: EntityManager): Promise<ChainCheck> {
 /** The hash the first row left follows: none for row 1, else the one its pruning recorded. */
 async function anchorFor(em: EntityManager, firstId: number): Promise<string | undefined> {
   if (firstId === 1) return '';
-  const pruned = await em.find(AuditEvent, { type: 'audit_pruned' }, { orderBy: { id: 'desc' }, disableIdentityMap: true });
+  const pruned = await em.find(
+    AuditEvent,
+    { type: 'audit_pruned' },
+    { orderBy: { id: 'desc' }, disableIdentityMap: true },
+  );
   for (const row of pruned) {
     const detail = JSON.parse(row.detail) as { through?: unknown; hash?: unknown };
     if (detail.through === firstId - 1 && typeof detail.hash === 'string') return detail.hash;
@@ -123,14 +147,22 @@ async function anchorFor(em: EntityManager, firstId: number): Promise<string | u
  * Deletes the rows older than `before`, always leaving the newest, and appends the `audit_pruned`
  * record (made by `draft` from what was removed) in the same transaction. Returns how many went.
  */
-export async function pruneChain(storage: Storage, before: Date, draft: (removed: { through: number; hash: string; rows: number }) => AuditDraft): Promise<number> {
+export async function pruneChain(
+  storage: Storage,
+  before: Date,
+  draft: (removed: { through: number; hash: string; rows: number }) => AuditDraft,
+): Promise<number> {
   const em = (await storage.em()).fork();
   return storage.transaction(em, async (tx) => {
     // Under the chain's lock from the start: two instances pruning at once remove the rows once.
     if (!onSqlite(tx.em)) await tx.em.execute(`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
     const [newest] = await tx.em.find(AuditEvent, {}, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
     if (!newest) return 0;
-    const [through] = await tx.em.find(AuditEvent, { at: { $lt: before }, id: { $lt: newest.id } }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id', 'hash'] });
+    const [through] = await tx.em.find(
+      AuditEvent,
+      { at: { $lt: before }, id: { $lt: newest.id } },
+      { orderBy: { id: 'desc' }, limit: 1, fields: ['id', 'hash'] },
+    );
     if (!through) return 0;
     const rows = await tx.em.nativeDelete(AuditEvent, { id: { $lte: through.id } });
     await appendInTransaction(tx.em, [draft({ through: through.id, hash: through.hash, rows })]);

@@ -105,7 +105,9 @@ const MAX_SHORT = 64;
 export function storedText(value: string | null | undefined, max: number): string | null {
   if (value === null || value === undefined) return null;
   // eslint-disable-next-line no-control-regex
-  const cleaned = String(value).toWellFormed().replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+  const cleaned = String(value)
+    .toWellFormed()
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
   const characters = Array.from(cleaned);
   return characters.length > max ? characters.slice(0, max).join('') : cleaned;
 }
@@ -115,12 +117,22 @@ export function detailJson(detail: AuditDetail | undefined): string {
   const entries = Object.entries(detail ?? {})
     .filter(([, value]) => value !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => [storedText(key, MAX_SHORT)!, typeof value === 'string' ? storedText(value, MAX_USER_AGENT) : value]);
+    .map(([key, value]) => [
+      storedText(key, MAX_SHORT)!,
+      typeof value === 'string' ? storedText(value, MAX_USER_AGENT) : value,
+    ]);
   return JSON.stringify(Object.fromEntries(entries));
 }
 
-export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAgent?: string | null; actor: Actor; impersonator?: number; by?: number }, at = new Date()): AuditDraft {
-  const email = entry.email === null || entry.email === undefined ? null : storedText(String(entry.email).trim().toLowerCase(), MAX_EMAIL);
+export function draftOf(
+  entry: AuditEntry,
+  context: { ip?: string | null; userAgent?: string | null; actor: Actor; impersonator?: number; by?: number },
+  at = new Date(),
+): AuditDraft {
+  const email =
+    entry.email === null || entry.email === undefined
+      ? null
+      : storedText(String(entry.email).trim().toLowerCase(), MAX_EMAIL);
   return {
     at,
     type: entry.type,
@@ -132,13 +144,28 @@ export function draftOf(entry: AuditEntry, context: { ip?: string | null; userAg
     reason: storedText(entry.reason, MAX_SHORT),
     // While a user acts as another, every record names the one really acting (docs/impersonation.md);
     // the admin console's, the operator acting (unless the entry names one itself: the organizations' records do).
-    detail: detailJson({ ...(context.by !== undefined && { by: context.by }), ...entry.detail, actor: context.actor, ...(context.impersonator === undefined ? {} : { impersonator: context.impersonator }) }),
+    detail: detailJson({
+      ...(context.by !== undefined && { by: context.by }),
+      ...entry.detail,
+      actor: context.actor,
+      ...(context.impersonator === undefined ? {} : { impersonator: context.impersonator }),
+    }),
   };
 }
 
 /** The canonical JSON a row's hash covers: every stored field but the id (the chain is the order) and the hash. */
 export function canonicalJson(row: AuditDraft): string {
-  return JSON.stringify([row.at.toISOString(), row.type, row.outcome, row.userId, row.email, row.ip, row.userAgent, row.reason, row.detail]);
+  return JSON.stringify([
+    row.at.toISOString(),
+    row.type,
+    row.outcome,
+    row.userId,
+    row.email,
+    row.ip,
+    row.userAgent,
+    row.reason,
+    row.detail,
+  ]);
 }
 
 /** SHA-256 of the previous row's hash (empty for the first row ever) and this row's canonical JSON, as hex. */

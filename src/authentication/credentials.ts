@@ -92,7 +92,8 @@ export class CredentialResolver {
    */
   async acceptable(req: Request): Promise<Credentials | null> {
     const credentials = await this.lookup(req);
-    if (credentials?.method === 'session' && isUnsafeMethod(req.method) && isCrossSite(req, this.sources.publicOrigin)) return null;
+    if (credentials?.method === 'session' && isUnsafeMethod(req.method) && isCrossSite(req, this.sources.publicOrigin))
+      return null;
     return credentials;
   }
 
@@ -139,7 +140,11 @@ export class CredentialResolver {
     const user = this.sources.users.peekCached(session.userId);
     if (user) return user.disabled ? null : { user, method: 'session', sessionId: session.publicId };
     return this.afterReady(
-      this.sources.users.cached(session.userId).then((found) => (found && !found.disabled ? { user: found, method: 'session', sessionId: session.publicId } : null)),
+      this.sources.users
+        .cached(session.userId)
+        .then((found) =>
+          found && !found.disabled ? { user: found, method: 'session', sessionId: session.publicId } : null,
+        ),
     );
   }
 
@@ -177,7 +182,9 @@ export class CredentialResolver {
     const user = this.sources.users.peekCached(record.userId);
     if (user) return user.disabled ? this.failedToken(req, false) : tokenCredentials(user, record);
     return this.afterReady(
-      this.sources.users.cached(record.userId).then((found) => (found && !found.disabled ? tokenCredentials(found, record) : this.failedToken(req, false))),
+      this.sources.users
+        .cached(record.userId)
+        .then((found) => (found && !found.disabled ? tokenCredentials(found, record) : this.failedToken(req, false))),
     );
   }
 

@@ -61,7 +61,8 @@ export class SignIn {
     // The right password of an account with a second factor earns a ticket, not a session; its
     // failures are not cleared until a code completes the login (else each login would clear the
     // wrong codes counted, and codes could be guessed without end).
-    if (user.mfa_enabled) throw new MfaRequired(await this.deps.tickets.issue(user.id), await this.secondStepMethods(user.id));
+    if (user.mfa_enabled)
+      throw new MfaRequired(await this.deps.tickets.issue(user.id), await this.secondStepMethods(user.id));
     await this.clearFailures(req, email);
     return user;
   }
@@ -73,7 +74,11 @@ export class SignIn {
    * Returns the user and how they proved it, once the ticket and the code are used up.
    * Wrong codes count as second-step-counts.ts says.
    */
-  async secondStep(req: Request, ticket: string, proof: SecondStepProof): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' | 'passkey' }> {
+  async secondStep(
+    req: Request,
+    ticket: string,
+    proof: SecondStepProof,
+  ): Promise<{ user: AuthUser; factor: 'totp' | 'recovery_code' | 'passkey' }> {
     const { storage, tickets, secondFactors, passkeys, limits, audit } = this.deps;
     const user = await this.ticketUser(ticket);
     const counts = await countSecondStep(limits, `${normalizeEmail(user.email)}|${clientKey(req)}`, user, proof);
@@ -84,16 +89,29 @@ export class SignIn {
       throw this.invalidTicket(user.id);
     }
     // A passkey's answer is checked first (against a challenge of this user's second step).
-    const passkeyOk = proof.passkey !== undefined && (await passkeys.authenticate(proof.passkey, user.id).catch(unlessUnverified)) !== null;
+    const passkeyOk =
+      proof.passkey !== undefined &&
+      (await passkeys.authenticate(proof.passkey, user.id).catch(unlessUnverified)) !== null;
     const em = await storage.em();
     const factor = await storage.transaction(em, async (tx) => {
-      const used = proof.passkey !== undefined ? (passkeyOk ? ('passkey' as const) : null) : await secondFactors.use(tx, user.id, proof);
+      const used =
+        proof.passkey !== undefined
+          ? passkeyOk
+            ? ('passkey' as const)
+            : null
+          : await secondFactors.use(tx, user.id, proof);
       if (used && !(await tickets.consume(tx, ticket))) return null; // another request took the ticket
       return used;
     });
     if (!factor) {
       await tickets.fail(ticket);
-      audit.fail({ type: 'login', userId: user.id, email: user.email, reason: 'invalid_code', detail: { step: 'second_factor' } });
+      audit.fail({
+        type: 'login',
+        userId: user.id,
+        email: user.email,
+        reason: 'invalid_code',
+        detail: { step: 'second_factor' },
+      });
       throw invalidCode();
     }
     // Whatever the factor, a login clears the failures before it (NIST: previous failed attempts are disregarded).
@@ -136,7 +154,12 @@ export class SignIn {
     const signed = await this.deps.passkeys.authenticate(response).catch(unlessUnverified);
     const user = signed && (await this.deps.users.findById(signed.userId));
     if (!signed || !user) {
-      this.deps.audit.fail({ type: 'login', userId: signed?.userId ?? null, reason: 'invalid_passkey', detail: { step: 'passkey' } });
+      this.deps.audit.fail({
+        type: 'login',
+        userId: signed?.userId ?? null,
+        reason: 'invalid_passkey',
+        detail: { step: 'passkey' },
+      });
       throw new AuthError('invalid_passkey', 'The passkey could not be verified; try again');
     }
     this.assertMayLogIn(user, user.email);
@@ -156,7 +179,10 @@ export class SignIn {
     }
     if (this.deps.requireConfirmedEmail && !user.email_confirmed) {
       refuse('email_unconfirmed');
-      throw new AuthError('email_unconfirmed', 'Confirm your email address first: open the link mailed to it, or ask for a new one');
+      throw new AuthError(
+        'email_unconfirmed',
+        'Confirm your email address first: open the link mailed to it, or ask for a new one',
+      );
     }
   }
 

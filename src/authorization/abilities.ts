@@ -18,7 +18,13 @@
  * saying to load them: the answer would otherwise depend on values nobody read. The values are
  * part of what the ability is cached by.
  */
-import { createMongoAbility, type ForcedSubject, type MongoAbility, type MongoQuery, type RawRuleOf } from '@casl/ability';
+import {
+  createMongoAbility,
+  type ForcedSubject,
+  type MongoAbility,
+  type MongoQuery,
+  type RawRuleOf,
+} from '@casl/ability';
 import { LRUCache } from 'lru-cache';
 import { conditionsMatcher } from './conditions.js';
 import type { OrgRef } from './placeholders.js';
@@ -48,7 +54,9 @@ import type { ScopeRules } from './scope-rules.js';
 export interface AbilityTypes {}
 
 /** A CASL ability over these actions and subject types (`manage` and `all` included), for tagged objects too. */
-export type TypedAbility<A extends string, S extends string> = MongoAbility<[A | 'manage', S | 'all' | ForcedSubject<S>]>;
+export type TypedAbility<A extends string, S extends string> = MongoAbility<
+  [A | 'manage', S | 'all' | ForcedSubject<S>]
+>;
 
 /** The application's registered actions (`AbilityTypes`), or any string. */
 export type AppActions = AbilityTypes extends { actions: infer A extends string } ? A : string;
@@ -56,7 +64,9 @@ export type AppActions = AbilityTypes extends { actions: infer A extends string 
 export type AppSubjectTypes = AbilityTypes extends { subjects: infer S extends string } ? S : string;
 
 /** The ability of `req.ability` and `auth.abilityFor`: typed when the application registered its types. */
-export type AppAbility = AbilityTypes extends { actions: infer A extends string; subjects: infer S extends string } ? TypedAbility<A, S> : MongoAbility;
+export type AppAbility = AbilityTypes extends { actions: infer A extends string; subjects: infer S extends string }
+  ? TypedAbility<A, S>
+  : MongoAbility;
 export type AppRule = RawRuleOf<MongoAbility>;
 
 export const POLICY_ACTION = 'satisfy';
@@ -117,7 +127,15 @@ export class AbilityFactory {
     if (known && known.roles === roles && known.policies === policies) return known.ability;
     const attributes = this.roles.namesAttributes(user.roles) ? attributesOf(user, 'the user’s roles') : '';
     // Everything an ability depends on: the definitions, and who the user is and holds.
-    const key = JSON.stringify([roles, policies, user.id, user.is_admin, user.email, [...user.roles].sort(), attributes]);
+    const key = JSON.stringify([
+      roles,
+      policies,
+      user.id,
+      user.is_admin,
+      user.email,
+      [...user.roles].sort(),
+      attributes,
+    ]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
@@ -140,7 +158,17 @@ export class AbilityFactory {
     const held = [...new Set(roles)].sort();
     const named = this.roles.namesAttributes(user.roles) || orgRoles.namesAttributes(held);
     const attributes = named ? attributesOf(user, 'the user’s roles in this organization') : '';
-    const key = JSON.stringify([...versions, user.id, user.is_admin, user.email, [...user.roles].sort(), org.id, org.slug, held, attributes]);
+    const key = JSON.stringify([
+      ...versions,
+      user.id,
+      user.is_admin,
+      user.email,
+      [...user.roles].sort(),
+      org.id,
+      org.slug,
+      held,
+      attributes,
+    ]);
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
@@ -161,7 +189,9 @@ export class AbilityFactory {
   needsAttributes(user: Principal, place?: OrgPlace, scopes?: readonly string[]): boolean {
     if (this.roles.namesAttributes(user.roles)) return true;
     if (place && this.orgRoles?.namesAttributes(place.roles)) return true;
-    return scopes !== undefined && scopes.length > 0 && this.scopes?.any === true && this.scopes.namesAttributes(scopes);
+    return (
+      scopes !== undefined && scopes.length > 0 && this.scopes?.any === true && this.scopes.namesAttributes(scopes)
+    );
   }
 
   /** Every role as defined: global roles, then organization roles. */
@@ -172,7 +202,8 @@ export class AbilityFactory {
   /** The actions and subject types some rule or policy names, as the definitions stand now. */
   knownNames(): KnownNames {
     const versions = `${this.roles.version}/${this.orgRoles?.version}/${this.policies.version}`;
-    if (this.known?.versions !== versions) this.known = { versions, names: knownNames(this.definitions(), this.policies.names(), POLICY_ACTION) };
+    if (this.known?.versions !== versions)
+      this.known = { versions, names: knownNames(this.definitions(), this.policies.names(), POLICY_ACTION) };
     return this.known.names;
   }
 
@@ -197,7 +228,8 @@ export class AbilityFactory {
     const scope = this.scopeOf(rule);
     if (scope) return `scope "${scope.role}", rule ${scope.index}${scope.source ? ` (${scope.source})` : ''}`;
     const source = this.sourceOf(rule);
-    if (source) return `${source.org ? 'org role' : 'role'} "${source.role}", rule ${source.index}${source.source ? ` (${source.source})` : ''}`;
+    if (source)
+      return `${source.org ? 'org role' : 'role'} "${source.role}", rule ${source.index}${source.source ? ` (${source.source})` : ''}`;
     const { subject } = rule as { subject?: unknown };
     return this.policies.has(String(subject)) ? `policy "${String(subject)}"` : 'a rule';
   }
@@ -209,7 +241,8 @@ export class AbilityFactory {
    */
   serializableRules(user: Principal, place?: OrgPlace, scopes?: readonly string[]): AppRule[] {
     const held = place && this.orgRoles && place.roles.length > 0 ? [...new Set(place.roles)].sort() : [];
-    if (this.roles.namesAttributes(user.roles) || (held.length > 0 && this.orgRoles!.namesAttributes(held))) attributesOf(user, 'the user’s roles');
+    if (this.roles.namesAttributes(user.roles) || (held.length > 0 && this.orgRoles!.namesAttributes(held)))
+      attributesOf(user, 'the user’s roles');
     const global = this.roles.rulesFor(user);
     const rules = held.length > 0 ? servedInOrgOrder(global, this.orgRoles!.rulesIn(user, place!.org, held)) : global;
     if (!scopes || scopes.length === 0 || !this.scopes?.any) return rules;
@@ -244,7 +277,9 @@ export class AbilityFactory {
  */
 function attributesOf(user: Principal, what: string): string {
   if (!user.attributes) {
-    throw new TypeError(`${what} name user attributes (\${user.…}), which are not loaded for user ${user.id}: use the principal that await auth.loadUserAttributes(user) returns (or await it on the request), or ask with { org }, which loads them`);
+    throw new TypeError(
+      `${what} name user attributes (\${user.…}), which are not loaded for user ${user.id}: use the principal that await auth.loadUserAttributes(user) returns (or await it on the request), or ask with { org }, which loads them`,
+    );
   }
   return JSON.stringify(Object.entries(user.attributes).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

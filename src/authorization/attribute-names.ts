@@ -22,12 +22,17 @@ export class AttributeNames {
   declare(names: readonly string[], call = 'defineUserAttributes(names)'): void {
     if (!Array.isArray(names)) throw new TypeError(`${call}: names must be a list of attribute names`);
     for (const name of names) {
-      if (typeof name !== 'string' || !ATTRIBUTE_NAME.test(name)) throw new TypeError(((`${call}: ${JSON.stringify(name)} is not an attribute name (letters and _, as a placeholder ` +
-        ``) +
-        `\${user.name} has)`));
-      if (!isAttribute(name)) throw new TypeError(`${call}: "${name}" is the package's own \${user.${name}}; give the attribute another name`);
+      if (typeof name !== 'string' || !ATTRIBUTE_NAME.test(name))
+        throw new TypeError(
+          `${call}: ${JSON.stringify(name)} is not an attribute name (letters and _, as a placeholder ` +
+            `` +
+            `\${user.name} has)`,
+        );
+      if (!isAttribute(name))
+        throw new TypeError(
+          `${call}: "${name}" is the package's own \${user.${name}}; give the attribute another name`,
+        );
     }
     for (const name of names) this.declared.add(name);
   }
 }
-

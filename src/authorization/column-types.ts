@@ -68,7 +68,9 @@ const INTEGER_TYPES = new Set(['IntegerType', 'SmallIntType', 'TinyIntType', 'Me
 /** The name a property's type goes by: given as a name, a Type class or an instance of one. */
 function typeName(type: unknown): string | undefined {
   if (typeof type === 'string') return type;
-  return typeof type === 'function' ? type.name : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+  return typeof type === 'function'
+    ? type.name
+    : (type as { constructor?: { name?: string } } | undefined)?.constructor?.name;
 }
 
 /** Whether a number column holds integers only (its type says so: `p.integer()`, `type: 'int'`). */
@@ -82,7 +84,9 @@ export function isIntegerColumn(property: TypedProperty | undefined): boolean {
  * `ArrayType`, whose field holds strings unless its runtime type says otherwise; an enum array),
  * and the elements' type; undefined for a property that is no list.
  */
-export function listColumn(property: (TypedProperty & { array?: unknown }) | undefined): { element: ColumnType | undefined } | undefined {
+export function listColumn(
+  property: (TypedProperty & { array?: unknown }) | undefined,
+): { element: ColumnType | undefined } | undefined {
   if (!property) return undefined;
   const { type, runtimeType } = property;
   if (typeof runtimeType === 'string' && runtimeType.endsWith('[]')) {

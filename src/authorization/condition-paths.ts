@@ -16,14 +16,17 @@ export function pathProblem(conditions: object, prefix = ''): string | undefined
   for (const [key, value] of Object.entries(conditions)) {
     const inner = LOGICAL.has(key) && Array.isArray(value) ? value : key.startsWith('$') ? [] : undefined;
     if (inner) {
-      const problem = inner.map((child) => (child && typeof child === 'object' ? pathProblem(child as object, prefix) : undefined)).find(Boolean);
+      const problem = inner
+        .map((child) => (child && typeof child === 'object' ? pathProblem(child as object, prefix) : undefined))
+        .find(Boolean);
       if (problem) return problem;
       continue;
     }
     const path = prefix + key;
     if (key.split('.').includes('')) return `the path "${path}" has an empty segment`;
     const relations = path.split('.').length - 1;
-    if (relations > MAX_RELATIONS) return `the path "${path}" follows ${relations} relations; at most ${MAX_RELATIONS} (recursive hierarchies are not supported)`;
+    if (relations > MAX_RELATIONS)
+      return `the path "${path}" follows ${relations} relations; at most ${MAX_RELATIONS} (recursive hierarchies are not supported)`;
     for (const match of elementMatches(value)) {
       const problem = pathProblem(match, `${path}.`);
       if (problem) return problem;

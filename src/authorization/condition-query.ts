@@ -52,7 +52,10 @@ type FieldTest = (name: string, negate: boolean, column: Column) => Query;
  * A column's type and nullability. A relation's target is guarded (relation-filters.ts: its primary
  * key is not NULL), so a column NOT NULL in the schema holds a value wherever a test reads it.
  */
-const columnOf = (property: EntityProperty): Column => ({ type: columnType(property), nullable: property.nullable === true });
+const columnOf = (property: EntityProperty): Column => ({
+  type: columnType(property),
+  nullable: property.nullable === true,
+});
 
 /** `{ name: null }`, where the column may hold NULL; else false (the test needs no NULL branch). */
 const isNull = (name: string, column: Column): Query => column.nullable && { [name]: null };
@@ -60,7 +63,12 @@ const isNull = (name: string, column: Column): Query => column.nullable && { [na
 const COMPLEMENT = { lt: 'gte', lte: 'gt', gt: 'lte', gte: 'lt' } as const;
 type Order = keyof typeof COMPLEMENT;
 /** Whether the matcher's comparison of a `null` field with `bound` holds: never, comparisons are strict by type (matcher.ts). */
-const NULL_ORDER: Record<Order, (bound: number) => boolean> = { lt: () => false, lte: () => false, gt: () => false, gte: () => false };
+const NULL_ORDER: Record<Order, (bound: number) => boolean> = {
+  lt: () => false,
+  lte: () => false,
+  gt: () => false,
+  gte: () => false,
+};
 
 function order(op: Order, node: FieldCondition, negate: boolean, scope: Scope): Query {
   const bound = node.value;
@@ -68,7 +76,9 @@ function order(op: Order, node: FieldCondition, negate: boolean, scope: Scope): 
     // A bound of another type than the column orders nothing (no coercion): the test fails on every row.
     if (column.type !== undefined && !fitsColumn(bound, column.type)) return negate;
     if (typeof bound !== 'number' || !Number.isFinite(bound)) {
-      throw new UnsupportedCondition(`$${op} compares numbers only (strings are ordered by the database's collation, not as in JavaScript)`);
+      throw new UnsupportedCondition(
+        `$${op} compares numbers only (strings are ordered by the database's collation, not as in JavaScript)`,
+      );
     }
     const nullMatches = NULL_ORDER[op](bound) !== negate;
     return or([{ [name]: { [`$${negate ? COMPLEMENT[op] : op}`]: bound } }, nullMatches && isNull(name, column)]);
@@ -102,7 +112,9 @@ function within(node: FieldCondition, negate: boolean, scope: Scope): Query {
 function elementMatch(node: FieldCondition, negate: boolean, scope: Scope, interpret: Interpret): Query {
   const relations = follow(node, scope, 'collection');
   const inner: Scope = { meta: relations.at(-1)!.target, depth: scope.depth + relations.length };
-  return throughRelations(relations, negate, false, (negate) => applying(node.value as Condition, negate, inner, interpret));
+  return throughRelations(relations, negate, false, (negate) =>
+    applying(node.value as Condition, negate, inner, interpret),
+  );
 }
 
 /** What the matcher compares (matcher.ts on h/decision): a value of another type than the field's makes the rule not apply. */
@@ -119,11 +131,17 @@ const COMPARING = new Set(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'nin']);
 function applying(condition: Condition, negate: boolean, scope: Scope, interpret: Interpret): Query {
   const needs = scope.meta ? mismatches(condition, scope) : [];
   if (needs.length === 0) return interpret(condition, negate, scope);
-  return negate ? or([...needs.map((need) => need(true)), interpret(condition, true, scope)]) : and([...needs.map((need) => need(false)), interpret(condition, false, scope)]);
+  return negate
+    ? or([...needs.map((need) => need(true)), interpret(condition, true, scope)])
+    : and([...needs.map((need) => need(false)), interpret(condition, false, scope)]);
 }
 
 /** For each field the condition compares with a value of another type than its column: "no value reached is non-NULL", negated or not. */
-function mismatches(condition: Condition, scope: Scope, into: ((negate: boolean) => Query)[] = []): ((negate: boolean) => Query)[] {
+function mismatches(
+  condition: Condition,
+  scope: Scope,
+  into: ((negate: boolean) => Query)[] = [],
+): ((negate: boolean) => Query)[] {
   const { field, value, operator } = condition as FieldCondition;
   if (typeof field !== 'string') {
     if (Array.isArray(value)) for (const child of value as Condition[]) mismatches(child, scope, into);
@@ -135,7 +153,8 @@ function mismatches(condition: Condition, scope: Scope, into: ((negate: boolean)
   const name = field.split('.').at(-1)!;
   const column = columnOf((relations.at(-1)?.target ?? scope.meta!).properties[name]!);
   if (kinds.size === 0 || column.type === undefined || (kinds.size === 1 && kinds.has(column.type))) return into;
-  const nonNull = (negate: boolean): Query => (negate ? isNull(name, column) : column.nullable ? { [name]: { $ne: null } } : true);
+  const nonNull = (negate: boolean): Query =>
+    negate ? isNull(name, column) : column.nullable ? { [name]: { $ne: null } } : true;
   into.push((negate) => throughRelations(relations, !negate, false, nonNull));
   return into;
 }
@@ -146,8 +165,10 @@ const children = (node: Condition) => (node as CompoundCondition).value;
 const leaf = (node: Condition) => node as FieldCondition;
 
 const TRANSLATIONS: Record<string, Translate> = {
-  and: (node, negate, scope, { interpret }) => (negate ? or : and)(children(node).map((child) => interpret(child, negate, scope))),
-  or: (node, negate, scope, { interpret }) => (negate ? and : or)(children(node).map((child) => interpret(child, negate, scope))),
+  and: (node, negate, scope, { interpret }) =>
+    (negate ? or : and)(children(node).map((child) => interpret(child, negate, scope))),
+  or: (node, negate, scope, { interpret }) =>
+    (negate ? and : or)(children(node).map((child) => interpret(child, negate, scope))),
   nor: (node, negate, scope, { interpret }) => interpret(new CompoundCondition('or', children(node)), !negate, scope),
   not: (node, negate, scope, { interpret }) => interpret(children(node)[0]!, !negate, scope),
   eq: (node, negate, scope) => equal(leaf(node), negate, scope),
@@ -160,13 +181,18 @@ const TRANSLATIONS: Record<string, Translate> = {
   gte: (node, negate, scope) => order('gte', leaf(node), negate, scope),
   elemMatch: (node, negate, scope, { interpret }) => elementMatch(leaf(node), negate, scope, interpret),
   unsupported: (node) => {
-    throw new UnsupportedCondition(node.operator === 'where' ? 'a named policy is code, with no SQL form' : `the operator $${node.operator} has no SQL form here`);
+    throw new UnsupportedCondition(
+      node.operator === 'where'
+        ? 'a named policy is code, with no SQL form'
+        : `the operator $${node.operator} has no SQL form here`,
+    );
   },
 };
 
 const translate = createInterpreter(TRANSLATIONS, {
   numberOfArguments: 3,
-  getInterpreterName: (condition: Condition) => (Object.hasOwn(TRANSLATIONS, condition.operator) ? condition.operator : 'unsupported'),
+  getInterpreterName: (condition: Condition) =>
+    Object.hasOwn(TRANSLATIONS, condition.operator) ? condition.operator : 'unsupported',
 }) as unknown as Interpret;
 
 /**
@@ -197,13 +223,21 @@ function follow(node: FieldCondition, scope: Scope, end: 'field' | 'collection')
   const { relations, meta, rest } = walkPath(scope.meta, path);
   const named = `"${path}" (on ${scope.meta.className})`;
   if (end === 'collection') {
-    if (rest.length > 0 || !relations.at(-1)?.many) throw new UnsupportedCondition(`$elemMatch takes a path to a to-many relation (a collection), and ${named} is none`);
+    if (rest.length > 0 || !relations.at(-1)?.many)
+      throw new UnsupportedCondition(
+        `$elemMatch takes a path to a to-many relation (a collection), and ${named} is none`,
+      );
   } else if (rest.length !== 1) {
-    throw new UnsupportedCondition(rest.length === 0 ? `${named} names a relation, not a column: compare a property through it, such as "${path}.${meta.primaryKeys[0]}"` : `${named}: "${rest[0]}" is no relation of ${meta.className}`);
+    throw new UnsupportedCondition(
+      rest.length === 0
+        ? `${named} names a relation, not a column: compare a property through it, such as "${path}.${meta.primaryKeys[0]}"`
+        : `${named}: "${rest[0]}" is no relation of ${meta.className}`,
+    );
   } else if (!isScalar(meta, rest[0]!)) {
     throw new UnsupportedCondition(`${named}: ${meta.className} has no column "${rest[0]}"`);
   }
-  if (scope.depth + relations.length > MAX_RELATIONS) throw new UnsupportedCondition(`${named} follows more than ${MAX_RELATIONS} relations`);
+  if (scope.depth + relations.length > MAX_RELATIONS)
+    throw new UnsupportedCondition(`${named} follows more than ${MAX_RELATIONS} relations`);
   return relations;
 }
 
@@ -212,7 +246,9 @@ function field(node: FieldCondition, dotted = false): string {
     throw new UnsupportedCondition(`"${String(node.field)}" is not a property name`);
   }
   if (node.field.includes('.') && !dotted) {
-    throw new UnsupportedCondition(`"${node.field}" is a dotted path: dotted paths through relations need the entity's metadata (pass { em })`);
+    throw new UnsupportedCondition(
+      `"${node.field}" is a dotted path: dotted paths through relations need the entity's metadata (pass { em })`,
+    );
   }
   // Rule checks refuse unknown operators when a role is defined; this is the last line: a filter
   // cannot name a property beginning with `$`, which MikroORM would read as its own operator.
@@ -223,6 +259,14 @@ function field(node: FieldCondition, dotted = false): string {
 }
 
 function primitive(value: unknown): Primitive {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value;
-  throw new UnsupportedCondition(`${value instanceof RegExp ? 'a regular expression' : JSON.stringify(value) ?? String(value)} is not a value a column can equal`);
+  if (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  )
+    return value;
+  throw new UnsupportedCondition(
+    `${value instanceof RegExp ? 'a regular expression' : (JSON.stringify(value) ?? String(value))} is not a value a column can equal`,
+  );
 }

@@ -29,13 +29,34 @@ export function step(object: Record<string, unknown> | null | undefined, field: 
 }
 
 const notLoaded = (object: object, field: string) =>
-  new Error((`${object.constructor.name}.${field} is not loaded: populate it before checking a rule that ` +
-    `follows it (the require({ load }) guard does)`));
+  new Error(
+    `${object.constructor.name}.${field} is not loaded: populate it before checking a rule that ` +
+      `follows it (the require({ load }) guard does)`,
+  );
 
 /** The abilities' matcher: when a rule applies (matcher.ts), reading paths through MikroORM's relations. */
 export const conditionsMatcher: ConditionsMatcher = createConditionsMatcher(step);
 
-const OPERATORS = new Set(['$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$all', '$size', '$regex', '$options', '$elemMatch', '$exists', '$and', '$or', '$nor', '$not']);
+const OPERATORS = new Set([
+  '$eq',
+  '$ne',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$in',
+  '$nin',
+  '$all',
+  '$size',
+  '$regex',
+  '$options',
+  '$elemMatch',
+  '$exists',
+  '$and',
+  '$or',
+  '$nor',
+  '$not',
+]);
 
 /** Throws a TypeError, saying where, if the conditions cannot be read (`{ $or: 'x' }`, `{ $in: 3 }`). */
 export function assertReadableConditions(conditions: object, where: string): void {
@@ -45,8 +66,10 @@ export function assertReadableConditions(conditions: object, where: string): voi
     conditionsMatcher(conditions as never);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new TypeError((`${where}: the conditions cannot be read: ` +
-      `${NOT_OVER_CONDITIONS.test(message) ? NOT_OVER_CONDITIONS_HINT : message}`));
+    throw new TypeError(
+      `${where}: the conditions cannot be read: ` +
+        `${NOT_OVER_CONDITIONS.test(message) ? NOT_OVER_CONDITIONS_HINT : message}`,
+    );
   }
 }
 
@@ -57,8 +80,8 @@ export function assertReadableConditions(conditions: object, where: string): voi
  */
 const NOT_OVER_CONDITIONS = /operator "\$not" in "document" context/;
 const NOT_OVER_CONDITIONS_HINT =
-  ('$not applies to one field, as in { "team": { "$not": { "$eq": "north" } } }; to negate ' +
-    'whole conditions, use { "$nor": [{ "team": "north" }] }');
+  '$not applies to one field, as in { "team": { "$not": { "$eq": "north" } } }; to negate ' +
+  'whole conditions, use { "$nor": [{ "team": "north" }] }';
 
 /** The first `$`-key that is no operator, at any depth (it would be read as a value to equal). */
 function unknownOperator(value: unknown): string | undefined {

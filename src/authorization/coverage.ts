@@ -29,15 +29,28 @@ export interface Coverage {
 }
 
 /** The coverage of the roles by the tests whose explanations are given (of one file or many). */
-export function coverageOf(definitions: Iterable<RoleDefinition>, results: Iterable<{ explanation: Explanation }>): Coverage {
+export function coverageOf(
+  definitions: Iterable<RoleDefinition>,
+  results: Iterable<{ explanation: Explanation }>,
+): Coverage {
   const decided = new Set<string>();
   for (const { explanation } of results) {
     const rule = explanation.rule;
-    if (rule?.role != null && rule.index !== undefined) decided.add(keyOf(rule.role, rule.org_role === true, rule.index));
+    if (rule?.role != null && rule.index !== undefined)
+      decided.add(keyOf(rule.role, rule.org_role === true, rule.index));
   }
   const roles = [...definitions].map(({ role, org, source, rules }): RoleCoverage => {
-    const uncovered = rules.flatMap((rule, position) => (decided.has(keyOf(role, org, position + 1)) ? [] : [{ index: position + 1, rule }]));
-    return { role, ...(org && { org_role: true as const }), ...(source !== undefined && { source }), rules: rules.length, covered: rules.length - uncovered.length, uncovered };
+    const uncovered = rules.flatMap((rule, position) =>
+      decided.has(keyOf(role, org, position + 1)) ? [] : [{ index: position + 1, rule }],
+    );
+    return {
+      role,
+      ...(org && { org_role: true as const }),
+      ...(source !== undefined && { source }),
+      rules: rules.length,
+      covered: rules.length - uncovered.length,
+      uncovered,
+    };
   });
   const total = roles.reduce((sum, role) => sum + role.rules, 0);
   const covered = roles.reduce((sum, role) => sum + role.covered, 0);

@@ -22,7 +22,10 @@ export function decide(ability: AppAbility, action: string, target: object | str
   if (ability instanceof ScopedAbility) {
     const owner = decide(ability.owner, action, target, field);
     if (!owner.allowed || decide(ability.scopes, action, target, field).allowed) return owner;
-    return { allowed: false, rule: ability.refusalFor(action, ability.detectSubjectType(target as never) as string, field) };
+    return {
+      allowed: false,
+      rule: ability.refusalFor(action, ability.detectSubjectType(target as never) as string, field),
+    };
   }
   const rule = ability.relevantRuleFor(action, target, field) ?? null;
   return { allowed: rule !== null && !rule.inverted, rule };
@@ -61,6 +64,7 @@ export function decider(
 /** The value at a dotted path, or undefined (a path through a list finds nothing). */
 export function valueAt(object: object, path: string): unknown {
   let value: unknown = object;
-  for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path.split('.'))
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }

@@ -82,7 +82,12 @@ export function explain(
     const allowed = policies.check(subjectType, user, context);
     // A scoped token needs a scope granting `satisfy` on the policy too (guards.ts).
     if (allowed && ability instanceof ScopedAbility && !ability.scopes.can(POLICY_ACTION, subjectType)) {
-      return { allowed: false, rule: { role: null, action: POLICY_ACTION, subject: subjectType, inverted: true, reason: SCOPE_REFUSAL }, policy: subjectType, refused_by: 'scopes' };
+      return {
+        allowed: false,
+        rule: { role: null, action: POLICY_ACTION, subject: subjectType, inverted: true, reason: SCOPE_REFUSAL },
+        policy: subjectType,
+        refused_by: 'scopes',
+      };
     }
     return { allowed, rule: null, policy: subjectType };
   }
@@ -91,18 +96,26 @@ export function explain(
   const explanation: Explanation = { allowed, rule: rule ? show(rule.origin) : null };
   if (rule && isScopeRefusal(rule.origin)) explanation.refused_by = 'scopes';
   else if (!allowed) {
-    explanation.why_not = whyNot(ability, action, subjectType, context, field, rule).map(({ rule: allowing, failed, refused_by }) => ({
-      rule: show(allowing.origin),
-      ...(failed && { failed }),
-      ...(refused_by && { refused_by: show(refused_by.origin) }),
-    }));
+    explanation.why_not = whyNot(ability, action, subjectType, context, field, rule).map(
+      ({ rule: allowing, failed, refused_by }) => ({
+        rule: show(allowing.origin),
+        ...(failed && { failed }),
+        ...(refused_by && { refused_by: show(refused_by.origin) }),
+      }),
+    );
   }
   return explanation;
 }
 
 function explained(origin: RoleRule, sourceOf: (rule: object) => RuleSource | undefined): ExplainedRule {
   const source = sourceOf(origin);
-  const rule: ExplainedRule = { role: source?.role ?? null, ...(source && { index: source.index }), action: origin.action, subject: origin.subject as string | string[], inverted: origin.inverted === true };
+  const rule: ExplainedRule = {
+    role: source?.role ?? null,
+    ...(source && { index: source.index }),
+    action: origin.action,
+    subject: origin.subject as string | string[],
+    inverted: origin.inverted === true,
+  };
   if (origin.conditions) rule.conditions = origin.conditions as Record<string, unknown>;
   if (origin.fields) rule.fields = origin.fields;
   if (origin.reason) rule.reason = origin.reason;

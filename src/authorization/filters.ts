@@ -74,7 +74,9 @@ export function accessFilter(
   const primaryKey = options.primaryKey ?? meta?.primaryKeys[0] ?? 'id';
   // A scoped token: the owner's rows that its scopes allow too (scoped-ability.ts).
   if (ability instanceof ScopedAbility) {
-    return { $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, options)) };
+    return {
+      $and: [ability.owner, ability.scopes].map((part) => accessFilter(part, action, subjectType, describe, options)),
+    };
   }
   const key = `${action}\u0000${subjectType}\u0000${primaryKey}`;
   const memo = built.get(ability)?.get(key);
@@ -131,10 +133,15 @@ function buildFilter(
   return query === true ? all(primaryKey) : query === false ? none(primaryKey) : query;
 }
 
-function metadataOf(em: { getMetadata(): MetadataStorage }, entity: string | { readonly name: unknown }): EntityMetadata {
+function metadataOf(
+  em: { getMetadata(): MetadataStorage },
+  entity: string | { readonly name: unknown },
+): EntityMetadata {
   const name = typeof entity === 'string' ? entity : String(entity.name);
   const meta = em.getMetadata().find(name);
-  if (!meta) throw new TypeError(`accessibleBy: the EntityManager knows no entity named "${name}" (pass { entity } when the subject type is not the entity's name)`);
+  if (!meta)
+    throw new TypeError(
+      `accessibleBy: the EntityManager knows no entity named "${name}" (pass { entity } when the subject type is not the entity's name)`,
+    );
   return meta;
 }
-

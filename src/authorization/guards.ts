@@ -82,9 +82,14 @@ export class Guards {
       if (method !== 'token' || !granted || granted.length === 0) return undefined;
       const missing = scopes.filter((scope) => !granted.includes(scope));
       if (missing.length === 0) return undefined;
-      return new AuthError('insufficient_scope', `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, undefined, {
-        'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope", scope="${scopes.join(' ')}"`,
-      });
+      return new AuthError(
+        'insufficient_scope',
+        `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+        undefined,
+        {
+          'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope", scope="${scopes.join(' ')}"`,
+        },
+      );
     });
   }
 
@@ -94,7 +99,8 @@ export class Guards {
    * to the ability in it for every later guard. Anyone else: 404 `not_found`.
    */
   orgRequired(param = 'org'): RequestHandler {
-    if (typeof param !== 'string' || param === '') throw new TypeError('orgRequired(param): name the URL parameter, e.g. orgRequired(\'org\')');
+    if (typeof param !== 'string' || param === '')
+      throw new TypeError("orgRequired(param): name the URL parameter, e.g. orgRequired('org')");
     return this.guard((req, credentials) => this.deps.orgs.enter(req, credentials, param), { ability: true });
   }
 
@@ -102,13 +108,17 @@ export class Guards {
   rolesRequired(...roles: string[]): RequestHandler {
     requireRoleNames('rolesRequired', roles);
     // The refusal names no role: which roles guard what is the application's business.
-    return this.guard((_req, { user }) => (roles.every((role) => user.roles.has(role)) ? undefined : forbidden('Your roles do not allow this')));
+    return this.guard((_req, { user }) =>
+      roles.every((role) => user.roles.has(role)) ? undefined : forbidden('Your roles do not allow this'),
+    );
   }
 
   /** The user holds at least one of the roles. */
   rolesAccepted(...roles: string[]): RequestHandler {
     requireRoleNames('rolesAccepted', roles);
-    return this.guard((_req, { user }) => (roles.some((role) => user.roles.has(role)) ? undefined : forbidden('Your roles do not allow this')));
+    return this.guard((_req, { user }) =>
+      roles.some((role) => user.roles.has(role)) ? undefined : forbidden('Your roles do not allow this'),
+    );
   }
 
   /**
@@ -123,17 +133,31 @@ export class Guards {
       // The same answer as `req.ability.can('satisfy', subject(policy, context))` (only the function
       // decides a policy subject), without building a CASL subject on every request. Fails closed,
       // and PolicyRegistry logs why. A scoped token also needs a scope granting `satisfy` on it.
-      return this.guard((req, { user, token }) => {
-        if (!this.deps.policies.check(policy, user, routeContext(req.params))) return forbidden('You may not do this');
-        const ability = token && token.scopes.length > 0 ? req.ability : undefined;
-        return ability instanceof ScopedAbility && !ability.scopes.can(POLICY_ACTION, policy) ? forbidden(SCOPE_REFUSAL) : undefined;
-      }, { ability: true });
+      return this.guard(
+        (req, { user, token }) => {
+          if (!this.deps.policies.check(policy, user, routeContext(req.params)))
+            return forbidden('You may not do this');
+          const ability = token && token.scopes.length > 0 ? req.ability : undefined;
+          return ability instanceof ScopedAbility && !ability.scopes.can(POLICY_ACTION, policy)
+            ? forbidden(SCOPE_REFUSAL)
+            : undefined;
+        },
+        { ability: true },
+      );
     }
     if (options && 'action' in options && typeof options.action === 'string' && typeof options.subject === 'string') {
-      if (options.load !== undefined && typeof options.load !== 'function') throw new TypeError('require({ load }): load must be a function of the request');
-      if (options.fields !== undefined && options.fields !== 'body') throw new TypeError("require({ fields }): the only fields to check are 'body'");
-      if (options.conceal !== undefined && typeof options.conceal !== 'boolean' && (typeof options.conceal !== 'string' || options.conceal === '')) throw new TypeError('require({ conceal }): conceal is true, false or an action');
-      if (options.conceal && !options.load) throw new TypeError('require({ conceal }): conceal needs load: without a resource there is nothing to hide');
+      if (options.load !== undefined && typeof options.load !== 'function')
+        throw new TypeError('require({ load }): load must be a function of the request');
+      if (options.fields !== undefined && options.fields !== 'body')
+        throw new TypeError("require({ fields }): the only fields to check are 'body'");
+      if (
+        options.conceal !== undefined &&
+        typeof options.conceal !== 'boolean' &&
+        (typeof options.conceal !== 'string' || options.conceal === '')
+      )
+        throw new TypeError('require({ conceal }): conceal is true, false or an action');
+      if (options.conceal && !options.load)
+        throw new TypeError('require({ conceal }): conceal needs load: without a resource there is nothing to hide');
       const check = resourceCheck(options, this.deps.tenant);
       return this.guard((req) => check(req), { ability: true });
     }
@@ -152,7 +176,8 @@ export class Guards {
     const { deps } = this;
     const tokenOnly = options.tokenOnly === true;
     const withAbility = options.ability === true;
-    const load = (req: Request, credentials: Credentials): Promise<void> | undefined => this.loadAttributes(req, credentials, withAbility);
+    const load = (req: Request, credentials: Credentials): Promise<void> | undefined =>
+      this.loadAttributes(req, credentials, withAbility);
     const pass = (req: Request, next: NextFunction, credentials: Credentials, refusal: AuthError | undefined): void => {
       if (refusal) return next(refusal);
       const loading = load(req, credentials);
@@ -206,7 +231,9 @@ export class Guards {
 const NO_VALUES = Object.freeze({});
 
 function unauthenticated(tokenOnly: boolean): AuthError {
-  return tokenOnly ? new AuthError('unauthenticated', 'This needs an API token: Authorization: Bearer <token>') : new LoginRequired();
+  return tokenOnly
+    ? new AuthError('unauthenticated', 'This needs an API token: Authorization: Bearer <token>')
+    : new LoginRequired();
 }
 
 function forbidden(detail: string): AuthError {

@@ -23,7 +23,11 @@ const CASL_SUBJECT = 'all';
 const CRUD = ['create', 'read', 'update', 'delete'];
 
 /** The names the roles' rules and the policies use. */
-export function knownNames(definitions: Iterable<RoleDefinition>, policies: Iterable<string>, policyAction: string): KnownNames {
+export function knownNames(
+  definitions: Iterable<RoleDefinition>,
+  policies: Iterable<string>,
+  policyAction: string,
+): KnownNames {
   const actions = new Set<string>();
   const subjects = new Set<string>();
   const add = (into: Set<string>, value: unknown) => {
@@ -46,7 +50,8 @@ export function knownNames(definitions: Iterable<RoleDefinition>, policies: Iter
 /** What is wrong with asking about this action and subject type, or nothing. */
 export function unknownNameProblem(known: KnownNames, action: string, subjectType: string): string | undefined {
   if (action !== CASL_ACTION && !known.actions.has(action)) return unknown('action', action, known.actions);
-  if (subjectType !== CASL_SUBJECT && !known.subjects.has(subjectType)) return unknown('subject type', subjectType, known.subjects);
+  if (subjectType !== CASL_SUBJECT && !known.subjects.has(subjectType))
+    return unknown('subject type', subjectType, known.subjects);
   return undefined;
 }
 

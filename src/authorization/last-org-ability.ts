@@ -23,11 +23,24 @@ export class LastOrgAbility {
   /** The ability built for exactly these (user, organization, roles in this order, versions), if it is the last one. */
   find(user: object, org: OrgRef, roles: readonly string[], versions: readonly number[]): AppAbility | undefined {
     const held = this.byUser.get(user);
-    if (!held || held.orgId !== org.id || held.slug !== org.slug || !sameList(held.roles, roles) || !sameList(held.versions, versions)) return undefined;
+    if (
+      !held ||
+      held.orgId !== org.id ||
+      held.slug !== org.slug ||
+      !sameList(held.roles, roles) ||
+      !sameList(held.versions, versions)
+    )
+      return undefined;
     return held.ability;
   }
 
-  remember(user: object, org: OrgRef, roles: readonly string[], versions: readonly number[], ability: AppAbility): void {
+  remember(
+    user: object,
+    org: OrgRef,
+    roles: readonly string[],
+    versions: readonly number[],
+    ability: AppAbility,
+  ): void {
     // A copy of the roles: the caller's list may change after this.
     this.byUser.set(user, { orgId: org.id, slug: org.slug, roles: [...roles], versions, ability });
   }

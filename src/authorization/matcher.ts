@@ -83,7 +83,10 @@ function needsOf(condition: Condition, into: Need[] = []): Need[] {
     if (field === ITSELF || operator === 'exists') return into;
     const values = !COMPARING.has(operator) ? [] : Array.isArray(value) ? value : [value];
     const kinds = new Set(values.map(kindOf).filter((kind) => kind !== 'null' && kind !== 'regexp'));
-    into.push({ path: field.split('.'), kind: kinds.size === 0 ? undefined : kinds.size === 1 ? [...kinds][0] : 'mixed' });
+    into.push({
+      path: field.split('.'),
+      kind: kinds.size === 0 ? undefined : kinds.size === 1 ? [...kinds][0] : 'mixed',
+    });
     return into;
   }
   if (Array.isArray(value)) for (const child of value as Condition[]) needsOf(child, into);
@@ -103,7 +106,8 @@ function reach(value: unknown, need: Need, at: number, step: Step): boolean {
     if (value === undefined) return false;
     if (kind === undefined || value === null) return true;
     if (!Array.isArray(value)) return kindOf(value) === kind;
-    for (const item of value as unknown[]) if (item !== null && item !== undefined && kindOf(item) !== kind) return false;
+    for (const item of value as unknown[])
+      if (item !== null && item !== undefined && kindOf(item) !== kind) return false;
     return true;
   }
   if (value === null) return true;
@@ -161,7 +165,10 @@ export function createConditionsMatcher(step: Step): ConditionsMatcher {
       ...context,
       // A null element has no fields (ucast would throw reading one).
       interpret: (inner, element) =>
-        element !== null && element !== undefined && context.interpret(inner, element) && meets(needsFor(inner), element, step),
+        element !== null &&
+        element !== undefined &&
+        context.interpret(inner, element) &&
+        meets(needsFor(inner), element, step),
     });
   const build = buildMongoQueryMatcher(
     { $and, $or, $nor, $not, $where },

@@ -97,7 +97,8 @@ export class OrgAccess {
 
   private async find(name: OrgName): Promise<OrgInfo | null> {
     if (typeof name === 'object' && name !== null) return this.directory().find(name.id);
-    if (typeof name !== 'string' && typeof name !== 'number') throw new TypeError('{ org }: an organization id, slug, or req.org');
+    if (typeof name !== 'string' && typeof name !== 'number')
+      throw new TypeError('{ org }: an organization id, slug, or req.org');
     return this.directory().find(name);
   }
 }

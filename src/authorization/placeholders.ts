@@ -72,15 +72,23 @@ export function isAttribute(field: string): boolean {
  * What is wrong with a placeholder, or nothing: `orgAllowed` in organization roles only;
  * `attributes` the user attribute names declared so far.
  */
-export function placeholderProblem(object: string, field: string, orgAllowed: boolean, attributes: ReadonlySet<string> = new Set()): string | undefined {
+export function placeholderProblem(
+  object: string,
+  field: string,
+  orgAllowed: boolean,
+  attributes: ReadonlySet<string> = new Set(),
+): string | undefined {
   if (object === 'user') {
     if (!isAttribute(field) || attributes.has(field)) return undefined;
     const declared = [...attributes].map((name) => `, \${user.${name}}`).join('');
-    return (`unknown placeholder \${user.${field}}; use \${user.id}, \${user.email}, ` +
+    return (
+      `unknown placeholder \${user.${field}}; use \${user.id}, \${user.email}, ` +
       `\${user.is_admin}${declared} or declare it first with defineUserAttributes(["${field}"], ` +
-      `…) (or "userAttributes" in a policy file)`);
+      `…) (or "userAttributes" in a policy file)`
+    );
   }
-  if (!orgAllowed) return `\${org.${field}} is for organization roles only (defineOrgRole, or "orgRoles" in a policy file)`;
+  if (!orgAllowed)
+    return `\${org.${field}} is for organization roles only (defineOrgRole, or "orgRoles" in a policy file)`;
   return field in ORG_FIELDS ? undefined : `unknown placeholder \${org.${field}}; use \${org.id} or \${org.slug}`;
 }
 
@@ -91,7 +99,9 @@ export function hasPlaceholders(value: unknown): boolean {
 
 /** The attributes (not the package's own fields) that `${user.*}` placeholders in `value` name. */
 export function attributesNamed(value: unknown): string[] {
-  const names = [...JSON.stringify(value ?? null).matchAll(PLACEHOLDER)].filter((match) => match[1] === 'user' && isAttribute(match[2]!)).map((match) => match[2]!);
+  const names = [...JSON.stringify(value ?? null).matchAll(PLACEHOLDER)]
+    .filter((match) => match[1] === 'user' && isAttribute(match[2]!))
+    .map((match) => match[2]!);
   return [...new Set(names)];
 }
 
@@ -100,8 +110,10 @@ function valueOf(object: string, field: string, values: PlaceholderValues): unkn
     if (!isAttribute(field)) return USER_FIELDS[field as keyof typeof USER_FIELDS](values.user);
     const { attributes } = values.user;
     // AbilityFactory loads or refuses before it gets here (it knows which roles name attributes).
-    if (!attributes) throw new TypeError((`\${user.${field}}: the user's attributes are not loaded; await ` +
-      `auth.loadUserAttributes(user) first`));
+    if (!attributes)
+      throw new TypeError(
+        `\${user.${field}}: the user's attributes are not loaded; await ` + `auth.loadUserAttributes(user) first`,
+      );
     const value = Object.hasOwn(attributes, field) ? attributes[field] : undefined;
     if (value === undefined || value === null) throw new MissingAttribute(field);
     return value;
@@ -119,7 +131,9 @@ export function interpolate(value: unknown, values: PlaceholderValues): unknown 
   if (typeof value === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(value);
     if (whole) return valueOf(whole[1]!, whole[2]!, values);
-    return value.replace(PLACEHOLDER, (_match, object: string, field: string) => String(valueOf(object, field, values)));
+    return value.replace(PLACEHOLDER, (_match, object: string, field: string) =>
+      String(valueOf(object, field, values)),
+    );
   }
   if (Array.isArray(value)) return value.map((item) => interpolate(item, values));
   if (value !== null && typeof value === 'object') {

@@ -17,7 +17,8 @@ export class PolicyRegistry {
   constructor(private readonly log: LoggerHolder) {}
 
   define(name: string, policy: Policy): void {
-    if (typeof name !== 'string' || name === '') throw new TypeError('definePolicy(name, fn): name must be a non-empty string');
+    if (typeof name !== 'string' || name === '')
+      throw new TypeError('definePolicy(name, fn): name must be a non-empty string');
     if (typeof policy !== 'function') throw new TypeError(`definePolicy('${name}', fn): fn must be a function`);
     this.policies.set(name, policy);
     this.version++;
@@ -47,7 +48,10 @@ export class PolicyRegistry {
     }
     if (result === true) return true;
     if (result !== false) {
-      const what = result instanceof Promise ? 'a Promise (policies must be synchronous)' : `${JSON.stringify(result) ?? String(result)} instead of true or false`;
+      const what =
+        result instanceof Promise
+          ? 'a Promise (policies must be synchronous)'
+          : `${JSON.stringify(result) ?? String(result)} instead of true or false`;
       this.log.logger.warn(`policy "${name}" denied user ${user.id}: it returned ${what}`);
     }
     return false;

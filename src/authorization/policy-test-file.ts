@@ -19,7 +19,14 @@ function buildSchema() {
     /** Defaults to `<name>@example.test`. */
     email: z.string().min(1).optional(),
     /** The values of the application's user attributes (`${user.team}`); none by default, so rules naming them deny. */
-    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be a string, a number, a boolean or null' })).default({}),
+    attributes: z
+      .record(
+        z.string(),
+        z.union([z.string(), z.number(), z.boolean(), z.null()], {
+          error: 'must be a string, a number, a boolean or null',
+        }),
+      )
+      .default({}),
     /** A member of this organization, with these organization roles: the tests ask in it. */
     org: z.strictObject({ id: z.number().int(), slug: name, roles: z.array(name).default([]) }).optional(),
   });
@@ -62,7 +69,9 @@ const policyTestFile = () => (schema ??= buildSchema());
  * principals and resources the file does not name (checked on the raw file too, so that a file
  * with both kinds of problem is told all of them at once).
  */
-export function readPolicyTestFile(raw: unknown): { data: PolicyTestFile; problems: [] } | { data: undefined; problems: string[] } {
+export function readPolicyTestFile(
+  raw: unknown,
+): { data: PolicyTestFile; problems: [] } | { data: undefined; problems: string[] } {
   const parsed = policyTestFile().safeParse(raw);
   const problems = [...(parsed.success ? [] : describeIssues(parsed.error)), ...referenceProblems(raw)];
   return parsed.success && problems.length === 0 ? { data: parsed.data, problems: [] } : { data: undefined, problems };
@@ -71,7 +80,8 @@ export function readPolicyTestFile(raw: unknown): { data: PolicyTestFile; proble
 function referenceProblems(raw: unknown): string[] {
   const file = (raw ?? {}) as { principals?: unknown; resources?: unknown; tests?: unknown };
   if (!Array.isArray(file.tests)) return [];
-  const named = (group: unknown) => (group !== null && typeof group === 'object' ? new Set(Object.keys(group)) : new Set<string>());
+  const named = (group: unknown) =>
+    group !== null && typeof group === 'object' ? new Set(Object.keys(group)) : new Set<string>();
   const principals = named(file.principals);
   const resources = named(file.resources);
   return file.tests.flatMap((test: unknown, index) => {
@@ -79,11 +89,15 @@ function referenceProblems(raw: unknown): string[] {
     const { principal, resource, subject, fields, policy } = test as Record<string, unknown>;
     const problems: string[] = [];
     const at = (key: string) => `${jsonPath(['tests', index, key])}`;
-    if (typeof principal === 'string' && !principals.has(principal)) problems.push(`${at('principal')}: no principal named ${JSON.stringify(principal)}`);
+    if (typeof principal === 'string' && !principals.has(principal))
+      problems.push(`${at('principal')}: no principal named ${JSON.stringify(principal)}`);
     if (policy !== undefined) return problems;
-    if ((resource === undefined) === (subject === undefined)) problems.push(`${at('resource')}: name a "resource", or give a "subject" (and its "fields"), not both`);
-    else if (typeof resource === 'string' && !resources.has(resource)) problems.push(`${at('resource')}: no resource named ${JSON.stringify(resource)}`);
-    else if (resource !== undefined && fields !== undefined) problems.push(`${at('fields')}: a named resource has its fields already`);
+    if ((resource === undefined) === (subject === undefined))
+      problems.push(`${at('resource')}: name a "resource", or give a "subject" (and its "fields"), not both`);
+    else if (typeof resource === 'string' && !resources.has(resource))
+      problems.push(`${at('resource')}: no resource named ${JSON.stringify(resource)}`);
+    else if (resource !== undefined && fields !== undefined)
+      problems.push(`${at('fields')}: a named resource has its fields already`);
     return problems;
   });
 }

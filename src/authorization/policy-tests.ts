@@ -61,7 +61,11 @@ export class PolicyTestFileError extends TypeError {
 }
 
 /** Reads and runs a file, or runs an object already in memory (`file` names it in errors). */
-export function runPolicyTests(deps: ExplainDeps, input: string | object, file = typeof input === 'string' ? input : '(object)'): PolicyTestReport {
+export function runPolicyTests(
+  deps: ExplainDeps,
+  input: string | object,
+  file = typeof input === 'string' ? input : '(object)',
+): PolicyTestReport {
   const { data, problems } = readPolicyTestFile(typeof input === 'string' ? readJson(input) : input);
   if (!data) throw new PolicyTestFileError(file, problems);
   const unknown = unknownNames(deps, data);
@@ -84,15 +88,41 @@ function unknownNames({ abilities }: ExplainDeps, file: PolicyTestFile): string[
   });
 }
 
-function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Principal>, test: PolicyTestFile['tests'][number], index: number): PolicyTestResult {
+function run(
+  deps: ExplainDeps,
+  file: PolicyTestFile,
+  principals: Map<string, Principal>,
+  test: PolicyTestFile['tests'][number],
+  index: number,
+): PolicyTestResult {
   const user = principals.get(test.principal)!;
-  const common = { index, principal: test.principal, roles: [...user.roles], expected: test.allowed, ...(test.description !== undefined && { description: test.description }) };
+  const common = {
+    index,
+    principal: test.principal,
+    roles: [...user.roles],
+    expected: test.allowed,
+    ...(test.description !== undefined && { description: test.description }),
+  };
   if ('policy' in test) {
     const defined = deps.policies.has(test.policy);
-    const explanation = defined ? explain(deps, user, POLICY_ACTION, test.policy, test.context) : { allowed: false, rule: null, policy: test.policy };
-    const problem = defined ? undefined : (`no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the ` +
-      `application with --app)`);
-    return { ...common, action: POLICY_ACTION, subject: test.policy, policy: test.policy, fields: test.context, actual: explanation.allowed, passed: explanation.allowed === test.allowed && !problem, explanation, ...(problem && { problem }) };
+    const explanation = defined
+      ? explain(deps, user, POLICY_ACTION, test.policy, test.context)
+      : { allowed: false, rule: null, policy: test.policy };
+    const problem = defined
+      ? undefined
+      : `no policy named ${JSON.stringify(test.policy)} is defined (policies are code: load the ` +
+        `application with --app)`;
+    return {
+      ...common,
+      action: POLICY_ACTION,
+      subject: test.policy,
+      policy: test.policy,
+      fields: test.context,
+      actual: explanation.allowed,
+      passed: explanation.allowed === test.allowed && !problem,
+      explanation,
+      ...(problem && { problem }),
+    };
   }
   const resource = test.resource === undefined ? undefined : file.resources[test.resource]!;
   const subject = resource?.subject ?? test.subject!;
@@ -100,7 +130,16 @@ function run(deps: ExplainDeps, file: PolicyTestFile, principals: Map<string, Pr
   const org = file.principals[test.principal]!.org;
   const ability = org && deps.abilities.abilityFor(user, { org, roles: org.roles });
   const explanation = explain(deps, user, test.action, subject, fields, test.field, ability);
-  return { ...common, action: test.action, subject, fields, ...(test.field !== undefined && { field: test.field }), actual: explanation.allowed, passed: explanation.allowed === test.allowed, explanation };
+  return {
+    ...common,
+    action: test.action,
+    subject,
+    fields,
+    ...(test.field !== undefined && { field: test.field }),
+    actual: explanation.allowed,
+    passed: explanation.allowed === test.allowed,
+    explanation,
+  };
 }
 
 /** A principal's id defaults to its position (1, 2, …), its email to `<name>@example.test`, its attributes to none. */
@@ -108,7 +147,13 @@ function principalsOf(file: PolicyTestFile): Map<string, Principal> {
   return new Map(
     Object.entries(file.principals).map(([name, p], position) => [
       name,
-      toPrincipal({ id: p.id ?? position + 1, email: p.email ?? `${name}@example.test`, is_admin: p.is_admin, roles: p.roles, attributes: p.attributes }),
+      toPrincipal({
+        id: p.id ?? position + 1,
+        email: p.email ?? `${name}@example.test`,
+        is_admin: p.is_admin,
+        roles: p.roles,
+        attributes: p.attributes,
+      }),
     ]),
   );
 }

@@ -44,7 +44,14 @@ export function toPrincipal(user: PrincipalLike): Principal {
 
 /** The principal with these attribute values (a new frozen object; `user` itself is left as it is). */
 export function withAttributes(user: Principal, attributes: UserAttributeValues): Principal {
-  return Object.freeze({ id: user.id, email: user.email, is_admin: user.is_admin, isAdmin: user.is_admin, roles: user.roles, attributes });
+  return Object.freeze({
+    id: user.id,
+    email: user.email,
+    is_admin: user.is_admin,
+    isAdmin: user.is_admin,
+    roles: user.roles,
+    attributes,
+  });
 }
 
 /**
@@ -54,12 +61,16 @@ export function withAttributes(user: Principal, attributes: UserAttributeValues)
  * null and undefined are "no value", which denies (placeholders.ts).
  */
 export function checkAttributeValues(values: unknown, where: string): UserAttributeValues {
-  if (values === null || typeof values !== 'object' || Array.isArray(values)) throw new TypeError(`${where}: expected an object of attribute values`);
+  if (values === null || typeof values !== 'object' || Array.isArray(values))
+    throw new TypeError(`${where}: expected an object of attribute values`);
   const copy: Record<string, string | number | boolean | null | undefined> = {};
   for (const [name, value] of Object.entries(values)) {
-    const scalar = typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-    if (!scalar && value !== null && value !== undefined) throw new TypeError((`${where}: the attribute "${name}" must be a string, a finite number, a boolean, null or ` +
-      `undefined`));
+    const scalar =
+      typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+    if (!scalar && value !== null && value !== undefined)
+      throw new TypeError(
+        `${where}: the attribute "${name}" must be a string, a finite number, a boolean, null or ` + `undefined`,
+      );
     copy[name] = value as string | number | boolean | null | undefined;
   }
   return Object.freeze(copy);

@@ -29,7 +29,7 @@ export function byPriority<R extends RankedRule>(rules: readonly R[], translate:
   const cut = rules.findIndex((rule) => !rule.conditions);
   const queries = rules.map((rule) => (rule.conditions ? translate(rule) : true));
   let query: Query = cut === -1 ? false : !rules[cut]!.inverted;
-  for (let i = (cut === -1 ? rules.length : cut) - 1; i >= 0; ) {
+  for (let i = (cut === -1 ? rules.length : cut) - 1; i >= 0;) {
     const inverted = rules[i]!.inverted;
     const run: Query[] = [];
     for (; i >= 0 && rules[i]!.inverted === inverted; i--) run.push(queries[i]!);
@@ -59,7 +59,9 @@ function factored(all: Query[], outer: Group, inner: Group): Query {
     return Object.keys(part as object).length === 1 && Array.isArray(list) ? (list as Query[]) : [part];
   });
   const keys = members.map((list) => list.map((member) => JSON.stringify(member)));
-  const common = keys[0]!.filter((key, index) => keys[0]!.indexOf(key) === index && keys.every((list) => list.includes(key)));
+  const common = keys[0]!.filter(
+    (key, index) => keys[0]!.indexOf(key) === index && keys.every((list) => list.includes(key)),
+  );
   if (common.length === 0) return combine(parts);
   const rest = members.map((list, p) => within(list.filter((_, m) => !common.includes(keys[p]![m]!))));
   const shared = common.map((key) => members[0]![keys[0]!.indexOf(key)]!);

@@ -52,24 +52,38 @@ export interface RoleReach {
  * other names, and are not rows or columns of their own. An organization role reaches no subject
  * type without the tenant field (`User`, tenant.ts), whatever its rules say.
  */
-export function roleMatrix(definitions: readonly RoleDefinition[], actions: Iterable<string>, subjects: Iterable<string>): RoleReach[] {
+export function roleMatrix(
+  definitions: readonly RoleDefinition[],
+  actions: Iterable<string>,
+  subjects: Iterable<string>,
+): RoleReach[] {
   const named = (names: Iterable<string>, wildcard: string) => [...names].filter((name) => name !== wildcard).sort();
   const actionList = named(actions, 'manage');
   const subjectList = named(subjects, 'all');
   return definitions.map((definition) => {
-    const byName = new Map(definitions.filter((other) => other.org === definition.org).map((other) => [other.role, other]));
-    const ability = createMongoAbility<AppAbility>(rulesWithIncludes(definition, byName) as never[], { conditionsMatcher });
+    const byName = new Map(
+      definitions.filter((other) => other.org === definition.org).map((other) => [other.role, other]),
+    );
+    const ability = createMongoAbility<AppAbility>(rulesWithIncludes(definition, byName) as never[], {
+      conditionsMatcher,
+    });
     const reach: Record<string, Record<string, Reach>> = {};
     for (const subject of subjectList) {
       const none = definition.org && UNTENANTED.has(subject);
-      reach[subject] = Object.fromEntries(actionList.map((action) => [action, none ? 'none' : reachOf(ability, action, subject)]));
+      reach[subject] = Object.fromEntries(
+        actionList.map((action) => [action, none ? 'none' : reachOf(ability, action, subject)]),
+      );
     }
     return { role: definition.role, org: definition.org, reach };
   });
 }
 
 /** A role's rules with those of the roles it includes first (transitively, each once), as role-rules.ts collects them. */
-function rulesWithIncludes(definition: RoleDefinition, byName: Map<string, RoleDefinition>, seen = new Set<string>()): AppRule[] {
+function rulesWithIncludes(
+  definition: RoleDefinition,
+  byName: Map<string, RoleDefinition>,
+  seen = new Set<string>(),
+): AppRule[] {
   if (seen.has(definition.role)) return [];
   seen.add(definition.role);
   const included = definition.includes.flatMap((name) => {

@@ -24,21 +24,30 @@ import type { Relation } from './relation-walks.js';
 export type Query = boolean | Record<string, unknown>;
 
 /** A filter on an entity of `meta` that every row passes: its primary key is not NULL. */
-export const every = (meta: EntityMetadata): Record<string, unknown> => Object.fromEntries(meta.primaryKeys.map((key) => [key, { $ne: null }]));
+export const every = (meta: EntityMetadata): Record<string, unknown> =>
+  Object.fromEntries(meta.primaryKeys.map((key) => [key, { $ne: null }]));
 
 /**
  * The test `terminal` (a filter on the entity at the end of `relations`, or a boolean) read through
  * `relations` as CASL reads it, negated or not. `brokenHolds`: whether the test holds where a NULL
  * to-one relation breaks the walk (the matcher compares nothing there: false for every test of ours).
  */
-export function throughRelations(relations: Relation[], negate: boolean, brokenHolds: boolean, terminal: (negate: boolean) => Query): Query {
+export function throughRelations(
+  relations: Relation[],
+  negate: boolean,
+  brokenHolds: boolean,
+  terminal: (negate: boolean) => Query,
+): Query {
   if (relations.length === 0) return terminal(negate);
   const many = relations.findIndex((relation) => relation.many);
   const chain = many === -1 ? relations : relations.slice(0, many);
   if (!negate) return or([exists(relations, terminal(false)), brokenHolds && broken(chain)]);
   // Not (broken and brokenHolds, or the walk reaches a value that passes): the walk is whole and
   // reaches none (the test fails on the one value a to-one chain reaches), or it is broken.
-  const none = many === -1 ? within(chain, terminal(true)) : within(chain, noElement(relations[many]!, exists(relations.slice(many + 1), terminal(false))));
+  const none =
+    many === -1
+      ? within(chain, terminal(true))
+      : within(chain, noElement(relations[many]!, exists(relations.slice(many + 1), terminal(false))));
   return brokenHolds ? none : or([broken(chain), none]);
 }
 

@@ -55,10 +55,17 @@ export function isScalar(meta: EntityMetadata, name: string): boolean {
  * field path and `$elemMatch` path of `condition`, walked on `meta`. What is no relation is left
  * out (a plain field needs nothing loaded).
  */
-export function relationHints(meta: EntityMetadata, condition: Condition, prefix = '', hints = new Set<string>()): Set<string> {
+export function relationHints(
+  meta: EntityMetadata,
+  condition: Condition,
+  prefix = '',
+  hints = new Set<string>(),
+): Set<string> {
   const value = (condition as { value?: unknown }).value;
   if (Array.isArray(value)) {
-    for (const child of value) if (child && typeof child === 'object' && 'operator' in child) relationHints(meta, child as Condition, prefix, hints);
+    for (const child of value)
+      if (child && typeof child === 'object' && 'operator' in child)
+        relationHints(meta, child as Condition, prefix, hints);
     return hints;
   }
   const field = (condition as FieldCondition).field;
@@ -78,10 +85,16 @@ export function relationHints(meta: EntityMetadata, condition: Condition, prefix
  * so that no rule meets a relation that is not loaded. A plain object is left as it is, and so is
  * an entity no EntityManager manages (a rule that meets a relation it lacks throws, naming it).
  */
-export async function populateRuleRelations(ability: AppAbility, action: string, subjectType: string, resource: object): Promise<void> {
+export async function populateRuleRelations(
+  ability: AppAbility,
+  action: string,
+  subjectType: string,
+  resource: object,
+): Promise<void> {
   if (!Utils.isEntity(resource) || !helper(resource).__em) return;
   const meta = helper(resource).__meta;
   const hints = new Set<string>();
-  for (const rule of ability.possibleRulesFor(action, subjectType)) if (rule.ast) relationHints(meta, rule.ast, '', hints);
+  for (const rule of ability.possibleRulesFor(action, subjectType))
+    if (rule.ast) relationHints(meta, rule.ast, '', hints);
   if (hints.size > 0) await wrap(resource).populate([...hints] as never);
 }

@@ -21,7 +21,9 @@ import type { AuthUser } from '../users/auth-user.js';
 
 const INSTALLED = Symbol.for('service-auth.request-accessors');
 /** Shared by every copy of the package loaded in the process, as the accessors are. */
-const STATES: WeakMap<object, RequestState> = ((globalThis as Record<symbol, WeakMap<object, RequestState>>)[Symbol.for('service-auth.request-states')] ??= new WeakMap());
+const STATES: WeakMap<object, RequestState> = ((globalThis as Record<symbol, WeakMap<object, RequestState>>)[
+  Symbol.for('service-auth.request-states')
+] ??= new WeakMap());
 
 /** The organization a request is in (`orgRequired`), and the caller's membership there (null: none). */
 export interface OrgPlaceOfRequest {
@@ -76,7 +78,15 @@ export function attachCredentials(req: Request, credentials: Credentials, abilit
   if (stateful[INSTALLED] !== true) installAccessors(Object.getPrototypeOf(req) as object);
   // A later guard of the same request keeps its organization, and the attributes loaded for its user.
   const attributed = state?.attributed?.id === credentials.user.id ? state.attributed : undefined;
-  STATES.set(req, { credentials, current: true, abilities, ability: undefined, place: state?.place, attributed, bound: undefined });
+  STATES.set(req, {
+    credentials,
+    current: true,
+    abilities,
+    ability: undefined,
+    place: state?.place,
+    attributed,
+    bound: undefined,
+  });
 }
 
 /**
@@ -147,7 +157,7 @@ const READERS: Record<string, (state: RequestState, req: Request) => unknown> = 
   membership: (state: RequestState) => state.place?.membership,
   em: (state: RequestState, req: Request) => {
     const make = REQUEST_EMS.get(state.abilities);
-    if (!make) throw new TypeError("req.em: register your MikroORM first, with auth.enforce(orm)");
+    if (!make) throw new TypeError('req.em: register your MikroORM first, with auth.enforce(orm)');
     return make(req);
   },
 };

@@ -61,20 +61,26 @@ export function resourceCheck(options: ResourceOptions, tenant: Tenant): (req: R
     const refusal = refusalOf(ability, action, target, subject);
     if (refusal && conceals(ability, conceal, target)) return notFound(subject);
     if (refusal || fields !== 'body') return refusal;
-    return (tenant.hasField(subject) ? misplaced(req, tenant.fieldOf(subject)) : undefined) ?? refusedFields(ability, action, target, req.body);
+    return (
+      (tenant.hasField(subject) ? misplaced(req, tenant.fieldOf(subject)) : undefined) ??
+      refusedFields(ability, action, target, req.body)
+    );
   };
   if (!load) return (req) => decide(req, abilityOf(req), contextOf(req));
   return (req) => {
     const ability = abilityOf(req);
-    if (!ability.can(action, subject)) return forbidden(ability.relevantRuleFor(action, subject)?.reason ?? `You may not ${action} any ${subject}`);
+    if (!ability.can(action, subject))
+      return forbidden(ability.relevantRuleFor(action, subject)?.reason ?? `You may not ${action} any ${subject}`);
     return (async () => {
       const resource: unknown = await load(req);
       if (resource === null || resource === undefined) return notFound(subject);
-      if (typeof resource !== 'object') throw new TypeError(`require({ subject: '${subject}', load }): load(req) must resolve to an object or null`);
+      if (typeof resource !== 'object')
+        throw new TypeError(`require({ subject: '${subject}', load }): load(req) must resolve to an object or null`);
       // On a MikroORM entity, the relations the rules follow (`project.members.user_id`) are loaded first.
       await populateRuleRelations(ability, action, subject, resource);
       // `conceal: 'read'` asks about reading it too, whose rules may follow other relations.
-      if (typeof conceal === 'string' && conceal !== action) await populateRuleRelations(ability, conceal, subject, resource);
+      if (typeof conceal === 'string' && conceal !== action)
+        await populateRuleRelations(ability, conceal, subject, resource);
       const refusal = decide(req, ability, asSubject(subject, resource));
       if (!refusal) req.resource = resource;
       return refusal;
@@ -99,7 +105,9 @@ function misplaced(req: Request, field: string): Refusal {
   if (!place || body === null || typeof body !== 'object' || !Object.hasOwn(body, field)) return undefined;
   const value: unknown = (body as Record<string, unknown>)[field];
   if (value === place.org.id || value === String(place.org.id)) return undefined;
-  return new AuthError('forbidden', `You may not ${field === 'id' ? 'name' : 'move this into'} another organization`, [{ field, message: 'names another organization than the one of the request' }]);
+  return new AuthError('forbidden', `You may not ${field === 'id' ? 'name' : 'move this into'} another organization`, [
+    { field, message: 'names another organization than the one of the request' },
+  ]);
 }
 
 /** A 403 naming every body field the user may not `action`, or nothing. */

@@ -14,7 +14,14 @@
  * position there and the file it came from (`sourceOf`), for error messages and explanations.
  */
 import type { AppRule } from './abilities.js';
-import { attributesNamed, hasPlaceholders, interpolate, MissingAttribute, type OrgRef, type PlaceholderValues } from './placeholders.js';
+import {
+  attributesNamed,
+  hasPlaceholders,
+  interpolate,
+  MissingAttribute,
+  type OrgRef,
+  type PlaceholderValues,
+} from './placeholders.js';
 import type { Principal } from './principal.js';
 import { checkIncludes, checkRules } from './rule-schema.js';
 import type { Tenant } from './tenant.js';
@@ -85,7 +92,8 @@ export class RoleRules {
   /** Defines (or replaces) a role; throws a TypeError naming what is wrong with it. */
   define(name: string, rules: readonly RoleRule[], options: RoleOptions = {}): void {
     const org = this.tenant !== undefined;
-    if (typeof name !== 'string' || name === '') throw new TypeError(`${org ? 'defineOrgRole' : 'defineRole'}(name, rules): name must be a non-empty string`);
+    if (typeof name !== 'string' || name === '')
+      throw new TypeError(`${org ? 'defineOrgRole' : 'defineRole'}(name, rules): name must be a non-empty string`);
     const role = `${org ? 'org role' : 'role'} "${name}"`;
     checkRules(role, rules, { org, attributes: this.attributes.names });
     const includes = checkIncludes(role, options.includes);
@@ -123,7 +131,13 @@ export class RoleRules {
 
   /** Every role as defined, in the order they were first defined. */
   definitions(): RoleDefinition[] {
-    return [...this.roles].map(([role, { includes, rules, source }]) => ({ role, org: this.tenant !== undefined, includes, rules, ...(source !== undefined && { source }) }));
+    return [...this.roles].map(([role, { includes, rules, source }]) => ({
+      role,
+      org: this.tenant !== undefined,
+      includes,
+      rules,
+      ...(source !== undefined && { source }),
+    }));
   }
 
   /** The rules the user's roles grant, included roles' first, interpolated for the user. */
@@ -174,8 +188,17 @@ export class RoleRules {
     return undefined;
   }
 
-  private compile(role: string, rules: RoleRule[], source: string | undefined): (values: PlaceholderValues) => RoleRule[] {
-    const from = (index: number): RuleSource => ({ role, index: index + 1, ...(source !== undefined && { source }), ...(this.tenant && { org: true as const }) });
+  private compile(
+    role: string,
+    rules: RoleRule[],
+    source: string | undefined,
+  ): (values: PlaceholderValues) => RoleRule[] {
+    const from = (index: number): RuleSource => ({
+      role,
+      index: index + 1,
+      ...(source !== undefined && { source }),
+      ...(this.tenant && { org: true as const }),
+    });
     const note = (rule: RoleRule, index: number): RoleRule => {
       this.sources.set(rule, from(index));
       return rule;
@@ -183,7 +206,12 @@ export class RoleRules {
     const { tenant } = this;
     if (tenant) {
       // Every rule is bound to the organization it is handed out for (tenant.ts).
-      return (values) => rules.flatMap((rule, index) => filled(rule, values).flatMap((one) => tenant.bind(one, values.org!.id)).map((bound) => note(bound, index)));
+      return (values) =>
+        rules.flatMap((rule, index) =>
+          filled(rule, values)
+            .flatMap((one) => tenant.bind(one, values.org!.id))
+            .map((bound) => note(bound, index)),
+        );
     }
     if (!hasPlaceholders(rules)) {
       const fixed = deepFreeze(rules).map(note);
@@ -226,7 +254,10 @@ function interpolateKnown(rule: RoleRule, values: PlaceholderValues): RoleRule {
  */
 export class OrgRoleRules extends RoleRules {
   /** SERVICE_AUTH_TENANT_FIELD: how a subject names its organization. */
-  constructor(override readonly tenant: Tenant, attributes?: AttributeNames) {
+  constructor(
+    override readonly tenant: Tenant,
+    attributes?: AttributeNames,
+  ) {
     super(tenant, attributes);
   }
 

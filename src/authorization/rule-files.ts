@@ -40,13 +40,21 @@ export function loadRuleFiles(roles: RoleRules, path: string, orgRoles?: RoleRul
 }
 
 /** Loads one policy file's parsed content (`file` names it in messages); returns the global role names defined. */
-export function loadRuleDocument(roles: RoleRules, document: unknown, file: string, orgRoles?: RoleRules, scopes?: ScopeRules): string[] {
+export function loadRuleDocument(
+  roles: RoleRules,
+  document: unknown,
+  file: string,
+  orgRoles?: RoleRules,
+  scopes?: ScopeRules,
+): string[] {
   const parsed = parseRoleFile(document, roles.attributes.names);
   if ('problems' in parsed) throw new TypeError(`${file}: ${parsed.problems.join('; ')}`);
   const { userAttributes, roles: globals, orgRoles: inOrgs, scopes: scoped } = parsed.file;
-  if (Object.keys(inOrgs).length > 0 && !orgRoles) throw new TypeError(`${file}: organization roles ("orgRoles") cannot be loaded here`);
+  if (Object.keys(inOrgs).length > 0 && !orgRoles)
+    throw new TypeError(`${file}: organization roles ("orgRoles") cannot be loaded here`);
   // The names the file's rules may use, declared as defineUserAttributes(names) would (the resolver is code).
-  for (const names of new Set([roles.attributes, orgRoles?.attributes, scopes?.attributes])) names?.declare(userAttributes, `${file}: "userAttributes"`);
+  for (const names of new Set([roles.attributes, orgRoles?.attributes, scopes?.attributes]))
+    names?.declare(userAttributes, `${file}: "userAttributes"`);
   const defined = define(roles, globals, file);
   if (orgRoles) define(orgRoles, inOrgs, file);
   if (scopes) defineScopes(scopes, scoped, file);

@@ -31,7 +31,9 @@ function conjunction(rule: AppRule, scope: AppRule): AppRule[] {
   if (!action || !subject) return [];
   const fields = commonFields(names(rule.fields), names(scope.fields));
   if (fields?.length === 0) return [];
-  const conditions = [rule.conditions, scope.conditions].filter((condition): condition is MongoQuery => condition !== undefined);
+  const conditions = [rule.conditions, scope.conditions].filter(
+    (condition): condition is MongoQuery => condition !== undefined,
+  );
   return [
     {
       action: unwrap(action),
@@ -52,7 +54,11 @@ function names(value: unknown): Names {
 function common(a: Names, b: Names, every: string): string[] | undefined {
   const left = a ?? [every];
   const right = b ?? [every];
-  const both = left.includes(every) ? right : right.includes(every) ? left : left.filter((name) => right.includes(name));
+  const both = left.includes(every)
+    ? right
+    : right.includes(every)
+      ? left
+      : left.filter((name) => right.includes(name));
   return both.length > 0 ? both : undefined;
 }
 

@@ -19,7 +19,9 @@ function buildParts() {
   return {
     nameOrNames: z.union([name, z.array(name).min(1)], { error: 'must be a string or a list of strings' }),
     includes: z.array(name, { error: 'must be a list of role names' }),
-    attributeList: z.array(z.string().regex(/^[A-Za-z_]+$/, 'must be an attribute name (letters and _)'), { error: 'must be a list of attribute names' }),
+    attributeList: z.array(z.string().regex(/^[A-Za-z_]+$/, 'must be an attribute name (letters and _)'), {
+      error: 'must be a list of attribute names',
+    }),
   };
 }
 let built: ReturnType<typeof buildParts> | undefined;
@@ -49,13 +51,21 @@ function ruleSchemaFor(org: boolean, attributes: ReadonlySet<string> = NO_ATTRIB
       }
       if (!rule.conditions) return;
       if (JSON.stringify(rule.conditions).includes('"$where"')) {
-        context.addIssue({ code: 'custom', path: ['conditions'], message: '"$where" is not allowed in conditions; use definePolicy for code' });
+        context.addIssue({
+          code: 'custom',
+          path: ['conditions'],
+          message: '"$where" is not allowed in conditions; use definePolicy for code',
+        });
         return;
       }
       try {
         assertReadableConditions(rule.conditions, 'conditions');
       } catch (error) {
-        context.addIssue({ code: 'custom', path: ['conditions'], message: error instanceof Error ? error.message.replace(/^conditions: /, '') : String(error) });
+        context.addIssue({
+          code: 'custom',
+          path: ['conditions'],
+          message: error instanceof Error ? error.message.replace(/^conditions: /, '') : String(error),
+        });
         return;
       }
       const problem = pathProblem(rule.conditions);
@@ -82,17 +92,30 @@ function rulesFor(attributes: ReadonlySet<string>): { global: RuleSchema; org: R
 
 /** A role in a file: a list of rules, or `{ "includes": [roles], "rules": [rules] }`. */
 function roleSchema(rule: RuleSchema) {
-  return z.union([z.array(rule), z.strictObject({ includes: parts().includes.optional(), rules: z.array(rule).default([]) })]);
+  return z.union([
+    z.array(rule),
+    z.strictObject({ includes: parts().includes.optional(), rules: z.array(rule).default([]) }),
+  ]);
 }
-const roleMap = (rule: RuleSchema) => z.record(z.string().min(1), roleSchema(rule), { error: 'expected an object mapping role names to lists of rules' });
+const roleMap = (rule: RuleSchema) =>
+  z.record(z.string().min(1), roleSchema(rule), { error: 'expected an object mapping role names to lists of rules' });
 
 /** A scope in a file: `{ "description": "Read your notes", "rules": [rules] }` (scope-rules.ts checks the rest). */
 const scopeSchema = (rule: RuleSchema) =>
-  z.strictObject({
-    description: z.string({ error: 'must be a non-empty string (the tokens page shows it)' }).trim().min(1, 'must be a non-empty string (the tokens page shows it)'),
-    rules: z.array(rule, { error: 'must be a list of rules' }),
-  }, { error: 'must be { "description": "…", "rules": [rules] }' });
-const scopeMap = (rule: RuleSchema) => z.record(z.string().min(1), scopeSchema(rule), { error: 'expected an object mapping scope names to { description, rules }' });
+  z.strictObject(
+    {
+      description: z
+        .string({ error: 'must be a non-empty string (the tokens page shows it)' })
+        .trim()
+        .min(1, 'must be a non-empty string (the tokens page shows it)'),
+      rules: z.array(rule, { error: 'must be a list of rules' }),
+    },
+    { error: 'must be { "description": "…", "rules": [rules] }' },
+  );
+const scopeMap = (rule: RuleSchema) =>
+  z.record(z.string().min(1), scopeSchema(rule), {
+    error: 'expected an object mapping scope names to { description, rules }',
+  });
 
 /** The sectioned form: the user attributes its rules name, global roles, organization roles, and scopes. */
 const sectionedFile = (rules: { global: RuleSchema; org: RuleSchema }) =>
@@ -123,10 +146,15 @@ export interface RoleFile {
  * named `roles` in the first form holds one; `userAttributes` holds names, not rules). Returns the
  * roles, or every problem by JSON path: `$.reader[0].subject: must be …`.
  */
-export function parseRoleFile(document: unknown, attributes: ReadonlySet<string> = NO_ATTRIBUTES): { file: RoleFile } | { problems: string[] } {
+export function parseRoleFile(
+  document: unknown,
+  attributes: ReadonlySet<string> = NO_ATTRIBUTES,
+): { file: RoleFile } | { problems: string[] } {
   if (isSectioned(document)) {
     const declared = document[ATTRIBUTES_SECTION];
-    const names = Array.isArray(declared) ? new Set([...attributes, ...declared.filter((name): name is string => typeof name === 'string')]) : attributes;
+    const names = Array.isArray(declared)
+      ? new Set([...attributes, ...declared.filter((name): name is string => typeof name === 'string')])
+      : attributes;
     const parsed = sectionedFile(rulesFor(names)).safeParse(document);
     if (!parsed.success) return { problems: roleFileProblems(parsed.error) };
     const { userAttributes = [], roles = {}, orgRoles = {}, scopes = {} } = parsed.data;
@@ -144,7 +172,10 @@ export function isSectioned(document: unknown): document is Record<string, unkno
     typeof document === 'object' &&
     !Array.isArray(document) &&
     Object.keys(document).length > 0 &&
-    Object.entries(document).every(([key, value]) => (SECTIONS.includes(key) && !Array.isArray(value)) || (key === ATTRIBUTES_SECTION && isNameList(value)))
+    Object.entries(document).every(
+      ([key, value]) =>
+        (SECTIONS.includes(key) && !Array.isArray(value)) || (key === ATTRIBUTES_SECTION && isNameList(value)),
+    )
   );
 }
 
@@ -157,13 +188,22 @@ function isNameList(value: unknown): boolean {
  * The rules given to `defineRole` or `defineOrgRole`, or a TypeError naming the role (`role "x"`),
  * the rule and the field; `attributes`: the user attribute names declared so far.
  */
-export function checkRules(role: string, rules: unknown, { org = false, attributes = NO_ATTRIBUTES }: { org?: boolean; attributes?: ReadonlySet<string> } = {}): RoleRule[] {
+export function checkRules(
+  role: string,
+  rules: unknown,
+  { org = false, attributes = NO_ATTRIBUTES }: { org?: boolean; attributes?: ReadonlySet<string> } = {},
+): RoleRule[] {
   const schemas = rulesFor(attributes);
-  const parsed = z.array(org ? schemas.org : schemas.global, { error: 'rules must be an array of CASL rules' }).safeParse(rules);
+  const parsed = z
+    .array(org ? schemas.org : schemas.global, { error: 'rules must be an array of CASL rules' })
+    .safeParse(rules);
   if (parsed.success) return rules as RoleRule[];
   const issue = closest(parsed.error.issues[0]!);
   const [index, ...path] = issue.path;
-  const where = typeof index === 'number' ? `${role}, rule ${index + 1}${path.length ? `: "${path.map(String).join('.')}"` : ''}` : role;
+  const where =
+    typeof index === 'number'
+      ? `${role}, rule ${index + 1}${path.length ? `: "${path.map(String).join('.')}"` : ''}`
+      : role;
   throw new TypeError(`${where}: ${issue.message}`);
 }
 

@@ -13,7 +13,9 @@ import type { RoleDefinition } from './role-rules.js';
 /** An entity as the check reads it: its properties, each a column of a type, or a relation to another entity. */
 export interface EntityShape {
   name: string;
-  property(name: string): { column: ColumnType | undefined } | { target: EntityShape | undefined; many: boolean } | undefined;
+  property(
+    name: string,
+  ): { column: ColumnType | undefined } | { target: EntityShape | undefined; many: boolean } | undefined;
 }
 
 export interface ValueProblem {
@@ -63,7 +65,10 @@ function fieldProblems(path: string, test: unknown, shape: EntityShape, prefix: 
     const type = valueType(value);
     if (type === 'null' || type === column) return;
     const shown = JSON.stringify(value) ?? String(value);
-    problems.push({ field, message: `${where} is compared with ${shown}, a ${type ?? typeof value}: it matches no row` });
+    problems.push({
+      field,
+      message: `${where} is compared with ${shown}, a ${type ?? typeof value}: it matches no row`,
+    });
   };
   const operators = (ops: Record<string, unknown>) => {
     for (const [op, value] of Object.entries(ops)) {
@@ -71,7 +76,8 @@ function fieldProblems(path: string, test: unknown, shape: EntityShape, prefix: 
       else if ((op === '$in' || op === '$nin') && Array.isArray(value)) value.forEach(compare);
       else if (op === '$not' && isOperators(value)) operators(value);
       else if (ORDER.includes(op)) {
-        if (!isOrdered(column)) problems.push({ field, message: `${op} on ${where}: the order operators compare numbers and dates only` });
+        if (!isOrdered(column))
+          problems.push({ field, message: `${op} on ${where}: the order operators compare numbers and dates only` });
         else compare(value);
       }
     }
@@ -82,7 +88,8 @@ function fieldProblems(path: string, test: unknown, shape: EntityShape, prefix: 
 }
 
 /** Where a dotted path leads on `shape`: a column, or a collection (for `$elemMatch`); undefined where it leads nowhere known. */
-type Reached = { entity: string; name: string; column: ColumnType | undefined } | { collection: EntityShape | undefined };
+type Reached =
+  { entity: string; name: string; column: ColumnType | undefined } | { collection: EntityShape | undefined };
 function walk(shape: EntityShape, path: string): Reached | undefined {
   const segments = path.split('.');
   let current: EntityShape | undefined = shape;
@@ -90,7 +97,8 @@ function walk(shape: EntityShape, path: string): Reached | undefined {
     const property = current.property(segments[i]!);
     if (!property) return undefined;
     const last = i === segments.length - 1;
-    if ('column' in property) return last ? { entity: current.name, name: segments[i]!, column: property.column } : undefined;
+    if ('column' in property)
+      return last ? { entity: current.name, name: segments[i]!, column: property.column } : undefined;
     if (last) return property.many ? { collection: property.target } : undefined;
     current = property.target;
   }
@@ -126,7 +134,9 @@ export function shapeOf<M extends MetadataLike>(
   return {
     name: meta.className,
     property(name) {
-      const property = Object.hasOwn(meta.properties, name) ? (meta.properties[name] as M['properties'][string]) : undefined;
+      const property = Object.hasOwn(meta.properties, name)
+        ? (meta.properties[name] as M['properties'][string])
+        : undefined;
       if (!property) return undefined;
       const kind = property.kind ?? 'scalar';
       if (kind === 'scalar') return { column: columnType(property) };
@@ -144,7 +154,12 @@ const checked = new WeakMap<readonly unknown[], WeakMap<object, Set<string>>>();
  * Throws a TypeError (`call` naming where) for the first rule of `roles` on `subjectType` whose
  * values do not fit the columns of `meta`; a role found right is not read again for that entity.
  */
-export function assertRoleValues(call: string, roles: readonly RoleDefinition[], subjectType: string, meta: MetadataLike): void {
+export function assertRoleValues(
+  call: string,
+  roles: readonly RoleDefinition[],
+  subjectType: string,
+  meta: MetadataLike,
+): void {
   for (const role of roles) {
     let byEntity = checked.get(role.rules);
     if (!byEntity) checked.set(role.rules, (byEntity = new WeakMap()));

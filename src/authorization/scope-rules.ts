@@ -62,14 +62,21 @@ export class ScopeRules {
 
   /** Defines (or replaces) a scope; throws a TypeError naming what is wrong with it. */
   define(name: string, rules: readonly RoleRule[], description: string, source?: string): void {
-    if (typeof name !== 'string' || !SCOPE_NAME.test(name)) throw new TypeError((`defineScope(name, rules, description): the name must match [a-z0-9:._-]{1,64}, as a ` +
-      `token's scopes do (got ${JSON.stringify(name)})`));
+    if (typeof name !== 'string' || !SCOPE_NAME.test(name))
+      throw new TypeError(
+        `defineScope(name, rules, description): the name must match [a-z0-9:._-]{1,64}, as a ` +
+          `token's scopes do (got ${JSON.stringify(name)})`,
+      );
     const scope = `scope "${name}"`;
-    if (typeof description !== 'string' || description.trim() === '') throw new TypeError(`${scope}: the description must be a non-empty string (the tokens page shows it)`);
+    if (typeof description !== 'string' || description.trim() === '')
+      throw new TypeError(`${scope}: the description must be a non-empty string (the tokens page shows it)`);
     checkRules(scope, rules, { attributes: this.rules.attributes.names });
     const inverted = rules.findIndex((rule) => rule.inverted === true);
-    if (inverted >= 0) throw new TypeError((`${scope}, rule ${inverted + 1}: "inverted": a scope only grants (take away in a role, or ` +
-      `leave the grant out)`));
+    if (inverted >= 0)
+      throw new TypeError(
+        `${scope}, rule ${inverted + 1}: "inverted": a scope only grants (take away in a role, or ` +
+          `leave the grant out)`,
+      );
     this.rules.define(name, rules, source === undefined ? {} : { source });
     this.descriptions.set(name, description.trim());
   }
@@ -85,7 +92,9 @@ export class ScopeRules {
 
   /** The defined scopes, sorted by name, with their descriptions. */
   list(): ScopeInfo[] {
-    return [...this.descriptions].map(([name, description]) => ({ name, description })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    return [...this.descriptions]
+      .map(([name, description]) => ({ name, description }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   /** The union of the scopes' rules, interpolated for the token's owner; an undefined scope grants nothing. */

@@ -95,12 +95,21 @@ export class ScopedAbility extends Ability<never, MongoQuery> {
     return this.owner.actionsFor(args[0] as never);
   }
 
-  private listFor(action: string, subjectType: string, field: string | undefined, byField: boolean): readonly AnyRule[] {
+  private listFor(
+    action: string,
+    subjectType: string,
+    field: string | undefined,
+    byField: boolean,
+  ): readonly AnyRule[] {
     const key = `${byField ? 'f' : 'p'}\u0000${action}\u0000${subjectType}\u0000${field ?? ''}`;
     let list = this.lists.get(key);
     if (list) return list;
-    const owner = byField ? this.owner.rulesFor(action, subjectType as never, field) : this.owner.possibleRulesFor(action, subjectType as never);
-    const grants = (this.scopes.rulesFor(action, subjectType as never, field) as readonly AnyRule[]).filter((rule) => !rule.inverted);
+    const owner = byField
+      ? this.owner.rulesFor(action, subjectType as never, field)
+      : this.owner.possibleRulesFor(action, subjectType as never);
+    const grants = (this.scopes.rulesFor(action, subjectType as never, field) as readonly AnyRule[]).filter(
+      (rule) => !rule.inverted,
+    );
     if (grants.some((rule) => !rule.conditions)) list = owner;
     else list = [refusal(action, subjectType, grants), ...owner];
     this.lists.set(key, list);
@@ -136,7 +145,12 @@ function refusal(action: string, subjectType: string, grants: readonly AnyRule[]
  * The fields the ability permits on the subject (`every` for a rule without `fields`); a scoped
  * token's: those both its owner's and its scopes' permit.
  */
-export function permittedFieldsIn(ability: AppAbility, action: string, subject: string | object, every: readonly string[]): string[] {
+export function permittedFieldsIn(
+  ability: AppAbility,
+  action: string,
+  subject: string | object,
+  every: readonly string[],
+): string[] {
   if (ability instanceof ScopedAbility) {
     const granted = new Set(permittedFieldsIn(ability.scopes, action, subject, every));
     return permittedFieldsIn(ability.owner, action, subject, every).filter((field) => granted.has(field));

@@ -51,14 +51,19 @@ export class Tenant {
     const subjects = (Array.isArray(rule.subject) ? rule.subject : [rule.subject]) as string[];
     const others = subjects.filter((type) => type !== ORGANIZATION);
     const bound: RoleRule[] = [];
-    if (subjects.includes(ORGANIZATION) || subjects.includes('all')) bound.push(this.within(rule, ORGANIZATION, 'id', orgId));
+    if (subjects.includes(ORGANIZATION) || subjects.includes('all'))
+      bound.push(this.within(rule, ORGANIZATION, 'id', orgId));
     if (others.length > 0) bound.push(this.within(rule, others.length === 1 ? others[0]! : others, this.field, orgId));
     return bound;
   }
 
   private within(rule: RoleRule, subject: string | string[], field: string, orgId: number): RoleRule {
     const own = rule.conditions as Record<string, unknown> | undefined;
-    const conditions = !own ? { [field]: orgId } : Object.hasOwn(own, field) ? { $and: [own, { [field]: orgId }] } : { ...own, [field]: orgId };
+    const conditions = !own
+      ? { [field]: orgId }
+      : Object.hasOwn(own, field)
+        ? { $and: [own, { [field]: orgId }] }
+        : { ...own, [field]: orgId };
     return { ...rule, subject, conditions } as RoleRule;
   }
 }

@@ -40,7 +40,8 @@ export class UserAttributes {
 
   /** Declares the names, and the resolver if given (replacing an earlier one: held values are dropped). */
   define(names: readonly string[], resolver?: UserAttributeResolver): void {
-    if (resolver !== undefined && typeof resolver !== 'function') throw new TypeError('defineUserAttributes(names, resolver): resolver must be a function of the user');
+    if (resolver !== undefined && typeof resolver !== 'function')
+      throw new TypeError('defineUserAttributes(names, resolver): resolver must be a function of the user');
     this.deps.names.declare(names);
     if (resolver) {
       this.resolver = resolver;
@@ -63,7 +64,12 @@ export class UserAttributes {
       values = await this.held.fetch(user.id);
     } catch (error) {
       if (error instanceof AuthError) throw error;
-      logError(this.deps.log.logger, 'error', `the attributes of user ${user.id} could not be read: the resolver of defineUserAttributes threw`, error);
+      logError(
+        this.deps.log.logger,
+        'error',
+        `the attributes of user ${user.id} could not be read: the resolver of defineUserAttributes threw`,
+        error,
+      );
       throw unavailable();
     } finally {
       if (--entry.waiting === 0) this.reading.delete(user.id);
@@ -82,7 +88,9 @@ export class UserAttributes {
     const { resolver } = this;
     if (!user) throw new TypeError(`user attributes: no user ${id} is being read`);
     if (!resolver) {
-      this.deps.log.logger.error(`the attributes of user ${id} could not be read: rules name them, and defineUserAttributes was given no resolver`);
+      this.deps.log.logger.error(
+        `the attributes of user ${id} could not be read: rules name them, and defineUserAttributes was given no resolver`,
+      );
       throw unavailable();
     }
     const values = await resolver(user);

@@ -35,19 +35,31 @@ export interface RuleNotApplied<R> {
 }
 
 /** The allowing rules for the action on the subject type, in the order they were defined, and why each did not allow. */
-export function whyNot(ability: AppAbility, action: string, subjectType: string, object: Record<string, unknown>, field: string | undefined, deciding: AppRuleOf | null): RuleNotApplied<AppRuleOf>[] {
+export function whyNot(
+  ability: AppAbility,
+  action: string,
+  subjectType: string,
+  object: Record<string, unknown>,
+  field: string | undefined,
+  deciding: AppRuleOf | null,
+): RuleNotApplied<AppRuleOf>[] {
   const rules = [...ability.rulesFor(action, subjectType as never, field)].reverse() as AppRuleOf[];
   return rules
     .filter((rule) => !rule.inverted)
     .map((rule) => {
-      const failed = rule.conditions ? firstFailedCondition(rule.conditions as Record<string, unknown>, object) : undefined;
+      const failed = rule.conditions
+        ? firstFailedCondition(rule.conditions as Record<string, unknown>, object)
+        : undefined;
       if (failed) return { rule, failed };
       return deciding && deciding !== rule ? { rule, refused_by: deciding } : { rule };
     });
 }
 
 /** The first condition (in the order written) that `object` does not meet, or undefined if it meets them all. */
-export function firstFailedCondition(conditions: Record<string, unknown>, object: Record<string, unknown>): FailedCondition | undefined {
+export function firstFailedCondition(
+  conditions: Record<string, unknown>,
+  object: Record<string, unknown>,
+): FailedCondition | undefined {
   for (const [key, value] of Object.entries(conditions)) {
     if (key === '$and' && Array.isArray(value)) {
       for (const part of value) {
@@ -64,7 +76,10 @@ export function firstFailedCondition(conditions: Record<string, unknown>, object
     const missing = !elements && valueAt(object, key) === undefined;
     for (const [operator, expected] of operatorsOf(value)) {
       if (operator === '$options') continue;
-      const test = operator === '$regex' && isOperators(value) && value['$options'] !== undefined ? { $regex: expected, $options: value['$options'] } : { [operator]: expected };
+      const test =
+        operator === '$regex' && isOperators(value) && value['$options'] !== undefined
+          ? { $regex: expected, $options: value['$options'] }
+          : { [operator]: expected };
       if (missing) return { field: key, operator, expected, missing: true };
       if (!matches({ [key]: test }, object)) {
         return { field: key, operator, expected, actual: valuesAt(object, key), ...(elements && { elements }) };
@@ -84,14 +99,25 @@ function operatorsOf(value: unknown): [string, unknown][] {
 }
 
 function isOperators(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RegExp) && !(value instanceof Date) && Object.keys(value).length > 0 && Object.keys(value).every((key) => key.startsWith('$'));
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof RegExp) &&
+    !(value instanceof Date) &&
+    Object.keys(value).length > 0 &&
+    Object.keys(value).every((key) => key.startsWith('$'))
+  );
 }
 
 /** The value at a dotted path, through lists as CASL reads them (each element's value). */
 function valuesAt(object: unknown, path: string): unknown {
   let value: unknown = object;
   for (const key of path.split('.')) {
-    if (Array.isArray(value)) value = value.flatMap((item) => (item !== null && typeof item === 'object' ? [(item as Record<string, unknown>)[key]] : []));
+    if (Array.isArray(value))
+      value = value.flatMap((item) =>
+        item !== null && typeof item === 'object' ? [(item as Record<string, unknown>)[key]] : [],
+      );
     else value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   }
   return value;
@@ -113,7 +139,8 @@ function elementsAt(object: unknown, path: string): NonNullable<FailedCondition[
       if (value.length === 0) found.push({ path: place, value: [] });
       value.forEach((item, index) => walk(item, at, `${place}[${index}]`));
     } else {
-      const next = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[keys[at]!] : undefined;
+      const next =
+        value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[keys[at]!] : undefined;
       walk(next, at + 1, at === 0 ? keys[0]! : `${place}.${keys[at]}`);
     }
   };

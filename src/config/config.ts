@@ -7,7 +7,22 @@ import { parseRate, type Rate } from './rates.js';
 import { ConfigError } from './error.js';
 import { assumedPublicUrl } from './public-url.js';
 import { readSsoConfig, type SsoConfig } from './sso.js';
-import { boolean, databaseUrl, httpUrl, integerBetween, mailAddress, matching, nonEmpty, nonEmptyString, rate, rateOrCountPerMinute, roleNames, secret, urlPath, urlWithScheme } from './parsers.js';
+import {
+  boolean,
+  databaseUrl,
+  httpUrl,
+  integerBetween,
+  mailAddress,
+  matching,
+  nonEmpty,
+  nonEmptyString,
+  rate,
+  rateOrCountPerMinute,
+  roleNames,
+  secret,
+  urlPath,
+  urlWithScheme,
+} from './parsers.js';
 
 export interface AuthConfig {
   readonly urlPrefix: string;
@@ -146,7 +161,11 @@ const DEFAULT_RATES = {
  * `development`); it decides the defaults that differ in production. `warn` hears of each default
  * a developer should know was assumed (ServiceAuth logs them once construction is done).
  */
-export function readConfig(source: ConfigSource, environment = 'development', warn: (message: string) => void = () => undefined): AuthConfig {
+export function readConfig(
+  source: ConfigSource,
+  environment = 'development',
+  warn: (message: string) => void = () => undefined,
+): AuthConfig {
   const production = environment === 'production';
   const read = <T>(key: string, parse: (value: unknown, key: string) => T, fallback: T): T => {
     const value = source.get(key);
@@ -166,19 +185,32 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
   // Upper bounds keep values within what the rest of the package can represent (a date), hash
   // (a password) or would sensibly want; each is far beyond any reasonable setting.
   const minLength = read('SERVICE_AUTH_MIN_PASSWORD_LENGTH', integerBetween(1, 1024), 12);
-  const maxLength = read('SERVICE_AUTH_MAX_PASSWORD_LENGTH', integerBetween(minLength, 4096, 'SERVICE_AUTH_MIN_PASSWORD_LENGTH'), Math.max(256, minLength));
+  const maxLength = read(
+    'SERVICE_AUTH_MAX_PASSWORD_LENGTH',
+    integerBetween(minLength, 4096, 'SERVICE_AUTH_MIN_PASSWORD_LENGTH'),
+    Math.max(256, minLength),
+  );
   const maxExpiryDays = read('SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS', integerBetween(1, TEN_YEARS_DAYS), 365);
 
   const publicUrl = optional('SERVICE_AUTH_PUBLIC_URL', httpUrl) ?? assumedPublicUrl(production, warn);
   const insecureFastHashing = read('SERVICE_AUTH_INSECURE_FAST_HASHING', boolean, false);
-  if (insecureFastHashing && production) throw new ConfigError('SERVICE_AUTH_INSECURE_FAST_HASHING', true, "false: fast hashing is for tests, refused when app.get('env') is 'production'");
+  if (insecureFastHashing && production)
+    throw new ConfigError(
+      'SERVICE_AUTH_INSECURE_FAST_HASHING',
+      true,
+      "false: fast hashing is for tests, refused when app.get('env') is 'production'",
+    );
 
   return {
     urlPrefix: read('SERVICE_AUTH_URL_PREFIX', urlPath, '/service-auth'),
     databaseUrl: read('SERVICE_AUTH_DATABASE_URL', databaseUrl, 'sqlite:service-auth.sqlite'),
     autoMigrate: read('SERVICE_AUTH_AUTO_MIGRATE', boolean, true),
     redisUrl: optional('SERVICE_AUTH_REDIS_URL', urlWithScheme(['redis:', 'rediss:'])),
-    redisPrefix: read('SERVICE_AUTH_REDIS_PREFIX', matching(/^[\w:.-]{1,64}$/, 'up to 64 letters, digits, _, :, . or -'), ''),
+    redisPrefix: read(
+      'SERVICE_AUTH_REDIS_PREFIX',
+      matching(/^[\w:.-]{1,64}$/, 'up to 64 letters, digits, _, :, . or -'),
+      '',
+    ),
     secret: optional('SERVICE_AUTH_SECRET', secret(32)),
     publicUrl,
     production,
@@ -195,7 +227,11 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       secondFactorFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_SECOND_FACTOR_FAILURES'),
       tokenFailures: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_FAILURES'),
       tokenCreation: ownRate('SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION'),
-      orgCreation: read('SERVICE_AUTH_RATE_LIMIT_ORGS', rateOrCountPerMinute, parseRate(DEFAULT_RATES.SERVICE_AUTH_RATE_LIMIT_ORGS)),
+      orgCreation: read(
+        'SERVICE_AUTH_RATE_LIMIT_ORGS',
+        rateOrCountPerMinute,
+        parseRate(DEFAULT_RATES.SERVICE_AUTH_RATE_LIMIT_ORGS),
+      ),
     },
     passwords: {
       minLength,
@@ -215,7 +251,11 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       revokeOnPasswordReset: read('SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET', boolean, true),
     },
     sessions: {
-      cookieName: read('SERVICE_AUTH_SESSION_COOKIE', matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/, 'a cookie name (1 to 64 token characters)'), 'service_auth_session'),
+      cookieName: read(
+        'SERVICE_AUTH_SESSION_COOKIE',
+        matching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/, 'a cookie name (1 to 64 token characters)'),
+        'service_auth_session',
+      ),
       ttlSeconds: read('SERVICE_AUTH_SESSION_TTL', integerBetween(1, TEN_YEARS_DAYS * 86_400), 1_209_600),
       secure: read('SERVICE_AUTH_SESSION_COOKIE_SECURE', boolean, production),
       maxPerUser: read('SERVICE_AUTH_MAX_SESSIONS_PER_USER', integerBetween(1, 10_000), 50),
@@ -227,11 +267,16 @@ export function readConfig(source: ConfigSource, environment = 'development', wa
       tokenTtlSeconds: read('SERVICE_AUTH_CONFIRM_TOKEN_TTL', integerBetween(1, 30 * 86_400), 86_400),
     },
     defaultRoles: read('SERVICE_AUTH_DEFAULT_ROLES', roleNames, []),
-    tenantField: read('SERVICE_AUTH_TENANT_FIELD', matching(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a property name: a letter or _, then letters, digits or _ (up to 64)'), 'org_id'),
+    tenantField: read(
+      'SERVICE_AUTH_TENANT_FIELD',
+      matching(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a property name: a letter or _, then letters, digits or _ (up to 64)'),
+      'org_id',
+    ),
     tenantRls: read('SERVICE_AUTH_TENANT_RLS', boolean, false),
     orgs: {
       ownerRoles: read('SERVICE_AUTH_ORG_OWNER_ROLES', nonEmpty(roleNames), ['owner']),
-      creation: read('SERVICE_AUTH_ORG_CREATION', matching(/^(?:anyone|admins)$/, '`anyone` or `admins`'), 'anyone') as 'anyone' | 'admins',
+      creation: read('SERVICE_AUTH_ORG_CREATION', matching(/^(?:anyone|admins)$/, '`anyone` or `admins`'), 'anyone') as
+        'anyone' | 'admins',
       invitationTtlSeconds: read('SERVICE_AUTH_INVITATION_TTL', integerBetween(1, 90 * 86_400), 7 * 86_400),
       maxOwnedPerUser: read('SERVICE_AUTH_MAX_ORGS_PER_USER', integerBetween(1, 1_000_000), 50),
     },

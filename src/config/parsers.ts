@@ -64,14 +64,22 @@ export function rateOrCountPerMinute(value: unknown, key: string): Rate {
   try {
     return parseRate(`${count} per minute`);
   } catch {
-    throw new ConfigError(key, value, 'a count of at least 1 (per minute), or a rate such as "5 per minute" or "5/minute"');
+    throw new ConfigError(
+      key,
+      value,
+      'a count of at least 1 (per minute), or a rate such as "5 per minute" or "5/minute"',
+    );
   }
 }
 
 export function urlPath(value: unknown, key: string): string {
   const expected = 'a path below the root, such as /service-auth';
   // Not "/" itself: links are built as prefix + "/login", and "//login" would name another host.
-  if (typeof value !== 'string' || !/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*[A-Za-z0-9._~!$&'()*+,;=:@-]\/?$/.test(value) || value.includes('//')) {
+  if (
+    typeof value !== 'string' ||
+    !/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*[A-Za-z0-9._~!$&'()*+,;=:@-]\/?$/.test(value) ||
+    value.includes('//')
+  ) {
     throw new ConfigError(key, value, expected);
   }
   // Express mounts "/auth" and "/auth/" the same way; keep one spelling for building links.
@@ -134,7 +142,11 @@ export function secret(minLength: number) {
   return (value: unknown, key: string): string => {
     if (typeof value === 'string' && value.length >= minLength) return value;
     const described = typeof value === 'string' ? `[a secret of ${value.length} characters]` : typeof value;
-    throw new ConfigError(key, described, `a secret of at least ${minLength} characters (for instance 32 random bytes, base64url)`);
+    throw new ConfigError(
+      key,
+      described,
+      `a secret of at least ${minLength} characters (for instance 32 random bytes, base64url)`,
+    );
   };
 }
 
@@ -156,8 +168,17 @@ export function mailAddress(value: unknown, key: string): string {
 /** Role names, comma-separated ("member, reader") or as a list; each 1 to 64 of A-Z a-z 0-9 _ . : -. */
 export function roleNames(value: unknown, key: string): string[] {
   const expected = 'role names separated by commas, each 1 to 64 of A-Z a-z 0-9 _ . : -';
-  const names = typeof value === 'string' ? value.split(',').map((name) => name.trim()).filter(Boolean) : value;
-  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(name))) {
+  const names =
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+      : value;
+  if (
+    !Array.isArray(names) ||
+    !names.every((name) => typeof name === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(name))
+  ) {
     throw new ConfigError(key, value, expected);
   }
   return [...new Set(names as string[])];

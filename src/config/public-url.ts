@@ -8,12 +8,16 @@ import { ConfigError } from './error.js';
  */
 export function assumedPublicUrl(production: boolean, warn: (message: string) => void): string {
   if (production) {
-    throw new ConfigError('SERVICE_AUTH_PUBLIC_URL', undefined, "an http(s) URL: it is required when app.get('env') is 'production'");
+    throw new ConfigError(
+      'SERVICE_AUTH_PUBLIC_URL',
+      undefined,
+      "an http(s) URL: it is required when app.get('env') is 'production'",
+    );
   }
   const url = `http://localhost:${process.env['PORT'] || 3000}`;
   warn(
-    (`SERVICE_AUTH_PUBLIC_URL is not set, so links in mail (password resets, email ` +
-      `confirmations), passkeys and the authenticator app's issuer assume ${url}; `) +
+    `SERVICE_AUTH_PUBLIC_URL is not set, so links in mail (password resets, email ` +
+      `confirmations), passkeys and the authenticator app's issuer assume ${url}; ` +
       'set it to the address users reach this application at (it is required in production)',
   );
   return url;

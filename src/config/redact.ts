@@ -22,5 +22,7 @@ export function redactUrl(url: string): string {
   } catch {
     // not a URL: nothing to redact by structure; hide anything that looks like a password
   }
-  return url.replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@').replace(/([?&](?:[^=&]*pass(?:word)?|pwd|[^=&]*secret|[^=&]*token)=)[^&#\s]*/gi, '$1***');
+  return url
+    .replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@')
+    .replace(/([?&](?:[^=&]*pass(?:word)?|pwd|[^=&]*secret|[^=&]*token)=)[^&#\s]*/gi, '$1***');
 }

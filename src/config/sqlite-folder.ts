@@ -17,6 +17,8 @@ export function sqliteFolderProblem(databaseUrl: string): string | undefined {
   if (path === ':memory:' || path.startsWith('file:')) return undefined;
   const folder = dirname(resolve(path));
   if (existsSync(folder) && statSync(folder).isDirectory()) return undefined;
-  return (`an SQLite file in a folder that exists, and ${folder} does not (a mistyped path would ` +
-    `otherwise become a new, empty database)`);
+  return (
+    `an SQLite file in a folder that exists, and ${folder} does not (a mistyped path would ` +
+    `otherwise become a new, empty database)`
+  );
 }

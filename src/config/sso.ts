@@ -57,8 +57,12 @@ function providerIds(value: unknown, key: string): string[] {
   if (value === undefined) return [];
   const expected = 'a comma-separated list of provider ids (lower-case letters, digits and -)';
   if (typeof value !== 'string') throw new ConfigError(key, value, expected);
-  const ids = value.split(',').map((id) => id.trim()).filter(Boolean);
-  if (ids.some((id) => !PROVIDER_ID.test(id)) || new Set(ids).size !== ids.length) throw new ConfigError(key, value, expected);
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.some((id) => !PROVIDER_ID.test(id)) || new Set(ids).size !== ids.length)
+    throw new ConfigError(key, value, expected);
   return ids;
 }
 
@@ -90,7 +94,8 @@ export function readSsoConfig(get: (key: string) => unknown): SsoConfig {
   const timeout = get('SERVICE_AUTH_SSO_TIMEOUT');
   return {
     registration: registration === undefined ? false : boolean(registration, 'SERVICE_AUTH_SSO_REGISTRATION'),
-    timeoutSeconds: timeout === undefined ? DEFAULT_SSO_TIMEOUT_SECONDS : integerBetween(1, 120)(timeout, 'SERVICE_AUTH_SSO_TIMEOUT'),
+    timeoutSeconds:
+      timeout === undefined ? DEFAULT_SSO_TIMEOUT_SECONDS : integerBetween(1, 120)(timeout, 'SERVICE_AUTH_SSO_TIMEOUT'),
     providers: ids.map((id) => readProvider(id, get)),
   };
 }
@@ -99,27 +104,43 @@ function readProvider(id: string, get: (key: string) => unknown): SsoProviderSet
   const required = (setting: 'ISSUER' | 'CLIENT_ID' | 'CLIENT_SECRET', expected: string): string => {
     const key = ssoKey(id, setting);
     const value = get(key);
-    if (value === undefined) throw new ConfigError(key, undefined, `${expected}: it is required for the provider ${id} of SERVICE_AUTH_SSO_PROVIDERS`);
+    if (value === undefined)
+      throw new ConfigError(
+        key,
+        undefined,
+        `${expected}: it is required for the provider ${id} of SERVICE_AUTH_SSO_PROVIDERS`,
+      );
     return value as string;
   };
   const issuerKey = ssoKey(id, 'ISSUER');
-  const issuer = urlWithScheme(['http:', 'https:'])(required('ISSUER', 'the provider\'s issuer URL'), issuerKey);
+  const issuer = urlWithScheme(['http:', 'https:'])(required('ISSUER', "the provider's issuer URL"), issuerKey);
   const problem = insecureUrlProblem(issuer);
   if (problem) throw new ConfigError(issuerKey, issuer, problem);
-  const clientId = nonEmptyString('the client id registered with the provider')(required('CLIENT_ID', 'the client id'), ssoKey(id, 'CLIENT_ID'));
+  const clientId = nonEmptyString('the client id registered with the provider')(
+    required('CLIENT_ID', 'the client id'),
+    ssoKey(id, 'CLIENT_ID'),
+  );
   const secretKey = ssoKey(id, 'CLIENT_SECRET');
   const secret = get(secretKey);
   // Never the value in the message: it is a secret.
-  if (typeof secret !== 'string' || secret.length === 0) throw new ConfigError(secretKey, secret === undefined ? undefined : '(hidden)', `the client secret: it is required for the provider ${id}`);
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new ConfigError(
+      secretKey,
+      secret === undefined ? undefined : '(hidden)',
+      `the client secret: it is required for the provider ${id}`,
+    );
   const scopes = get(ssoKey(id, 'SCOPES'));
-  if (scopes !== undefined && (typeof scopes !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scopes.trim()))) {
+  if (
+    scopes !== undefined &&
+    (typeof scopes !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scopes.trim()))
+  ) {
     throw new ConfigError(ssoKey(id, 'SCOPES'), scopes, 'scopes separated by spaces, such as "openid email profile"');
   }
   const name = get(ssoKey(id, 'NAME'));
   const trust = get(ssoKey(id, 'TRUST_PROVIDER_MFA'));
   return {
     id,
-    name: name === undefined ? id : nonEmptyString('the button\'s label')(name, ssoKey(id, 'NAME')),
+    name: name === undefined ? id : nonEmptyString("the button's label")(name, ssoKey(id, 'NAME')),
     issuer,
     clientId,
     clientSecret: secret,

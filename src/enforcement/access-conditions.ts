@@ -70,9 +70,10 @@ export function readCondition(
     const ability = decidingAbility(deps, bound, meta);
     const options = { em, entity: meta.className };
     const describe = (rule: object) => deps.abilities.describe(rule);
-    const filter = bound.org && isTenantEntity(deps, meta)
-      ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, action, meta.className, options)
-      : accessFilter(ability, action, meta.className, describe, options, () => deps.abilities.definitions());
+    const filter =
+      bound.org && isTenantEntity(deps, meta)
+        ? orgAccessFilter(deps.abilities, deps.tenant, { ability, org: bound.org }, action, meta.className, options)
+        : accessFilter(ability, action, meta.className, describe, options, () => deps.abilities.definitions());
     const follows = followsRelations(ability, meta, action);
     const flat = follows ? undefined : flatten(structuredClone(filter), meta.primaryKeys[0]!);
     entry = { filter, flat };
@@ -87,8 +88,12 @@ export function readCondition(
   const primaryKey = meta.primaryKeys[0]!;
   // The subquery is built on the same EntityManager's query builder (not its public method, which
   // req.em refuses), and no filter is applied to it: it reads the rows as they are.
-  const createQueryBuilder = Object.getPrototypeOf(Object.getPrototypeOf(em)).createQueryBuilder as SqlEntityManager['createQueryBuilder'];
-  const rows = createQueryBuilder.call(em, meta.className, 'service_auth_access').select(primaryKey).where(structuredClone(entry.filter));
+  const createQueryBuilder = Object.getPrototypeOf(Object.getPrototypeOf(em))
+    .createQueryBuilder as SqlEntityManager['createQueryBuilder'];
+  const rows = createQueryBuilder
+    .call(em, meta.className, 'service_auth_access')
+    .select(primaryKey)
+    .where(structuredClone(entry.filter));
   return { [primaryKey]: { $in: sqlLayer.subquery(rows) } };
 }
 
@@ -102,7 +107,8 @@ export function readCondition(
  */
 function flatten(filter: AccessFilter, primaryKey: string): AccessFilter | undefined {
   if (isNone(filter, primaryKey)) return { [primaryKey]: null };
-  const parts = Array.isArray(filter['$and']) && Object.keys(filter).length === 1 ? (filter['$and'] as AccessFilter[]) : [filter];
+  const parts =
+    Array.isArray(filter['$and']) && Object.keys(filter).length === 1 ? (filter['$and'] as AccessFilter[]) : [filter];
   const flat: AccessFilter = {};
   for (const part of parts.length === 1 ? parts : parts.map((inner) => flatten(inner, primaryKey))) {
     if (!part) return undefined;

@@ -16,7 +16,12 @@ import { readCondition, type Binding } from './access-conditions.js';
 type ConditionOf = (meta: EntityMetadata) => object | undefined;
 
 /** `where` on `meta`'s rows, each collection operator in it limited to the rows `binding` may read. */
-export function withReadConditions(where: unknown, meta: EntityMetadata, binding: Binding, em: SqlEntityManager): unknown {
+export function withReadConditions(
+  where: unknown,
+  meta: EntityMetadata,
+  binding: Binding,
+  em: SqlEntityManager,
+): unknown {
   const conditionOf: ConditionOf = (target) =>
     binding.open.has(target.className) ? undefined : readCondition(binding, binding.bound, target, em);
   return limited(where, meta, conditionOf);
@@ -56,7 +61,8 @@ const LOGICAL = new Set(['$and', '$or', '$not']);
  */
 function asCondition(value: unknown, meta: EntityMetadata): unknown {
   const keys = Utils.isPlainObject(value) ? Object.keys(value as Where) : undefined;
-  const operators = keys !== undefined && keys.length > 0 && keys.every((key) => key.startsWith('$') && !LOGICAL.has(key));
+  const operators =
+    keys !== undefined && keys.length > 0 && keys.every((key) => key.startsWith('$') && !LOGICAL.has(key));
   return keys === undefined || operators ? { [meta.primaryKeys[0]!]: value } : value;
 }
 

@@ -23,7 +23,14 @@ import { AuthError } from '../errors.js';
 import { readCondition, type Binding } from './access-conditions.js';
 import { withReadConditions } from './collection-operators.js';
 import { scopeToTenant } from './tenant-scope.js';
-import { assertCacheable, assertCheckableWhere, cacheable, cacheableWhere, guardedDriver, refuseUnenforceable } from './refusals.js';
+import {
+  assertCacheable,
+  assertCheckableWhere,
+  cacheable,
+  cacheableWhere,
+  guardedDriver,
+  refuseUnenforceable,
+} from './refusals.js';
 
 export type { Binding };
 
@@ -56,7 +63,13 @@ type Cached = { data?: unknown } | undefined;
 interface Overridden {
   disableTransactions: boolean;
   fork(options?: object): Overridden;
-  applyFilters(entityName: string, where: unknown, options: unknown, type: string, findOptions?: unknown): Promise<unknown>;
+  applyFilters(
+    entityName: string,
+    where: unknown,
+    options: unknown,
+    type: string,
+    findOptions?: unknown,
+  ): Promise<unknown>;
   findOneOrFail(entityName: unknown, where: unknown, options?: object): Promise<unknown>;
   flush(): Promise<void>;
   transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown>;
@@ -139,10 +152,18 @@ function subclassOf(Base: Base): Base {
     /** The driver, whose own reads and writes throw (refusals.ts), but while MikroORM builds this EntityManager or flushes. */
     override getDriver(): object {
       const driver = super.getDriver();
-      return CONSTRUCTED.has(this) && BINDINGS.has(this) ? guardedDriver(driver, () => internal.getStore() === true) : driver;
+      return CONSTRUCTED.has(this) && BINDINGS.has(this)
+        ? guardedDriver(driver, () => internal.getStore() === true)
+        : driver;
     }
 
-    override async tryCache(entityName: unknown, config: unknown, key: unknown, refresh?: boolean, merge?: boolean): Promise<Cached> {
+    override async tryCache(
+      entityName: unknown,
+      config: unknown,
+      key: unknown,
+      refresh?: boolean,
+      merge?: boolean,
+    ): Promise<Cached> {
       assertCacheable(config ?? this.config.get('resultCache').global);
       const cached = await super.tryCache(entityName, config, key, refresh, merge);
       // Entities made from the cache were not read by req.em: the flush reads them again.
@@ -165,7 +186,13 @@ function subclassOf(Base: Base): Base {
       return fork;
     }
 
-    override async applyFilters(entityName: string, where: unknown, options: unknown, type: string, find?: unknown): Promise<unknown> {
+    override async applyFilters(
+      entityName: string,
+      where: unknown,
+      options: unknown,
+      type: string,
+      find?: unknown,
+    ): Promise<unknown> {
       const binding = BINDINGS.get(this);
       const meta = this.getMetadata().find(entityName);
       if (binding && meta) {
@@ -212,7 +239,10 @@ function subclassOf(Base: Base): Base {
         try {
           await super.flush();
           // What `commit()` does, without the second flush it starts with (all is flushed).
-          await this.getConnection('write').commit(this.getTransactionContext(), new TransactionEventBroadcaster(this as never));
+          await this.getConnection('write').commit(
+            this.getTransactionContext(),
+            new TransactionEventBroadcaster(this as never),
+          );
           this.resetTransactionContext();
         } catch (error) {
           await this.rollback();
@@ -241,8 +271,15 @@ function subclassOf(Base: Base): Base {
       return internal.run(true, () => super.rollback());
     }
   }
-  refuseUnenforceable(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, base, () => internal.getStore() === true);
-  scopeToTenant(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, (em) => BINDINGS.get(em)?.bound.org?.id);
+  refuseUnenforceable(
+    EnforcedEntityManager.prototype as unknown as Record<string, unknown>,
+    base,
+    () => internal.getStore() === true,
+  );
+  scopeToTenant(
+    EnforcedEntityManager.prototype as unknown as Record<string, unknown>,
+    (em) => BINDINGS.get(em)?.bound.org?.id,
+  );
   Enforced = EnforcedEntityManager as unknown as Base;
   subclasses.set(Base, Enforced);
   return Enforced;

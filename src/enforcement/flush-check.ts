@@ -19,7 +19,14 @@
  * stops before writing, and req.em's flush rolls its transaction back.
  */
 import { helper, Reference, Utils } from '@mikro-orm/core';
-import type { ChangeSet, EntityManager, EntityMetadata, EventSubscriber, FlushEventArgs, MikroORM } from '@mikro-orm/core';
+import type {
+  ChangeSet,
+  EntityManager,
+  EntityMetadata,
+  EventSubscriber,
+  FlushEventArgs,
+  MikroORM,
+} from '@mikro-orm/core';
 import { decider } from '../authorization/decision.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { checkCascades } from './cascades.js';
@@ -91,9 +98,13 @@ class EntityCheck {
     const payload = change.payload as Row;
     if (tenantField && action !== 'delete') this.stayInOrg(tenantField, change.entity as Row, payload);
     // MikroORM writes by the key the row had (a mere reference's new key it drops silently): a new one is refused.
-    const moved = action !== 'create' && String(change.getPrimaryKey()) !== String(helper(change.entity).getPrimaryKey());
-    const key = this.meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ?? (moved ? this.meta.primaryKeys[0] : undefined);
-    if (action !== 'create' && key) throw refusal(action, this.type, key, 'a primary key is never changed through req.em');
+    const moved =
+      action !== 'create' && String(change.getPrimaryKey()) !== String(helper(change.entity).getPrimaryKey());
+    const key =
+      this.meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ??
+      (moved ? this.meta.primaryKeys[0] : undefined);
+    if (action !== 'create' && key)
+      throw refusal(action, this.type, key, 'a primary key is never changed through req.em');
     if (binding.open.has(this.type)) return;
     const fields = Object.keys(payload).filter((field) => field !== tenantField);
     if (action === 'create') {
@@ -160,14 +171,23 @@ class EntityCheck {
   private async related(name: string, value: unknown): Promise<unknown> {
     const target = Reference.isReference(value) ? value.unwrap() : value;
     if (target === null || target === undefined || !Utils.isEntity(target) || this.created.has(target)) return target;
-    const populate = this.hints.filter((hint) => hint.startsWith(`${name}.`)).map((hint) => hint.slice(name.length + 1));
+    const populate = this.hints
+      .filter((hint) => hint.startsWith(`${name}.`))
+      .map((hint) => hint.slice(name.length + 1));
     const { className } = helper(target).__meta;
-    return this.plain().findOne(className, helper(target).getPrimaryKey() as never, { populate: populate as never, filters: false });
+    return this.plain().findOne(className, helper(target).getPrimaryKey() as never, {
+      populate: populate as never,
+      filters: false,
+    });
   }
 }
 
 /** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
-async function readableReferences(em: EntityManager, changeSets: ChangeSet<object>[], created: ReadonlySet<object>): Promise<void> {
+async function readableReferences(
+  em: EntityManager,
+  changeSets: ChangeSet<object>[],
+  created: ReadonlySet<object>,
+): Promise<void> {
   const wanted = new Map<string, { keys: Set<unknown>; owner: string; field: string }>();
   for (const change of changeSets) {
     if (change.type !== 'create' && change.type !== 'update') continue;

@@ -57,7 +57,8 @@ export function assertCacheable(config: unknown): void {
 export function cacheableWhere(where: unknown): unknown {
   if (Array.isArray(where)) return where.map(cacheableWhere);
   const query = where as { toQuery?: unknown } | null;
-  if (query !== null && typeof query === 'object' && typeof query.toQuery === 'function') return { $sql: String(query.toQuery()) };
+  if (query !== null && typeof query === 'object' && typeof query.toQuery === 'function')
+    return { $sql: String(query.toQuery()) };
   if (!Utils.isPlainObject(where)) return where;
   return Object.fromEntries(Object.entries(where).map(([key, value]) => [key, cacheableWhere(value)]));
 }
@@ -78,7 +79,17 @@ export function cacheable(bound: Bound, options: object): object {
 
 /** The driver's methods that read or write around the read condition and the flush check. */
 const DRIVER_UNCHECKED = new Set([
-  ...['execute', 'getConnection', 'createQueryBuilder', 'find', 'findOne', 'findVirtual', 'count', 'countVirtual', 'stream'],
+  ...[
+    'execute',
+    'getConnection',
+    'createQueryBuilder',
+    'find',
+    'findOne',
+    'findVirtual',
+    'count',
+    'countVirtual',
+    'stream',
+  ],
   ...['nativeInsert', 'nativeInsertMany', 'nativeUpdate', 'nativeUpdateMany', 'nativeDelete', 'aggregate'],
 ]);
 

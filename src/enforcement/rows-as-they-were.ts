@@ -33,7 +33,8 @@ export function ruleHints(binding: Binding, meta: EntityMetadata, action: Action
   if (held) return held;
   const hints = new Set<string>();
   for (const part of ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability]) {
-    for (const rule of part.possibleRulesFor(action, meta.className)) if (rule.ast) relationHints(meta, rule.ast, '', hints);
+    for (const rule of part.possibleRulesFor(action, meta.className))
+      if (rule.ast) relationHints(meta, rule.ast, '', hints);
   }
   known.set(key, [...hints]);
   return [...hints];
@@ -50,7 +51,11 @@ const hintsOf = new WeakMap<object, Map<string, string[]>>();
  * itself, whole, that still holds what it read is taken as it read it (when the rules follow no
  * relation from it); any other is read again as an entity, with the relations the rules follow.
  */
-export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager, changeSets: ChangeSet<object>[]): Promise<Map<object, Row>> {
+export async function rowsAsTheyAre(
+  binding: Binding,
+  plain: () => EntityManager,
+  changeSets: ChangeSet<object>[],
+): Promise<Map<object, Row>> {
   const byType = new Map<string, { meta: EntityMetadata; changes: ChangeSet<object>[]; hints: Set<string> }>();
   for (const change of changeSets) {
     const action = ACTIONS[change.type];
@@ -63,7 +68,8 @@ export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager
   }
   const rows = new Map<object, Row>();
   for (const [type, { meta, changes: all, hints }] of byType) {
-    if (meta.primaryKeys.length !== 1) throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
+    if (meta.primaryKeys.length !== 1)
+      throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
     for (const action of new Set(all.map((change) => ACTIONS[change.type]!))) {
       for (const hint of ruleHints(binding, meta, action)) hints.add(hint);
     }
@@ -72,14 +78,18 @@ export async function rowsAsTheyAre(binding: Binding, plain: () => EntityManager
       const current = now.get(change.entity);
       if (!current) return false;
       const known = hints.size === 0 ? asRead(change) : undefined;
-      const same = (prop: EntityMetadata['props'][number]): boolean => Utils.equals(known?.[prop.name], current[prop.name]);
+      const same = (prop: EntityMetadata['props'][number]): boolean =>
+        Utils.equals(known?.[prop.name], current[prop.name]);
       if (known && columnsOf(meta).every(same)) rows.set(change.entity, known);
       return !rows.has(change.entity);
     });
     if (changes.length === 0) continue;
     const primaryKey = meta.primaryKeys[0]!;
     const keys = changes.map((change) => change.getPrimaryKey());
-    const found = await plain().find(type, { [primaryKey]: { $in: keys } } as never, { populate: [...hints] as never, filters: false });
+    const found = await plain().find(type, { [primaryKey]: { $in: keys } } as never, {
+      populate: [...hints] as never,
+      filters: false,
+    });
     const byKey = new Map(found.map((row) => [String(helper(row).getPrimaryKey()), row as Row]));
     for (const change of changes) {
       const row = byKey.get(String(change.getPrimaryKey()));

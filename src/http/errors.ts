@@ -51,7 +51,13 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
       return;
     }
     answerWithPage(req, res, error, deps).catch((pageError: unknown) => {
-      logError(deps.pluggable.logger, 'error', `could not show the page for a ${error.code} refusal`, pageError, requestFacts(req));
+      logError(
+        deps.pluggable.logger,
+        'error',
+        `could not show the page for a ${error.code} refusal`,
+        pageError,
+        requestFacts(req),
+      );
       if (!res.headersSent) sendProblem(res, error);
     });
   };
@@ -63,7 +69,12 @@ export function sendProblem(res: Response, error: AuthError): void {
   res.type('application/problem+json').send(JSON.stringify(error.toProblem()));
 }
 
-async function answerWithPage(req: Request, res: Response, error: AuthError, { config, pluggable }: ErrorHandlerDeps): Promise<void> {
+async function answerWithPage(
+  req: Request,
+  res: Response,
+  error: AuthError,
+  { config, pluggable }: ErrorHandlerDeps,
+): Promise<void> {
   const { texts } = pluggable;
   const prefix = config.urlPrefix;
   const login = (next: string) => (next ? `${prefix}/login?next=${encodeURIComponent(next)}` : `${prefix}/login`);
@@ -72,7 +83,10 @@ async function answerWithPage(req: Request, res: Response, error: AuthError, { c
     return;
   }
   // The pages' modules load with the first page an error is answered with, not with the package.
-  const [{ formRefusal, problemFor }, { sendPage }] = await Promise.all([import('./pages/refusals.js'), import('./pages/render.js')]);
+  const [{ formRefusal, problemFor }, { sendPage }] = await Promise.all([
+    import('./pages/refusals.js'),
+    import('./pages/render.js'),
+  ]);
   const form = formRouteOf(req);
   if (form) {
     const refusal = formRefusal(error, texts, config);
@@ -94,7 +108,9 @@ function asAuthError(err: unknown, req: Request, logger: Logger): AuthError {
   if (err instanceof AuthError) return err;
   if (isDatabaseUnreachable(err)) {
     logError(logger, 'error', 'database unreachable', err, requestFacts(req));
-    return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly', undefined, { 'Retry-After': '5' });
+    return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly', undefined, {
+      'Retry-After': '5',
+    });
   }
   if (isDatabaseBusy(err)) {
     // Another connection held the write lock longer than the busy timeout.
@@ -103,7 +119,8 @@ function asAuthError(err: unknown, req: Request, logger: Logger): AuthError {
   }
   const status = statusOf(err);
   // Express's router could not decode a %-escape in the path.
-  if (err instanceof URIError && status === 400) return new AuthError('bad_request', 'The path is not valid: a %-escape in it does not decode');
+  if (err instanceof URIError && status === 400)
+    return new AuthError('bad_request', 'The path is not valid: a %-escape in it does not decode');
   if (isBodyParserError(err)) return unreadableBody(err);
   if (status !== undefined && status >= 400 && status < 500) return clientError(err, status);
   if (status === 503) return new AuthError('unavailable', 'The service is briefly unavailable; retry shortly');
@@ -137,12 +154,27 @@ function statusOf(err: unknown): number | undefined {
 /** body-parser's own refusals (a `type` such as `entity.parse.failed`), and zlib's on a bad compression. */
 function isBodyParserError(err: unknown): boolean {
   const { type, code } = (err ?? {}) as { type?: unknown; code?: unknown };
-  return (typeof type === 'string' && /^(entity|encoding|charset|parameters)\./.test(type)) || (typeof code === 'string' && /^Z_/.test(code));
+  return (
+    (typeof type === 'string' && /^(entity|encoding|charset|parameters)\./.test(type)) ||
+    (typeof code === 'string' && /^Z_/.test(code))
+  );
 }
 
 /** Another 4xx (an application's `createError(404)`, say), by its status; its message if it may be shown. */
 function clientError(err: unknown, status: number): AuthError {
-  const code = status === 401 ? 'unauthenticated' : status === 403 ? 'forbidden' : status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : 'bad_request';
+  const code =
+    status === 401
+      ? 'unauthenticated'
+      : status === 403
+        ? 'forbidden'
+        : status === 404
+          ? 'not_found'
+          : status === 429
+            ? 'rate_limited'
+            : 'bad_request';
   const { expose, message } = err as { expose?: unknown; message?: unknown };
-  return new AuthError(code, expose === true && typeof message === 'string' ? message : 'The request could not be completed');
+  return new AuthError(
+    code,
+    expose === true && typeof message === 'string' ? message : 'The request could not be completed',
+  );
 }

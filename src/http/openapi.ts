@@ -24,7 +24,10 @@ export type OpenApiDocument = OpenAPIV3_1.Document & {
   [SCOPES]: { name: string; description: string }[];
 };
 
-export function openApiDocument(config: AuthConfig, scopes: readonly { name: string; description: string }[] = []): OpenApiDocument {
+export function openApiDocument(
+  config: AuthConfig,
+  scopes: readonly { name: string; description: string }[] = [],
+): OpenApiDocument {
   const schemas = new SchemaComponents();
   const context: DocumentContext = { config, schemas, scopes };
   // Every endpoint the routers serve, as declared (endpoint-table.ts).
@@ -37,20 +40,26 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
       summary: 'Accounts, sessions, personal access tokens and authorization rules',
       description: [
         'Programs send JSON and get JSON, or RFC 9457 problem details (`application/problem+json`) with a stable `code`.',
-        ('A browser’s navigation, or a form sent from one of the built-in pages (urlencoded, ' +
+        'A browser’s navigation, or a form sent from one of the built-in pages (urlencoded, ' +
           'preferring HTML), gets pages instead: the same URLs, the same statuses. Those pages are ' +
           'described under each response’s `x-browser-content`, not its `content`, so that a client ' +
-          'generated from this document sees JSON.'),
+          'generated from this document sees JSON.',
         'Every answer carries `X-Content-Type-Options: nosniff`.',
         limited(config) ? '' : 'Rate limits are off (SERVICE_AUTH_RATE_LIMIT_ENABLED is false).',
-      ].filter(Boolean).join(' '),
+      ]
+        .filter(Boolean)
+        .join(' '),
       license: { name: 'MIT', identifier: 'MIT' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: config.urlPrefix, description: 'SERVICE_AUTH_URL_PREFIX, on this application' }],
     tags: [
-      { name: 'account', description: ('Registering, logging in and out, password resets, the account’s own password, address, ' +
-        'sessions and deletion') },
+      {
+        name: 'account',
+        description:
+          'Registering, logging in and out, password resets, the account’s own password, address, ' +
+          'sessions and deletion',
+      },
       { name: 'tokens', description: 'Personal access tokens, for `Authorization: Bearer`' },
       { name: 'authorization', description: 'What the user may do' },
       { name: 'organizations', description: 'Organizations (tenants), their members and roles there, and invitations' },
@@ -67,12 +76,17 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
           type: 'apiKey',
           in: 'cookie',
           name: sessionCookieName(config),
-          description: (`The session cookie that logging in sets (HttpOnly, ` +
+          description:
+            `The session cookie that logging in sets (HttpOnly, ` +
             `SameSite=Lax${config.sessions.secure ? ', Secure' : ''}). Unsafe methods with it must come ` +
-            `from this site.`),
+            `from this site.`,
         },
-        bearer: { type: 'http', scheme: 'bearer', description: (`A personal access token, \`${config.tokens.prefix}_<id>_<secret>\`, from \`POST ` +
-          `/api/tokens\``) },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            `A personal access token, \`${config.tokens.prefix}_<id>_<secret>\`, from \`POST ` + `/api/tokens\``,
+        },
       },
     },
     [UNKNOWN_PATHS]: {
@@ -87,7 +101,10 @@ export function openApiDocument(config: AuthConfig, scopes: readonly { name: str
 function packageVersion(): string {
   for (const up of ['../../package.json', '../../../package.json']) {
     try {
-      const manifest = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      const manifest = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (manifest.name === 'service-auth' && typeof manifest.version === 'string') return manifest.version;
     } catch {
       // not here

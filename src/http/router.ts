@@ -59,7 +59,11 @@ export interface AuthRouterDeps {
   abilities: AbilityFactory;
   /** Organizations as the guards find them (`GET /api/abilities?org=`). */
   orgAccess: Pick<OrgAccess, 'placeOf' | 'attributedIn'>;
-  guards: { readonly loginRequired: RequestHandler; readonly abilityReady: RequestHandler; orgRequired(param?: string): RequestHandler } & AdminDeps['guards'];
+  guards: {
+    readonly loginRequired: RequestHandler;
+    readonly abilityReady: RequestHandler;
+    orgRequired(param?: string): RequestHandler;
+  } & AdminDeps['guards'];
   /** Organizations, their members and invitations (the service makes no permission checks: actions/orgs.ts does). */
   orgs: OrgsForHttp & AdminDeps['orgs'];
   /** The global roles defined (the admin console gives them). */
@@ -134,7 +138,8 @@ const auditContext: RequestHandler = (req, _res, next) => {
  * the router could not read as a path at all (`//host@x`, which reads as an authority), is a 404.
  * The application mounts the same after its own routes (`auth.notFound`).
  */
-export const unknownPath: RequestHandler = (_req, _res, next) => next(new AuthError('not_found', 'There is nothing at this path'));
+export const unknownPath: RequestHandler = (_req, _res, next) =>
+  next(new AuthError('not_found', 'There is nothing at this path'));
 
 /**
  * No response of ours is to be sniffed into another type; none carrying account data (`/me`, the
@@ -152,4 +157,5 @@ const securityHeaders: RequestHandler = (req, res, next) => {
  * No route here answers OPTIONS: rather than Express's automatic 200 listing the methods, the
  * 404 every other unserved method gets (an application that serves CORS answers preflights itself).
  */
-const noOptions: RequestHandler = (req, _res, next) => next(req.method === 'OPTIONS' ? new AuthError('not_found', 'There is nothing at this path') : undefined);
+const noOptions: RequestHandler = (req, _res, next) =>
+  next(req.method === 'OPTIONS' ? new AuthError('not_found', 'There is nothing at this path') : undefined);

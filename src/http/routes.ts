@@ -59,13 +59,30 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   const actions = new AccountActions({ ...deps, schemas });
   const profile = new ProfileActions({ ...deps, schemas });
   const sessions = new SessionActions(deps.sessions, deps.credentials, deps.signIn);
-  const mfa = new MfaActions({ schemas, signIn: deps.signIn, secondFactors: deps.secondFactors, passkeys: deps.passkeys });
+  const mfa = new MfaActions({
+    schemas,
+    signIn: deps.signIn,
+    secondFactors: deps.secondFactors,
+    passkeys: deps.passkeys,
+  });
   const newToken = tokenSchemas(config.tokens.maxExpiryDays);
   const providers = deps.sso.providers;
-  const sso = new SsoActions({ config, flow: deps.sso.flow, identities: deps.sso.identities, signIn: deps.signIn, credentials: deps.credentials, events: deps.events });
+  const sso = new SsoActions({
+    config,
+    flow: deps.sso.flow,
+    identities: deps.sso.identities,
+    signIn: deps.signIn,
+    credentials: deps.credentials,
+    events: deps.events,
+  });
   router.use(accountPages({ config, actions, resets: deps.resets, pluggable, providers }, kit).router);
   router.use(ssoPages({ config, sso, providers, pluggable }, kit).router);
-  const orgs = new OrgActions({ config, orgs: deps.orgs, orgRoles: deps.orgRoles, abilityIn: (userId, orgId) => deps.abilityIn(userId, orgId) });
+  const orgs = new OrgActions({
+    config,
+    orgs: deps.orgs,
+    orgRoles: deps.orgRoles,
+    abilityIn: (userId, orgId) => deps.abilityIn(userId, orgId),
+  });
   const tokenForm = newToken.form;
   router.use(tokenPages({ config, tokens, orgs, tokenForm, pluggable, scopes: deps.scopes }, kit).router);
   router.use(profilePages({ config, profile, pluggable }, kit).router);
@@ -76,10 +93,12 @@ export function authRoutes(deps: AuthRouterDeps, facade: AuthFacade): Router {
   router.use(impersonationPages(deps.impersonation, kit).router);
   // Credentials a guard would refuse count as nobody on the invitation link's page; storage out of reach does not.
   const currentUser = async (req: Request) =>
-    (await deps.credentials.acceptable(req).catch((error: unknown) => {
-      if (error instanceof AuthError && error.code !== 'unavailable') return null;
-      throw error;
-    }))?.user ?? null;
+    (
+      await deps.credentials.acceptable(req).catch((error: unknown) => {
+        if (error instanceof AuthError && error.code !== 'unavailable') return null;
+        throw error;
+      })
+    )?.user ?? null;
   router.use(orgPages({ config, orgs, pluggable }, kit).router);
   router.use(invitationPages({ config, orgs, currentUser, pluggable }, kit).router);
   router.use(adminPages({ ...deps, explain: facade.explain }, kit));

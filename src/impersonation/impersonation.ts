@@ -57,8 +57,10 @@ export class Impersonation implements ImpersonatedSessions {
     const { credentials, users, abilities, impersonations, cookie, ttlSeconds } = this.deps;
     const found = await credentials.resolve(req);
     if (!found) throw new LoginRequired();
-    if (found.method !== 'session' || !found.sessionId) throw new AuthError('session_required', 'Act as another user from a logged-in session, not with a token');
-    if (found.impersonator) throw new AuthError('impersonation_forbidden', 'Stop acting as this user before acting as another');
+    if (found.method !== 'session' || !found.sessionId)
+      throw new AuthError('session_required', 'Act as another user from a logged-in session, not with a token');
+    if (found.impersonator)
+      throw new AuthError('impersonation_forbidden', 'Stop acting as this user before acting as another');
     const actor = found.user;
     const ability = abilities.abilityFor(actor);
     // Before any lookup: someone who may impersonate nobody learns nothing of which ids exist.
@@ -67,7 +69,8 @@ export class Impersonation implements ImpersonatedSessions {
     if (!target) throw new AuthError('not_found', 'There is no user with this id');
     if (target.id === actor.id) throw new AuthError('forbidden', 'You cannot act as yourself');
     if (target.is_admin) throw new AuthError('forbidden', 'A global admin is never impersonated');
-    if (!ability.can('impersonate', subject('User', target.toJSON()))) throw new AuthError('forbidden', 'You may not act as this user');
+    if (!ability.can('impersonate', subject('User', target.toJSON())))
+      throw new AuthError('forbidden', 'You may not act as this user');
     if (target.disabled) throw new AuthError('forbidden', 'A disabled account cannot be acted as');
     const issued = await impersonations.start({
       fromSession: found.sessionId,
@@ -94,7 +97,8 @@ export class Impersonation implements ImpersonatedSessions {
     if (!found) throw new LoginRequired();
     const raw = cookie.read(req);
     const session = found.impersonator && raw ? await sessions.find(raw) : null;
-    if (!found.impersonator || !session?.impersonation) throw new AuthError('not_found', 'You are not acting as another user');
+    if (!found.impersonator || !session?.impersonation)
+      throw new AuthError('not_found', 'You are not acting as another user');
     const restored = await this.end(session as ImpersonatedSession, 'stopped');
     credentials.forget(req);
     if (!restored) {
@@ -121,7 +125,10 @@ export class Impersonation implements ImpersonatedSessions {
       noteImpersonator(impersonator.id);
       return { user: target, impersonator, method: 'session', sessionId: session.publicId };
     }
-    const restored = await this.end(session as ImpersonatedSession, this.now() < impersonation.endsAt.getTime() ? 'target_unavailable' : 'expired');
+    const restored = await this.end(
+      session as ImpersonatedSession,
+      this.now() < impersonation.endsAt.getTime() ? 'target_unavailable' : 'expired',
+    );
     if (!restored) return null;
     if (req.res && !req.res.headersSent) cookie.set(req.res, restored.id, restored.expiresAt);
     return { user: impersonator, method: 'session', sessionId: restored.publicId };
@@ -129,7 +136,11 @@ export class Impersonation implements ImpersonatedSessions {
 
   private end(session: ImpersonatedSession, reason: string): Promise<IssuedSession | null> {
     const { impersonatorId } = session.impersonation;
-    return this.deps.impersonations.end(session, { type: 'impersonation_ended', userId: session.userId, detail: { impersonator: impersonatorId, ended: reason } });
+    return this.deps.impersonations.end(session, {
+      type: 'impersonation_ended',
+      userId: session.userId,
+      detail: { impersonator: impersonatorId, ended: reason },
+    });
   }
 }
 

@@ -15,8 +15,8 @@ export class ConsoleTransport implements MailTransport {
   async send(mail: Mail): Promise<void> {
     if (this.production) {
       this.log.logger.error(
-        (`no mail transport is configured (SERVICE_AUTH_SMTP_URL or SERVICE_AUTH_MAIL_OUTBOX): ` +
-          `"${mail.subject}" to ${mail.to} was not sent`),
+        `no mail transport is configured (SERVICE_AUTH_SMTP_URL or SERVICE_AUTH_MAIL_OUTBOX): ` +
+          `"${mail.subject}" to ${mail.to} was not sent`,
       );
       return;
     }

@@ -6,12 +6,19 @@ import type { Mail } from './transport.js';
 
 /** One mail from its lines: a line `[text](url)` is a link, the rest plain paragraphs. */
 function compose(to: string, subject: string, lines: (string | { text: string; url: string })[]): Mail {
-  const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escape = (value: string) =>
+    value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return {
     to,
     subject,
     text: lines.map((line) => (typeof line === 'string' ? line : `${line.text}:\n${line.url}`)).join('\n\n'),
-    html: lines.map((line) => (typeof line === 'string' ? `<p>${escape(line)}</p>` : `<p><a href="${escape(line.url)}">${escape(line.text)}</a></p>`)).join('\n'),
+    html: lines
+      .map((line) =>
+        typeof line === 'string'
+          ? `<p>${escape(line)}</p>`
+          : `<p><a href="${escape(line.url)}">${escape(line.text)}</a></p>`,
+      )
+      .join('\n'),
   };
 }
 
@@ -61,8 +68,8 @@ export function emailChangeMail(to: string, link: string, ttlSeconds: number): M
 /** The old address of an email change: told, with no link. */
 export function emailChangeNoticeMail(to: string, newAddress: string): Mail {
   return compose(to, 'Your account’s email address is being changed', [
-    (`Someone logged in to your account asked to change its email address to ${newAddress}. The ` +
-      `change happens once that address confirms it.`),
+    `Someone logged in to your account asked to change its email address to ${newAddress}. The ` +
+      `change happens once that address confirms it.`,
     'If it was not you, change your password now and end your other sessions.',
   ]);
 }
@@ -72,8 +79,8 @@ export function invitationMail(to: string, orgName: string, link: string, ttlSec
   return compose(to, `You are invited to join ${orgName}`, [
     `Someone invited this email address to join the organization ${orgName}.`,
     { text: `Open this link within ${within(ttlSeconds)} to accept`, url: link },
-    ('You accept signed in with an account of this address, confirmed. Without one, register ' +
-      'with this address first, then open the link again.'),
+    'You accept signed in with an account of this address, confirmed. Without one, register ' +
+      'with this address first, then open the link again.',
     'If you do not want to join, ignore this mail.',
   ]);
 }

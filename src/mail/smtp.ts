@@ -6,7 +6,10 @@ import type { Mail, MailTransport } from './transport.js';
 export class SmtpTransport implements MailTransport {
   private readonly transporter: Transporter;
 
-  constructor(url: string, private readonly from: string) {
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
     // Required here, not imported above: only an application that sends over SMTP pays its load.
     const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
     this.transporter = nodemailer.createTransport(url);

@@ -19,7 +19,12 @@ export class LoginTickets {
     const ticket = randomSecret();
     const em = (await this.storage.em()).fork();
     await em.nativeDelete(LoginTicket, { expiresAt: { $lte: new Date() } });
-    await em.insert(LoginTicket, { ticketHash: sha256Hex(ticket), user: userId, expiresAt: new Date(Date.now() + TICKET_TTL_MS), failures: 0 });
+    await em.insert(LoginTicket, {
+      ticketHash: sha256Hex(ticket),
+      user: userId,
+      expiresAt: new Date(Date.now() + TICKET_TTL_MS),
+      failures: 0,
+    });
     return ticket;
   }
 
@@ -27,7 +32,11 @@ export class LoginTickets {
   async userOf(ticket: unknown): Promise<number | null> {
     if (typeof ticket !== 'string' || ticket.length > 100) return null;
     const em = (await this.storage.em()).fork();
-    const row = await em.findOne(LoginTicket, { ticketHash: sha256Hex(ticket), expiresAt: { $gt: new Date() }, failures: { $lt: WRONG_CODES_PER_TICKET } });
+    const row = await em.findOne(LoginTicket, {
+      ticketHash: sha256Hex(ticket),
+      expiresAt: { $gt: new Date() },
+      failures: { $lt: WRONG_CODES_PER_TICKET },
+    });
     return row ? row.user.id : null;
   }
 
@@ -38,7 +47,11 @@ export class LoginTickets {
    */
   async claim(ticket: string): Promise<boolean> {
     const em = (await this.storage.em()).fork();
-    const live = { ticketHash: sha256Hex(ticket), failures: { $lt: WRONG_CODES_PER_TICKET }, expiresAt: { $gt: new Date() } };
+    const live = {
+      ticketHash: sha256Hex(ticket),
+      failures: { $lt: WRONG_CODES_PER_TICKET },
+      expiresAt: { $gt: new Date() },
+    };
     return (await em.nativeUpdate(LoginTicket, live, { failures: raw('failures + 1') })) > 0;
   }
 
@@ -50,7 +63,9 @@ export class LoginTickets {
 
   /** Uses the (claimed) ticket up, in the caller's transaction; false if another request used it first. */
   async consume(tx: Transaction, ticket: string): Promise<boolean> {
-    return (await tx.em.nativeDelete(LoginTicket, { ticketHash: sha256Hex(ticket), expiresAt: { $gt: new Date() } })) > 0;
+    return (
+      (await tx.em.nativeDelete(LoginTicket, { ticketHash: sha256Hex(ticket), expiresAt: { $gt: new Date() } })) > 0
+    );
   }
 
   /** Ends the user's tickets, in the caller's transaction: a password change ends what the old one earned. */

@@ -58,7 +58,12 @@ export class Passkeys {
 
   async list(userId: number): Promise<PasskeyView[]> {
     const rows = await this.rowsOf(userId);
-    return rows.map((row) => ({ id: row.credentialId, name: row.name, created_at: row.createdAt.toISOString(), last_used_at: row.lastUsedAt?.toISOString() ?? null }));
+    return rows.map((row) => ({
+      id: row.credentialId,
+      name: row.name,
+      created_at: row.createdAt.toISOString(),
+      last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    }));
   }
 
   async has(userId: number): Promise<boolean> {
@@ -69,7 +74,9 @@ export class Passkeys {
   /** What the browser needs to make a passkey for the user (none it already has). */
   async registrationOptions(user: { id: number; email: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = await this.rowsOf(user.id);
-    const options = await (await webauthn()).generateRegistrationOptions({
+    const options = await (
+      await webauthn()
+    ).generateRegistrationOptions({
       rpName: this.rpID,
       rpID: this.rpID,
       userName: user.email,
@@ -86,13 +93,17 @@ export class Passkeys {
 
   /** Keeps the passkey the browser made, if its answer is to this user's challenge; 400 `invalid_passkey` if not. */
   async register(userId: number, response: unknown, name: unknown): Promise<PasskeyView> {
-    const verification = await (await webauthn()).verifyRegistrationResponse({
-      response: response as RegistrationResponseJSON,
-      expectedChallenge: (challenge) => this.useChallenge(challenge, 'register', userId),
-      expectedOrigin: this.origin,
-      expectedRPID: this.rpID,
-      requireUserVerification: true,
-    }).catch(() => null);
+    const verification = await (
+      await webauthn()
+    )
+      .verifyRegistrationResponse({
+        response: response as RegistrationResponseJSON,
+        expectedChallenge: (challenge) => this.useChallenge(challenge, 'register', userId),
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpID,
+        requireUserVerification: true,
+      })
+      .catch(() => null);
     if (!verification?.verified || !verification.registrationInfo) throw invalidPasskey();
     const { credential } = verification.registrationInfo;
     const label = typeof name === 'string' && name.trim() ? name.trim().slice(0, MAX_NAME) : 'Passkey';
@@ -120,10 +131,18 @@ export class Passkeys {
    * password login (`forUser`), with one of that user's.
    */
   async authenticationOptions(forUser?: { id: number }): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const allowCredentials = forUser ? (await this.rowsOf(forUser.id)).map((row) => ({ id: row.credentialId, transports: transportsOf(row) })) : undefined;
+    const allowCredentials = forUser
+      ? (await this.rowsOf(forUser.id)).map((row) => ({ id: row.credentialId, transports: transportsOf(row) }))
+      : undefined;
     // Alone, the passkey stands for the password too: the user must be verified. After the
     // password, it is the second factor, and the device's presence is enough.
-    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.rpID, userVerification: forUser ? 'preferred' : 'required', allowCredentials });
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
+      rpID: this.rpID,
+      userVerification: forUser ? 'preferred' : 'required',
+      allowCredentials,
+    });
     await this.remember(options.challenge, forUser ? 'second' : 'login', forUser?.id ?? null);
     return options;
   }
@@ -137,16 +156,32 @@ export class Passkeys {
     const em = (await this.deps.storage.em()).fork();
     const row = typeof id === 'string' ? await em.findOne(Passkey, { credentialId: id }) : null;
     if (!row || (forUserId !== undefined && row.user.id !== forUserId)) throw invalidPasskey();
-    const verification = await (await webauthn()).verifyAuthenticationResponse({
-      response: response as AuthenticationResponseJSON,
-      expectedChallenge: (challenge) => (forUserId === undefined ? this.useChallenge(challenge, 'login', null) : this.useChallenge(challenge, 'second', forUserId)),
-      expectedOrigin: this.origin,
-      expectedRPID: this.rpID,
-      credential: { id: row.credentialId, publicKey: Buffer.from(row.publicKey, 'base64url'), counter: row.counter, transports: transportsOf(row) },
-      requireUserVerification: forUserId === undefined,
-    }).catch(() => null);
+    const verification = await (
+      await webauthn()
+    )
+      .verifyAuthenticationResponse({
+        response: response as AuthenticationResponseJSON,
+        expectedChallenge: (challenge) =>
+          forUserId === undefined
+            ? this.useChallenge(challenge, 'login', null)
+            : this.useChallenge(challenge, 'second', forUserId),
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpID,
+        credential: {
+          id: row.credentialId,
+          publicKey: Buffer.from(row.publicKey, 'base64url'),
+          counter: row.counter,
+          transports: transportsOf(row),
+        },
+        requireUserVerification: forUserId === undefined,
+      })
+      .catch(() => null);
     if (!verification?.verified) throw invalidPasskey();
-    await em.nativeUpdate(Passkey, { credentialId: row.credentialId }, { counter: verification.authenticationInfo.newCounter, lastUsedAt: new Date() });
+    await em.nativeUpdate(
+      Passkey,
+      { credentialId: row.credentialId },
+      { counter: verification.authenticationInfo.newCounter, lastUsedAt: new Date() },
+    );
     return { userId: row.user.id, passkey: row.name };
   }
 

@@ -44,7 +44,10 @@ export class SecondFactors {
     const em = (await this.deps.storage.em()).fork();
     const factor = await em.findOne(TotpFactor, { user: userId });
     const left = await em.count(RecoveryCode, { user: userId, usedAt: null });
-    return { totp: factor ? (factor.confirmedAt ? 'enabled' : 'pending') : 'none', recovery_codes_left: factor?.confirmedAt ? left : 0 };
+    return {
+      totp: factor ? (factor.confirmedAt ? 'enabled' : 'pending') : 'none',
+      recovery_codes_left: factor?.confirmedAt ? left : 0,
+    };
   }
 
   /** Whether logging in takes a second step. */
@@ -59,9 +62,19 @@ export class SecondFactors {
     const em = await storage.em();
     await storage.transaction(em, async (tx) => {
       const existing = await tx.em.findOne(TotpFactor, { user: user.id });
-      if (existing?.confirmedAt) throw new AuthError('mfa_already_enabled', 'An authenticator app is set up already; remove it first to set up another');
+      if (existing?.confirmedAt)
+        throw new AuthError(
+          'mfa_already_enabled',
+          'An authenticator app is set up already; remove it first to set up another',
+        );
       if (existing) await tx.em.nativeDelete(TotpFactor, { user: user.id });
-      await tx.em.insert(TotpFactor, { user: user.id, secret: box.seal(secret), createdAt: new Date(), confirmedAt: null, lastStep: 0 });
+      await tx.em.insert(TotpFactor, {
+        user: user.id,
+        secret: box.seal(secret),
+        createdAt: new Date(),
+        confirmedAt: null,
+        lastStep: 0,
+      });
     });
     const url = otpauthUrl(secret, user.email, issuer);
     return { secret, otpauth_url: url, qr_svg: await qrSvg(url) };
@@ -92,12 +105,19 @@ export class SecondFactors {
       if (step === null) throw invalidCode();
       // Conditional: of two confirmations at once, one confirms and the other finds nothing pending
       // (else the second would replace the recovery codes the first just showed).
-      const confirmed = await tx.em.nativeUpdate(TotpFactor, { user: userId, confirmedAt: null }, { confirmedAt: new Date(), lastStep: step });
+      const confirmed = await tx.em.nativeUpdate(
+        TotpFactor,
+        { user: userId, confirmedAt: null },
+        { confirmedAt: new Date(), lastStep: step },
+      );
       if (confirmed === 0) throw nothingPending();
       await this.markUser(tx, userId, new Date());
       const codes = newRecoveryCodes();
       await tx.em.nativeDelete(RecoveryCode, { user: userId });
-      await tx.em.insertMany(RecoveryCode, codes.map((code) => ({ codeHash: recoveryCodeHash(code), user: userId, createdAt: new Date(), usedAt: null })));
+      await tx.em.insertMany(
+        RecoveryCode,
+        codes.map((code) => ({ codeHash: recoveryCodeHash(code), user: userId, createdAt: new Date(), usedAt: null })),
+      );
       audit.record(tx, { type: 'mfa_enabled', userId, detail: { factor: 'totp' } });
       return codes;
     });
@@ -121,7 +141,8 @@ export class SecondFactors {
       const totp = await this.removeTotp(tx, userId);
       const passkeys = await tx.em.nativeDelete(Passkey, { user: userId });
       await tx.em.nativeDelete(WebauthnChallenge, { userId });
-      if (passkeys > 0) audit.record(tx, { type: 'mfa_disabled', userId, detail: { factor: 'passkey', count: passkeys } });
+      if (passkeys > 0)
+        audit.record(tx, { type: 'mfa_disabled', userId, detail: { factor: 'passkey', count: passkeys } });
       if (totp || passkeys > 0) await this.deps.endSessions(tx, userId);
       return { totp, passkeys };
     });
@@ -140,10 +161,18 @@ export class SecondFactors {
    * Uses a code for a login's second step, in the login's transaction: a code from the app, of a
    * step later than the last accepted, or an unused recovery code. False if it is neither.
    */
-  async use(tx: Transaction, userId: number, proof: { code?: string; recoveryCode?: string }): Promise<'totp' | 'recovery_code' | null> {
+  async use(
+    tx: Transaction,
+    userId: number,
+    proof: { code?: string; recoveryCode?: string },
+  ): Promise<'totp' | 'recovery_code' | null> {
     const { audit, box } = this.deps;
     if (proof.recoveryCode !== undefined) {
-      const used = await tx.em.nativeUpdate(RecoveryCode, { codeHash: recoveryCodeHash(proof.recoveryCode), user: userId, usedAt: null }, { usedAt: new Date() });
+      const used = await tx.em.nativeUpdate(
+        RecoveryCode,
+        { codeHash: recoveryCodeHash(proof.recoveryCode), user: userId, usedAt: null },
+        { usedAt: new Date() },
+      );
       if (used === 0) return null;
       audit.record(tx, { type: 'recovery_code_used', userId });
       return 'recovery_code';

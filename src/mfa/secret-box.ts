@@ -14,7 +14,8 @@ export class SecretBox {
   private readonly key: Buffer | undefined;
 
   constructor(secret: string | undefined) {
-    this.key = secret === undefined ? undefined : Buffer.from(hkdfSync('sha256', secret, 'service-auth', 'totp secrets', 32));
+    this.key =
+      secret === undefined ? undefined : Buffer.from(hkdfSync('sha256', secret, 'service-auth', 'totp secrets', 32));
   }
 
   seal(plain: string): string {
@@ -29,7 +30,10 @@ export class SecretBox {
   open(stored: string): string | undefined {
     if (stored.startsWith(PLAIN)) return stored.slice(PLAIN.length);
     if (!stored.startsWith(SEALED) || !this.key) return undefined;
-    const [iv, tag, sealed] = stored.slice(SEALED.length).split('.').map((part) => Buffer.from(part, 'base64url'));
+    const [iv, tag, sealed] = stored
+      .slice(SEALED.length)
+      .split('.')
+      .map((part) => Buffer.from(part, 'base64url'));
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, iv!);
       decipher.setAuthTag(tag!);

@@ -24,7 +24,14 @@ export function newTotpSecret(): string {
 
 function totp(secret: string, label = 'account', issuer = 'service-auth'): TOTP {
   const { Secret, TOTP } = otpauth();
-  return new TOTP({ issuer, label, algorithm: 'SHA1', digits: DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
+  return new TOTP({
+    issuer,
+    label,
+    algorithm: 'SHA1',
+    digits: DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(secret),
+  });
 }
 
 /** The `otpauth://` link an authenticator app reads from the QR code. */

@@ -59,7 +59,12 @@ function whereOrg(ref: OrgRef): { id: number } | { slug: string } {
 }
 
 function orgNotFound(ref: OrgRef): AuthError {
-  const what = typeof ref === 'object' && ref !== null ? `id ${ref.id}` : typeof ref === 'number' || isIdString(String(ref)) ? `id ${ref}` : `slug ${JSON.stringify(ref)}`;
+  const what =
+    typeof ref === 'object' && ref !== null
+      ? `id ${ref.id}`
+      : typeof ref === 'number' || isIdString(String(ref))
+        ? `id ${ref}`
+        : `slug ${JSON.stringify(ref)}`;
   return new AuthError('not_found', `no organization with ${what}`);
 }
 
@@ -75,7 +80,12 @@ export function actorId(actor: OrgActor | undefined): number | null {
 }
 
 /** Runs an event's handlers once its change committed, handing them the acting user as it is now. */
-export async function emitOrgEvent(deps: OrgDeps, name: OrgEventName, actor: OrgActor | undefined, detail: OrgEventDetail): Promise<void> {
+export async function emitOrgEvent(
+  deps: OrgDeps,
+  name: OrgEventName,
+  actor: OrgActor | undefined,
+  detail: OrgEventDetail,
+): Promise<void> {
   const id = actorId(actor);
   const user = id === null ? null : actor instanceof AuthUser ? actor : await deps.lookup.find(id);
   await deps.events.emitOrg(name, user, detail);

@@ -17,7 +17,15 @@ import type { AccountLinks } from '../users/links.js';
 import { actorId, emitOrgEvent, lockedOrg, requireOrg, type OrgDeps } from './context.js';
 import type { Members } from './members.js';
 import { validOrgRoles } from './names.js';
-import { toInvitationInfo, toOrgInfo, type InvitationInfo, type OrgActor, type OrgInfo, type OrgRef, type PendingInvitation } from './views.js';
+import {
+  toInvitationInfo,
+  toOrgInfo,
+  type InvitationInfo,
+  type OrgActor,
+  type OrgInfo,
+  type OrgRef,
+  type PendingInvitation,
+} from './views.js';
 
 /** What `auth.orgs.invite` takes. */
 export interface NewInvitation {
@@ -48,14 +56,27 @@ export class Invitations {
     const em = await storage.em();
     const { org, invitation } = await storage.transaction(em, async (tx) => {
       const org = await lockedOrg(tx.em, ref);
-      if (await tx.em.count(Membership, { org: org.id, user: { email } })) throw new AuthError('already_member', `${email} is a member of ${org.slug} already`);
+      if (await tx.em.count(Membership, { org: org.id, user: { email } }))
+        throw new AuthError('already_member', `${email} is a member of ${org.slug} already`);
       const now = new Date();
       await tx.em.nativeUpdate(Invitation, { org: org.id, email, ...pending(now) }, { revokedAt: now });
       const by = actorId(actor);
       const expiresAt = new Date(now.getTime() + settings.invitationTtlSeconds * 1000);
-      const invitation = tx.em.create(Invitation, { org, email, roles, tokenHash: sha256Hex(token), invitedBy: by, createdAt: now, expiresAt });
+      const invitation = tx.em.create(Invitation, {
+        org,
+        email,
+        roles,
+        tokenHash: sha256Hex(token),
+        invitedBy: by,
+        createdAt: now,
+        expiresAt,
+      });
       await tx.em.flush();
-      audit.record(tx, { type: 'invitation_created', email, detail: { org_id: org.id, org: org.slug, invitation: invitation.id, roles: roles.join(' '), by } });
+      audit.record(tx, {
+        type: 'invitation_created',
+        email,
+        detail: { org_id: org.id, org: org.slug, invitation: invitation.id, roles: roles.join(' '), by },
+      });
       return { org: toOrgInfo(org), invitation: toInvitationInfo(invitation) };
     });
     const link = this.deps.links.to('/invitations/accept', token);
@@ -68,7 +89,11 @@ export class Invitations {
   async list(ref: OrgRef): Promise<InvitationInfo[]> {
     const em = await this.deps.storage.em();
     const org = await requireOrg(em, ref);
-    const rows = await em.find(Invitation, { org: org.id, ...pending(new Date()) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const rows = await em.find(
+      Invitation,
+      { org: org.id, ...pending(new Date()) },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
     return rows.map(toInvitationInfo);
   }
 
@@ -81,10 +106,18 @@ export class Invitations {
     await storage.transaction(em, async (tx) => {
       const org = await requireOrg(tx.em, ref);
       const now = new Date();
-      const invitation = await tx.em.findOne(Invitation, { id: Number.isSafeInteger(invitationId) ? (invitationId as number) : 0, org: org.id, ...pending(now) });
+      const invitation = await tx.em.findOne(Invitation, {
+        id: Number.isSafeInteger(invitationId) ? (invitationId as number) : 0,
+        org: org.id,
+        ...pending(now),
+      });
       if (!invitation) throw new AuthError('not_found', `no pending invitation ${JSON.stringify(id)} to ${org.slug}`);
       invitation.revokedAt = now;
-      audit.record(tx, { type: 'invitation_revoked', email: invitation.email, detail: { org_id: org.id, org: org.slug, invitation: invitation.id, by: actorId(actor) } });
+      audit.record(tx, {
+        type: 'invitation_revoked',
+        email: invitation.email,
+        detail: { org_id: org.id, org: org.slug, invitation: invitation.id, by: actorId(actor) },
+      });
     });
   }
 
@@ -94,7 +127,11 @@ export class Invitations {
    */
   async pending(token: string): Promise<PendingInvitation | null> {
     const em = await this.deps.storage.em();
-    const found = await em.findOne(Invitation, { tokenHash: sha256Hex(String(token)), ...pending(new Date()) }, { populate: ['org'], disableIdentityMap: true });
+    const found = await em.findOne(
+      Invitation,
+      { tokenHash: sha256Hex(String(token)), ...pending(new Date()) },
+      { populate: ['org'], disableIdentityMap: true },
+    );
     return found ? { org: toOrgInfo(found.org), email: found.email, roles: [...found.roles] } : null;
   }
 
@@ -105,7 +142,12 @@ export class Invitations {
    * `already_member` (the invitation stays usable). `stillGranted`, if given, is asked whether
    * the invitation may still grant its roles (the HTTP layer: may its inviter still assign them?).
    */
-  async accept(token: string, userRef: UserRef, actor?: OrgActor, stillGranted?: GrantCheck): Promise<{ org: OrgInfo; roles: string[] }> {
+  async accept(
+    token: string,
+    userRef: UserRef,
+    actor?: OrgActor,
+    stillGranted?: GrantCheck,
+  ): Promise<{ org: OrgInfo; roles: string[] }> {
     const { storage, audit, lookup, members } = this.deps;
     const em = await storage.em();
     const user = await lookup.require(em, userRef);
@@ -113,20 +155,46 @@ export class Invitations {
     const found = await em.findOne(Invitation, { tokenHash, ...pending(new Date()) }, { disableIdentityMap: true });
     if (!found) throw this.invalid(user.id);
     if (user.emailConfirmedAt == null || user.email !== found.email) {
-      audit.fail({ type: 'invitation_accepted', userId: user.id, email: user.email, reason: 'invitation_email_mismatch', detail: { invitation: found.id } });
-      throw new AuthError('invitation_email_mismatch', ('This invitation is for another address: sign in with the account of the address it was ' +
-        'sent to, its address confirmed'));
+      audit.fail({
+        type: 'invitation_accepted',
+        userId: user.id,
+        email: user.email,
+        reason: 'invitation_email_mismatch',
+        detail: { invitation: found.id },
+      });
+      throw new AuthError(
+        'invitation_email_mismatch',
+        'This invitation is for another address: sign in with the account of the address it was ' +
+          'sent to, its address confirmed',
+      );
     }
     // Checked before the change's transaction: what it reads (the inviter's ability) is read through caches.
-    if (stillGranted && !(await stillGranted({ orgId: found.org.id, email: found.email, roles: [...found.roles].sort(), invitedBy: found.invitedBy?.id ?? null }))) {
+    if (
+      stillGranted &&
+      !(await stillGranted({
+        orgId: found.org.id,
+        email: found.email,
+        roles: [...found.roles].sort(),
+        invitedBy: found.invitedBy?.id ?? null,
+      }))
+    ) {
       throw this.invalid(user.id, 'inviter_may_not_assign');
     }
     const by = actor === undefined ? user : actor;
     const { org, roles } = await storage.transaction(em, async (tx) => {
       const org = await lockedOrg(tx.em, found.org.id);
-      if ((await tx.em.nativeUpdate(Invitation, { id: found.id, ...pending(new Date()) }, { acceptedAt: new Date() })) !== 1) throw this.invalid(user.id);
+      if (
+        (await tx.em.nativeUpdate(Invitation, { id: found.id, ...pending(new Date()) }, { acceptedAt: new Date() })) !==
+        1
+      )
+        throw this.invalid(user.id);
       const member = await members.join(tx, org, user, [...found.roles].sort(), by, { invitation: found.id });
-      audit.record(tx, { type: 'invitation_accepted', userId: user.id, email: user.email, detail: { org_id: org.id, org: org.slug, invitation: found.id, roles: member.roles.join(' ') } });
+      audit.record(tx, {
+        type: 'invitation_accepted',
+        userId: user.id,
+        email: user.email,
+        detail: { org_id: org.id, org: org.slug, invitation: found.id, roles: member.roles.join(' ') },
+      });
       return { org: toOrgInfo(org), roles: member.roles };
     });
     const member = { user_id: user.id, email: user.email };
@@ -138,7 +206,10 @@ export class Invitations {
   /** A token that does not work: recorded, then refused. */
   private invalid(userId: number, reason = 'invalid_invitation'): AuthError {
     this.deps.audit.fail({ type: 'invitation_accepted', userId, reason });
-    return new AuthError('invalid_invitation', 'This invitation is unknown, used, revoked or expired; ask for a new one');
+    return new AuthError(
+      'invalid_invitation',
+      'This invitation is unknown, used, revoked or expired; ask for a new one',
+    );
   }
 }
 

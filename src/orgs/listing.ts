@@ -26,6 +26,15 @@ export async function listOrgs(storage: Storage, page?: { offset: number; limit:
 export async function listMembers(storage: Storage, ref: OrgRef): Promise<MemberInfo[]> {
   const em = await storage.em();
   const org = await requireOrg(em, ref);
-  const rows = await em.find(Membership, { org: org.id }, { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } });
-  return rows.map((row) => ({ user_id: row.user.id, email: row.user.email, roles: [...row.roles].sort(), created_at: row.createdAt.toISOString() }));
+  const rows = await em.find(
+    Membership,
+    { org: org.id },
+    { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  return rows.map((row) => ({
+    user_id: row.user.id,
+    email: row.user.email,
+    roles: [...row.roles].sort(),
+    created_at: row.createdAt.toISOString(),
+  }));
 }

@@ -36,7 +36,11 @@ export class Members {
       const org = await lockedOrg(tx.em, ref);
       return { org: toOrgInfo(org), member: await this.join(tx, org, user, names, actor) };
     });
-    await emitOrgEvent(this.deps, 'member_added', actor, { org, member: { user_id: user.id, email: user.email }, roles: names });
+    await emitOrgEvent(this.deps, 'member_added', actor, {
+      org,
+      member: { user_id: user.id, email: user.email },
+      roles: names,
+    });
     return member;
   }
 
@@ -44,7 +48,14 @@ export class Members {
    * Makes the user a member in the caller's transaction, the organization locked: 409
    * `already_member` if they are one. `how` goes into the audit record (an invitation's id).
    */
-  async join(tx: Transaction, org: Organization, user: Person, roles: string[], actor?: OrgActor, how: AuditDetail = {}): Promise<MemberInfo> {
+  async join(
+    tx: Transaction,
+    org: Organization,
+    user: Person,
+    roles: string[],
+    actor?: OrgActor,
+    how: AuditDetail = {},
+  ): Promise<MemberInfo> {
     if (await tx.em.count(Membership, { org: org.id, user: user.id })) {
       throw new AuthError('already_member', `${user.email} is a member of ${org.slug} already`);
     }
@@ -61,7 +72,13 @@ export class Members {
    * transaction (the organization locked), and throws to refuse: who may make the change is
    * decided on the roles it replaces, not on roles read before another change committed.
    */
-  async setRoles(ref: OrgRef, userRef: UserRef, roles: readonly string[], actor?: OrgActor, check?: MemberCheck): Promise<MemberInfo> {
+  async setRoles(
+    ref: OrgRef,
+    userRef: UserRef,
+    roles: readonly string[],
+    actor?: OrgActor,
+    check?: MemberCheck,
+  ): Promise<MemberInfo> {
     const names = validOrgRoles(roles, this.deps.knownOrgRole);
     const { storage, lookup, settings } = this.deps;
     const em = await storage.em();
@@ -73,14 +90,24 @@ export class Members {
       const previous = [...membership.roles].sort();
       const changed = previous.join(' ') !== names.join(' ');
       if (changed) {
-        if (holdsOwnerRole(previous, settings.ownerRoles) && !holdsOwnerRole(names, settings.ownerRoles)) await this.assertAnotherOwner(tx.em, org, user);
+        if (holdsOwnerRole(previous, settings.ownerRoles) && !holdsOwnerRole(names, settings.ownerRoles))
+          await this.assertAnotherOwner(tx.em, org, user);
         membership.roles = names;
         await this.noted(tx, user.id);
-        this.record(tx, 'member_roles_changed', org, user, { roles: names.join(' '), previous_roles: previous.join(' '), by: actorId(actor) });
+        this.record(tx, 'member_roles_changed', org, user, {
+          roles: names.join(' '),
+          previous_roles: previous.join(' '),
+          by: actorId(actor),
+        });
       }
       return { org: toOrgInfo(org), member: toMemberInfo(membership, user), changed };
     });
-    if (changed) await emitOrgEvent(this.deps, 'member_roles_changed', actor, { org, member: { user_id: user.id, email: user.email }, roles: names });
+    if (changed)
+      await emitOrgEvent(this.deps, 'member_roles_changed', actor, {
+        org,
+        member: { user_id: user.id, email: user.email },
+        roles: names,
+      });
     return member;
   }
 
@@ -100,7 +127,11 @@ export class Members {
       this.record(tx, 'member_removed', org, user, { roles: roles.join(' '), by: actorId(actor) });
       return { org: toOrgInfo(org), roles };
     });
-    await emitOrgEvent(this.deps, 'member_removed', actor, { org, member: { user_id: user.id, email: user.email }, roles });
+    await emitOrgEvent(this.deps, 'member_removed', actor, {
+      org,
+      member: { user_id: user.id, email: user.email },
+      roles,
+    });
   }
 
   /**
@@ -112,19 +143,28 @@ export class Members {
   async leaveAll(tx: Transaction, user: Person): Promise<void> {
     const { settings } = this.deps;
     // What they invited to can no longer be granted in their name (docs/organizations.md#invitations).
-    await tx.em.nativeUpdate(Invitation, { invitedBy: user.id, acceptedAt: null, revokedAt: null }, { revokedAt: new Date() });
+    await tx.em.nativeUpdate(
+      Invitation,
+      { invitedBy: user.id, acceptedAt: null, revokedAt: null },
+      { revokedAt: new Date() },
+    );
     const rows = await tx.em.find(Membership, { user: user.id }, { orderBy: { org: 'asc' } });
     if (rows.length === 0) return;
     for (const membership of rows) {
       const org = await lockedOrg(tx.em, membership.org.id);
       if (!holdsOwnerRole(membership.roles, settings.ownerRoles)) continue;
       const others = await tx.em.find(Membership, { org: org.id, user: { $ne: user.id } }, { fields: ['roles'] });
-      if (others.length > 0 && !others.some((other) => holdsOwnerRole(other.roles, settings.ownerRoles))) throw lastOwner(org, user);
+      if (others.length > 0 && !others.some((other) => holdsOwnerRole(other.roles, settings.ownerRoles)))
+        throw lastOwner(org, user);
     }
     await tx.em.nativeDelete(Membership, { user: user.id });
     await this.noted(tx, user.id);
     for (const membership of rows) {
-      this.record(tx, 'member_removed', membership.org, user, { roles: [...membership.roles].sort().join(' '), by: null, because: 'user_deleted' });
+      this.record(tx, 'member_removed', membership.org, user, {
+        roles: [...membership.roles].sort().join(' '),
+        by: null,
+        because: 'user_deleted',
+      });
     }
   }
 
@@ -146,17 +186,35 @@ export class Members {
     tx.afterCommit(() => this.deps.memberships.forget([userId]));
   }
 
-  private record(tx: Transaction, type: 'member_added' | 'member_removed' | 'member_roles_changed', org: Organization, user: Person, detail: AuditDetail): void {
-    this.deps.audit.record(tx, { type, userId: user.id, email: user.email, detail: { org_id: org.id, org: org.slug, ...detail } });
+  private record(
+    tx: Transaction,
+    type: 'member_added' | 'member_removed' | 'member_roles_changed',
+    org: Organization,
+    user: Person,
+    detail: AuditDetail,
+  ): void {
+    this.deps.audit.record(tx, {
+      type,
+      userId: user.id,
+      email: user.email,
+      detail: { org_id: org.id, org: org.slug, ...detail },
+    });
   }
-
 }
 
 function toMemberInfo(membership: Membership, user: Person | User): MemberInfo {
-  return { user_id: user.id, email: user.email, roles: [...membership.roles].sort(), created_at: membership.createdAt.toISOString() };
+  return {
+    user_id: user.id,
+    email: user.email,
+    roles: [...membership.roles].sort(),
+    created_at: membership.createdAt.toISOString(),
+  };
 }
 
 function lastOwner(org: Organization, user: Person): AuthError {
-  return new AuthError('last_owner', (`${user.email} is the last owner of ${org.slug}: give another member an owner role first, ` +
-    `or delete the organization`));
+  return new AuthError(
+    'last_owner',
+    `${user.email} is the last owner of ${org.slug}: give another member an owner role first, ` +
+      `or delete the organization`,
+  );
 }

@@ -23,7 +23,9 @@ export function validOrgName(name: unknown): string {
   const length = Array.from(trimmed).length;
   // eslint-disable-next-line no-control-regex
   if (length < 1 || length > MAX_NAME || /[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) {
-    throw new ValidationError([{ field: 'name', message: `a name is 1 to ${MAX_NAME} characters, without control characters` }]);
+    throw new ValidationError([
+      { field: 'name', message: `a name is 1 to ${MAX_NAME} characters, without control characters` },
+    ]);
   }
   return trimmed;
 }
@@ -31,7 +33,9 @@ export function validOrgName(name: unknown): string {
 /** The slug as given, or a 400 `bad_request` for the field `slug`. */
 export function validSlug(slug: unknown): string {
   if (typeof slug !== 'string' || !SLUG.test(slug) || DIGITS.test(slug)) {
-    throw new ValidationError([{ field: 'slug', message: `${JSON.stringify(slug)} is not a slug (2 to 48 of a-z 0-9 -, not digits alone)` }]);
+    throw new ValidationError([
+      { field: 'slug', message: `${JSON.stringify(slug)} is not a slug (2 to 48 of a-z 0-9 -, not digits alone)` },
+    ]);
   }
   return slug;
 }
@@ -73,13 +77,22 @@ export function slugFrom(name: string): string {
  * each once.
  */
 export function validOrgRoles(roles: unknown, known: (name: string) => boolean): string[] {
-  if (!Array.isArray(roles) || roles.length === 0 || !roles.every((role) => typeof role === 'string' && ROLE_NAME.test(role))) {
-    throw new ValidationError([{ field: 'roles', message: 'at least one organization role name (each 1 to 64 of A-Z a-z 0-9 _ . : -)' }]);
+  if (
+    !Array.isArray(roles) ||
+    roles.length === 0 ||
+    !roles.every((role) => typeof role === 'string' && ROLE_NAME.test(role))
+  ) {
+    throw new ValidationError([
+      { field: 'roles', message: 'at least one organization role name (each 1 to 64 of A-Z a-z 0-9 _ . : -)' },
+    ]);
   }
   const names = [...new Set(roles as string[])].sort();
   const unknown = names.filter((name) => !known(name));
   if (unknown.length > 0) {
-    throw new AuthError('unknown_role', `no organization role named ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);
+    throw new AuthError(
+      'unknown_role',
+      `no organization role named ${unknown.map((name) => JSON.stringify(name)).join(', ')}`,
+    );
   }
   return names;
 }

@@ -42,7 +42,8 @@ export class Organizations {
   async create(input: NewOrg, actor?: OrgActor): Promise<OrgInfo> {
     const name = validOrgName(input?.name);
     const explicit = input.slug === undefined ? undefined : validSlug(input.slug);
-    if (input.owner === undefined || input.owner === null) throw new ValidationError([{ field: 'owner', message: 'the user who becomes its owner is required' }]);
+    if (input.owner === undefined || input.owner === null)
+      throw new ValidationError([{ field: 'owner', message: 'the user who becomes its owner is required' }]);
     const { storage, audit, lookup, settings, memberships, orgCache } = this.deps;
     const em = await storage.em();
     const owner = await lookup.require(em, input.owner);
@@ -61,14 +62,23 @@ export class Organizations {
           await storage.changes.note(tx.em, [owner.id]);
           // Every instance forgets that its id and slug named none.
           await storage.changes.noteOrgs(tx.em, [org.id]);
-          audit.record(tx, { type: 'org_created', userId: owner.id, email: owner.email, detail: { org_id: org.id, org: slug, roles: roles.join(' '), by: actorId(actor) } });
+          audit.record(tx, {
+            type: 'org_created',
+            userId: owner.id,
+            email: owner.email,
+            detail: { org_id: org.id, org: slug, roles: roles.join(' '), by: actorId(actor) },
+          });
           tx.afterCommit(() => {
             memberships.forget([owner.id]);
             orgCache.forget(org.id);
           });
           return toOrgInfo(org);
         });
-        await emitOrgEvent(this.deps, 'org_created', actor, { org, member: { user_id: owner.id, email: owner.email }, roles });
+        await emitOrgEvent(this.deps, 'org_created', actor, {
+          org,
+          member: { user_id: owner.id, email: owner.email },
+          roles,
+        });
         return org;
       } catch (error) {
         if (!(error instanceof UniqueConstraintViolationException)) throw error;
@@ -96,7 +106,10 @@ export class Organizations {
       const more = 'delete one, or hand its ownership to someone else, first';
       const most = settings.maxOwnedPerUser;
       const organizations = `${owned} organization${owned === 1 ? '' : 's'}`;
-      throw new AuthError('too_many_organizations', `This account owns ${organizations}, the most one may (${most}); ${more}`);
+      throw new AuthError(
+        'too_many_organizations',
+        `This account owns ${organizations}, the most one may (${most}); ${more}`,
+      );
     }
   }
 
@@ -110,7 +123,11 @@ export class Organizations {
         const previous = org.name;
         org.name = name;
         await storage.changes.noteOrgs(tx.em, [org.id]);
-        audit.record(tx, { type: 'org_renamed', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, name, previous_name: previous, by: actorId(actor) } });
+        audit.record(tx, {
+          type: 'org_renamed',
+          userId: actorId(actor),
+          detail: { org_id: org.id, org: org.slug, name, previous_name: previous, by: actorId(actor) },
+        });
         tx.afterCommit(() => orgCache.forget(org.id));
       }
       return toOrgInfo(org);
@@ -128,14 +145,24 @@ export class Organizations {
       const org = await lockedOrg(tx.em, ref);
       const rows = await tx.em.find(Membership, { org: org.id }, { fields: ['user', 'roles'] });
       const others = rows.filter((m) => !holdsOwnerRole(m.roles, settings.ownerRoles)).length;
-      if (options.onlyOwners && others > 0) throw new AuthError('org_has_members', `${org.slug} has ${others} member${others === 1 ? '' : 's'} besides its owners`);
+      if (options.onlyOwners && others > 0)
+        throw new AuthError(
+          'org_has_members',
+          `${org.slug} has ${others} member${others === 1 ? '' : 's'} besides its owners`,
+        );
       const members = rows.map((m) => m.user.id);
-      const tokenOwners = (await tx.em.find(ApiToken, { org: org.id }, { fields: ['user'] })).map((token) => token.user.id);
+      const tokenOwners = (await tx.em.find(ApiToken, { org: org.id }, { fields: ['user'] })).map(
+        (token) => token.user.id,
+      );
       const info = toOrgInfo(org);
       await tx.em.nativeDelete(Organization, { id: org.id });
       await storage.changes.note(tx.em, [...members, ...tokenOwners]);
       await storage.changes.noteOrgs(tx.em, [org.id]);
-      audit.record(tx, { type: 'org_deleted', userId: actorId(actor), detail: { org_id: org.id, org: org.slug, members: members.length, by: actorId(actor) } });
+      audit.record(tx, {
+        type: 'org_deleted',
+        userId: actorId(actor),
+        detail: { org_id: org.id, org: org.slug, members: members.length, by: actorId(actor) },
+      });
       tx.afterCommit(() => {
         orgCache.forget(org.id);
         memberships.forget(members);
@@ -162,7 +189,11 @@ export class Organizations {
 
 /** `base`, or `base-2`, `base-3`, … : the first no organization has. */
 async function freeSlug(em: EntityManager, base: string): Promise<string> {
-  const rows = await em.find(Organization, { $or: [{ slug: base }, { slug: { $like: `${base}-%` } }] }, { fields: ['slug'] });
+  const rows = await em.find(
+    Organization,
+    { $or: [{ slug: base }, { slug: { $like: `${base}-%` } }] },
+    { fields: ['slug'] },
+  );
   const taken = new Set(rows.map((row) => row.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;

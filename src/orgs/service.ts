@@ -15,7 +15,17 @@ import { listMembers, listOrgs } from './listing.js';
 import { Invitations, type GrantCheck, type InvitationDeps, type NewInvitation } from './invitations.js';
 import { Members, type MemberCheck } from './members.js';
 import { Organizations, type DeleteOrgOptions, type NewOrg } from './organizations.js';
-import type { InvitationInfo, MemberInfo, MembershipInfo, OrgActor, OrgInfo, OrgRef, OrgSummary, PendingInvitation, UserOrg } from './views.js';
+import type {
+  InvitationInfo,
+  MemberInfo,
+  MembershipInfo,
+  OrgActor,
+  OrgInfo,
+  OrgRef,
+  OrgSummary,
+  PendingInvitation,
+  UserOrg,
+} from './views.js';
 
 export type OrgServiceDeps = Omit<InvitationDeps, 'members' | 'orgCache' | 'memberships'> & {
   /** Drops a user's cached tokens (those bound to a deleted organization go with it). */
@@ -120,7 +130,13 @@ export class OrgService {
    * `member_roles_changed`. `check` is asked with the member as they are when the change is
    * written (the organization locked), and throws to refuse it.
    */
-  setMemberRoles(ref: OrgRef, user: UserRef, roles: readonly string[], actor?: OrgActor, check?: MemberCheck): Promise<MemberInfo> {
+  setMemberRoles(
+    ref: OrgRef,
+    user: UserRef,
+    roles: readonly string[],
+    actor?: OrgActor,
+    check?: MemberCheck,
+  ): Promise<MemberInfo> {
     return this.members_.setRoles(ref, user, roles, actor, check);
   }
 
@@ -159,7 +175,12 @@ export class OrgService {
    * `stillGranted`, if given, may refuse it (400 `invalid_invitation`): the HTTP API asks whether
    * the inviter may still assign the roles it grants.
    */
-  acceptInvitation(token: string, user: UserRef, actor?: OrgActor, stillGranted?: GrantCheck): Promise<{ org: OrgInfo; roles: string[] }> {
+  acceptInvitation(
+    token: string,
+    user: UserRef,
+    actor?: OrgActor,
+    stillGranted?: GrantCheck,
+  ): Promise<{ org: OrgInfo; roles: string[] }> {
     return this.invitations_.accept(token, user, actor, stillGranted);
   }
 

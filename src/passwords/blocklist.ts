@@ -14,6 +14,8 @@ export function isCommonPassword(password: string): boolean {
 
 /** Required on first use, not imported above: only an application with the blocklist on pays its load. */
 function loadCommonPasswords(): Set<string> {
-  const { dictionary } = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  const { dictionary } = createRequire(import.meta.url)(
+    '@zxcvbn-ts/language-common',
+  ) as typeof import('@zxcvbn-ts/language-common');
   return new Set(dictionary['passwords-common'].map((entry) => entry.toLowerCase()));
 }

@@ -23,8 +23,10 @@ export function passwordFailures(password: string, policy: PasswordPolicy): Pass
     failures.push({ rule: 'max_length', message: `must be at most ${policy.maxLength} characters long` });
   }
   if (policy.complexity) {
-    if (!/[A-Z]/.test(normalized)) failures.push({ rule: 'uppercase', message: 'must contain an uppercase letter (A-Z)' });
-    if (!/[a-z]/.test(normalized)) failures.push({ rule: 'lowercase', message: 'must contain a lowercase letter (a-z)' });
+    if (!/[A-Z]/.test(normalized))
+      failures.push({ rule: 'uppercase', message: 'must contain an uppercase letter (A-Z)' });
+    if (!/[a-z]/.test(normalized))
+      failures.push({ rule: 'lowercase', message: 'must contain a lowercase letter (a-z)' });
     if (!/[0-9]/.test(normalized)) failures.push({ rule: 'digit', message: 'must contain a digit (0-9)' });
     // Any character that is not an ASCII letter or digit counts as special, spaces and emoji included.
     if (!/[^A-Za-z0-9]/.test(normalized)) {
@@ -44,7 +46,9 @@ export function passwordFailures(password: string, policy: PasswordPolicy): Pass
  */
 export function assertPasswordRules(password: string, policy: PasswordPolicy): void {
   if (typeof password !== 'string' || !password.isWellFormed()) {
-    throw new ValidationError([{ field: 'password', message: 'must be text without lone surrogates (well-formed Unicode)' }]);
+    throw new ValidationError([
+      { field: 'password', message: 'must be text without lone surrogates (well-formed Unicode)' },
+    ]);
   }
   const failures = passwordFailures(password, policy);
   if (failures.length > 0) throw new PasswordRulesError(failures);

@@ -130,7 +130,13 @@ class StoreLimiter implements Limiter {
 
   async peek(key: string): Promise<LimitState> {
     const current = await (await this.store()).store.get(key);
-    if (!current) return { allowed: true, limit: this.rate.points, remaining: this.rate.points, resetSeconds: this.rate.durationSeconds };
+    if (!current)
+      return {
+        allowed: true,
+        limit: this.rate.points,
+        remaining: this.rate.points,
+        resetSeconds: this.rate.durationSeconds,
+      };
     return this.state(current, current.consumedPoints < this.rate.points);
   }
 

@@ -12,7 +12,11 @@ export function setRateLimitHeaders(res: Response, state: LimitState): void {
 
 /** The IETF RateLimit-* fields of a count, as headers. */
 export function rateLimitHeaders(state: LimitState): Record<string, string> {
-  return { 'RateLimit-Limit': String(state.limit), 'RateLimit-Remaining': String(state.remaining), 'RateLimit-Reset': String(state.resetSeconds) };
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+  };
 }
 
 /**

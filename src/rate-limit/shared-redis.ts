@@ -39,12 +39,20 @@ export class SharedRedis {
     // than after ioredis's default of two seconds, which would keep a closing process alive.
     // ioredis puts keyPrefix before every key, in the limiters' scripts too (SERVICE_AUTH_REDIS_PREFIX).
     const { Redis } = require('ioredis') as typeof import('ioredis');
-    this.client = new Redis(url, { keyPrefix, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS, disconnectTimeout: 0 });
+    this.client = new Redis(url, {
+      keyPrefix,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      disconnectTimeout: 0,
+    });
     this.client.on('error', (error: Error) => this.markDown(`is unreachable (${error.message})`));
     this.client.on('ready', () => {
       if (!this.down) return;
       this.down = false;
-      const what = [this.shares.rateLimits && 'rate limits', this.shares.verifiedTokens && 'verified tokens'].filter(Boolean).join(' and ');
+      const what = [this.shares.rateLimits && 'rate limits', this.shares.verifiedTokens && 'verified tokens']
+        .filter(Boolean)
+        .join(' and ');
       this.log.logger.info(`Redis at ${redactUrl(this.url)} is reachable again; ${what} are shared again`);
     });
   }

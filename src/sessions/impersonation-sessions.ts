@@ -52,7 +52,11 @@ export interface IssuedSession {
 export async function impersonationOf(em: EntityManager, row: Session): Promise<SessionImpersonation | undefined> {
   const { impersonatorId, impersonatorSession, impersonationEndsAt } = row;
   if (impersonatorId == null || impersonatorSession == null || impersonationEndsAt == null) return undefined;
-  const own = await em.count(Session, { publicId: impersonatorSession, user: impersonatorId, expiresAt: { $gt: new Date() } });
+  const own = await em.count(Session, {
+    publicId: impersonatorSession,
+    user: impersonatorId,
+    expiresAt: { $gt: new Date() },
+  });
   return own > 0 ? { impersonatorId, impersonatorSession, endsAt: impersonationEndsAt } : undefined;
 }
 
@@ -75,7 +79,11 @@ export class ImpersonationSessions {
     const started = await this.storage.transaction(em, async (tx) => {
       const own = { publicId: start.fromSession, user: start.impersonatorId, expiresAt: { $gt: new Date() } };
       if ((await tx.em.nativeUpdate(Session, own, { idHash: sha256Hex(randomSecret()) })) === 0) return null;
-      const { expiresAt } = await tx.em.findOneOrFail(Session, { publicId: start.fromSession }, { fields: ['expiresAt'] });
+      const { expiresAt } = await tx.em.findOneOrFail(
+        Session,
+        { publicId: start.fromSession },
+        { fields: ['expiresAt'] },
+      );
       tx.em.create(Session, {
         idHash: sha256Hex(id),
         publicId,
@@ -101,7 +109,10 @@ export class ImpersonationSessions {
    * with it. Null if the impersonation was ended meanwhile (by a concurrent request) or the
    * impersonator's session is gone: the browser then has no session.
    */
-  async end(session: ActiveSession & { impersonation: SessionImpersonation }, record: AuditEntry): Promise<IssuedSession | null> {
+  async end(
+    session: ActiveSession & { impersonation: SessionImpersonation },
+    record: AuditEntry,
+  ): Promise<IssuedSession | null> {
     const { impersonatorId, impersonatorSession } = session.impersonation;
     const id = randomSecret();
     const em = await this.storage.em();
@@ -111,7 +122,11 @@ export class ImpersonationSessions {
       this.audit.record(tx, record);
       const own = { publicId: impersonatorSession, user: impersonatorId, expiresAt: { $gt: new Date() } };
       if ((await tx.em.nativeUpdate(Session, own, { idHash: sha256Hex(id) })) === 0) return null;
-      const { expiresAt } = await tx.em.findOneOrFail(Session, { publicId: impersonatorSession }, { fields: ['expiresAt'] });
+      const { expiresAt } = await tx.em.findOneOrFail(
+        Session,
+        { publicId: impersonatorSession },
+        { fields: ['expiresAt'] },
+      );
       return { id, expiresAt, publicId: impersonatorSession };
     });
     this.store.dropHeld((held) => held.idHash === session.idHash);

@@ -11,6 +11,9 @@ export function newPublicId(): string {
 /** The login's `User-Agent`, for people to recognise their devices by: no control characters, bounded. */
 export function cleanUserAgent(userAgent: string | undefined): string | null {
   // eslint-disable-next-line no-control-regex
-  const cleaned = userAgent?.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().slice(0, MAX_USER_AGENT);
+  const cleaned = userAgent
+    ?.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .trim()
+    .slice(0, MAX_USER_AGENT);
   return cleaned ? cleaned : null;
 }

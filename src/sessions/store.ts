@@ -48,7 +48,11 @@ export class SessionStore {
   ) {
     this.rows = new RowCache(storage.changes, (idHash) => this.load(idHash));
     // An impersonation session goes with its impersonator's changes too (their own session may have ended).
-    storage.changes.onChange((userId) => this.rows.deleteWhere((s) => userId === null || s.userId === userId || s.impersonation?.impersonatorId === userId));
+    storage.changes.onChange((userId) =>
+      this.rows.deleteWhere(
+        (s) => userId === null || s.userId === userId || s.impersonation?.impersonatorId === userId,
+      ),
+    );
     this.seen = new NotedTimes(storage, { entity: Session, key: 'idHash', column: 'lastSeenAt' }, SEEN_RESOLUTION_MS);
   }
 
@@ -64,7 +68,13 @@ export class SessionStore {
     const em = await this.storage.em();
     await this.storage.transaction(em, async (tx) => {
       await this.endOldest(tx, userId);
-      tx.em.create(Session, { idHash: sha256Hex(id), publicId, user: userId, expiresAt, userAgent: cleanUserAgent(userAgent) });
+      tx.em.create(Session, {
+        idHash: sha256Hex(id),
+        publicId,
+        user: userId,
+        expiresAt,
+        userAgent: cleanUserAgent(userAgent),
+      });
       if (record) this.audit.record(tx, { ...record, userId, detail: { ...record.detail, session: publicId } });
     });
     if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
@@ -102,7 +112,11 @@ export class SessionStore {
   /** The user's live sessions, oldest first; `current` marks the one with this public id. */
   async list(userId: number, currentPublicId?: string): Promise<SessionView[]> {
     const em = await this.storage.em();
-    const rows = await em.find(Session, { user: userId, expiresAt: { $gt: new Date() } }, { orderBy: { createdAt: 'asc', publicId: 'asc' } });
+    const rows = await em.find(
+      Session,
+      { user: userId, expiresAt: { $gt: new Date() } },
+      { orderBy: { createdAt: 'asc', publicId: 'asc' } },
+    );
     return rows.map((row) => viewOf(row, this.seen.noted(row.idHash), currentPublicId));
   }
 
@@ -115,10 +129,16 @@ export class SessionStore {
       await tx.em.nativeDelete(Session, { idHash });
       // Logging out of an impersonation logs its impersonator out too: their session was set aside for this browser.
       const parked = live?.impersonation;
-      if (parked) await tx.em.nativeDelete(Session, { publicId: parked.impersonatorSession, user: parked.impersonatorId });
+      if (parked)
+        await tx.em.nativeDelete(Session, { publicId: parked.impersonatorSession, user: parked.impersonatorId });
       // An expired or unknown session grants nothing: no other instance holds it to drop.
       if (live) await this.storage.changes.note(tx.em, parked ? [live.userId, parked.impersonatorId] : [live.userId]);
-      if (live && record) this.audit.record(tx, { ...record, userId: live.userId, detail: { ...record.detail, session: live.publicId, ...(parked && { impersonator: parked.impersonatorId }) } });
+      if (live && record)
+        this.audit.record(tx, {
+          ...record,
+          userId: live.userId,
+          detail: { ...record.detail, session: live.publicId, ...(parked && { impersonator: parked.impersonatorId }) },
+        });
     });
     // After the delete: a read that started before it must not be kept.
     this.rows.delete(idHash);
@@ -145,9 +165,17 @@ export class SessionStore {
   async endAllBut(userId: number, keepPublicId: string | undefined): Promise<void> {
     const em = await this.storage.em();
     await this.storage.transaction(em, async (tx) => {
-      const count = await tx.em.nativeDelete(Session, keepPublicId === undefined ? { user: userId } : { user: userId, publicId: { $ne: keepPublicId } });
+      const count = await tx.em.nativeDelete(
+        Session,
+        keepPublicId === undefined ? { user: userId } : { user: userId, publicId: { $ne: keepPublicId } },
+      );
       await this.storage.changes.note(tx.em, [userId]);
-      if (count > 0) this.audit.record(tx, { type: 'session_revoked', userId, detail: { sessions: count, kept: keepPublicId ?? null } });
+      if (count > 0)
+        this.audit.record(tx, {
+          type: 'session_revoked',
+          userId,
+          detail: { sessions: count, kept: keepPublicId ?? null },
+        });
     });
     this.rows.deleteWhere((session) => session.userId === userId && session.publicId !== keepPublicId);
   }
@@ -157,7 +185,8 @@ export class SessionStore {
    * caller's transaction: a password change commits with its sessions ended, or not at all.
    */
   async endAllOf(tx: Transaction, userId: number, options: { except?: string } = {}): Promise<void> {
-    const where = options.except === undefined ? { user: userId } : { user: userId, idHash: { $ne: sha256Hex(options.except) } };
+    const where =
+      options.except === undefined ? { user: userId } : { user: userId, idHash: { $ne: sha256Hex(options.except) } };
     await tx.em.nativeDelete(Session, where);
     await this.storage.changes.note(tx.em, [userId]);
     const keep = options.except === undefined ? undefined : sha256Hex(options.except);
@@ -170,12 +199,20 @@ export class SessionStore {
    */
   private async endOldest(tx: Transaction, userId: number): Promise<void> {
     const keep = this.limits.maxPerUser - 1;
-    const surplus = await tx.em.find(Session, { user: userId }, { fields: ['publicId'], orderBy: { createdAt: 'desc', publicId: 'desc' }, offset: keep, limit: 10_000 });
+    const surplus = await tx.em.find(
+      Session,
+      { user: userId },
+      { fields: ['publicId'], orderBy: { createdAt: 'desc', publicId: 'desc' }, offset: keep, limit: 10_000 },
+    );
     if (surplus.length === 0) return;
     const publicIds = surplus.map((session) => session.publicId);
     await tx.em.nativeDelete(Session, { publicId: { $in: publicIds } });
     await this.storage.changes.note(tx.em, [userId]);
-    this.audit.record(tx, { type: 'session_revoked', userId, detail: { sessions: publicIds.length, limit: this.limits.maxPerUser } });
+    this.audit.record(tx, {
+      type: 'session_revoked',
+      userId,
+      detail: { sessions: publicIds.length, limit: this.limits.maxPerUser },
+    });
     const ended = new Set(publicIds);
     tx.afterCommit(() => this.rows.deleteWhere((session) => ended.has(session.publicId)));
   }

@@ -77,15 +77,22 @@ export class ProviderClients {
       const claims = (tokens.claims() ?? {}) as Record<string, unknown>;
       let raw: Record<string, unknown> = { ...claims };
       if (provider.endpoints) {
-        const response = await client.fetchProtectedResource(config, tokens.access_token, new URL(provider.endpoints.userinfo), 'GET');
-        if (!response.ok) throw new SsoFailed('provider_error', `The provider's user-info endpoint answered ${response.status}`);
+        const response = await client.fetchProtectedResource(
+          config,
+          tokens.access_token,
+          new URL(provider.endpoints.userinfo),
+          'GET',
+        );
+        if (!response.ok)
+          throw new SsoFailed('provider_error', `The provider's user-info endpoint answered ${response.status}`);
         raw = { ...((await response.json()) as Record<string, unknown>) };
       } else if (typeof claims['email'] !== 'string' && config.serverMetadata().userinfo_endpoint) {
         // Many providers put the address in the user-info response only; its `sub` must be the ID token's.
         raw = { ...(await client.fetchUserInfo(config, tokens.access_token, String(claims['sub']))), ...claims };
       }
       const profile = await provider.profile(raw);
-      if (typeof profile?.subject !== 'string' || profile.subject === '') throw new SsoFailed('provider_error', 'The provider named no subject for the person');
+      if (typeof profile?.subject !== 'string' || profile.subject === '')
+        throw new SsoFailed('provider_error', 'The provider named no subject for the person');
       const amr = Array.isArray(claims['amr']) ? claims['amr'].filter((v): v is string => typeof v === 'string') : [];
       return { profile, amr };
     } catch (error) {
@@ -99,7 +106,6 @@ export class ProviderClients {
     if (failed.reason === 'provider_error') this.onProviderFailure(provider.id, kindOf(error));
     return failed;
   }
-
 
   private configuration(provider: IdentityProvider): Promise<Configuration> {
     let config = this.configurations.get(provider.id);
@@ -119,13 +125,26 @@ export class ProviderClients {
     // Plain http only where providers.ts allowed it: a loopback address.
     const loopback = (url: string) => new URL(url).protocol === 'http:' && isLoopback(new URL(url).hostname);
     if (provider.issuer) {
-      const options = { timeout: this.timeoutSeconds, ...(loopback(provider.issuer) && { execute: [client.allowInsecureRequests] }) };
-      const config = await client.discovery(new URL(provider.issuer), provider.clientId, undefined, authentication, options);
+      const options = {
+        timeout: this.timeoutSeconds,
+        ...(loopback(provider.issuer) && { execute: [client.allowInsecureRequests] }),
+      };
+      const config = await client.discovery(
+        new URL(provider.issuer),
+        provider.clientId,
+        undefined,
+        authentication,
+        options,
+      );
       client.enableNonRepudiationChecks(config);
       return config;
     }
     const endpoints = provider.endpoints!;
-    const metadata = { issuer: new URL(endpoints.authorization).origin, authorization_endpoint: endpoints.authorization, token_endpoint: endpoints.token };
+    const metadata = {
+      issuer: new URL(endpoints.authorization).origin,
+      authorization_endpoint: endpoints.authorization,
+      token_endpoint: endpoints.token,
+    };
     const config = new client.Configuration(metadata, provider.clientId, undefined, authentication);
     config.timeout = this.timeoutSeconds;
     if (Object.values(endpoints).some(loopback)) client.allowInsecureRequests(config);
@@ -156,14 +175,20 @@ function reasonOf(error: unknown): SsoFailureReason {
     const name = String(e.name ?? '');
     const message = String(e.message ?? '');
     const claim = (e.cause as { claim?: unknown } | undefined)?.claim;
-    if (name === 'AuthorizationResponseError' || name === 'ResponseBodyError' || name === 'WWWAuthenticateChallengeError') return 'provider_error';
+    if (
+      name === 'AuthorizationResponseError' ||
+      name === 'ResponseBodyError' ||
+      name === 'WWWAuthenticateChallengeError'
+    )
+      return 'provider_error';
     if (claim === 'nonce') return 'nonce';
     if (claim === 'iss') return 'issuer';
     if (claim === 'aud' || claim === 'azp') return 'audience';
     if (/"iss" \(issuer\)|issuer does not match/.test(message)) return 'issuer';
     if (/"aud" \(audience\)/.test(message)) return 'audience';
     if (/"nonce"/.test(message)) return 'nonce';
-    if (/signature verification failed|JWS "alg"/.test(message) || e.code === 'OAUTH_KEY_SELECTION_FAILED') return 'signature';
+    if (/signature verification failed|JWS "alg"/.test(message) || e.code === 'OAUTH_KEY_SELECTION_FAILED')
+      return 'signature';
     if (/"state"/.test(message)) return 'state';
   }
   return 'provider_error';
@@ -188,6 +213,7 @@ type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; cause?: un
 /** The error and the causes it carries (a few deep: the library wraps Node's, which wraps the system's). */
 function chainOf(error: unknown): ErrorLike[] {
   const chain: ErrorLike[] = [];
-  for (let e = error; e !== null && typeof e === 'object' && chain.length < 5; e = (e as ErrorLike).cause) chain.push(e as ErrorLike);
+  for (let e = error; e !== null && typeof e === 'object' && chain.length < 5; e = (e as ErrorLike).cause)
+    chain.push(e as ErrorLike);
   return chain;
 }

@@ -36,7 +36,11 @@ export class Identities {
   }
 
   async list(userId: number): Promise<IdentityView[]> {
-    const rows = await (await this.deps.storage.em()).fork().find(Identity, { user: userId }, { orderBy: { id: 'asc' } });
+    const rows = await (
+      await this.deps.storage.em()
+    )
+      .fork()
+      .find(Identity, { user: userId }, { orderBy: { id: 'asc' } });
     return rows.map(view);
   }
 
@@ -51,8 +55,19 @@ export class Identities {
     if (owner !== null) throw identityInUse();
     try {
       await storage.transaction(await storage.em(), async (tx) => {
-        await tx.em.insert(Identity, { user: userId, provider: identity.provider, subject: identity.subject, email: identity.email, createdAt: new Date() });
-        audit.record(tx, { type: 'identity_linked', userId, email: identity.email, detail: { provider: identity.provider } });
+        await tx.em.insert(Identity, {
+          user: userId,
+          provider: identity.provider,
+          subject: identity.subject,
+          email: identity.email,
+          createdAt: new Date(),
+        });
+        audit.record(tx, {
+          type: 'identity_linked',
+          userId,
+          email: identity.email,
+          detail: { provider: identity.provider },
+        });
       });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw identityInUse();
@@ -72,19 +87,33 @@ export class Identities {
     if (!row) throw new AuthError('not_found', 'You have no identity with this id');
     const others = await em.count(Identity, { user: userId, id: { $ne: id } });
     if (others === 0 && !(await hasOtherWayIn(userId))) {
-      throw new AuthError('last_sign_in_method', ('This identity is your only way to sign in: set a password (or add a passkey or another ' +
-        'provider) first'));
+      throw new AuthError(
+        'last_sign_in_method',
+        'This identity is your only way to sign in: set a password (or add a passkey or another ' + 'provider) first',
+      );
     }
     await storage.transaction(em, async (tx) => {
-      if ((await tx.em.nativeDelete(Identity, { id, user: userId })) === 0) throw new AuthError('not_found', 'You have no identity with this id');
-      audit.record(tx, { type: 'identity_unlinked', userId, email: row.email ?? null, detail: { provider: row.provider } });
+      if ((await tx.em.nativeDelete(Identity, { id, user: userId })) === 0)
+        throw new AuthError('not_found', 'You have no identity with this id');
+      audit.record(tx, {
+        type: 'identity_unlinked',
+        userId,
+        email: row.email ?? null,
+        detail: { provider: row.provider },
+      });
     });
     return view(row);
   }
 }
 
 function view(row: Identity): IdentityView {
-  return { id: row.id, provider: row.provider, subject: row.subject, email: row.email ?? null, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    provider: row.provider,
+    subject: row.subject,
+    email: row.email ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 function identityInUse(): AuthError {

@@ -21,13 +21,27 @@ export interface SsoParts {
 
 export function createSso(
   config: AuthConfig,
-  parts: { storage: Storage; audit: AuditLog; signIn: SignIn; tickets: LoginTickets; users: SsoFlowDeps['users']; creation: SsoFlowDeps['creation'] & { hasPassword(userId: number): Promise<boolean> }; passkeys: { has(userId: number): Promise<boolean> }; pluggable: { logger: Logger } },
+  parts: {
+    storage: Storage;
+    audit: AuditLog;
+    signIn: SignIn;
+    tickets: LoginTickets;
+    users: SsoFlowDeps['users'];
+    creation: SsoFlowDeps['creation'] & { hasPassword(userId: number): Promise<boolean> };
+    passkeys: { has(userId: number): Promise<boolean> };
+    pluggable: { logger: Logger };
+  },
 ): SsoParts {
   const { storage, audit, creation, passkeys, pluggable } = parts;
   // The person is told only that the provider did not sign them in; the operator, what failed.
-  const providerFailed = (id: string, kind: string) => pluggable.logger.warn(`sign-in through identity provider "${id}" failed on the provider's side: ${kind}`);
+  const providerFailed = (id: string, kind: string) =>
+    pluggable.logger.warn(`sign-in through identity provider "${id}" failed on the provider's side: ${kind}`);
   const providers = new IdentityProviders(config.sso.providers);
-  const identities = new Identities({ storage, audit, hasOtherWayIn: async (userId) => (await creation.hasPassword(userId)) || (await passkeys.has(userId)) });
+  const identities = new Identities({
+    storage,
+    audit,
+    hasOtherWayIn: async (userId) => (await creation.hasPassword(userId)) || (await passkeys.has(userId)),
+  });
   const flow = new SsoFlow({
     ...parts,
     providers,

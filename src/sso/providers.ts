@@ -63,7 +63,8 @@ export class IdentityProviders {
   /** Adds a provider; a bad option throws a ConfigError naming it. */
   add(options: IdentityProviderOptions): IdentityProvider {
     const provider = checked(options);
-    if (this.byId.has(provider.id)) throw new ConfigError(`addIdentityProvider(${provider.id}).id`, provider.id, 'an id no other provider has');
+    if (this.byId.has(provider.id))
+      throw new ConfigError(`addIdentityProvider(${provider.id}).id`, provider.id, 'an id no other provider has');
     this.byId.set(provider.id, provider);
     return provider;
   }
@@ -81,10 +82,19 @@ export class IdentityProviders {
 function checked(options: IdentityProviderOptions): IdentityProvider {
   const id = options?.id;
   const key = (option: string) => `addIdentityProvider(${typeof id === 'string' ? id : '?'}).${option}`;
-  if (typeof id !== 'string' || !PROVIDER_ID.test(id)) throw new ConfigError(key('id'), id, 'lower-case letters, digits and - (up to 32)');
+  if (typeof id !== 'string' || !PROVIDER_ID.test(id))
+    throw new ConfigError(key('id'), id, 'lower-case letters, digits and - (up to 32)');
   const { issuer, endpoints } = options;
-  if ((issuer === undefined) === (endpoints === undefined)) throw new ConfigError(key('issuer'), issuer, 'either an issuer (OpenID Connect) or endpoints (OAuth 2), not both');
-  const urls = issuer !== undefined ? { issuer } : { 'endpoints.authorization': endpoints?.authorization, 'endpoints.token': endpoints?.token, 'endpoints.userinfo': endpoints?.userinfo };
+  if ((issuer === undefined) === (endpoints === undefined))
+    throw new ConfigError(key('issuer'), issuer, 'either an issuer (OpenID Connect) or endpoints (OAuth 2), not both');
+  const urls =
+    issuer !== undefined
+      ? { issuer }
+      : {
+          'endpoints.authorization': endpoints?.authorization,
+          'endpoints.token': endpoints?.token,
+          'endpoints.userinfo': endpoints?.userinfo,
+        };
   for (const [option, url] of Object.entries(urls)) {
     const problem = typeof url === 'string' ? insecureUrlProblem(url) : 'a URL';
     if (problem) throw new ConfigError(key(option), url, problem);
@@ -94,11 +104,18 @@ function checked(options: IdentityProviderOptions): IdentityProvider {
       throw new ConfigError(key(option), option === 'clientSecret' ? undefined : options[option], 'a non-empty string');
     }
   }
-  const scopes = typeof options.scopes === 'string' ? options.scopes.trim().split(/\s+/) : (options.scopes ?? DEFAULT_SSO_SCOPES.split(' '));
-  if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) {
+  const scopes =
+    typeof options.scopes === 'string'
+      ? options.scopes.trim().split(/\s+/)
+      : (options.scopes ?? DEFAULT_SSO_SCOPES.split(' '));
+  if (
+    !Array.isArray(scopes) ||
+    scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
+  ) {
     throw new ConfigError(key('scopes'), options.scopes, 'scope names (a list, or one string separated by spaces)');
   }
-  if (options.profile !== undefined && typeof options.profile !== 'function') throw new ConfigError(key('profile'), typeof options.profile, 'a function');
+  if (options.profile !== undefined && typeof options.profile !== 'function')
+    throw new ConfigError(key('profile'), typeof options.profile, 'a function');
   return {
     id,
     name: typeof options.name === 'string' && options.name ? options.name : id,

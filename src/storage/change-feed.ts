@@ -84,14 +84,20 @@ export class ChangeFeed {
     const rows = userIds === null ? [{ userId: null }] : [...new Set(userIds)].map((userId) => ({ userId }));
     if (rows.length === 0) return;
     const at = new Date();
-    await em.insertMany(CredentialChange, rows.map((row) => ({ ...row, at })));
+    await em.insertMany(
+      CredentialChange,
+      rows.map((row) => ({ ...row, at })),
+    );
   }
 
   /** Records, in the caller's transaction, that these organizations changed (created, renamed or deleted). */
   async noteOrgs(em: EntityManager, orgIds: readonly number[]): Promise<void> {
     if (orgIds.length === 0) return;
     const at = new Date();
-    await em.insertMany(CredentialChange, [...new Set(orgIds)].map((orgId) => ({ userId: null, orgId, at })));
+    await em.insertMany(
+      CredentialChange,
+      [...new Set(orgIds)].map((orgId) => ({ userId: null, orgId, at })),
+    );
   }
 
   private async read(): Promise<void> {
@@ -103,10 +109,18 @@ export class ChangeFeed {
       // below the newest: the ids missing among the newest are waited for like any gap.
       const [newest] = await em.find(CredentialChange, {}, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
       this.watermark = Math.max(0, (newest?.id ?? 0) - STARTING_WINDOW);
-      const recent = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, fields: ['id'] });
+      const recent = await em.find(
+        CredentialChange,
+        { id: { $gt: this.watermark } },
+        { orderBy: { id: 'asc' }, fields: ['id'] },
+      );
       this.apply(recent, startedAt, false);
     } else {
-      const rows = await em.find(CredentialChange, { id: { $gt: this.watermark } }, { orderBy: { id: 'asc' }, limit: MAX_ROWS, fields: ['id', 'userId', 'orgId'] });
+      const rows = await em.find(
+        CredentialChange,
+        { id: { $gt: this.watermark } },
+        { orderBy: { id: 'asc' }, limit: MAX_ROWS, fields: ['id', 'userId', 'orgId'] },
+      );
       if (rows.length === MAX_ROWS) this.startAfresh(rows[rows.length - 1]!.id);
       else this.apply(rows, startedAt);
     }
@@ -128,7 +142,8 @@ export class ChangeFeed {
       if (orgId != null) this.emitOrg(orgId);
       else this.emit(userId ?? null);
     }
-    for (let id = this.watermark! + 1; id < highest; id++) if (!this.applied.has(id) && !this.gaps.has(id)) this.gaps.set(id, now);
+    for (let id = this.watermark! + 1; id < highest; id++)
+      if (!this.applied.has(id) && !this.gaps.has(id)) this.gaps.set(id, now);
     // Move the watermark past what is applied, and past gaps waited for long enough.
     for (;;) {
       const next = this.watermark! + 1;

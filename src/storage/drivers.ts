@@ -7,7 +7,10 @@ import { Utils } from '@mikro-orm/core';
 
 type DriverPackage = '@mikro-orm/sqlite' | '@mikro-orm/postgresql';
 
-const DATABASE: Record<DriverPackage, string> = { '@mikro-orm/sqlite': 'SQLite', '@mikro-orm/postgresql': 'PostgreSQL' };
+const DATABASE: Record<DriverPackage, string> = {
+  '@mikro-orm/sqlite': 'SQLite',
+  '@mikro-orm/postgresql': 'PostgreSQL',
+};
 
 /** `load()` (an `import()` of `name`), or an error that says what to install when it is missing. */
 export async function importDriver<T>(name: DriverPackage, load: () => Promise<T>): Promise<T> {
@@ -15,8 +18,12 @@ export async function importDriver<T>(name: DriverPackage, load: () => Promise<T
     return await load();
   } catch (error) {
     // Only the driver itself: a module missing inside it is another problem, reported as it is.
-    const missing = (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(`'${name}'`);
+    const missing =
+      (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((error as Error).message).includes(`'${name}'`);
     if (!missing) throw error;
-    throw new Error(`the ${DATABASE[name]} driver is not installed: npm install ${name}@${Utils.getORMVersion()}`, { cause: error });
+    throw new Error(`the ${DATABASE[name]} driver is not installed: npm install ${name}@${Utils.getORMVersion()}`, {
+      cause: error,
+    });
   }
 }

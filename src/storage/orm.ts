@@ -36,7 +36,10 @@ export class StorageError extends Error {
  * of to the console.
  */
 export async function ormOptions(databaseUrl: string, log?: LoggerHolder): Promise<Options> {
-  const [{ Migrator }, options] = await Promise.all([import('@mikro-orm/migrations'), connectionOptions(databaseUrl, log)]);
+  const [{ Migrator }, options] = await Promise.all([
+    import('@mikro-orm/migrations'),
+    connectionOptions(databaseUrl, log),
+  ]);
   return { ...options, extensions: [Migrator], migrations: await migrationOptions() };
 }
 
@@ -52,9 +55,15 @@ async function connectionOptions(databaseUrl: string, log?: LoggerHolder): Promi
     contextName: CONTEXT_NAME,
     debug: false,
   };
-  if (databaseUrl.startsWith('sqlite:')) return { ...common, ...(await sqliteDriverOptions(databaseUrl.slice('sqlite:'.length))) };
+  if (databaseUrl.startsWith('sqlite:'))
+    return { ...common, ...(await sqliteDriverOptions(databaseUrl.slice('sqlite:'.length))) };
   const { PostgreSqlDriver } = await importDriver('@mikro-orm/postgresql', () => import('@mikro-orm/postgresql'));
-  return { ...common, driver: PostgreSqlDriver, clientUrl: databaseUrl, ...sqlLayer.postgresDriverOptions(CONNECT_TIMEOUT_MS, log) };
+  return {
+    ...common,
+    driver: PostgreSqlDriver,
+    clientUrl: databaseUrl,
+    ...sqlLayer.postgresDriverOptions(CONNECT_TIMEOUT_MS, log),
+  };
 }
 
 /**
@@ -104,7 +113,13 @@ export async function migrate(orm: Orm, attempts = 5): Promise<void> {
 
 /** Our migrations, in one transaction, recorded in our own table. */
 async function migrationOptions(): Promise<MigrationsOptions> {
-  return { tableName: MIGRATIONS_TABLE, migrationsList: await sqlLayer.migrations(), transactional: true, allOrNothing: true, silent: true };
+  return {
+    tableName: MIGRATIONS_TABLE,
+    migrationsList: await sqlLayer.migrations(),
+    transactional: true,
+    allOrNothing: true,
+    silent: true,
+  };
 }
 
 /** The ORM's migrator, loaded and registered on first use. */
@@ -137,7 +152,9 @@ async function upToDate(orm: Orm): Promise<boolean> {
     const schema = orm.config.get('schema', orm.em.getPlatform().getDefaultSchemaName());
     const platform = orm.em.getPlatform();
     const table = [schema, MIGRATIONS_TABLE].filter(Boolean).map((name) => platform.quoteIdentifier(name as string));
-    const rows = await (orm.em as EntityManager).getConnection().execute<{ name: string }[]>(`select name from ${table.join('.')}`);
+    const rows = await (orm.em as EntityManager)
+      .getConnection()
+      .execute<{ name: string }[]>(`select name from ${table.join('.')}`);
     const applied = new Set(rows.map((row) => row.name));
     return MIGRATION_NAMES.every((name) => applied.has(name));
   } catch {

@@ -1,7 +1,8 @@
 import { DriverException, LockWaitTimeoutException } from '@mikro-orm/core';
 
 // Network failures, and PostgreSQL's connection exceptions (class 08) and shutdown states.
-const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|08[0-9A-Z]{3}|57P0[123])$/;
+const UNREACHABLE_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|08[0-9A-Z]{3}|57P0[123])$/;
 
 /**
  * A database error that says "not reachable now" rather than "this request went wrong": the
@@ -11,7 +12,10 @@ const UNREACHABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENET
 export function isDatabaseUnreachable(error: unknown): boolean {
   if (!(error instanceof DriverException)) return false;
   // node-postgres reports a connection dropped mid-query without a code.
-  return UNREACHABLE_CODES.test(String(error.code ?? '')) || /Connection terminated|Timeout acquiring a connection/i.test(error.message);
+  return (
+    UNREACHABLE_CODES.test(String(error.code ?? '')) ||
+    /Connection terminated|Timeout acquiring a connection/i.test(error.message)
+  );
 }
 
 /**
@@ -21,5 +25,8 @@ export function isDatabaseUnreachable(error: unknown): boolean {
  * converts the driver's error, except when it comes from `BEGIN IMMEDIATE` itself.
  */
 export function isDatabaseBusy(error: unknown): boolean {
-  return error instanceof LockWaitTimeoutException || (error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY');
+  return (
+    error instanceof LockWaitTimeoutException ||
+    (error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY')
+  );
 }

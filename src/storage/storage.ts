@@ -28,7 +28,10 @@ export class Storage {
   private orm: Orm | undefined;
   private closed = false;
 
-  constructor(readonly databaseUrl: string, options: { migrate: boolean; log?: LoggerHolder }) {
+  constructor(
+    readonly databaseUrl: string,
+    options: { migrate: boolean; log?: LoggerHolder },
+  ) {
     this.ready = openOrm(databaseUrl, options).then(async (orm) => {
       this.orm = orm;
       if (this.closed) await orm.close(true);
@@ -41,7 +44,9 @@ export class Storage {
   /** The entity manager for the current request, or a fresh fork outside one. */
   async em(): Promise<EntityManager> {
     const orm = this.orm ?? (await this.ready);
-    return (RequestContext.getEntityManager(CONTEXT_NAME) as EntityManager | undefined) ?? (orm.em.fork() as EntityManager);
+    return (
+      (RequestContext.getEntityManager(CONTEXT_NAME) as EntityManager | undefined) ?? (orm.em.fork() as EntityManager)
+    );
   }
 
   /**
@@ -57,7 +62,11 @@ export class Storage {
     const actions: (() => void)[] = [];
     const result = await em.transactional(async (inner) => {
       const last: ((em: EntityManager) => Promise<void>)[] = [];
-      const tx: Transaction = { em: inner as EntityManager, beforeCommit: (action) => last.push(action), afterCommit: (action) => actions.push(action) };
+      const tx: Transaction = {
+        em: inner as EntityManager,
+        beforeCommit: (action) => last.push(action),
+        afterCommit: (action) => actions.push(action),
+      };
       const result = await work(tx);
       if (last.length > 0) {
         // The work's own writes first: what runs last holds its locks only until the commit.

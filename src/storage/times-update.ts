@@ -13,7 +13,13 @@ import type { EntityManager } from './orm.js';
 /** Rows per statement: well inside SQLite's and PostgreSQL's limits on bound parameters. */
 const ROWS_PER_STATEMENT = 1000;
 
-export async function updateTimes<T extends object>(em: EntityManager, entity: EntityName<T>, key: EntityKey<T>, column: EntityKey<T>, times: [string, number][]): Promise<void> {
+export async function updateTimes<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  key: EntityKey<T>,
+  column: EntityKey<T>,
+  times: [string, number][],
+): Promise<void> {
   const platform = em.getPlatform();
   const meta = em.getMetadata().get(entity);
   const keyColumn = platform.quoteIdentifier(meta.properties[key]!.fieldNames[0]!);
@@ -24,8 +30,16 @@ export async function updateTimes<T extends object>(em: EntityManager, entity: E
     const chunk = times.slice(start, start + ROWS_PER_STATEMENT);
     const cases = chunk.map(() => `when ? then cast(? as ${timeProperty.columnTypes[0]})`).join(' ');
     const keys = chunk.map(() => '?').join(', ');
-    const params = [...chunk.flatMap(([id, time]) => [id, platform.processDateProperty(new Date(time))]), ...chunk.map(([id]) => id)];
-    await em.getConnection().execute((`update ${table} set ${timeColumn} = case ${keyColumn} ${cases} end where ${keyColumn} in ` +
-      `(${keys})`), params, 'run');
+    const params = [
+      ...chunk.flatMap(([id, time]) => [id, platform.processDateProperty(new Date(time))]),
+      ...chunk.map(([id]) => id),
+    ];
+    await em
+      .getConnection()
+      .execute(
+        `update ${table} set ${timeColumn} = case ${keyColumn} ${cases} end where ${keyColumn} in ` + `(${keys})`,
+        params,
+        'run',
+      );
   }
 }

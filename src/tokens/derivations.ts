@@ -33,7 +33,9 @@ export class DerivationsBusyError extends AuthError {
   override name = 'DerivationsBusyError';
 
   constructor() {
-    super('unavailable', 'Too many token verifications are in progress; retry shortly', undefined, { 'Retry-After': '1' });
+    super('unavailable', 'Too many token verifications are in progress; retry shortly', undefined, {
+      'Retry-After': '1',
+    });
   }
 }
 

@@ -40,9 +40,14 @@ function buildFields() {
    */
   const ORG_MESSAGE = 'must be an organization id or slug, as in its URL (7, acme)';
   const org = z
-    .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().refine(isOrgRef, ORG_MESSAGE)], { error: ORG_MESSAGE })
-    .meta({ description: ('An organization the user is a member of (its id or slug): the token acts only there, and ' +
-      'with global roles outside any organization') });
+    .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().refine(isOrgRef, ORG_MESSAGE)], {
+      error: ORG_MESSAGE,
+    })
+    .meta({
+      description:
+        'An organization the user is a member of (its id or slug): the token acts only there, and ' +
+        'with global roles outside any organization',
+    });
 
   /** A legacy token's unsalted SHA-256, as the application stored it: 64 hex characters (any case). */
   const legacyHash = z
@@ -76,15 +81,22 @@ export interface TokenScopes {
 export function assertDefinedScopes(scopes: readonly string[], defined: TokenScopes | undefined): void {
   if (!defined?.any) return;
   const unknown = scopes.filter((scope) => !defined.has(scope));
-  if (unknown.length > 0) throw new AuthError('unknown_scope', `no scope named ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`);
+  if (unknown.length > 0)
+    throw new AuthError('unknown_scope', `no scope named ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`);
 }
 
 /** A legacy token's import, checked (the schema built with the first import, as buildFields says why). */
 let legacyImport: z.ZodType<{ sha256: string; name: string }> | undefined;
-export const legacyImportSchema = () => (legacyImport ??= z.object({ sha256: tokenFields().legacyHash, name: tokenFields().name }));
+export const legacyImportSchema = () =>
+  (legacyImport ??= z.object({ sha256: tokenFields().legacyHash, name: tokenFields().name }));
 
 /** The fields of a new token, checked for every caller (a JavaScript caller may pass anything). */
 export function newTokenSchema(maxExpiryDays: number) {
   const { name, scopes, org } = tokenFields();
-  return z.object({ name, expiresInDays: expiryDays(maxExpiryDays).optional(), scopes: scopes.optional(), org: org.optional() });
+  return z.object({
+    name,
+    expiresInDays: expiryDays(maxExpiryDays).optional(),
+    scopes: scopes.optional(),
+    org: org.optional(),
+  });
 }

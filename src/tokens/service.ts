@@ -16,7 +16,15 @@ import type { DerivationPool } from './derivations.js';
 import { makeToken, randomBase62 } from './format.js';
 import { LEGACY_ALGORITHM, newSalt, PBKDF2_ALGORITHM } from './hashing.js';
 import type { TokenRecord, TokenVerifier } from './verifier.js';
-import { toView, type CreatedToken, type NewToken, type TokenOrg, type TokenOrgs, type TokenOwners, type TokenView } from './token-views.js';
+import {
+  toView,
+  type CreatedToken,
+  type NewToken,
+  type TokenOrg,
+  type TokenOrgs,
+  type TokenOwners,
+  type TokenView,
+} from './token-views.js';
 
 export type { CreatedToken, NewToken, TokenOrg, TokenOrgs, TokenOwners, TokenView } from './token-views.js';
 
@@ -66,7 +74,11 @@ export class TokenService {
       // two concurrent creations cannot both pass the cap.
       await tx.em.findOne(User, { id: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       await this.assertBelowCap(tx.em, user.id);
-      this.audit.record(tx, { type: 'token_created', userId: user.id, detail: { token: id, name, expires_at: expiresAt.toISOString(), ...(org && { org: org.id }) } });
+      this.audit.record(tx, {
+        type: 'token_created',
+        userId: user.id,
+        detail: { token: id, name, expires_at: expiresAt.toISOString(), ...(org && { org: org.id }) },
+      });
       tx.em.create(ApiToken, {
         publicId: id,
         user: user.id,
@@ -88,7 +100,8 @@ export class TokenService {
   private async memberOrg(idOrSlug: string | number, userId: number): Promise<TokenOrg> {
     const orgs = this.orgs();
     const org = await orgs.find(idOrSlug);
-    if (!org || !(await orgs.membership(org.id, userId))) throw new ValidationError([{ field: 'org', message: 'is no organization you are a member of' }]);
+    if (!org || !(await orgs.membership(org.id, userId)))
+      throw new ValidationError([{ field: 'org', message: 'is no organization you are a member of' }]);
     return { id: org.id, slug: org.slug };
   }
 
@@ -150,12 +163,17 @@ export class TokenService {
     const { sha256: hash, name } = parsed.data;
     const user = await this.owners.get(owner);
     const em = await this.storage.em();
-    const alreadyImported = () => new ValidationError([{ field: 'sha256', message: 'this token was already imported' }]);
+    const alreadyImported = () =>
+      new ValidationError([{ field: 'sha256', message: 'this token was already imported' }]);
     if (await em.count(ApiToken, { hash })) throw alreadyImported();
     try {
       const row = await this.storage.transaction(em, async (tx) => {
         const publicId = randomBase62(16);
-        this.audit.record(tx, { type: 'token_created', userId: user.id, detail: { token: publicId, name, legacy: true } });
+        this.audit.record(tx, {
+          type: 'token_created',
+          userId: user.id,
+          detail: { token: publicId, name, legacy: true },
+        });
         return tx.em.create(ApiToken, { publicId, user: user.id, name, algorithm: LEGACY_ALGORITHM, hash, scopes: [] });
       });
       return toView(row);

@@ -56,7 +56,9 @@ export class TokenVerifier {
    */
   private readonly records: RowCache<string, TokenRecord>;
   /** Made on first use: lru-cache allocates arrays for `max` entries up front (a CLI command verifies no token). */
-  private memory: { verified: LRUCache<string, string>; genuine: LRUCache<string, string>; failed: LRUCache<string, true> } | undefined;
+  private memory:
+    | { verified: LRUCache<string, string>; genuine: LRUCache<string, string>; failed: LRUCache<string, true> }
+    | undefined;
   private readonly inflight = new Map<string, Promise<boolean>>();
   private readonly lastUsed: NotedTimes<ApiToken>;
 
@@ -76,7 +78,11 @@ export class TokenVerifier {
   }
 
   private remembered() {
-    return (this.memory ??= { verified: new LRUCache({ max: 100_000 }), genuine: new LRUCache({ max: 100_000 }), failed: new LRUCache({ max: 10_000 }) });
+    return (this.memory ??= {
+      verified: new LRUCache({ max: 100_000 }),
+      genuine: new LRUCache({ max: 100_000 }),
+      failed: new LRUCache({ max: 10_000 }),
+    });
   }
 
   constructor(
@@ -85,7 +91,9 @@ export class TokenVerifier {
     private readonly shared?: SharedVerifications,
   ) {
     this.records = new RowCache(storage.changes, (key) => this.load(key), 100_000);
-    storage.changes.onChange((userId) => this.records.deleteWhere((record) => userId === null || record.userId === userId));
+    storage.changes.onChange((userId) =>
+      this.records.deleteWhere((record) => userId === null || record.userId === userId),
+    );
     this.lastUsed = new NotedTimes(storage, { entity: ApiToken, key: 'publicId', column: 'lastUsedAt' }, FLUSH_MS);
   }
 
@@ -98,7 +106,8 @@ export class TokenVerifier {
     const known = this.verified.get(key);
     // A token that verified before is in the new format: no need to parse it again. Otherwise
     // only a legacy token can be answered from memory.
-    const record = known !== undefined ? this.records.peek(known) : parseToken(raw) ? undefined : this.records.peek(key);
+    const record =
+      known !== undefined ? this.records.peek(known) : parseToken(raw) ? undefined : this.records.peek(key);
     return record ? this.use(record) : undefined;
   }
 
@@ -119,7 +128,12 @@ export class TokenVerifier {
     if (known === undefined && !hasValidChecksum(raw, parsed)) return null;
     const record = await this.records.fetch(known ?? parsed.id);
     if (!record || record.algorithm !== PBKDF2_ALGORITHM) return null;
-    if (known === undefined && isUsable(record) && !(await this.derivedMatch(key, raw, record, beforeDerivation, client))) return null;
+    if (
+      known === undefined &&
+      isUsable(record) &&
+      !(await this.derivedMatch(key, raw, record, beforeDerivation, client))
+    )
+      return null;
     return this.use(record);
   }
 
@@ -152,7 +166,13 @@ export class TokenVerifier {
   }
 
   /** One derivation per raw token, shared by concurrent callers, remembered either way. */
-  private async derivedMatch(key: string, raw: string, record: TokenRecord, beforeDerivation?: () => Promise<void>, client?: string): Promise<boolean> {
+  private async derivedMatch(
+    key: string,
+    raw: string,
+    record: TokenRecord,
+    beforeDerivation?: () => Promise<void>,
+    client?: string,
+  ): Promise<boolean> {
     if (this.failed.has(key)) return false;
     const genuineKey = this.genuine.get(record.publicId);
     if (genuineKey !== undefined) return genuineKey === key;

@@ -39,7 +39,13 @@ export class AccountStates {
 
   /** Marks the address confirmed (`auth confirm-email`); `email_confirmed` fires if it was not. */
   async confirmEmail(ref: UserRef): Promise<AuthUser> {
-    return this.change(ref, 'email_confirmed', (user) => user.emailConfirmedAt == null, { emailConfirmedAt: new Date() }, false);
+    return this.change(
+      ref,
+      'email_confirmed',
+      (user) => user.emailConfirmedAt == null,
+      { emailConfirmedAt: new Date() },
+      false,
+    );
   }
 
   /**

@@ -18,7 +18,8 @@ export interface Operator {
 }
 
 /** The changes an operator who is not `is_admin` may not make to an `is_admin` account. */
-export type ProtectedChange = 'disable' | 'remove a role from' | 'end the sessions of' | 'revoke the tokens of' | 'reset the second factor of';
+export type ProtectedChange =
+  'disable' | 'remove a role from' | 'end the sessions of' | 'revoke the tokens of' | 'reset the second factor of';
 
 /** Whether this operator may make a protected change to this account. */
 export function mayChangeAdminAccount(operator: Operator | undefined, target: { readonly is_admin: boolean }): boolean {
@@ -26,8 +27,15 @@ export function mayChangeAdminAccount(operator: Operator | undefined, target: { 
 }
 
 /** A 403 `forbidden` when an operator who is not `is_admin` would make a protected change to an `is_admin` account. */
-export function protectAdminAccount(operator: Operator | undefined, target: { readonly is_admin: boolean }, change: ProtectedChange): void {
+export function protectAdminAccount(
+  operator: Operator | undefined,
+  target: { readonly is_admin: boolean },
+  change: ProtectedChange,
+): void {
   if (!mayChangeAdminAccount(operator, target)) {
-    throw new AuthError('forbidden', `Only an is_admin operator may ${change} an is_admin account, whatever the rules allow`);
+    throw new AuthError(
+      'forbidden',
+      `Only an is_admin operator may ${change} an is_admin account, whatever the rules allow`,
+    );
   }
 }

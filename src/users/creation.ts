@@ -97,10 +97,20 @@ export class UserCreation {
     for (let attempt = 1; ; attempt++) {
       try {
         const user = await this.storage.transaction(em, async (tx) => {
-          const created = tx.em.create(User, { email, passwordHash, isAdmin: input.isAdmin ?? false, emailConfirmedAt });
+          const created = tx.em.create(User, {
+            email,
+            passwordHash,
+            isAdmin: input.isAdmin ?? false,
+            emailConfirmedAt,
+          });
           for (const role of await ensureRoles(tx.em, roleNames)) created.roles.add(role);
           await tx.em.flush(); // the id, for the record
-          this.audit.record(tx, { type: recordAs, userId: created.id, email, detail: { roles: roleNames.join(' ') || null } });
+          this.audit.record(tx, {
+            type: recordAs,
+            userId: created.id,
+            email,
+            detail: { roles: roleNames.join(' ') || null },
+          });
           return created;
         });
         return toAuthUser(user);
@@ -134,15 +144,20 @@ export async function registerIfFree(storage: Storage, audit: AuditLog, input: C
         if (roles.length > 0) {
           const holes = roles.map(() => '?').join(', ');
           await tx.em.execute(
-            (`insert into service_auth_user_roles (user_id, role_id) select u.id, r.id from ` +
+            `insert into service_auth_user_roles (user_id, role_id) select u.id, r.id from ` +
               `service_auth_users u, service_auth_roles r where u.email = ? and u.password_hash = ? and ` +
-              `r.id in (${holes})`),
+              `r.id in (${holes})`,
             [email, passwordHash, ...roles.map((role) => role.id)],
             'run',
           );
         }
         const detail = { roles: roleNames.join(' ') || null };
-        audit.record(tx, userId === null ? { type: 'user_registered', outcome: 'failure', email, reason: 'email_taken', detail } : { type: 'user_registered', userId, email, detail });
+        audit.record(
+          tx,
+          userId === null
+            ? { type: 'user_registered', outcome: 'failure', email, reason: 'email_taken', detail }
+            : { type: 'user_registered', userId, email, detail },
+        );
         return userId;
       });
     } catch (error) {

@@ -72,9 +72,22 @@ export class EmailChanges {
         taken = claim.email;
         if (await tx.em.count(User, { email: claim.email, id: { $ne: claim.userId } })) throw emailTaken(claim.email);
         const now = new Date();
-        const before = await tx.em.findOneOrFail(User, { id: claim.userId }, { fields: ['email'], disableIdentityMap: true });
-        await tx.em.nativeUpdate(User, { id: claim.userId }, { email: claim.email, emailConfirmedAt: now, updatedAt: now });
-        this.deps.audit.record(tx, { type: 'email_changed', userId: claim.userId, email: claim.email, detail: { previous_email: before.email } });
+        const before = await tx.em.findOneOrFail(
+          User,
+          { id: claim.userId },
+          { fields: ['email'], disableIdentityMap: true },
+        );
+        await tx.em.nativeUpdate(
+          User,
+          { id: claim.userId },
+          { email: claim.email, emailConfirmedAt: now, updatedAt: now },
+        );
+        this.deps.audit.record(tx, {
+          type: 'email_changed',
+          userId: claim.userId,
+          email: claim.email,
+          detail: { previous_email: before.email },
+        });
         await storage.changes.note(tx.em, [claim.userId]);
         await emailTokens.cancelAllOf(tx, claim.userId);
         await resetTokens.cancelAllOf(tx, claim.userId);

@@ -32,7 +32,13 @@ export class EmailTokens {
       // As with reset tokens: the user's row lock makes the later of two requests see the earlier's token.
       await tx.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       await tx.nativeDelete(EmailToken, { user: userId, purpose, usedAt: null });
-      tx.create(EmailToken, { tokenHash: sha256Hex(token), user: userId, purpose, email, expiresAt: new Date(Date.now() + this.ttlSeconds * 1000) });
+      tx.create(EmailToken, {
+        tokenHash: sha256Hex(token),
+        user: userId,
+        purpose,
+        email,
+        expiresAt: new Date(Date.now() + this.ttlSeconds * 1000),
+      });
     });
     return token;
   }
@@ -57,7 +63,10 @@ export class EmailTokens {
 
   /** Makes the user's pending tokens useless: of one kind, or every kind. */
   async cancelAllOf(tx: Transaction, userId: number, purpose?: EmailPurpose): Promise<void> {
-    await tx.em.nativeDelete(EmailToken, purpose ? { user: userId, purpose, usedAt: null } : { user: userId, usedAt: null });
+    await tx.em.nativeDelete(
+      EmailToken,
+      purpose ? { user: userId, purpose, usedAt: null } : { user: userId, usedAt: null },
+    );
   }
 
   /** Every row of the user, used or not (the account is being deleted). */

@@ -18,8 +18,10 @@ export function normalizeEmail(email: string): string {
 export function validEmail(email: string): string {
   const normalized = normalizeEmail(email);
   if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(normalized)) {
-    throw new AuthError('invalid_email', (`${JSON.stringify(email.trim())} is not an email address (at most ${MAX_EMAIL_LENGTH} ` +
-      `characters)`));
+    throw new AuthError(
+      'invalid_email',
+      `${JSON.stringify(email.trim())} is not an email address (at most ${MAX_EMAIL_LENGTH} ` + `characters)`,
+    );
   }
   return normalized;
 }

@@ -27,14 +27,16 @@ export class UserLookup {
   async require(em: EntityManager, ref: UserRef): Promise<User> {
     const user = await this.load(em, ref);
     if (!user) {
-      const what = typeof ref === 'string' ? `email ${normalizeEmail(ref)}` : `id ${typeof ref === 'number' ? ref : ref.id}`;
+      const what =
+        typeof ref === 'string' ? `email ${normalizeEmail(ref)}` : `id ${typeof ref === 'number' ? ref : ref.id}`;
       throw new AuthError('not_found', `no user with ${what}`);
     }
     return user;
   }
 
   async load(em: EntityManager, ref: UserRef): Promise<User | null> {
-    const where = typeof ref === 'string' ? { email: normalizeEmail(ref) } : { id: typeof ref === 'number' ? ref : ref.id };
+    const where =
+      typeof ref === 'string' ? { email: normalizeEmail(ref) } : { id: typeof ref === 'number' ? ref : ref.id };
     return em.findOne(User, where, { populate: ['roles'] });
   }
 }
@@ -73,6 +75,10 @@ export function toAuthUser(user: User): AuthUser {
     user.isAdmin,
     user.roles.getItems().map((role) => role.name),
     user.createdAt,
-    { disabled: user.disabledAt != null, email_confirmed: user.emailConfirmedAt != null, mfa_enabled: user.mfaEnabledAt != null },
+    {
+      disabled: user.disabledAt != null,
+      email_confirmed: user.emailConfirmedAt != null,
+      mfa_enabled: user.mfaEnabledAt != null,
+    },
   );
 }

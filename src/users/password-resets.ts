@@ -74,7 +74,11 @@ export class PasswordResets {
       if (!(await tokens.consume(tx, token))) throw this.invalidToken();
       await passwords.replace(tx, userId, passwordHash, { revokeTokens: settings.revokeTokens });
       await tx.em.nativeUpdate(User, { id: userId, emailConfirmedAt: null }, { emailConfirmedAt: new Date() });
-      this.deps.audit.record(tx, { type: 'password_reset_completed', userId, detail: { tokens_revoked: settings.revokeTokens } });
+      this.deps.audit.record(tx, {
+        type: 'password_reset_completed',
+        userId,
+        detail: { tokens_revoked: settings.revokeTokens },
+      });
     });
     return this.completed(userId);
   }
@@ -94,10 +98,17 @@ export class PasswordResets {
     const { lookup, tokens, links, settings, events, mail, log } = this.deps;
     const user = await lookup.find(email);
     if (!user || user.disabled) {
-      this.deps.audit.fail({ type: 'password_reset_requested', userId: user?.id, email, reason: user ? 'account_disabled' : 'not_found' });
+      this.deps.audit.fail({
+        type: 'password_reset_requested',
+        userId: user?.id,
+        email,
+        reason: user ? 'account_disabled' : 'not_found',
+      });
       return;
     }
-    const token = await tokens.issue(user.id, (tx) => this.deps.audit.record(tx, { type: 'password_reset_requested', userId: user.id, email }));
+    const token = await tokens.issue(user.id, (tx) =>
+      this.deps.audit.record(tx, { type: 'password_reset_requested', userId: user.id, email }),
+    );
     await events.emit('password_reset_requested', user);
     await deliver(mail, log, passwordResetMail(user.email, links.to('/reset', token), settings.ttlSeconds));
   }

@@ -80,7 +80,13 @@ export class Registrations {
     const em = await storage.em();
     const userId = await storage.transaction(em, async (tx) => {
       const claim = await emailTokens.consume(tx, token, 'confirm');
-      const confirmed = claim && (await tx.em.nativeUpdate(User, { id: claim.userId, email: claim.email }, { emailConfirmedAt: new Date(), updatedAt: new Date() }));
+      const confirmed =
+        claim &&
+        (await tx.em.nativeUpdate(
+          User,
+          { id: claim.userId, email: claim.email },
+          { emailConfirmedAt: new Date(), updatedAt: new Date() },
+        ));
       if (!claim || !confirmed) {
         this.deps.audit.fail({ type: 'email_confirmed', userId: claim?.userId, reason: 'invalid_confirmation_token' });
         throw invalidConfirmationToken();
@@ -98,7 +104,12 @@ export class Registrations {
   /** After the answer: the new user's event and link, or the notice to a taken address's owner. */
   private async finish(email: string, userId: number | null): Promise<void> {
     const { links, mail, log } = this.deps;
-    if (userId === null) return deliver(mail, log, alreadyRegisteredMail(email, { login: links.to('/login'), forgot: links.to('/forgot') }));
+    if (userId === null)
+      return deliver(
+        mail,
+        log,
+        alreadyRegisteredMail(email, { login: links.to('/login'), forgot: links.to('/forgot') }),
+      );
     const user = await this.deps.lookup.get(userId);
     await this.deps.events.emit('user_registered', user);
     await this.sendLink(user);

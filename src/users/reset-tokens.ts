@@ -27,7 +27,11 @@ export class ResetTokens {
       // earlier one's token (PostgreSQL would otherwise let both tokens live).
       await tx.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       await tx.nativeDelete(PasswordReset, { user: userId, usedAt: null });
-      tx.create(PasswordReset, { tokenHash: sha256Hex(token), user: userId, expiresAt: new Date(Date.now() + this.ttlSeconds * 1000) });
+      tx.create(PasswordReset, {
+        tokenHash: sha256Hex(token),
+        user: userId,
+        expiresAt: new Date(Date.now() + this.ttlSeconds * 1000),
+      });
       alongside?.(transaction);
     });
     return token;

@@ -45,7 +45,12 @@ export async function addRole(deps: RoleDeps, ref: UserRef, roleName: string): P
 }
 
 /** Takes a role away; a user without it, or an unknown role, is a 404 `not_found`. */
-export async function removeRole(deps: RoleDeps, ref: UserRef, roleName: string, operator?: Operator): Promise<AuthUser> {
+export async function removeRole(
+  deps: RoleDeps,
+  ref: UserRef,
+  roleName: string,
+  operator?: Operator,
+): Promise<AuthUser> {
   const em = await deps.storage.em();
   const user = await deps.lookup.require(em, ref);
   protectAdminAccount(operator, { is_admin: user.isAdmin }, 'remove a role from');

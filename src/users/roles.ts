@@ -72,8 +72,11 @@ export class RoleService {
       if (!role) throw new AuthError('not_found', `no role named ${JSON.stringify(name)}`);
       const links = await tx.em.find(UserRole, { role: role.id });
       if (links.length > 0 && !options.force) {
-        throw new AuthError('role_in_use', (`the role ${JSON.stringify(name)} is held by ${links.length} ` +
-          `user${links.length === 1 ? '' : 's'}; take it from them first, or force the deletion`));
+        throw new AuthError(
+          'role_in_use',
+          `the role ${JSON.stringify(name)} is held by ${links.length} ` +
+            `user${links.length === 1 ? '' : 's'}; take it from them first, or force the deletion`,
+        );
       }
       const ids = links.map((link) => link.user.id);
       await tx.em.nativeDelete(UserRole, { role: role.id });

@@ -78,7 +78,12 @@ export class UserService {
     const em = await storage.em();
     await storage.transaction(em, async (tx) => {
       await passwords.replace(tx, user.id, passwordHash, { revokeTokens: revokeTokensOnReset });
-      this.deps.audit.record(tx, { type: 'password_reset_completed', userId: user.id, email: user.email, detail: { tokens_revoked: revokeTokensOnReset } });
+      this.deps.audit.record(tx, {
+        type: 'password_reset_completed',
+        userId: user.id,
+        email: user.email,
+        detail: { tokens_revoked: revokeTokensOnReset },
+      });
     });
     return user;
   }
@@ -134,7 +139,12 @@ export class UserService {
       user.isAdmin = isAdmin;
       await this.deps.storage.changes.note(tx.em, [user.id]);
       // The administrator flag is the role that passes every check: recorded as one.
-      this.deps.audit.record(tx, { type: isAdmin ? 'role_added' : 'role_removed', userId: user.id, email: user.email, detail: { role: 'admin' } });
+      this.deps.audit.record(tx, {
+        type: isAdmin ? 'role_added' : 'role_removed',
+        userId: user.id,
+        email: user.email,
+        detail: { role: 'admin' },
+      });
     });
     this.forget([user.id]);
     return toAuthUser(user);
@@ -171,7 +181,10 @@ export class UserService {
   }
 
   /** @internal `authenticate`, also naming the account a wrong password was tried on (for its audit record). */
-  async check(email: string, password: string): Promise<{ user: AuthUser; triedOn: number } | { user: null; triedOn: number | null }> {
+  async check(
+    email: string,
+    password: string,
+  ): Promise<{ user: AuthUser; triedOn: number } | { user: null; triedOn: number | null }> {
     const { storage, lookup, hasher } = this.deps;
     const em = await storage.em();
     const user = await lookup.load(em, email);

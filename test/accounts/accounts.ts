@@ -19,12 +19,26 @@ export interface Member {
 /** Creates the user (confirmed, as `auth.users.create` does), logs in over HTTP and makes a token. */
 export async function member(t: App, email: string, userAgent = 'Mozilla/5.0 (test)'): Promise<Member> {
   const user = await t.auth.users.create({ email, password: PASSWORD });
-  return { email, id: user.id, cookie: await login(t, email, PASSWORD, userAgent), token: (await t.auth.tokens.create(email, { name: 'test' })).token };
+  return {
+    email,
+    id: user.id,
+    cookie: await login(t, email, PASSWORD, userAgent),
+    token: (await t.auth.tokens.create(email, { name: 'test' })).token,
+  };
 }
 
 /** A new session cookie for the user (a 200 login), from a device with this user agent. */
-export async function login(t: App, email: string, password = PASSWORD, userAgent = 'Mozilla/5.0 (test)'): Promise<string> {
-  const response = await request(t.app).post('/service-auth/login').set('User-Agent', userAgent).send({ email, password }).expect(200);
+export async function login(
+  t: App,
+  email: string,
+  password = PASSWORD,
+  userAgent = 'Mozilla/5.0 (test)',
+): Promise<string> {
+  const response = await request(t.app)
+    .post('/service-auth/login')
+    .set('User-Agent', userAgent)
+    .send({ email, password })
+    .expect(200);
   return sessionCookieFrom(response)!;
 }
 

@@ -8,9 +8,18 @@ import { member, meWithCookie, meWithToken, type Member } from './accounts.js';
 async function rowsOf(t: TestApp, userId: number): Promise<Record<string, number>> {
   const connection = (await t.parts.storage.em()).getConnection();
   const counts: Record<string, number> = {};
-  for (const table of ['service_auth_users', 'service_auth_sessions', 'service_auth_api_tokens', 'service_auth_password_resets', 'service_auth_email_tokens', 'service_auth_user_roles']) {
+  for (const table of [
+    'service_auth_users',
+    'service_auth_sessions',
+    'service_auth_api_tokens',
+    'service_auth_password_resets',
+    'service_auth_email_tokens',
+    'service_auth_user_roles',
+  ]) {
     const column = table === 'service_auth_users' ? 'id' : 'user_id';
-    const [row] = await connection.execute<{ n: number }[]>(`select count(*) as n from ${table} where ${column} = ?`, [userId]);
+    const [row] = await connection.execute<{ n: number }[]>(`select count(*) as n from ${table} where ${column} = ?`, [
+      userId,
+    ]);
     counts[table] = Number(row!.n);
   }
   return counts;
@@ -37,7 +46,11 @@ describe('§14.2 deleting a user', () => {
     const bob = await fullMember(t, 'bob@example.com');
     const deleted: string[] = [];
     t.auth.on('user_deleted', (user) => void deleted.push(user.email));
-    const response = await request(t.app).delete('/service-auth/me').set('Cookie', ada.cookie).send({ password: PASSWORD }).expect(204);
+    const response = await request(t.app)
+      .delete('/service-auth/me')
+      .set('Cookie', ada.cookie)
+      .send({ password: PASSWORD })
+      .expect(204);
     expect(String(response.headers['set-cookie'])).to.match(/^service_auth_session=;.*Expires=Thu, 01 Jan 1970/);
     expect(await rowsOf(t, ada.id)).to.deep.equal({
       service_auth_users: 0,
@@ -47,18 +60,28 @@ describe('§14.2 deleting a user', () => {
       service_auth_email_tokens: 0,
       service_auth_user_roles: 0,
     });
-    expect(Object.values(await rowsOf(t, bob.id)).every((n) => n > 0), 'the other user keeps everything').to.equal(true);
+    expect(
+      Object.values(await rowsOf(t, bob.id)).every((n) => n > 0),
+      'the other user keeps everything',
+    ).to.equal(true);
     expect(deleted).to.deep.equal(['ada@example.com']);
     await meWithCookie(t, ada.cookie).expect(401);
     await meWithToken(t, ada.token).expect(401);
     await meWithToken(t, bob.token).expect(200);
-    await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+    await request(t.app)
+      .post('/service-auth/register')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(201);
   });
 
   it('DELETE /me with a wrong password is 401 invalid_credentials and deletes nothing', async () => {
     const ada = await fullMember(t, 'ada@example.com');
     const before = await rowsOf(t, ada.id);
-    const response = await request(t.app).delete('/service-auth/me').set('Cookie', ada.cookie).send({ password: 'Wrong-Password-1' }).expect(401);
+    const response = await request(t.app)
+      .delete('/service-auth/me')
+      .set('Cookie', ada.cookie)
+      .send({ password: 'Wrong-Password-1' })
+      .expect(401);
     expect(response.body.code).to.equal('invalid_credentials');
     expect(await rowsOf(t, ada.id)).to.deep.equal(before);
     await meWithCookie(t, ada.cookie).expect(200);
@@ -67,9 +90,18 @@ describe('§14.2 deleting a user', () => {
   it('DELETE /me needs a session from this site: a token is 403 session_required, another site 403 csrf_rejected, a missing password 400', async () => {
     const ada = await fullMember(t, 'ada@example.com');
     const before = await rowsOf(t, ada.id);
-    const withToken = await request(t.app).delete('/service-auth/me').set('Authorization', `Bearer ${ada.token}`).send({ password: PASSWORD }).expect(403);
+    const withToken = await request(t.app)
+      .delete('/service-auth/me')
+      .set('Authorization', `Bearer ${ada.token}`)
+      .send({ password: PASSWORD })
+      .expect(403);
     expect(withToken.body.code).to.equal('session_required');
-    const crossSite = await request(t.app).delete('/service-auth/me').set('Cookie', ada.cookie).set('Sec-Fetch-Site', 'cross-site').send({ password: PASSWORD }).expect(403);
+    const crossSite = await request(t.app)
+      .delete('/service-auth/me')
+      .set('Cookie', ada.cookie)
+      .set('Sec-Fetch-Site', 'cross-site')
+      .send({ password: PASSWORD })
+      .expect(403);
     expect(crossSite.body.code).to.equal('csrf_rejected');
     const noPassword = await request(t.app).delete('/service-auth/me').set('Cookie', ada.cookie).send({}).expect(400);
     expect(noPassword.body.errors).to.deep.equal([{ field: 'password', message: 'is required' }]);
@@ -83,14 +115,18 @@ describe('§14.2 deleting a user', () => {
     expect(user.email).to.equal('ada@example.com');
     expect(Object.values(await rowsOf(t, ada.id))).to.deep.equal([0, 0, 0, 0, 0, 0]);
     await meWithToken(t, ada.token).expect(401);
-    expect(await t.auth.users.delete('ada@example.com').catch((error: unknown) => error)).to.include({ code: 'not_found' });
+    expect(await t.auth.users.delete('ada@example.com').catch((error: unknown) => error)).to.include({
+      code: 'not_found',
+    });
   });
 
   it('deletes in one transaction: when the last step fails, the sessions and tokens it had ended still work', async () => {
     const ada = await fullMember(t, 'ada@example.com');
     const before = await rowsOf(t, ada.id);
     const connection = (await t.parts.storage.em()).getConnection();
-    await connection.execute("create trigger refuse_user_delete before delete on service_auth_users begin select raise(abort, 'refused by the test'); end");
+    await connection.execute(
+      "create trigger refuse_user_delete before delete on service_auth_users begin select raise(abort, 'refused by the test'); end",
+    );
     const error = await t.auth.users.delete(ada.email).catch((e: unknown) => e);
     expect(String(error)).to.contain('refused by the test');
     expect(await rowsOf(t, ada.id)).to.deep.equal(before);

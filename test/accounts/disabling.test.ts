@@ -1,7 +1,15 @@
 /** CONTRACT-2 §14.1: disabling and enabling a user. */
 import { expect } from 'chai';
 import request from 'supertest';
-import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, temporaryDatabase, type AppWithOutbox, type TestApp } from '../helpers/app.js';
+import {
+  createAppWithOutbox,
+  createTestApp,
+  outboxMails,
+  PASSWORD,
+  temporaryDatabase,
+  type AppWithOutbox,
+  type TestApp,
+} from '../helpers/app.js';
 import { instanceOn, member, meWithCookie, meWithToken, within } from './accounts.js';
 
 describe('§14.1 disabling a user', () => {
@@ -16,9 +24,15 @@ describe('§14.1 disabling a user', () => {
     await t.auth.users.disable('ada@example.com');
     const calls = t.parts.hasher.calls;
     const before = { ...calls };
-    const right = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(403);
+    const right = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(403);
     const afterRight = { ...calls };
-    const wrong = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
+    const wrong = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: 'Wrong-Password-1' })
+      .expect(401);
     expect(right.body.code).to.equal('account_disabled');
     expect(right.headers['set-cookie']).to.equal(undefined);
     expect(wrong.body.code).to.equal('invalid_credentials');
@@ -70,7 +84,11 @@ describe('§14.1 disabling a user', () => {
     const fired: string[] = [];
     t.auth.on('user_disabled', (user) => void fired.push(`disabled ${user.email} ${user.disabled}`));
     t.auth.on('user_enabled', (user) => void fired.push(`enabled ${user.email} ${user.disabled}`));
-    expect((await t.auth.users.disable('ada@example.com')).toJSON()).to.include({ disabled: true, email_confirmed: true, mfa_enabled: false });
+    expect((await t.auth.users.disable('ada@example.com')).toJSON()).to.include({
+      disabled: true,
+      email_confirmed: true,
+      mfa_enabled: false,
+    });
     await t.auth.users.disable('ada@example.com'); // already disabled: no change, no event
     await t.auth.users.enable('ada@example.com');
     await t.auth.users.enable('ada@example.com');
@@ -114,7 +132,10 @@ describe('§14.1 disabling, seen by another instance on the same database', () =
       await a.auth.users.disable(ada.email);
       const token = await within(1000, async () => (await meWithToken(b, ada.token)).status === 401);
       const session = await within(1000, async () => (await meWithCookie(b, ada.cookie)).status === 401);
-      expect({ token: token !== undefined, session: session !== undefined }).to.deep.equal({ token: true, session: true });
+      expect({ token: token !== undefined, session: session !== undefined }).to.deep.equal({
+        token: true,
+        session: true,
+      });
     } finally {
       await a.auth.close();
       await b.auth.close();

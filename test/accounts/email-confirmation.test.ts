@@ -24,7 +24,8 @@ async function confirmingApp(settings: Record<string, unknown> = {}): Promise<Co
   return { ...t, outbox };
 }
 
-const register = (t: TestApp, email: string, password = PASSWORD) => request(t.app).post('/service-auth/register').send({ email, password });
+const register = (t: TestApp, email: string, password = PASSWORD) =>
+  request(t.app).post('/service-auth/register').send({ email, password });
 
 function confirmTokenFrom(mail: { text: string }): string {
   const match = /https:\/\/app\.example\/service-auth\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(mail.text);
@@ -50,7 +51,12 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
       await t.parts.background.flush(); // the work after an earlier answer is not this one's
       const [hashes, statements] = [calls.hash, t.statements()];
       const response = await register(t, email).expect(202);
-      return { body: response.body, cookie: response.headers['set-cookie'], hashes: calls.hash - hashes, statements: t.statementsAtAnswer.at(-1)! - statements };
+      return {
+        body: response.body,
+        cookie: response.headers['set-cookie'],
+        hashes: calls.hash - hashes,
+        statements: t.statementsAtAnswer.at(-1)! - statements,
+      };
     };
     const fresh = await work('new@example.com');
     const taken = await work('taken@example.com');
@@ -64,16 +70,31 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
   it('writes the account before it answers: a login right after the 202 is 403 email_unconfirmed, and the taken account is untouched', async () => {
     const before = await t.auth.users.get('taken@example.com');
     const sql: string[] = [];
-    (await t.parts.storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => void sql.push(query.sql));
+    (await t.parts.storage.em())
+      .getConnection()
+      .getKnex()
+      .on('query', (query: { sql: string }) => void sql.push(query.sql));
     await register(t, 'new@example.com').expect(202);
     const beforeAnswer = sql.slice(0, t.statementsAtAnswer.at(-1)! - (t.statements() - sql.length));
-    expect(beforeAnswer.some((statement) => /^insert into .service_auth_users/.test(statement)), beforeAnswer.join('\n')).to.equal(true);
+    expect(
+      beforeAnswer.some((statement) => /^insert into .service_auth_users/.test(statement)),
+      beforeAnswer.join('\n'),
+    ).to.equal(true);
     await register(t, 'taken@example.com', 'Another-Horse-Battery-3').expect(202);
     // Nothing waited for: the work after the answers may still be under way.
-    const refused = await request(t.app).post('/service-auth/login').send({ email: 'new@example.com', password: PASSWORD }).expect(403);
+    const refused = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'new@example.com', password: PASSWORD })
+      .expect(403);
     expect(refused.body.code).to.equal('email_unconfirmed');
-    await request(t.app).post('/service-auth/login').send({ email: 'taken@example.com', password: 'Another-Horse-Battery-3' }).expect(401);
-    await request(t.app).post('/service-auth/login').send({ email: 'taken@example.com', password: PASSWORD }).expect(200);
+    await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'taken@example.com', password: 'Another-Horse-Battery-3' })
+      .expect(401);
+    await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'taken@example.com', password: PASSWORD })
+      .expect(200);
     expect((await t.auth.users.get('taken@example.com')).toJSON()).to.deep.equal(before.toJSON());
     expect([...(await t.auth.users.get('new@example.com')).roles]).to.deep.equal(['member']);
   });
@@ -89,7 +110,9 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
     const token = confirmTokenFrom(byRecipient['new@example.com']!);
     expect(byRecipient['taken@example.com']!.text).not.to.match(/token=/);
     expect(byRecipient['taken@example.com']!.subject).to.match(/tried to register/);
-    expect(registered).to.deep.equal([{ ...registered[0], email: 'new@example.com', email_confirmed: false, roles: ['member'] }]);
+    expect(registered).to.deep.equal([
+      { ...registered[0], email: 'new@example.com', email_confirmed: false, roles: ['member'] },
+    ]);
     expect((await t.auth.users.get('new@example.com')).email_confirmed).to.equal(false);
     // Only the SHA-256 of the token is stored.
     const em = (await t.parts.storage.em()).fork();
@@ -100,10 +123,20 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
   it('refuses the right password with 403 email_unconfirmed until confirmed; a wrong one stays 401', async () => {
     await register(t, 'new@example.com').expect(202);
     await t.parts.background.flush();
-    const refused = await request(t.app).post('/service-auth/login').send({ email: 'new@example.com', password: PASSWORD }).expect(403);
+    const refused = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'new@example.com', password: PASSWORD })
+      .expect(403);
     expect(refused.body.code).to.equal('email_unconfirmed');
     expect(refused.headers['set-cookie']).to.equal(undefined);
-    expect((await request(t.app).post('/service-auth/login').send({ email: 'new@example.com', password: 'Wrong-Password-1' }).expect(401)).body.code).to.equal('invalid_credentials');
+    expect(
+      (
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: 'new@example.com', password: 'Wrong-Password-1' })
+          .expect(401)
+      ).body.code,
+    ).to.equal('invalid_credentials');
   });
 
   it('GET /confirm changes nothing; POST /confirm { token } answers 200 { user } with email_confirmed: true, once', async () => {
@@ -113,7 +146,10 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
     const confirmed: string[] = [];
     t.auth.on('email_confirmed', (user) => void confirmed.push(user.email));
     await request(t.app).get(`/service-auth/confirm?token=${token}`).set('Accept', 'text/html').expect(200);
-    expect((await t.auth.users.get('new@example.com')).email_confirmed, 'a GET (a mail scanner) confirms nothing').to.equal(false);
+    expect(
+      (await t.auth.users.get('new@example.com')).email_confirmed,
+      'a GET (a mail scanner) confirms nothing',
+    ).to.equal(false);
     const response = await request(t.app).post('/service-auth/confirm').send({ token });
     // With the problem's body on failure: a CI run once saw a 404 here that no run since has.
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
@@ -128,9 +164,18 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
     await register(t, 'new@example.com').expect(202);
     await t.parts.background.flush();
     const token = confirmTokenFrom((await outboxMails(t.outbox))[0]!);
-    await request(t.app).post('/service-auth/confirm').send({ token: 'A'.repeat(43) }).expect(400);
-    await (await t.parts.storage.em()).fork().nativeUpdate(EmailToken, { tokenHash: sha256Hex(token) }, { expiresAt: new Date(Date.now() - 1000) });
-    expect((await request(t.app).post('/service-auth/confirm').send({ token }).expect(400)).body.code).to.equal('invalid_confirmation_token');
+    await request(t.app)
+      .post('/service-auth/confirm')
+      .send({ token: 'A'.repeat(43) })
+      .expect(400);
+    await (
+      await t.parts.storage.em()
+    )
+      .fork()
+      .nativeUpdate(EmailToken, { tokenHash: sha256Hex(token) }, { expiresAt: new Date(Date.now() - 1000) });
+    expect((await request(t.app).post('/service-auth/confirm').send({ token }).expect(400)).body.code).to.equal(
+      'invalid_confirmation_token',
+    );
     expect((await t.auth.users.get('new@example.com')).email_confirmed).to.equal(false);
   });
 
@@ -164,17 +209,27 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
     await request(t.app).post('/service-auth/forgot').send({ email: 'new@example.com' }).expect(202);
     await t.parts.background.flush();
     const resetMail = (await outboxMails(t.outbox, 2)).find((mail) => mail.subject === 'Reset your password')!;
-    await request(t.app).post('/service-auth/reset').send({ token: resetTokenFrom(resetMail), password: 'Another-Horse-Battery-7' }).expect(200);
+    await request(t.app)
+      .post('/service-auth/reset')
+      .send({ token: resetTokenFrom(resetMail), password: 'Another-Horse-Battery-7' })
+      .expect(200);
     expect((await t.auth.users.get('new@example.com')).email_confirmed).to.equal(true);
   });
 });
 
 describe('§14.5 POST /confirm/resend is rate-limited like /forgot', () => {
   it('refuses past SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD with 429', async () => {
-    const t = await confirmingApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: true, SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '2 per minute' });
+    const t = await confirmingApp({
+      SERVICE_AUTH_RATE_LIMIT_ENABLED: true,
+      SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '2 per minute',
+    });
     try {
-      for (let i = 0; i < 2; i++) await request(t.app).post('/service-auth/confirm/resend').send({ email: 'a@example.com' }).expect(202);
-      expect((await request(t.app).post('/service-auth/confirm/resend').send({ email: 'a@example.com' }).expect(429)).body.code).to.equal('rate_limited');
+      for (let i = 0; i < 2; i++)
+        await request(t.app).post('/service-auth/confirm/resend').send({ email: 'a@example.com' }).expect(202);
+      expect(
+        (await request(t.app).post('/service-auth/confirm/resend').send({ email: 'a@example.com' }).expect(429)).body
+          .code,
+      ).to.equal('rate_limited');
     } finally {
       await t.auth.close();
       await rm(t.outbox, { recursive: true, force: true });

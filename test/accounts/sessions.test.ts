@@ -8,7 +8,8 @@ import { pageGet } from '../helpers/forms.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { instanceOn, login, member, meWithCookie, within } from './accounts.js';
 
-const listSessions = (t: TestApp, cookie: string) => request(t.app).get('/service-auth/api/sessions').set('Cookie', cookie);
+const listSessions = (t: TestApp, cookie: string) =>
+  request(t.app).get('/service-auth/api/sessions').set('Cookie', cookie);
 
 describe('§14.4 sessions', () => {
   let t: TestApp;
@@ -48,7 +49,10 @@ describe('§14.4 sessions', () => {
     const [, phoneSession] = (await listSessions(t, ada.cookie)).body.sessions;
     const [bobSession] = (await listSessions(t, bob.cookie)).body.sessions;
     await meWithCookie(t, phone).expect(200);
-    expect((await request(t.app).delete(`/service-auth/api/sessions/${bobSession.id}`).set('Cookie', ada.cookie).expect(404)).body.code).to.equal('not_found');
+    expect(
+      (await request(t.app).delete(`/service-auth/api/sessions/${bobSession.id}`).set('Cookie', ada.cookie).expect(404))
+        .body.code,
+    ).to.equal('not_found');
     await request(t.app).delete('/service-auth/api/sessions/AAAAAAAAAAAAAAAA').set('Cookie', ada.cookie).expect(404);
     await request(t.app).delete('/service-auth/api/sessions/not-an-id').set('Cookie', ada.cookie).expect(404);
     await meWithCookie(t, bob.cookie).expect(200);
@@ -60,7 +64,10 @@ describe('§14.4 sessions', () => {
   it('DELETE /api/sessions/<id> of the current session logs the request out, clearing the cookie', async () => {
     const ada = await member(t, 'ada@example.com');
     const [current] = (await listSessions(t, ada.cookie)).body.sessions;
-    const response = await request(t.app).delete(`/service-auth/api/sessions/${current.id}`).set('Cookie', ada.cookie).expect(204);
+    const response = await request(t.app)
+      .delete(`/service-auth/api/sessions/${current.id}`)
+      .set('Cookie', ada.cookie)
+      .expect(204);
     expect(String(response.headers['set-cookie'])).to.match(/^service_auth_session=;/);
     await meWithCookie(t, ada.cookie).expect(401);
   });
@@ -78,10 +85,17 @@ describe('§14.4 sessions', () => {
 
   it('are managed from a session: a token is 403 session_required; from another site 403 csrf_rejected', async () => {
     const ada = await member(t, 'ada@example.com');
-    const byToken = await request(t.app).get('/service-auth/api/sessions').set('Authorization', `Bearer ${ada.token}`).expect(403);
+    const byToken = await request(t.app)
+      .get('/service-auth/api/sessions')
+      .set('Authorization', `Bearer ${ada.token}`)
+      .expect(403);
     expect(byToken.body.code).to.equal('session_required');
     await request(t.app).delete('/service-auth/api/sessions').set('Authorization', `Bearer ${ada.token}`).expect(403);
-    const crossSite = await request(t.app).delete('/service-auth/api/sessions').set('Cookie', ada.cookie).set('Origin', 'https://evil.example').expect(403);
+    const crossSite = await request(t.app)
+      .delete('/service-auth/api/sessions')
+      .set('Cookie', ada.cookie)
+      .set('Origin', 'https://evil.example')
+      .expect(403);
     expect(crossSite.body.code).to.equal('csrf_rejected');
   });
 
@@ -89,9 +103,11 @@ describe('§14.4 sessions', () => {
     const ada = await member(t, 'ada@example.com');
     const em = await t.parts.storage.em();
     let sessionWrites = 0;
-    em.getConnection().getKnex().on('query', (query: { sql: string }) => {
-      if (/^update .service_auth_sessions./i.test(query.sql)) sessionWrites++;
-    });
+    em.getConnection()
+      .getKnex()
+      .on('query', (query: { sql: string }) => {
+        if (/^update .service_auth_sessions./i.test(query.sql)) sessionWrites++;
+      });
     for (let i = 0; i < 20; i++) await meWithCookie(t, ada.cookie).expect(200);
     await t.parts.sessions.flush();
     expect(sessionWrites, 'a fresh session is not written at all').to.equal(0);
@@ -113,7 +129,9 @@ describe('§14.4 sessions', () => {
   it('records the login’s User-Agent without control characters, cut to 512 characters', async () => {
     const ada = await member(t, 'ada@example.com', `Evil\tAgent ${'x'.repeat(600)}`);
     const [session] = (await listSessions(t, ada.cookie)).body.sessions;
-    expect(session.user_agent).to.match(/^Evil Agent x+$/).and.have.length(512);
+    expect(session.user_agent)
+      .to.match(/^Evil Agent x+$/)
+      .and.have.length(512);
   });
 });
 
@@ -123,7 +141,11 @@ const sessionCap = (open: () => Promise<{ url: string; drop(): Promise<void> }>)
   let database: { url: string; drop(): Promise<void> };
   beforeEach(async () => {
     database = await open();
-    t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_SESSIONS_PER_USER: 3 });
+    t = await createTestApp({
+      SERVICE_AUTH_DATABASE_URL: database.url,
+      SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+      SERVICE_AUTH_MAX_SESSIONS_PER_USER: 3,
+    });
   });
   afterEach(async () => {
     await t.auth.close();
@@ -151,7 +173,10 @@ const sessionCap = (open: () => Promise<{ url: string; drop(): Promise<void> }>)
   });
 };
 
-describe('§14.4 sessions per user are capped', sessionCap(async () => ({ url: 'sqlite::memory:', drop: async () => undefined })));
+describe(
+  '§14.4 sessions per user are capped',
+  sessionCap(async () => ({ url: 'sqlite::memory:', drop: async () => undefined })),
+);
 describePostgres('§14.4 sessions per user are capped', sessionCap(createPostgresDatabase));
 
 describe('§14.4 a session ended here, seen by another instance', () => {
@@ -163,8 +188,12 @@ describe('§14.4 a session ended here, seen by another instance', () => {
       const ada = await member(a, 'ada@example.com');
       const phone = await login(a, ada.email);
       await meWithCookie(b, phone).expect(200); // held in B's memory
-      const [, phoneSession] = (await request(a.app).get('/service-auth/api/sessions').set('Cookie', ada.cookie)).body.sessions;
-      await request(a.app).delete(`/service-auth/api/sessions/${phoneSession.id}`).set('Cookie', ada.cookie).expect(204);
+      const [, phoneSession] = (await request(a.app).get('/service-auth/api/sessions').set('Cookie', ada.cookie)).body
+        .sessions;
+      await request(a.app)
+        .delete(`/service-auth/api/sessions/${phoneSession.id}`)
+        .set('Cookie', ada.cookie)
+        .expect(204);
       await meWithCookie(a, phone).expect(401);
       expect(await within(1000, async () => (await meWithCookie(b, phone)).status === 401)).to.not.equal(undefined);
     } finally {

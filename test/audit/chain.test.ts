@@ -47,7 +47,8 @@ function chainSuite(database: Database) {
   }
 
   const rows = () => orm.em.fork().find(AuditEvent, {}, { orderBy: { id: 'asc' } });
-  const sql = (statement: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(statement, params, 'run');
+  const sql = (statement: string, params: unknown[] = []) =>
+    orm.em.fork().getConnection().execute(statement, params, 'run');
 
   it('records what the API did, in order, with the actor api, and the chain verifies', async () => {
     await someHistory();
@@ -145,7 +146,8 @@ function chainSuite(database: Database) {
   });
 
   it('writes queued failures in one batch, at close too', async () => {
-    for (let i = 0; i < 25; i++) t.parts.audit.fail({ type: 'login', email: `nobody${i}@example.com`, reason: 'invalid_credentials' });
+    for (let i = 0; i < 25; i++)
+      t.parts.audit.fail({ type: 'login', email: `nobody${i}@example.com`, reason: 'invalid_credentials' });
     expect(await rows()).to.have.length(0);
     await t.auth.close();
     const written = await rows();

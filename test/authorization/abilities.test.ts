@@ -56,13 +56,20 @@ describe('abilities', () => {
   });
 
   it('rejects malformed rules and unknown placeholders when the role is defined', () => {
-    expect(() => t.auth.defineRole('x', [{ subject: 'Article' } as never])).to.throw(TypeError, /role "x", rule 1: "action"/);
-    expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', conditions: { owner: '${user.password}' } }])).to.throw(
+    expect(() => t.auth.defineRole('x', [{ subject: 'Article' } as never])).to.throw(
       TypeError,
-      /unknown placeholder \$\{user\.password\}/,
+      /role "x", rule 1: "action"/,
     );
-    expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', conditions: { $where: 'true' } } as never])).to.throw(TypeError, /\$where/);
-    expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', colour: 'red' } as never])).to.throw(TypeError, /role "x", rule 1: Unrecognized key: "colour"/);
+    expect(() =>
+      t.auth.defineRole('x', [{ action: 'read', subject: 'A', conditions: { owner: '${user.password}' } }]),
+    ).to.throw(TypeError, /unknown placeholder \$\{user\.password\}/);
+    expect(() =>
+      t.auth.defineRole('x', [{ action: 'read', subject: 'A', conditions: { $where: 'true' } } as never]),
+    ).to.throw(TypeError, /\$where/);
+    expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', colour: 'red' } as never])).to.throw(
+      TypeError,
+      /role "x", rule 1: Unrecognized key: "colour"/,
+    );
   });
 
   it('makes each named policy a CASL subject type with the action satisfy', () => {
@@ -87,7 +94,9 @@ describe('abilities', () => {
     t.auth.definePolicy('is_admin', (user) => user.isAdmin);
     expect(t.auth.can(ada, 'is_self', { user_id: 7 })).to.equal(true);
     expect(t.auth.can(ada, 'is_self', { user_id: 8 })).to.equal(false);
-    expect(t.auth.can({ id: 1, email: 'root@example.com', isAdmin: true, roles: new Set<string>() }, 'is_admin')).to.equal(true);
+    expect(
+      t.auth.can({ id: 1, email: 'root@example.com', isAdmin: true, roles: new Set<string>() }, 'is_admin'),
+    ).to.equal(true);
     expect(t.auth.can(ada, 'is_admin')).to.equal(false);
   });
 
@@ -115,7 +124,12 @@ describe('abilities', () => {
     });
 
     it('for a policy that returns anything but true', () => {
-      for (const [name, value] of [['truthy', 'yes'], ['one', 1], ['object', {}], ['nothing', undefined]] as const) {
+      for (const [name, value] of [
+        ['truthy', 'yes'],
+        ['one', 1],
+        ['object', {}],
+        ['nothing', undefined],
+      ] as const) {
         t.auth.definePolicy(name, () => value as never);
         expect(t.auth.can(ada, name), name).to.equal(false);
       }
@@ -166,10 +180,15 @@ describe('abilities', () => {
 
     it('loads a file or every .json file of a directory, and returns the roles it defined', async () => {
       await writeFile(join(dir, 'a.json'), JSON.stringify({ reader: [{ action: 'read', subject: 'Article' }] }));
-      await writeFile(join(dir, 'b.json'), JSON.stringify({ owner: [{ action: 'manage', subject: 'Article', conditions: { ownerId: '${user.id}' } }] }));
+      await writeFile(
+        join(dir, 'b.json'),
+        JSON.stringify({ owner: [{ action: 'manage', subject: 'Article', conditions: { ownerId: '${user.id}' } }] }),
+      );
       await writeFile(join(dir, 'notes.txt'), 'ignored');
       expect(t.auth.loadPolicies(dir)).to.deep.equal(['reader', 'owner']);
-      expect(t.auth.abilityFor({ ...ada, roles: ['owner'] }).can('delete', subject('Article', { ownerId: 7 }))).to.equal(true);
+      expect(
+        t.auth.abilityFor({ ...ada, roles: ['owner'] }).can('delete', subject('Article', { ownerId: 7 })),
+      ).to.equal(true);
       expect(t.auth.loadPolicies(join(dir, 'a.json'))).to.deep.equal(['reader']);
     });
 
@@ -177,9 +196,15 @@ describe('abilities', () => {
       await writeFile(join(dir, 'broken.json'), '{ "reader": [');
       expect(() => t.auth.loadPolicies(join(dir, 'broken.json'))).to.throw(TypeError, /broken\.json: not valid JSON/);
       await writeFile(join(dir, 'wrong.json'), JSON.stringify({ reader: [{ action: 'read' }] }));
-      expect(() => t.auth.loadPolicies(join(dir, 'wrong.json'))).to.throw(TypeError, /wrong\.json: \$\.reader\[0\]\.subject: must be a string or a list of strings/);
+      expect(() => t.auth.loadPolicies(join(dir, 'wrong.json'))).to.throw(
+        TypeError,
+        /wrong\.json: \$\.reader\[0\]\.subject: must be a string or a list of strings/,
+      );
       await writeFile(join(dir, 'list.json'), '[]');
-      expect(() => t.auth.loadPolicies(join(dir, 'list.json'))).to.throw(TypeError, /list\.json: \$: expected an object/);
+      expect(() => t.auth.loadPolicies(join(dir, 'list.json'))).to.throw(
+        TypeError,
+        /list\.json: \$: expected an object/,
+      );
     });
   });
 });

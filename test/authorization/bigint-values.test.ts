@@ -58,15 +58,28 @@ describe('bigint values', () => {
     const discovered = ['ref', 'small', 'code'].map((name) => columnType(meta.properties[name as 'ref']));
     expect(discovered).to.deep.equal(['bigint', 'number', 'string']);
     const undiscovered = (Ledger as unknown as { meta: { properties: Record<string, object> } }).meta.properties;
-    expect(['ref', 'small', 'code'].map((name) => columnType(undiscovered[name]))).to.deep.equal(['bigint', 'number', 'string']);
+    expect(['ref', 'small', 'code'].map((name) => columnType(undiscovered[name]))).to.deep.equal([
+      'bigint',
+      'number',
+      'string',
+    ]);
   });
 
   it('a number compared with a bigint column is a TypeError through accessibleBy and req.em, as SQL would coerce it', async () => {
     t.auth.defineRole('r', [{ action: 'read', subject: 'Ledger', conditions: { ref: 7 } }]);
     const em = orm.em.fork();
-    expect(() => t.auth.accessibleBy(user, 'read', 'Ledger', { em })).to.throw(TypeError, /ref.*bigint column.*7, a number/);
-    const read = await t.auth.em(user).find(Ledger, {}).catch((caught: unknown) => caught);
-    expect(read).to.be.instanceOf(TypeError).with.property('message').that.matches(/ref.*bigint column.*7, a number/);
+    expect(() => t.auth.accessibleBy(user, 'read', 'Ledger', { em })).to.throw(
+      TypeError,
+      /ref.*bigint column.*7, a number/,
+    );
+    const read = await t.auth
+      .em(user)
+      .find(Ledger, {})
+      .catch((caught: unknown) => caught);
+    expect(read)
+      .to.be.instanceOf(TypeError)
+      .with.property('message')
+      .that.matches(/ref.*bigint column.*7, a number/);
     t.auth.defineRole('r', [{ action: 'read', subject: 'Ledger', conditions: { small: 7 } }]);
     em.create(Ledger, { id: 1, ref: 7n, small: 7, code: '7' });
     await em.flush();

@@ -29,7 +29,12 @@ describe('require({ …, load, conceal }) and auth.resource(req)', () => {
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
       auth.defineRole('member', [
-        { action: ['read', 'update'], subject: 'Note', conditions: { owner_id: '${user.id}' }, fields: ['id', 'owner_id', 'title', 'status'] },
+        {
+          action: ['read', 'update'],
+          subject: 'Note',
+          conditions: { owner_id: '${user.id}' },
+          fields: ['id', 'owner_id', 'title', 'status'],
+        },
         { action: 'update', subject: 'Note', inverted: true, fields: ['owner_id'], reason: 'A note keeps its owner' },
       ]);
       auth.defineRole('reviewer', [
@@ -37,16 +42,36 @@ describe('require({ …, load, conceal }) and auth.resource(req)', () => {
         { action: 'update', subject: 'Note', conditions: { owner_id: '${user.id}' } },
       ]);
       app.use(express.json());
-      app.get('/notes/:id', auth.require({ action: 'read', subject: 'Note', load }), (req, res) => res.json({ note: auth.resource<Note>(req) }));
-      app.get('/hidden/:id', auth.require({ action: 'read', subject: 'Note', load, conceal: true }), (req, res) => res.json({ title: auth.resource<Note>(req).title }));
-      app.patch('/hidden/:id', auth.require({ action: 'update', subject: 'Note', load, fields: 'body', conceal: true }), (req, res) => res.json({ note: req.resource }));
-      app.patch('/shared/:id', auth.require({ action: 'update', subject: 'Note', load, conceal: 'read' }), (req, res) => res.json({ note: req.resource }));
+      app.get('/notes/:id', auth.require({ action: 'read', subject: 'Note', load }), (req, res) =>
+        res.json({ note: auth.resource<Note>(req) }),
+      );
+      app.get('/hidden/:id', auth.require({ action: 'read', subject: 'Note', load, conceal: true }), (req, res) =>
+        res.json({ title: auth.resource<Note>(req).title }),
+      );
+      app.patch(
+        '/hidden/:id',
+        auth.require({ action: 'update', subject: 'Note', load, fields: 'body', conceal: true }),
+        (req, res) => res.json({ note: req.resource }),
+      );
+      app.patch('/shared/:id', auth.require({ action: 'update', subject: 'Note', load, conceal: 'read' }), (req, res) =>
+        res.json({ note: req.resource }),
+      );
       app.get('/unguarded/:id', auth.loginRequired, (req, res) => res.json({ note: auth.resource<Note>(req) }));
     });
-    for (const [name, roles] of [['ada', ['member']], ['bob', ['member']], ['rita', ['reviewer']], ['nobody', []]] as const) {
+    for (const [name, roles] of [
+      ['ada', ['member']],
+      ['bob', ['member']],
+      ['rita', ['reviewer']],
+      ['nobody', []],
+    ] as const) {
       const user = await t.auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles: [...roles] });
       ids[name] = user.id;
-      cookies[name] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: `${name}@example.com`, password: PASSWORD }).expect(200))!;
+      cookies[name] = sessionCookieFrom(
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: `${name}@example.com`, password: PASSWORD })
+          .expect(200),
+      )!;
     }
     notes.set(1, { id: 1, owner_id: ids['ada']!, title: "Ada's" });
     notes.set(2, { id: 2, owner_id: ids['bob']!, title: "Bob's" });
@@ -55,8 +80,10 @@ describe('require({ …, load, conceal }) and auth.resource(req)', () => {
   after(() => t.auth.close());
 
   const as = (who: string) => ({
-    get: (path: string, accept = 'application/json') => request(t.app).get(path).set('Cookie', cookies[who]!).set('Accept', accept),
-    patch: (path: string, body: object) => request(t.app).patch(path).set('Cookie', cookies[who]!).set('Sec-Fetch-Site', 'same-origin').send(body),
+    get: (path: string, accept = 'application/json') =>
+      request(t.app).get(path).set('Cookie', cookies[who]!).set('Accept', accept),
+    patch: (path: string, body: object) =>
+      request(t.app).patch(path).set('Cookie', cookies[who]!).set('Sec-Fetch-Site', 'same-origin').send(body),
   });
 
   /** What a client can tell an answer by: status, the headers that vary, and the body. */
@@ -93,7 +120,9 @@ describe('require({ …, load, conceal }) and auth.resource(req)', () => {
       expect(response.body.code).to.equal('forbidden');
       expect(response.body.errors).to.deep.equal([{ field: 'owner_id', message: 'you may not update this field' }]);
       // On a note the user may not update at all, the body is never looked at: a 404 like a missing one.
-      expect(answer(await as('ada').patch('/hidden/2', { owner_id: ids['bob'] }))).to.deep.equal(answer(await as('ada').patch(`/hidden/${MISSING}`, { owner_id: ids['bob'] })));
+      expect(answer(await as('ada').patch('/hidden/2', { owner_id: ids['bob'] }))).to.deep.equal(
+        answer(await as('ada').patch(`/hidden/${MISSING}`, { owner_id: ids['bob'] })),
+      );
     });
 
     it('refuses a user who may read no note at all 403 before loading, whether the id exists or not', async () => {
@@ -104,13 +133,23 @@ describe('require({ …, load, conceal }) and auth.resource(req)', () => {
 
     it('answers every note, whoever owns it and whatever its status, either 200 or exactly as a missing one (property)', async () => {
       const users = ['ada', 'bob', 'rita'] as const;
-      const missing = Object.fromEntries(await Promise.all(users.map(async (who) => [who, answer(await as(who).get(`/hidden/${MISSING}`))] as const)));
+      const missing = Object.fromEntries(
+        await Promise.all(users.map(async (who) => [who, answer(await as(who).get(`/hidden/${MISSING}`))] as const)),
+      );
       await fc.assert(
         fc.asyncProperty(
-          fc.record({ owner: fc.option(fc.constantFrom(...users), { nil: undefined }), status: fc.option(fc.constantFrom('draft', 'published'), { nil: undefined }) }),
+          fc.record({
+            owner: fc.option(fc.constantFrom(...users), { nil: undefined }),
+            status: fc.option(fc.constantFrom('draft', 'published'), { nil: undefined }),
+          }),
           fc.constantFrom(...users),
           async ({ owner, status }, who) => {
-            notes.set(100, { id: 100, title: 'random', ...(owner && { owner_id: ids[owner]! }), ...(status && { status }) });
+            notes.set(100, {
+              id: 100,
+              title: 'random',
+              ...(owner && { owner_id: ids[owner]! }),
+              ...(status && { status }),
+            });
             const got = answer(await as(who).get('/hidden/100'));
             const readable = (who !== 'rita' && owner === who) || (who === 'rita' && status === 'published');
             if (readable) expect(got.status).to.equal(200);
@@ -142,7 +181,11 @@ describe('require({ …, load, conceal }) and auth.resource(req)', () => {
 
   describe('auth.resource<T>(req)', () => {
     it('returns what the guard loaded and allowed', async () => {
-      expect((await as('ada').get('/notes/1').expect(200)).body.note).to.deep.equal({ id: 1, owner_id: ids['ada'], title: "Ada's" });
+      expect((await as('ada').get('/notes/1').expect(200)).body.note).to.deep.equal({
+        id: 1,
+        owner_id: ids['ada'],
+        title: "Ada's",
+      });
     });
 
     it('throws a TypeError naming the missing guard when none loaded a resource: a 500, the reason in the log', async () => {
@@ -150,13 +193,21 @@ describe('require({ …, load, conceal }) and auth.resource(req)', () => {
       const response = await as('ada').get('/unguarded/1').expect(500);
       expect(response.body.code).to.equal('internal_error');
       expect(response.text).not.to.contain('require(');
-      expect(t.log.text()).to.contain('TypeError: auth.resource(req): no require({ action, subject, load }) guard loaded a resource for this request');
+      expect(t.log.text()).to.contain(
+        'TypeError: auth.resource(req): no require({ action, subject, load }) guard loaded a resource for this request',
+      );
     });
   });
 
   it('refuses conceal that makes no sense when the route is declared', () => {
-    expect(() => t.auth.require({ action: 'read', subject: 'Note', conceal: true })).to.throw(TypeError, 'conceal needs load');
-    expect(() => t.auth.require({ action: 'read', subject: 'Note', load, conceal: 1 as never })).to.throw(TypeError, 'conceal is true, false or an action');
+    expect(() => t.auth.require({ action: 'read', subject: 'Note', conceal: true })).to.throw(
+      TypeError,
+      'conceal needs load',
+    );
+    expect(() => t.auth.require({ action: 'read', subject: 'Note', load, conceal: 1 as never })).to.throw(
+      TypeError,
+      'conceal is true, false or an action',
+    );
     expect(() => t.auth.require({ action: 'read', subject: 'Note', conceal: false })).not.to.throw();
   });
 });

@@ -15,7 +15,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { idsWhere, openThings, store } from '../properties/access-rules.js';
 
 const ada = { id: 7, email: 'ada@example.com', is_admin: false, roles: ['reader'] };
-const HINT = '$not applies to one field, as in { "team": { "$not": { "$eq": "north" } } }; to negate whole conditions, use { "$nor": [{ "team": "north" }] }';
+const HINT =
+  '$not applies to one field, as in { "team": { "$not": { "$eq": "north" } } }; to negate whole conditions, use { "$nor": [{ "team": "north" }] }';
 
 describe('conditions: $not', () => {
   let t: TestApp;
@@ -34,12 +35,17 @@ describe('conditions: $not', () => {
     await t.auth.close();
   });
 
-  const readReports = (conditions: object): RoleRule[] => [{ action: 'read', subject: 'Report', conditions } as RoleRule];
+  const readReports = (conditions: object): RoleRule[] => [
+    { action: 'read', subject: 'Report', conditions } as RoleRule,
+  ];
   const reads = (team: string | null) => t.auth.abilityFor(ada).can('read', subject('Report', { team }));
 
   it('over whole conditions is refused when the role is defined, naming the rule, where $not goes and what to write instead', () => {
     for (const conditions of [{ $not: { team: 'north' } }, { $or: [{ year: 2026 }, { $not: { team: 'north' } }] }]) {
-      expect(() => t.auth.defineRole('reader', readReports(conditions)), JSON.stringify(conditions)).to.throw(TypeError, `role "reader", rule 1: "conditions": the conditions cannot be read: ${HINT}`);
+      expect(() => t.auth.defineRole('reader', readReports(conditions)), JSON.stringify(conditions)).to.throw(
+        TypeError,
+        `role "reader", rule 1: "conditions": the conditions cannot be read: ${HINT}`,
+      );
     }
   });
 
@@ -54,7 +60,9 @@ describe('conditions: $not', () => {
         error = thrown;
       }
       expect(error).to.be.instanceOf(Error);
-      expect((error as Error).message).to.contain('$.reader[0].conditions').and.contain(HINT);
+      expect((error as Error).message)
+        .to.contain('$.reader[0].conditions')
+        .and.contain(HINT);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -63,8 +71,15 @@ describe('conditions: $not', () => {
   it('on a field, and $nor over conditions, grant what they say, in memory and as the rows accessibleBy selects', async () => {
     for (const conditions of [{ team: { $not: { $eq: 'north' } } }, { $nor: [{ team: 'north' }] }]) {
       t.auth.defineRole('reader', [{ action: 'read', subject: ['Report', 'Thing'], conditions } as RoleRule]);
-      expect([reads('north'), reads('south'), reads(null)], JSON.stringify(conditions)).to.deep.equal([false, true, true]);
-      expect(await idsWhere(things, t.auth.accessibleBy(ada, 'read', 'Thing')), JSON.stringify(conditions)).to.deep.equal([2, 3]);
+      expect([reads('north'), reads('south'), reads(null)], JSON.stringify(conditions)).to.deep.equal([
+        false,
+        true,
+        true,
+      ]);
+      expect(
+        await idsWhere(things, t.auth.accessibleBy(ada, 'read', 'Thing')),
+        JSON.stringify(conditions),
+      ).to.deep.equal([2, 3]);
     }
   });
 });

@@ -23,7 +23,13 @@ describe('auth.explain', () => {
           includes: ['viewer'],
           rules: [
             { action: 'read', subject: 'Report', fields: ['title'] },
-            { action: 'read', subject: 'Report', inverted: true, conditions: { secret: true }, reason: 'Secret reports are for the board' },
+            {
+              action: 'read',
+              subject: 'Report',
+              inverted: true,
+              conditions: { secret: true },
+              reason: 'Secret reports are for the board',
+            },
             { action: 'update', subject: 'Note', conditions: { owner_id: '${user.id}' } },
           ],
         },
@@ -41,12 +47,29 @@ describe('auth.explain', () => {
     // For the field "body", the analyst's own rule (title only) does not apply: the included role's does.
     expect(t.auth.explain(ann, 'read', 'Report', { team: 'north' }, 'body')).to.deep.equal({
       allowed: true,
-      rule: { role: 'viewer', index: 1, action: 'read', subject: 'Report', conditions: { team: 'north' }, inverted: false, source: file },
+      rule: {
+        role: 'viewer',
+        index: 1,
+        action: 'read',
+        subject: 'Report',
+        conditions: { team: 'north' },
+        inverted: false,
+        source: file,
+      },
     });
   });
 
   it('names the inverted rule that refused, with its reason', () => {
-    const refusing = { role: 'analyst', index: 2, action: 'read', subject: 'Report', conditions: { secret: true }, inverted: true, reason: 'Secret reports are for the board', source: file };
+    const refusing = {
+      role: 'analyst',
+      index: 2,
+      action: 'read',
+      subject: 'Report',
+      conditions: { secret: true },
+      inverted: true,
+      reason: 'Secret reports are for the board',
+      source: file,
+    };
     const explanation = t.auth.explain(ann, 'read', 'Report', { team: 'north', secret: true });
     expect(explanation).to.deep.include({ allowed: false, rule: refusing });
     // Why not: both allowing rules matched, and the inverted rule refused.
@@ -58,21 +81,40 @@ describe('auth.explain', () => {
 
   it('answers null when no rule applies: denied by default', () => {
     // `update` is named (for Note), not for Report: no rule could allow it, so why_not is empty.
-    expect(t.auth.explain(ann, 'update', 'Report', { team: 'north' })).to.deep.equal({ allowed: false, rule: null, why_not: [] });
-    expect(t.auth.explain({ ...ann, roles: [] }, 'read', 'Report', { team: 'north' })).to.deep.equal({ allowed: false, rule: null, why_not: [] });
+    expect(t.auth.explain(ann, 'update', 'Report', { team: 'north' })).to.deep.equal({
+      allowed: false,
+      rule: null,
+      why_not: [],
+    });
+    expect(t.auth.explain({ ...ann, roles: [] }, 'read', 'Report', { team: 'north' })).to.deep.equal({
+      allowed: false,
+      rule: null,
+      why_not: [],
+    });
   });
 
   it('shows the rule as it applied to this user: placeholders filled in', () => {
     const explanation = t.auth.explain(ann, 'update', 'Note', { owner_id: 7 });
     expect(explanation.allowed).to.equal(true);
-    expect(explanation.rule).to.include({ role: 'analyst' }).and.to.deep.include({ conditions: { owner_id: 7 } });
+    expect(explanation.rule)
+      .to.include({ role: 'analyst' })
+      .and.to.deep.include({ conditions: { owner_id: 7 } });
     expect(t.auth.explain(ann, 'update', 'Note', { owner_id: 8 })).to.deep.include({ allowed: false, rule: null });
   });
 
   it('asks about one field when given one; without one, a rule that limits the fields decides', () => {
-    expect(t.auth.explain(ann, 'read', 'Report', { team: 'north' }).rule).to.deep.include({ role: 'analyst', fields: ['title'] });
-    expect(t.auth.explain(ann, 'read', 'Report', { team: 'south' }, 'title').rule).to.deep.include({ role: 'analyst', fields: ['title'] });
-    expect(t.auth.explain(ann, 'read', 'Report', { team: 'south' }, 'body')).to.deep.include({ allowed: false, rule: null });
+    expect(t.auth.explain(ann, 'read', 'Report', { team: 'north' }).rule).to.deep.include({
+      role: 'analyst',
+      fields: ['title'],
+    });
+    expect(t.auth.explain(ann, 'read', 'Report', { team: 'south' }, 'title').rule).to.deep.include({
+      role: 'analyst',
+      fields: ['title'],
+    });
+    expect(t.auth.explain(ann, 'read', 'Report', { team: 'south' }, 'body')).to.deep.include({
+      allowed: false,
+      rule: null,
+    });
   });
 
   it('denies, as the guards do, when a condition names a field the context lacks', () => {
@@ -80,13 +122,27 @@ describe('auth.explain', () => {
   });
 
   it('names the policy for a policy subject, with no rule', () => {
-    expect(t.auth.explain(ann, 'satisfy', 'is_self', { user_id: 7 })).to.deep.equal({ allowed: true, rule: null, policy: 'is_self' });
-    expect(t.auth.explain(ann, 'satisfy', 'is_self', { user_id: 8 })).to.deep.equal({ allowed: false, rule: null, policy: 'is_self' });
+    expect(t.auth.explain(ann, 'satisfy', 'is_self', { user_id: 7 })).to.deep.equal({
+      allowed: true,
+      rule: null,
+      policy: 'is_self',
+    });
+    expect(t.auth.explain(ann, 'satisfy', 'is_self', { user_id: 8 })).to.deep.equal({
+      allowed: false,
+      rule: null,
+      policy: 'is_self',
+    });
   });
 
   it('shows rules defined in code without a source', () => {
     t.auth.defineRole('coder', [{ action: 'read', subject: 'Log' }]);
-    expect(t.auth.explain({ ...ann, roles: ['coder'] }, 'read', 'Log').rule).to.deep.equal({ role: 'coder', index: 1, action: 'read', subject: 'Log', inverted: false });
+    expect(t.auth.explain({ ...ann, roles: ['coder'] }, 'read', 'Log').rule).to.deep.equal({
+      role: 'coder',
+      index: 1,
+      action: 'read',
+      subject: 'Log',
+      inverted: false,
+    });
   });
 });
 
@@ -97,15 +153,28 @@ describe("a guard's 403", () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
       auth.defineRole('analyst', [
         { action: 'read', subject: 'Report' },
-        { action: 'read', subject: 'Report', inverted: true, conditions: { team: 'board' }, reason: 'Board reports are for the board' },
+        {
+          action: 'read',
+          subject: 'Report',
+          inverted: true,
+          conditions: { team: 'board' },
+          reason: 'Board reports are for the board',
+        },
       ]);
-      app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (_req, res) => res.json({ ok: true }));
+      app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (_req, res) =>
+        res.json({ ok: true }),
+      );
       app.get('/ops', auth.rolesRequired('operator', 'analyst'), (_req, res) => res.json({ ok: true }));
       app.get('/desk', auth.rolesAccepted('operator', 'support'), (_req, res) => res.json({ ok: true }));
       app.get('/notes/:id', auth.require({ action: 'update', subject: 'Note' }), (_req, res) => res.json({ ok: true }));
     });
     await t.auth.users.create({ email: 'ann@example.com', password: PASSWORD, roles: ['analyst'] });
-    cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ann@example.com', password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ann@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
   });
   after(() => t.auth.close());
 

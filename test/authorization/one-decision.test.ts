@@ -40,17 +40,28 @@ describe('one decision everywhere (issue 40)', () => {
         { action: 'read', subject: 'Report', conditions: { team: { $ne: '${user.team}' } } },
       ]);
       app.use(express.json());
-      app.get('/reports/:name', auth.require({ action: 'read', subject: 'Report', load: (req) => REPORTS[String(req.params['name'])] ?? null }), (_req, res) => res.json({ ok: true }));
+      app.get(
+        '/reports/:name',
+        auth.require({ action: 'read', subject: 'Report', load: (req) => REPORTS[String(req.params['name'])] ?? null }),
+        (_req, res) => res.json({ ok: true }),
+      );
     });
     const user = await t.auth.users.create({ email: 'ann@example.com', password: PASSWORD, roles: ['analyst'] });
     analyst = { id: user.id, email: user.email, is_admin: false, roles: ['analyst'] };
-    cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ann@example.com', password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ann@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
   });
   after(() => t.auth.close());
 
   it('a shadowing grant: GET /reports/north behind require answers 200, as can, explain, policy tests and diff say', async () => {
     const status = async (name: string) => (await request(t.app).get(`/reports/${name}`).set('Cookie', cookie)).status;
-    expect(await status('north'), 'the second rule names archived, which the report lacks: the first decides').to.equal(200);
+    expect(await status('north'), 'the second rule names archived, which the report lacks: the first decides').to.equal(
+      200,
+    );
     expect(await status('north-archived')).to.equal(200);
     expect(await status('south')).to.equal(200);
     expect(await status('south-archived')).to.equal(403);
@@ -65,17 +76,28 @@ describe('one decision everywhere (issue 40)', () => {
       principals: { ann: { roles: ['analyst'] } },
       tests: [
         { principal: 'ann', action: 'read', subject: 'Report', fields: { team: 'north' }, allowed: true },
-        { principal: 'ann', action: 'read', subject: 'Report', fields: { team: 'south', archived: true }, allowed: false },
+        {
+          principal: 'ann',
+          action: 'read',
+          subject: 'Report',
+          fields: { team: 'south', archived: true },
+          allowed: false,
+        },
       ],
     });
     expect(report.results.map((result) => result.passed)).to.deep.equal([true, true]);
     // Adding the second rule only grants (it never hides the first): diff says so, and each witness is what the guard answers.
-    const { changes } = t.auth.policies.diff({ roles: { analyst: ANALYST.slice(0, 1) } }, { roles: { analyst: ANALYST } });
-    expect(changes.map((change) => `${change.change} ${change.action} ${change.subject}`)).to.deep.equal(['grant read Report']);
+    const { changes } = t.auth.policies.diff(
+      { roles: { analyst: ANALYST.slice(0, 1) } },
+      { roles: { analyst: ANALYST } },
+    );
+    expect(changes.map((change) => `${change.change} ${change.action} ${change.subject}`)).to.deep.equal([
+      'grant read Report',
+    ]);
     expect(ability.can('read', subject('Report', structuredClone(changes[0]!.witness.subject)))).to.equal(true);
   });
 
-  it("GET /api/abilities: createClientAbility decides each report as the guard does, the shadowing grant included", async () => {
+  it('GET /api/abilities: createClientAbility decides each report as the guard does, the shadowing grant included', async () => {
     const { body } = await request(t.app).get('/service-auth/api/abilities').set('Cookie', cookie).expect(200);
     const client = createClientAbility(body.rules);
     for (const [name, fields] of Object.entries(REPORTS)) {
@@ -91,18 +113,28 @@ describe('one decision everywhere (issue 40)', () => {
       return t.auth.abilityFor(await t.auth.loadUserAttributes(user));
     };
     const [none, red] = await Promise.all([yearly('none@example.com'), yearly('red@example.com', 'red')]);
-    for (const fields of [{ year: 2026 }, { year: 2026, team: 'red' }, { year: 2026, team: 'blue' }, { year: 2025, team: 'blue' }]) {
+    for (const fields of [
+      { year: 2026 },
+      { year: 2026, team: 'red' },
+      { year: 2026, team: 'blue' },
+      { year: 2025, team: 'blue' },
+    ]) {
       const report = () => subject('Report', { ...fields });
       if (none.can('read', report())) expect(red.can('read', report()), JSON.stringify(fields)).to.equal(true);
     }
-    expect(red.can('read', subject('Report', { year: 2026 })), 'no team on the report: the $ne rule does not apply').to.equal(true);
+    expect(
+      red.can('read', subject('Report', { year: 2026 })),
+      'no team on the report: the $ne rule does not apply',
+    ).to.equal(true);
     expect(red.can('read', subject('Report', { year: 2025, team: 'red' }))).to.equal(false);
   });
 
   it('compares strictly by type: no coercion in equality, $in or order; null is equal to null only and not ordered', () => {
     const matches = (conditions: object, object: object) => conditionsMatcher(conditions as never)(object);
     expect(matches({ score: '1' }, { score: 1 })).to.equal(false);
-    expect(matches({ score: { $ne: '1' } }, { score: 1 }), 'a value of another type: the rule does not apply').to.equal(false);
+    expect(matches({ score: { $ne: '1' } }, { score: 1 }), 'a value of another type: the rule does not apply').to.equal(
+      false,
+    );
     expect(matches({ flag: 'true' }, { flag: true })).to.equal(false);
     expect(matches({ id: { $in: ['1', '5'] } }, { id: 1 })).to.equal(false);
     expect(matches({ id: { $in: [1, 5] } }, { id: 1 })).to.equal(true);
@@ -140,10 +172,18 @@ describe('placeholders outside user.* and org.* (issue 39)', () => {
 
   it('is a TypeError naming it when the role, organization role or scope is defined, or a rule file read', async () => {
     const rules = [{ action: 'read', subject: 'Doc', conditions: { team: '${member.team}' } }];
-    expect(() => t.auth.defineRole('r', rules)).to.throw(TypeError, /role "r", rule 1: "conditions": unknown placeholder \$\{member\.team\}/);
+    expect(() => t.auth.defineRole('r', rules)).to.throw(
+      TypeError,
+      /role "r", rule 1: "conditions": unknown placeholder \$\{member\.team\}/,
+    );
     expect(() => t.auth.defineOrgRole('o', rules)).to.throw(TypeError, /unknown placeholder \$\{member\.team\}/);
-    expect(() => t.auth.defineScope('docs:read', rules, 'Read the docs')).to.throw(TypeError, /unknown placeholder \$\{member\.team\}/);
-    expect(() => t.auth.defineRole('r', [{ action: 'read', subject: 'Doc', conditions: { team: 'x-${team}' } }])).to.throw(TypeError, /unknown placeholder \$\{team\}/);
+    expect(() => t.auth.defineScope('docs:read', rules, 'Read the docs')).to.throw(
+      TypeError,
+      /unknown placeholder \$\{member\.team\}/,
+    );
+    expect(() =>
+      t.auth.defineRole('r', [{ action: 'read', subject: 'Doc', conditions: { team: 'x-${team}' } }]),
+    ).to.throw(TypeError, /unknown placeholder \$\{team\}/);
     const dir = await temporaryDirectory();
     await writeFile(join(dir, 'roles.json'), JSON.stringify({ roles: { r: rules } }));
     expect(() => t.auth.loadPolicies(dir)).to.throw(TypeError, /unknown placeholder \$\{member\.team\}/);

@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import type { AppAbility } from '../../src/authorization/abilities.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
-const ada = { id: 7, email: 'ada@example.com', is_admin: false, isAdmin: false, roles: new Set<string>() as ReadonlySet<string> };
+const ada = {
+  id: 7,
+  email: 'ada@example.com',
+  is_admin: false,
+  isAdmin: false,
+  roles: new Set<string>() as ReadonlySet<string>,
+};
 const ACME = { id: 1, slug: 'acme' };
 const GLOBEX = { id: 2, slug: 'globex' };
 
@@ -68,11 +74,19 @@ describe('organization roles', () => {
 
   it('takes away with an inverted rule only within its organization', () => {
     t.auth.defineRole('reader', [{ action: 'read', subject: 'Project' }]);
-    t.auth.defineOrgRole('restricted', [{ action: 'read', subject: 'Project', inverted: true, conditions: { secret: true } }]);
+    t.auth.defineOrgRole('restricted', [
+      { action: 'read', subject: 'Project', inverted: true, conditions: { secret: true } },
+    ]);
     const ability = inOrg(ACME, ['restricted'], ['reader']);
-    expect(ability.can('read', subject('Project', { org_id: 1, secret: true })), "the organization's refusal comes after the global grant").to.equal(false);
+    expect(
+      ability.can('read', subject('Project', { org_id: 1, secret: true })),
+      "the organization's refusal comes after the global grant",
+    ).to.equal(false);
     expect(ability.can('read', subject('Project', { org_id: 1, secret: false }))).to.equal(true);
-    expect(ability.can('read', subject('Project', { org_id: 2, secret: true })), "another organization's row: the global grant holds").to.equal(true);
+    expect(
+      ability.can('read', subject('Project', { org_id: 2, secret: true })),
+      "another organization's row: the global grant holds",
+    ).to.equal(true);
   });
 
   it('decides alike whatever order a membership (or a user) lists its roles in: they are taken by name', () => {
@@ -86,7 +100,8 @@ describe('organization roles', () => {
     expect(first, '"viewer" after "owner", by name').to.equal(true);
     t.auth.defineRole('b', [{ action: 'read', subject: 'Doc' }]);
     t.auth.defineRole('a', [{ action: 'read', subject: 'Doc', inverted: true }]);
-    const global = (roles: string[]) => t.auth.abilityFor({ id: 7, email: 'ada@example.com', roles }).can('read', 'Doc');
+    const global = (roles: string[]) =>
+      t.auth.abilityFor({ id: 7, email: 'ada@example.com', roles }).can('read', 'Doc');
     expect([global(['b', 'a']), global(['a', 'b'])]).to.deep.equal([true, true]);
   });
 
@@ -95,29 +110,54 @@ describe('organization roles', () => {
       { action: 'read', subject: 'Channel', conditions: { name: 'org-${org.slug}', owner_org: '${org.id}' } },
       { action: 'update', subject: 'Task', conditions: { assignee_id: '${user.id}' } },
     ]);
-    expect(inOrg(ACME, ['member']).can('read', subject('Channel', { org_id: 1, name: 'org-acme', owner_org: 1 }))).to.equal(true);
-    expect(inOrg(GLOBEX, ['member']).can('read', subject('Channel', { org_id: 2, name: 'org-globex', owner_org: 2 }))).to.equal(true);
-    expect(inOrg(GLOBEX, ['member']).can('read', subject('Channel', { org_id: 2, name: 'org-acme', owner_org: 2 }))).to.equal(false);
+    expect(
+      inOrg(ACME, ['member']).can('read', subject('Channel', { org_id: 1, name: 'org-acme', owner_org: 1 })),
+    ).to.equal(true);
+    expect(
+      inOrg(GLOBEX, ['member']).can('read', subject('Channel', { org_id: 2, name: 'org-globex', owner_org: 2 })),
+    ).to.equal(true);
+    expect(
+      inOrg(GLOBEX, ['member']).can('read', subject('Channel', { org_id: 2, name: 'org-acme', owner_org: 2 })),
+    ).to.equal(false);
     expect(inOrg(ACME, ['member']).can('update', subject('Task', { org_id: 1, assignee_id: 7 }))).to.equal(true);
     expect(inOrg(ACME, ['member']).can('update', subject('Task', { org_id: 1, assignee_id: 8 }))).to.equal(false);
   });
 
   it('checks rules as global roles are checked, with the same messages, and refuses ${org.*} in a global role', () => {
-    expect(() => t.auth.defineOrgRole('x', [{ subject: 'Article' } as never])).to.throw(TypeError, 'org role "x", rule 1: "action"');
-    expect(() => t.auth.defineOrgRole('x', [{ action: 'read', subject: 'A', conditions: { $where: 'x' } }])).to.throw(TypeError, /"\$where" is not allowed/);
-    expect(() => t.auth.defineOrgRole('x', [{ action: 'read', subject: 'A', conditions: { name: '${org.name}' } }])).to.throw(TypeError, /unknown placeholder \$\{org\.name\}; use \$\{org\.id\} or \$\{org\.slug\}/);
-    expect(() => t.auth.defineOrgRole('', [])).to.throw(TypeError, 'defineOrgRole(name, rules): name must be a non-empty string');
-    expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'A', conditions: { org_id: '${org.id}' } }])).to.throw(TypeError, /role "x", rule 1: "conditions": \$\{org\.id\} is for organization roles only/);
+    expect(() => t.auth.defineOrgRole('x', [{ subject: 'Article' } as never])).to.throw(
+      TypeError,
+      'org role "x", rule 1: "action"',
+    );
+    expect(() => t.auth.defineOrgRole('x', [{ action: 'read', subject: 'A', conditions: { $where: 'x' } }])).to.throw(
+      TypeError,
+      /"\$where" is not allowed/,
+    );
+    expect(() =>
+      t.auth.defineOrgRole('x', [{ action: 'read', subject: 'A', conditions: { name: '${org.name}' } }]),
+    ).to.throw(TypeError, /unknown placeholder \$\{org\.name\}; use \$\{org\.id\} or \$\{org\.slug\}/);
+    expect(() => t.auth.defineOrgRole('', [])).to.throw(
+      TypeError,
+      'defineOrgRole(name, rules): name must be a non-empty string',
+    );
+    expect(() =>
+      t.auth.defineRole('x', [{ action: 'read', subject: 'A', conditions: { org_id: '${org.id}' } }]),
+    ).to.throw(TypeError, /role "x", rule 1: "conditions": \$\{org\.id\} is for organization roles only/);
     expect(t.parts.orgRoles.has('x')).to.equal(false);
   });
 
   it('includes other organization roles, before its own rules, and refuses a cycle', () => {
     t.auth.defineOrgRole('viewer', [{ action: 'read', subject: 'Project' }]);
-    t.auth.defineOrgRole('member', { includes: ['viewer'], rules: [{ action: 'read', subject: 'Project', inverted: true, conditions: { archived: true } }] });
+    t.auth.defineOrgRole('member', {
+      includes: ['viewer'],
+      rules: [{ action: 'read', subject: 'Project', inverted: true, conditions: { archived: true } }],
+    });
     const ability = inOrg(ACME, ['member']);
     expect(ability.can('read', subject('Project', { org_id: 1, archived: false }))).to.equal(true);
     expect(ability.can('read', subject('Project', { org_id: 1, archived: true }))).to.equal(false);
-    expect(() => t.auth.defineOrgRole('viewer', { includes: ['member'], rules: [] })).to.throw(TypeError, 'org role "viewer" would include itself: viewer -> member -> viewer');
+    expect(() => t.auth.defineOrgRole('viewer', { includes: ['member'], rules: [] })).to.throw(
+      TypeError,
+      'org role "viewer" would include itself: viewer -> member -> viewer',
+    );
     expect(t.parts.orgRoles.names()).to.deep.equal(['viewer', 'member']);
   });
 
@@ -165,7 +205,10 @@ describe('organization roles', () => {
       await file('a.json', { reader: [{ action: 'read', subject: 'Report' }] });
       await file('b.json', {
         roles: { auditor: [{ action: 'read', subject: 'Log' }] },
-        orgRoles: { viewer: [{ action: 'read', subject: 'Project' }], member: { includes: ['viewer'], rules: [{ action: 'create', subject: 'Task' }] } },
+        orgRoles: {
+          viewer: [{ action: 'read', subject: 'Project' }],
+          member: { includes: ['viewer'], rules: [{ action: 'create', subject: 'Task' }] },
+        },
       });
       await file('c.json', { orgRoles: { owner: [{ action: 'manage', subject: 'all' }] } });
       expect(t.auth.loadPolicies(dir)).to.deep.equal(['reader', 'auditor']);
@@ -180,13 +223,29 @@ describe('organization roles', () => {
 
     it('refuses a scope that is not { description, rules }, unknown keys beside roles, orgRoles and scopes, and ${org.*} in global roles, naming file and JSON path', async () => {
       const scopes = await file('scopes.json', { roles: {}, scopes: { 'notes:read': [] } });
-      expect(() => t.auth.loadPolicies(scopes)).to.throw(TypeError, `${scopes}: $.scopes["notes:read"]: must be { "description": "…", "rules": [rules] }`);
+      expect(() => t.auth.loadPolicies(scopes)).to.throw(
+        TypeError,
+        `${scopes}: $.scopes["notes:read"]: must be { "description": "…", "rules": [rules] }`,
+      );
       const wrong = await file('wrong.json', { orgRoles: { viewer: [{ action: 'read' }] } });
-      expect(() => t.auth.loadPolicies(wrong)).to.throw(TypeError, `${wrong}: $.orgRoles.viewer[0].subject: must be a string or a list of strings`);
-      const placeholder = await file('placeholder.json', { roles: { x: [{ action: 'read', subject: 'A', conditions: { org_id: '${org.id}' } }] } });
-      expect(() => t.auth.loadPolicies(placeholder)).to.throw(TypeError, /\$\.roles\.x\[0\]\.conditions: \$\{org\.id\} is for organization roles only/);
-      const cycle = await file('cycle.json', { orgRoles: { a: { includes: ['b'], rules: [] }, b: { includes: ['a'], rules: [] } } });
-      expect(() => t.auth.loadPolicies(cycle)).to.throw(TypeError, `${cycle}: org role "b" would include itself: b -> a -> b`);
+      expect(() => t.auth.loadPolicies(wrong)).to.throw(
+        TypeError,
+        `${wrong}: $.orgRoles.viewer[0].subject: must be a string or a list of strings`,
+      );
+      const placeholder = await file('placeholder.json', {
+        roles: { x: [{ action: 'read', subject: 'A', conditions: { org_id: '${org.id}' } }] },
+      });
+      expect(() => t.auth.loadPolicies(placeholder)).to.throw(
+        TypeError,
+        /\$\.roles\.x\[0\]\.conditions: \$\{org\.id\} is for organization roles only/,
+      );
+      const cycle = await file('cycle.json', {
+        orgRoles: { a: { includes: ['b'], rules: [] }, b: { includes: ['a'], rules: [] } },
+      });
+      expect(() => t.auth.loadPolicies(cycle)).to.throw(
+        TypeError,
+        `${cycle}: org role "b" would include itself: b -> a -> b`,
+      );
     });
   });
 });

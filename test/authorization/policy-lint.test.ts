@@ -8,9 +8,15 @@ import { defineEntity } from '@mikro-orm/core';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 const p = defineEntity.properties;
-const Task = defineEntity({ name: 'Task', properties: { id: p.integer().primary(), org_id: p.integer(), title: p.string() } });
+const Task = defineEntity({
+  name: 'Task',
+  properties: { id: p.integer().primary(), org_id: p.integer(), title: p.string() },
+});
 const Tag = defineEntity({ name: 'Tag', properties: { id: p.integer().primary(), label: p.string() } });
-const Score = defineEntity({ name: 'Score', properties: { id: p.integer().primary(), points: p.integer(), done: p.boolean(), tag: () => p.manyToOne(Tag) } });
+const Score = defineEntity({
+  name: 'Score',
+  properties: { id: p.integer().primary(), points: p.integer(), done: p.boolean(), tag: () => p.manyToOne(Tag) },
+});
 
 describe('auth.policies.lint()', () => {
   let t: TestApp;
@@ -37,12 +43,18 @@ describe('auth.policies.lint()', () => {
         { action: 'read', subject: 'Score', conditions: { 'tag.label': { $lt: 5 }, points: '${user.id}' } },
         { action: 'read', subject: 'Score', conditions: { points: { $gte: 2 }, 'tag.label': 'x' } },
       ]);
-      auth.defineOrgRole('member', [{ action: 'read', subject: ['Task', 'Tag'] }, { action: 'read', subject: 'Organization' }]);
+      auth.defineOrgRole('member', [
+        { action: 'read', subject: ['Task', 'Tag'] },
+        { action: 'read', subject: 'Organization' },
+      ]);
     });
   });
   after(() => t.auth.close());
 
-  const findings = (entities?: unknown[]) => t.auth.policies.lint(entities ? { entities } : {}).findings.map(({ kind, role, org_role, rule }) => [kind, role, org_role ?? false, rule]);
+  const findings = (entities?: unknown[]) =>
+    t.auth.policies
+      .lint(entities ? { entities } : {})
+      .findings.map(({ kind, role, org_role, rule }) => [kind, role, org_role ?? false, rule]);
 
   it('reports rules no subject meets, rules a later rule overrides, and duplicates, by role and rule', () => {
     expect(findings()).to.deep.equal([
@@ -64,19 +76,44 @@ describe('auth.policies.lint()', () => {
   });
 
   it("with the application's entities, an organization role's rule on an entity without the tenant field", () => {
-    const found = t.auth.policies.lint({ entities: [[Task, Tag]] }).findings.filter(({ kind }) => kind === 'no_tenant_field');
+    const found = t.auth.policies
+      .lint({ entities: [[Task, Tag]] })
+      .findings.filter(({ kind }) => kind === 'no_tenant_field');
     expect(found.map(({ role, org_role, rule, message }) => ({ role, org_role, rule, message }))).to.deep.equal([
-      { role: 'member', org_role: true, rule: 1, message: 'matches nothing: the entity Tag has no tenant field "org_id" (SERVICE_AUTH_TENANT_FIELD), by which an organization role\'s rules are bound to the organization' },
+      {
+        role: 'member',
+        org_role: true,
+        rule: 1,
+        message:
+          'matches nothing: the entity Tag has no tenant field "org_id" (SERVICE_AUTH_TENANT_FIELD), by which an organization role\'s rules are bound to the organization',
+      },
     ]);
   });
 
   it("with the application's entities, rule values of another type than their column, and order operators on a column that is not a number or a date", () => {
-    const found = t.auth.policies.lint({ entities: [[Task, Tag, Score]] }).findings.filter(({ kind }) => kind === 'column_type');
+    const found = t.auth.policies
+      .lint({ entities: [[Task, Tag, Score]] })
+      .findings.filter(({ kind }) => kind === 'column_type');
     expect(found.map(({ role, rule, message }) => ({ role, rule, message }))).to.deep.equal([
-      { role: 'typed', rule: 1, message: '"points" (Score.points, a number column) is compared with "1", a string: it matches no row' },
-      { role: 'typed', rule: 1, message: '"done" (Score.done, a boolean column) is compared with "false", a string: it matches no row' },
-      { role: 'typed', rule: 2, message: '$lt on "tag.label" (Tag.label, a string column): the order operators compare numbers and dates only' },
+      {
+        role: 'typed',
+        rule: 1,
+        message: '"points" (Score.points, a number column) is compared with "1", a string: it matches no row',
+      },
+      {
+        role: 'typed',
+        rule: 1,
+        message: '"done" (Score.done, a boolean column) is compared with "false", a string: it matches no row',
+      },
+      {
+        role: 'typed',
+        rule: 2,
+        message: '$lt on "tag.label" (Tag.label, a string column): the order operators compare numbers and dates only',
+      },
     ]);
-    expect(t.auth.policies.lint().findings.filter(({ kind }) => kind === 'column_type'), 'without the entities').to.deep.equal([]);
+    expect(
+      t.auth.policies.lint().findings.filter(({ kind }) => kind === 'column_type'),
+      'without the entities',
+    ).to.deep.equal([]);
   });
 });

@@ -24,27 +24,68 @@ describe('require({ load }) with rules that follow relations', () => {
 
   before(async () => {
     orm = await openGraph();
-    (orm.em as SqlEntityManager).getConnection().getKnex().on('query', () => void statements++);
-    const find = (req: Request, populate: boolean) => orm.em.fork().findOne(Task, Number(req.params['id']), populate ? { populate: ['project.members'] } : {});
+    (orm.em as SqlEntityManager)
+      .getConnection()
+      .getKnex()
+      .on('query', () => void statements++);
+    const find = (req: Request, populate: boolean) =>
+      orm.em.fork().findOne(Task, Number(req.params['id']), populate ? { populate: ['project.members'] } : {});
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
       auth.defineRole('member', [
         { action: 'read', subject: 'Task', conditions: { 'project.members.user_id': '${user.id}' } },
-        { action: 'read', subject: 'Task', inverted: true, conditions: { 'project.members': { $elemMatch: { user_id: '${user.id}', role: 'guest' } } }, reason: 'Guests read no tasks' },
+        {
+          action: 'read',
+          subject: 'Task',
+          inverted: true,
+          conditions: { 'project.members': { $elemMatch: { user_id: '${user.id}', role: 'guest' } } },
+          reason: 'Guests read no tasks',
+        },
       ]);
-      auth.defineRole('viewer', [{ action: 'read', subject: 'Task', conditions: { 'project.archived': { $ne: true } } }]);
+      auth.defineRole('viewer', [
+        { action: 'read', subject: 'Task', conditions: { 'project.archived': { $ne: true } } },
+      ]);
       app.use(express.json());
-      app.get('/tasks/:id', auth.require({ action: 'read', subject: 'Task', load: (req) => find(req, false) }), (req, res) => res.json({ id: (req.resource as Task).id }));
-      app.get('/populated/:id', auth.require({ action: 'read', subject: 'Task', load: (req) => find(req, true) }), (req, res) => res.json({ id: (req.resource as Task).id }));
-      app.get('/plain/:id', auth.require({ action: 'read', subject: 'Task', load: (req) => plain.get(Number(req.params['id'])) ?? null }), (_req, res) => res.json({}));
+      app.get(
+        '/tasks/:id',
+        auth.require({ action: 'read', subject: 'Task', load: (req) => find(req, false) }),
+        (req, res) => res.json({ id: (req.resource as Task).id }),
+      );
+      app.get(
+        '/populated/:id',
+        auth.require({ action: 'read', subject: 'Task', load: (req) => find(req, true) }),
+        (req, res) => res.json({ id: (req.resource as Task).id }),
+      );
+      app.get(
+        '/plain/:id',
+        auth.require({ action: 'read', subject: 'Task', load: (req) => plain.get(Number(req.params['id'])) ?? null }),
+        (_req, res) => res.json({}),
+      );
     });
-    for (const [name, roles] of [['ada', ['member']], ['bob', ['member']], ['vic', ['viewer']]] as const) {
+    for (const [name, roles] of [
+      ['ada', ['member']],
+      ['bob', ['member']],
+      ['vic', ['viewer']],
+    ] as const) {
       const user = await t.auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles: [...roles] });
       ids[name] = user.id;
-      cookies[name] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: `${name}@example.com`, password: PASSWORD }).expect(200))!;
+      cookies[name] = sessionCookieFrom(
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: `${name}@example.com`, password: PASSWORD })
+          .expect(200),
+      )!;
     }
     await storeGraph(orm, {
       projects: [
-        { id: 1, archived: false, score: null, members: [{ user_id: ids['ada']!, role: 'dev' }, { user_id: ids['bob']!, role: 'guest' }] },
+        {
+          id: 1,
+          archived: false,
+          score: null,
+          members: [
+            { user_id: ids['ada']!, role: 'dev' },
+            { user_id: ids['bob']!, role: 'guest' },
+          ],
+        },
         { id: 2, archived: true, score: null, members: [{ user_id: ids['ada']!, role: 'dev' }] },
         { id: 3, archived: null, score: null, members: [] },
       ],
@@ -80,7 +121,19 @@ describe('require({ load }) with rules that follow relations', () => {
     await get('vic', '/tasks/2').expect(403);
     await get('vic', '/tasks/3').expect(200);
     await get('vic', '/tasks/4').expect(200);
-    const allowed = (await orm.em.fork().find(Task, t.auth.accessibleBy({ id: ids['vic']!, email: 'vic@example.com', is_admin: false, roles: ['viewer'] }, 'read', 'Task', { em: orm.em }))).map((task) => task.id);
+    const allowed = (
+      await orm.em
+        .fork()
+        .find(
+          Task,
+          t.auth.accessibleBy(
+            { id: ids['vic']!, email: 'vic@example.com', is_admin: false, roles: ['viewer'] },
+            'read',
+            'Task',
+            { em: orm.em },
+          ),
+        )
+    ).map((task) => task.id);
     expect(allowed.sort()).to.deep.equal([1, 3, 4]);
   });
 
@@ -109,7 +162,12 @@ describe('require({ load }) with rules that follow relations', () => {
   });
 
   it('can() throws on a relation that is not loaded, naming it, rather than decide on nothing', async () => {
-    const ability = t.auth.abilityFor({ id: ids['ada']!, email: 'ada@example.com', is_admin: false, roles: ['member'] });
+    const ability = t.auth.abilityFor({
+      id: ids['ada']!,
+      email: 'ada@example.com',
+      is_admin: false,
+      roles: ['member'],
+    });
     const task = await orm.em.fork().findOneOrFail(Task, 1);
     expect(() => ability.can('read', subject('Task', task))).to.throw(/Task\.project is not loaded/);
     const loaded = await orm.em.fork().findOneOrFail(Task, 1, { populate: ['project'] });

@@ -17,7 +17,10 @@ const notes = new Map<number, Note>();
 let loads = 0;
 const load = async (req: Request): Promise<Note | null> => {
   loads++;
-  if (req.params['id'] === 'down') throw new DriverException(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+  if (req.params['id'] === 'down')
+    throw new DriverException(
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    );
   return notes.get(Number(req.params['id'])) ?? null;
 };
 
@@ -30,19 +33,43 @@ describe('require({ action, subject, load, fields })', () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
       auth.defineRole('member', [
         { action: ['read', 'update'], subject: 'Note', conditions: { owner_id: '${user.id}' } },
-        { action: 'update', subject: 'Note', inverted: true, conditions: { status: 'locked' }, reason: 'Locked notes cannot be changed' },
+        {
+          action: 'update',
+          subject: 'Note',
+          inverted: true,
+          conditions: { status: 'locked' },
+          reason: 'Locked notes cannot be changed',
+        },
         { action: 'update', subject: 'Profile', conditions: { user_id: '${user.id}' }, fields: ['email', 'name'] },
       ]);
       auth.defineRole('reviewer', [{ action: 'read', subject: 'Note', conditions: { status: { $ne: 'draft' } } }]);
       app.use(express.json());
-      app.get('/notes/:id', auth.require({ action: 'read', subject: 'Note', load }), (req, res) => res.json({ note: req.resource }));
-      app.patch('/notes/:id', auth.require({ action: 'update', subject: 'Note', load, fields: 'body' }), (req, res) => res.json({ note: req.resource, body: req.body }));
-      app.patch('/profiles/:user_id', auth.require({ action: 'update', subject: 'Profile', fields: 'body' }), (req, res) => res.json({ fields: Object.keys(req.body).sort() }));
+      app.get('/notes/:id', auth.require({ action: 'read', subject: 'Note', load }), (req, res) =>
+        res.json({ note: req.resource }),
+      );
+      app.patch('/notes/:id', auth.require({ action: 'update', subject: 'Note', load, fields: 'body' }), (req, res) =>
+        res.json({ note: req.resource, body: req.body }),
+      );
+      app.patch(
+        '/profiles/:user_id',
+        auth.require({ action: 'update', subject: 'Profile', fields: 'body' }),
+        (req, res) => res.json({ fields: Object.keys(req.body).sort() }),
+      );
     });
-    for (const [name, roles] of [['ada', ['member']], ['bob', ['member']], ['rita', ['reviewer']], ['nobody', []]] as const) {
+    for (const [name, roles] of [
+      ['ada', ['member']],
+      ['bob', ['member']],
+      ['rita', ['reviewer']],
+      ['nobody', []],
+    ] as const) {
       const user = await t.auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles: [...roles] });
       ids[name] = user.id;
-      cookies[name] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: `${name}@example.com`, password: PASSWORD }).expect(200))!;
+      cookies[name] = sessionCookieFrom(
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: `${name}@example.com`, password: PASSWORD })
+          .expect(200),
+      )!;
     }
     notes.set(1, { id: 1, owner_id: ids['ada']!, title: "Ada's" });
     notes.set(2, { id: 2, owner_id: ids['bob']!, title: "Bob's" });
@@ -54,7 +81,8 @@ describe('require({ action, subject, load, fields })', () => {
 
   const as = (who: string) => ({
     get: (path: string) => request(t.app).get(path).set('Cookie', cookies[who]!),
-    patch: (path: string, body: object) => request(t.app).patch(path).set('Cookie', cookies[who]!).set('Sec-Fetch-Site', 'same-origin').send(body),
+    patch: (path: string, body: object) =>
+      request(t.app).patch(path).set('Cookie', cookies[who]!).set('Sec-Fetch-Site', 'same-origin').send(body),
   });
 
   it("hands the handler the resource it loaded and allowed: one's own note", async () => {
@@ -116,8 +144,14 @@ describe('require({ action, subject, load, fields })', () => {
   });
 
   it('refuses options that make no sense when the route is declared', () => {
-    expect(() => t.auth.require({ action: 'read', subject: 'Note', load: 'notes' as never })).to.throw(TypeError, /load must be a function/);
-    expect(() => t.auth.require({ action: 'read', subject: 'Note', fields: 'query' as never })).to.throw(TypeError, /'body'/);
+    expect(() => t.auth.require({ action: 'read', subject: 'Note', load: 'notes' as never })).to.throw(
+      TypeError,
+      /load must be a function/,
+    );
+    expect(() => t.auth.require({ action: 'read', subject: 'Note', fields: 'query' as never })).to.throw(
+      TypeError,
+      /'body'/,
+    );
   });
 });
 
@@ -138,7 +172,11 @@ describe('permittedFields and pickPermitted', () => {
     const own = { id: 7, email: 'ada@example.com', name: 'Ada', password_hash: 'x' };
     expect(t.auth.permittedFields(ada, 'read', subject('User', { ...own }))).to.deep.equal(['email', 'id', 'name']);
     expect(t.auth.permittedFields(ada, 'read', subject('User', { ...own, id: 8 }))).to.deep.equal(['email', 'id']);
-    expect(t.auth.permittedFields(ada, 'read', 'User', ['id', 'email', 'name', 'password_hash'])).to.deep.equal(['email', 'id', 'name']);
+    expect(t.auth.permittedFields(ada, 'read', 'User', ['id', 'email', 'name', 'password_hash'])).to.deep.equal([
+      'email',
+      'id',
+      'name',
+    ]);
   });
 
   it('picks the permitted keys of an object for a response', () => {

@@ -22,12 +22,18 @@ describe('role inheritance', () => {
     const chief = t.auth.abilityFor(principal('chief'));
     expect(['read', 'update', 'delete'].map((action) => chief.can(action, 'Report'))).to.deep.equal([true, true, true]);
     const editor = t.auth.abilityFor(principal('editor'));
-    expect(['read', 'update', 'delete'].map((action) => editor.can(action, 'Report'))).to.deep.equal([true, true, false]);
+    expect(['read', 'update', 'delete'].map((action) => editor.can(action, 'Report'))).to.deep.equal([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it("puts the included roles' rules first, so that the including role's inverted rule takes away what they grant", () => {
     t.auth.defineRole('viewer', [{ action: 'read', subject: 'Report' }]);
-    t.auth.defineRole('intern', [{ action: 'read', subject: 'Report', inverted: true, conditions: { secret: true } }], { includes: ['viewer'] });
+    t.auth.defineRole('intern', [{ action: 'read', subject: 'Report', inverted: true, conditions: { secret: true } }], {
+      includes: ['viewer'],
+    });
     const ability = t.auth.abilityFor(principal('intern'));
     expect(ability.can('read', subject('Report', { secret: false }))).to.equal(true);
     expect(ability.can('read', subject('Report', { secret: true }))).to.equal(false);
@@ -37,7 +43,10 @@ describe('role inheritance', () => {
     t.auth.defineRole('a', [{ action: 'read', subject: 'A' }]);
     t.auth.defineRole('b', [{ action: 'read', subject: 'B' }], { includes: ['a'] });
     t.auth.defineRole('c', [{ action: 'read', subject: 'C' }], { includes: ['b'] });
-    expect(() => t.auth.defineRole('a', [], { includes: ['b'] })).to.throw(TypeError, 'role "a" would include itself: a -> b -> a');
+    expect(() => t.auth.defineRole('a', [], { includes: ['b'] })).to.throw(
+      TypeError,
+      'role "a" would include itself: a -> b -> a',
+    );
     expect(() => t.auth.defineRole('a', [], { includes: ['c'] })).to.throw(TypeError, 'a -> c -> b -> a');
     expect(() => t.auth.defineRole('self', [], { includes: ['self'] })).to.throw(TypeError, 'self -> self');
     expect(t.auth.abilityFor(principal('a')).can('read', 'A')).to.equal(true);
@@ -51,7 +60,10 @@ describe('role inheritance', () => {
   });
 
   it('rejects includes that are not a list of role names', () => {
-    expect(() => t.auth.defineRole('x', [], { includes: 'viewer' as never })).to.throw(TypeError, /"includes" must be a list of role names/);
+    expect(() => t.auth.defineRole('x', [], { includes: 'viewer' as never })).to.throw(
+      TypeError,
+      /"includes" must be a list of role names/,
+    );
     expect(() => t.auth.defineRole('x', [], { includes: [''] })).to.throw(TypeError, /"includes"/);
   });
 
@@ -80,7 +92,10 @@ describe('role inheritance', () => {
     it('names the file and the cycle, or the unknown key', async () => {
       const file = join(dir, 'cycle.json');
       await writeFile(file, JSON.stringify({ a: { includes: ['b'] }, b: { includes: ['a'] } }));
-      expect(() => t.auth.loadPolicies(file)).to.throw(TypeError, `${file}: role "b" would include itself: b -> a -> b`);
+      expect(() => t.auth.loadPolicies(file)).to.throw(
+        TypeError,
+        `${file}: role "b" would include itself: b -> a -> b`,
+      );
       await writeFile(file, JSON.stringify({ a: { include: ['b'], rules: [] } }));
       expect(() => t.auth.loadPolicies(file)).to.throw(TypeError, `${file}: $.a: Unrecognized key: "include"`);
     });
@@ -89,9 +104,15 @@ describe('role inheritance', () => {
 
 describe('SERVICE_AUTH_DEFAULT_ROLES', () => {
   it('gives every user who registers over HTTP the default roles, creating them', async () => {
-    const t = await createTestApp({ SERVICE_AUTH_DEFAULT_ROLES: 'member, reader', SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    const t = await createTestApp({
+      SERVICE_AUTH_DEFAULT_ROLES: 'member, reader',
+      SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+    });
     try {
-      const response = await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+      const response = await request(t.app)
+        .post('/service-auth/register')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(201);
       expect(response.body.user.roles).to.deep.equal(['member', 'reader']);
       expect((await t.auth.roles.list()).map((role) => role.name)).to.deep.equal(['member', 'reader']);
       // Users made from code or the CLI get only what they are given.
@@ -104,13 +125,20 @@ describe('SERVICE_AUTH_DEFAULT_ROLES', () => {
   it('gives none by default, and refuses a value that is not a list of role names', async () => {
     const t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     try {
-      const response = await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+      const response = await request(t.app)
+        .post('/service-auth/register')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(201);
       expect(response.body.user.roles).to.deep.equal([]);
     } finally {
       await t.auth.close();
     }
     let error: unknown;
     await createTestApp({ SERVICE_AUTH_DEFAULT_ROLES: 'member, not a role' }).catch((e: unknown) => (error = e));
-    expect(error).to.have.property('message').that.matches(/^SERVICE_AUTH_DEFAULT_ROLES: "member, not a role" is not valid; expected role names separated by commas/);
+    expect(error)
+      .to.have.property('message')
+      .that.matches(
+        /^SERVICE_AUTH_DEFAULT_ROLES: "member, not a role" is not valid; expected role names separated by commas/,
+      );
   });
 });

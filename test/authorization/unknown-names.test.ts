@@ -27,12 +27,18 @@ describe('unknown action and subject names', () => {
     expect(() => t.auth.explain(ann, 'read', 'Reprot')).to.throw(TypeError, message);
     expect(() => t.auth.accessibleBy(ann, 'read', 'Reprot')).to.throw(TypeError, message);
     expect(() => t.auth.permittedFields(ann, 'read', 'Reprot')).to.throw(TypeError, message);
-    expect(() => t.auth.permittedFields(ann, 'read', subject('Reprot', { team: 'north' }))).to.throw(TypeError, message);
+    expect(() => t.auth.permittedFields(ann, 'read', subject('Reprot', { team: 'north' }))).to.throw(
+      TypeError,
+      message,
+    );
   });
 
   it('and a misspelt action', () => {
     expect(() => t.auth.explain(ann, 'raed', 'Report')).to.throw(TypeError, /the action "raed"; did you mean "read"\?/);
-    expect(() => t.auth.accessibleBy(ann, 'raed', 'Report')).to.throw(TypeError, /accessibleBy: no rule of any role names the action "raed"/);
+    expect(() => t.auth.accessibleBy(ann, 'raed', 'Report')).to.throw(
+      TypeError,
+      /accessibleBy: no rule of any role names the action "raed"/,
+    );
   });
 
   it("accepts manage and all, names only organization roles use, and policies (action satisfy); manage makes only CASL's usual actions known", () => {
@@ -41,7 +47,10 @@ describe('unknown action and subject names', () => {
     expect(t.auth.explain(ann, 'satisfy', 'is_self', { user_id: 7 }).allowed).to.equal(true);
     // admin's `manage all` grants delete without naming it; a misspelt action is still refused.
     expect(t.auth.explain({ ...ann, roles: ['admin'] }, 'delete', 'Report').allowed).to.equal(true);
-    expect(() => t.auth.explain(ann, 'delte', 'Report')).to.throw(TypeError, /the action "delte"; did you mean "delete"\?/);
+    expect(() => t.auth.explain(ann, 'delte', 'Report')).to.throw(
+      TypeError,
+      /the action "delte"; did you mean "delete"\?/,
+    );
     expect(() => t.auth.explain(ann, 'publish', 'Report')).to.throw(TypeError, /the action "publish"/);
   });
 

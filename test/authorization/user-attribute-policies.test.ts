@@ -41,8 +41,14 @@ describe('user attributes in policy files, policy tests and analysis', () => {
     expect(t.parts.attributeNames.names.has('team')).to.equal(true);
     expect(() => t.auth.loadPolicies(join(dir, 'policies', 'team.json'))).to.not.throw();
     const other = join(dir, 'undeclared.json');
-    return writeFile(other, JSON.stringify({ roles: { r: [{ action: 'read', subject: 'Doc', conditions: { unit: '${user.unit}' } }] } })).then(() => {
-      expect(() => t.auth.loadPolicies(other)).to.throw(TypeError, /undeclared\.json: \$\.roles\.r\[0\]\.conditions: unknown placeholder \$\{user\.unit\}/);
+    return writeFile(
+      other,
+      JSON.stringify({ roles: { r: [{ action: 'read', subject: 'Doc', conditions: { unit: '${user.unit}' } }] } }),
+    ).then(() => {
+      expect(() => t.auth.loadPolicies(other)).to.throw(
+        TypeError,
+        /undeclared\.json: \$\.roles\.r\[0\]\.conditions: unknown placeholder \$\{user\.unit\}/,
+      );
     });
   });
 
@@ -56,27 +62,63 @@ describe('user attributes in policy files, policy tests and analysis', () => {
       ],
     });
     expect(report.results.map((result) => result.passed)).to.deep.equal([true, true, true]);
-    expect(() => t.auth.testPolicies({ principals: { p: { attributes: { team: ['red'] } } }, tests: [{ principal: 'p', action: 'read', subject: 'Doc', allowed: false }] })).to.throw(/principals\.p\.attributes\.team: must be a string, a number, a boolean or null/);
+    expect(() =>
+      t.auth.testPolicies({
+        principals: { p: { attributes: { team: ['red'] } } },
+        tests: [{ principal: 'p', action: 'read', subject: 'Doc', allowed: false }],
+      }),
+    ).to.throw(/principals\.p\.attributes\.team: must be a string, a number, a boolean or null/);
   });
 
   it('diffs rules that name an attribute, the witness giving its value', () => {
-    const before = { userAttributes: ['team'], roles: { teammate: [{ action: 'read', subject: 'Doc', conditions: { team: '${user.team}' } }] } };
-    const after = { userAttributes: ['team'], roles: { teammate: [{ action: 'read', subject: 'Doc', conditions: { team: { $ne: '${user.team}' } } }] } };
+    const before = {
+      userAttributes: ['team'],
+      roles: { teammate: [{ action: 'read', subject: 'Doc', conditions: { team: '${user.team}' } }] },
+    };
+    const after = {
+      userAttributes: ['team'],
+      roles: { teammate: [{ action: 'read', subject: 'Doc', conditions: { team: { $ne: '${user.team}' } } }] },
+    };
     const { changes, not_analysed } = t.auth.policies.diff(before, after);
     expect(not_analysed).to.deep.equal([]);
     const grant = changes.find((change) => change.change === 'grant')!;
     expect(grant.witness.user.attributes).to.have.property('team');
     expect(grant.witness.subject['team']).to.not.equal(grant.witness.user.attributes!['team']);
     // A change to a rule that names no attribute, in a role whose other rules do.
-    const more = (action: string) => ({ ...before, roles: { teammate: [...before.roles.teammate, { action, subject: 'Note' }] } });
-    expect(t.auth.policies.diff(more('read'), more('update')).changes.map(({ action, change }) => [action, change])).to.deep.equal([['read', 'revoke'], ['update', 'grant']]);
+    const more = (action: string) => ({
+      ...before,
+      roles: { teammate: [...before.roles.teammate, { action, subject: 'Note' }] },
+    });
+    expect(
+      t.auth.policies.diff(more('read'), more('update')).changes.map(({ action, change }) => [action, change]),
+    ).to.deep.equal([
+      ['read', 'revoke'],
+      ['update', 'grant'],
+    ]);
   });
 
   it('lints and checks from the CLI with the file’s names; auth check takes --attribute', async () => {
     const lint = await runCliInProcess(['auth', 'policy', 'lint', join(dir, 'policies'), '--json']);
     expect(lint.code, lint.stderr).to.equal(0);
     expect(JSON.parse(lint.stdout).findings).to.deep.equal([]);
-    const check = (...args: string[]) => runCliInProcess(['auth', 'check', '--email', 'ada@example.com', '--action', 'read', '--subject', 'Doc', '--field', 'team=red', '--policies', join(dir, 'policies'), '--database', database.url, ...args]);
+    const check = (...args: string[]) =>
+      runCliInProcess([
+        'auth',
+        'check',
+        '--email',
+        'ada@example.com',
+        '--action',
+        'read',
+        '--subject',
+        'Doc',
+        '--field',
+        'team=red',
+        '--policies',
+        join(dir, 'policies'),
+        '--database',
+        database.url,
+        ...args,
+      ]);
     expect((await check('--attribute', 'team=red')).code).to.equal(0);
     expect((await check('--attribute', 'team=blue')).code).to.equal(3);
     const lacking = await check();
@@ -94,7 +136,14 @@ describe('user attributes in policy files, policy tests and analysis', () => {
     );
     const other = await check('--attribute', 'unit=north', '--json');
     expect(JSON.parse(other.stdout).lacking_attributes).to.deep.equal([
-      { role: 'teammate', index: 1, source: join(dir, 'policies', 'team.json'), attributes: ['team'], action: 'read', subject: 'Doc' },
+      {
+        role: 'teammate',
+        index: 1,
+        source: join(dir, 'policies', 'team.json'),
+        attributes: ['team'],
+        action: 'read',
+        subject: 'Doc',
+      },
     ]);
     expect((await check('--attribute', 'team=blue')).stdout).to.not.contain('lacking');
     const bad = await check('--attribute', 'team:={"$ne":null}');

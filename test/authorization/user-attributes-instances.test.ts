@@ -33,7 +33,9 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
       });
       auth.defineRole('teammate', [{ action: 'read', subject: 'Doc', conditions: { team: '${user.team}' } }]);
       const load = (req: Request) => DOCS.get(Number(req.params['id'])) ?? null;
-      app.get('/docs/:id', auth.require({ action: 'read', subject: 'Doc', load }), (_req, res) => res.json({ ok: true }));
+      app.get('/docs/:id', auth.require({ action: 'read', subject: 'Doc', load }), (_req, res) =>
+        res.json({ ok: true }),
+      );
     });
 
   before(async () => {
@@ -53,8 +55,17 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
     const cookies: Record<string, string> = {};
     const users: Record<string, { id: number; email: string }> = {};
     for (const name of ['ada', 'bob']) {
-      users[name] = await a.auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles: ['teammate'] });
-      cookies[name] = sessionCookieFrom(await request(a.app).post('/service-auth/login').send({ email: `${name}@example.com`, password: PASSWORD }).expect(200))!;
+      users[name] = await a.auth.users.create({
+        email: `${name}@example.com`,
+        password: PASSWORD,
+        roles: ['teammate'],
+      });
+      cookies[name] = sessionCookieFrom(
+        await request(a.app)
+          .post('/service-auth/login')
+          .send({ email: `${name}@example.com`, password: PASSWORD })
+          .expect(200),
+      )!;
       teams.set(`${name}@example.com`, 'red');
     }
     const onB = (who: string, id: number) => request(b.app).get(`/docs/${id}`).set('Cookie', cookies[who]!);

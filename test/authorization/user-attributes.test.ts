@@ -40,19 +40,31 @@ describe('user attributes in rules', () => {
       auth.defineRole('teammate', [
         { action: 'read', subject: 'Doc', conditions: { team: '${user.team}' } },
         { action: 'update', subject: 'Doc' },
-        { action: 'update', subject: 'Doc', inverted: true, conditions: { department: { $ne: '${user.department}' } }, reason: 'Only your department’s documents' },
+        {
+          action: 'update',
+          subject: 'Doc',
+          inverted: true,
+          conditions: { department: { $ne: '${user.department}' } },
+          reason: 'Only your department’s documents',
+        },
       ]);
       const load = (req: Request) => DOCS.get(Number(req.params['id'])) ?? null;
       app.use(express.json());
-      app.get('/docs/:id', auth.require({ action: 'read', subject: 'Doc', load }), (_req, res) => res.json({ ok: true }));
-      app.patch('/docs/:id', auth.require({ action: 'update', subject: 'Doc', load }), (_req, res) => res.json({ ok: true }));
+      app.get('/docs/:id', auth.require({ action: 'read', subject: 'Doc', load }), (_req, res) =>
+        res.json({ ok: true }),
+      );
+      app.patch('/docs/:id', auth.require({ action: 'update', subject: 'Doc', load }), (_req, res) =>
+        res.json({ ok: true }),
+      );
       app.get('/me', auth.loginRequired, (req, res) => res.json({ id: req.user!.id }));
       app.get('/mine', auth.loginRequired, async (req, res) => {
         await auth.loadUserAttributes(req);
         res.json({ red: req.ability!.can('read', { __caslSubjectType__: 'Doc', team: 'red' } as never) });
       });
       app.get('/unloaded', auth.loginRequired, (req, res) => res.json({ can: req.ability!.can('read', 'Doc') }));
-      app.get('/red', auth.loginRequired, (req, res) => res.json({ red: req.ability!.can('read', { __caslSubjectType__: 'Doc', team: 'red' } as never) }));
+      app.get('/red', auth.loginRequired, (req, res) =>
+        res.json({ red: req.ability!.can('read', { __caslSubjectType__: 'Doc', team: 'red' } as never) }),
+      );
     });
     t.auth.defineUserAttributes([], async (user) => {
       resolved.push(user.email);
@@ -62,7 +74,12 @@ describe('user attributes in rules', () => {
     for (const name of ['ada', 'bob', 'cyd']) {
       const user = await t.auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles: ['teammate'] });
       ids[name] = user.id;
-      cookies[name] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: `${name}@example.com`, password: PASSWORD }).expect(200))!;
+      cookies[name] = sessionCookieFrom(
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: `${name}@example.com`, password: PASSWORD })
+          .expect(200),
+      )!;
     }
     values.set('ada@example.com', { team: 'red', department: 'ops' });
     values.set('bob@example.com', { team: 'blue' });
@@ -74,9 +91,18 @@ describe('user attributes in rules', () => {
   const patch = (who: string, path: string) => request(t.app).patch(path).set('Cookie', cookies[who]!).send({});
 
   it('refuses a placeholder that is neither the package’s nor declared, naming it, and accepts it once declared', () => {
-    expect(() => t.auth.defineRole('typo', [{ action: 'read', subject: 'Doc', conditions: { team: '${user.teem}' } }])).to.throw(TypeError, /role "typo", rule 1: "conditions": unknown placeholder \$\{user\.teem\}.*\$\{user\.team\}.*defineUserAttributes\(\["teem"\]/);
-    expect(() => t.auth.defineOrgRole('typo', [{ action: 'read', subject: 'Doc', conditions: { team: '${user.teem}' } }])).to.throw(TypeError, /unknown placeholder \$\{user\.teem\}/);
-    expect(() => t.auth.defineScope('typo', [{ action: 'read', subject: 'Doc', conditions: { team: '${user.teem}' } }], 'Typo')).to.throw(TypeError, /unknown placeholder \$\{user\.teem\}/);
+    expect(() =>
+      t.auth.defineRole('typo', [{ action: 'read', subject: 'Doc', conditions: { team: '${user.teem}' } }]),
+    ).to.throw(
+      TypeError,
+      /role "typo", rule 1: "conditions": unknown placeholder \$\{user\.teem\}.*\$\{user\.team\}.*defineUserAttributes\(\["teem"\]/,
+    );
+    expect(() =>
+      t.auth.defineOrgRole('typo', [{ action: 'read', subject: 'Doc', conditions: { team: '${user.teem}' } }]),
+    ).to.throw(TypeError, /unknown placeholder \$\{user\.teem\}/);
+    expect(() =>
+      t.auth.defineScope('typo', [{ action: 'read', subject: 'Doc', conditions: { team: '${user.teem}' } }], 'Typo'),
+    ).to.throw(TypeError, /unknown placeholder \$\{user\.teem\}/);
     expect(() => t.auth.defineUserAttributes(['id'])).to.throw(TypeError, /the package's own \$\{user\.id\}/);
     expect(() => t.auth.defineUserAttributes(['a-b'])).to.throw(TypeError, /not an attribute name/);
   });
@@ -93,14 +119,16 @@ describe('user attributes in rules', () => {
   });
 
   it('denies a condition on a value the resolver leaves out: never the rows whose field is missing or null', async () => {
-    for (const id of [1, 2, 3, 4]) expect((await get('cyd', `/docs/${id}`).expect(403)).body.code).to.equal('forbidden');
+    for (const id of [1, 2, 3, 4])
+      expect((await get('cyd', `/docs/${id}`).expect(403)).body.code).to.equal('forbidden');
   });
 
   it('makes an inverted rule on a missing value refuse everything it covers, with its reason', async () => {
     await patch('ada', '/docs/1').expect(200);
     expect((await patch('ada', '/docs/3').expect(403)).body.detail).to.equal('Only your department’s documents');
     // bob has a team and no department: his refusal holds on every document, his own team's too.
-    for (const id of [1, 2, 3]) expect((await patch('bob', `/docs/${id}`).expect(403)).body.detail).to.equal('Only your department’s documents');
+    for (const id of [1, 2, 3])
+      expect((await patch('bob', `/docs/${id}`).expect(403)).body.detail).to.equal('Only your department’s documents');
   });
 
   it('answers 503 attributes_unavailable when the resolver throws, telling nothing of why; loginRequired still passes', async () => {
@@ -139,8 +167,15 @@ describe('user attributes in rules', () => {
     expect(t.auth.accessibleBy(loaded, 'read', 'Doc')).to.deep.equal({ team: 'red' });
     expect(t.auth.explain(loaded, 'read', 'Doc', { team: 'red' }).allowed).to.equal(true);
     // Values given by service code (a script, a test) serve as loaded ones.
-    expect(t.auth.abilityFor({ ...ada, attributes: { team: 'blue' } }).can('read', { __caslSubjectType__: 'Doc', team: 'blue' } as never)).to.equal(true);
-    expect(() => t.auth.abilityFor({ ...ada, attributes: { team: { $ne: null } } })).to.throw(TypeError, /"team" must be a string, a finite number, a boolean/);
+    expect(
+      t.auth
+        .abilityFor({ ...ada, attributes: { team: 'blue' } })
+        .can('read', { __caslSubjectType__: 'Doc', team: 'blue' } as never),
+    ).to.equal(true);
+    expect(() => t.auth.abilityFor({ ...ada, attributes: { team: { $ne: null } } })).to.throw(
+      TypeError,
+      /"team" must be a string, a finite number, a boolean/,
+    );
   });
 
   it('gives req.ability its values after any guard, loginRequired included (it loads them; loadUserAttributes(req) still works)', async () => {
@@ -152,10 +187,17 @@ describe('user attributes in rules', () => {
   });
 
   it('fills the rules of GET /api/abilities with the user’s values', async () => {
-    const { rules } = (await get('ada', '/service-auth/api/abilities').expect(200)).body as { rules: { action: string; conditions?: object }[] };
+    const { rules } = (await get('ada', '/service-auth/api/abilities').expect(200)).body as {
+      rules: { action: string; conditions?: object }[];
+    };
     expect(rules.find((rule) => rule.action === 'read')).to.deep.include({ conditions: { team: 'red' } });
-    const cyd = (await get('cyd', '/service-auth/api/abilities').expect(200)).body as { rules: { action: string; inverted?: boolean; conditions?: object }[] };
-    expect(cyd.rules.filter((rule) => rule.action === 'read'), 'no grant on a missing value').to.deep.equal([]);
+    const cyd = (await get('cyd', '/service-auth/api/abilities').expect(200)).body as {
+      rules: { action: string; inverted?: boolean; conditions?: object }[];
+    };
+    expect(
+      cyd.rules.filter((rule) => rule.action === 'read'),
+      'no grant on a missing value',
+    ).to.deep.equal([]);
     expect(cyd.rules.find((rule) => rule.inverted)).to.not.have.property('conditions');
   });
 });

@@ -15,18 +15,29 @@ describe('explain: why not', () => {
   before(async () => {
     t = await createTestApp({}, (_app, auth) => {
       auth.defineRole('editor', [
-        { action: 'update', subject: 'Doc', conditions: { owner_id: '${user.id}', status: { $in: ['draft', 'review'] } } },
+        {
+          action: 'update',
+          subject: 'Doc',
+          conditions: { owner_id: '${user.id}', status: { $in: ['draft', 'review'] } },
+        },
         { action: 'update', subject: 'Doc', conditions: { shared: true, pages: { $lt: 10 } } },
         { action: 'update', subject: 'Doc', fields: ['title'], conditions: { team: { $ne: null } } },
         { action: 'update', subject: 'Doc', inverted: true, conditions: { locked: true }, reason: 'Locked' },
       ]);
-      auth.defineRole('reader', [{ action: 'read', subject: 'Task', conditions: { 'project.members.user_id': '${user.id}' } }]);
+      auth.defineRole('reader', [
+        { action: 'read', subject: 'Task', conditions: { 'project.members.user_id': '${user.id}' } },
+      ]);
     });
   });
   after(() => t.auth.close());
 
   it('names, for each rule that could have allowed it, the first condition the subject fails, with both values', () => {
-    const explanation = t.auth.explain(bea, 'update', 'Doc', { owner_id: 3, status: 'published', shared: true, pages: 12 });
+    const explanation = t.auth.explain(bea, 'update', 'Doc', {
+      owner_id: 3,
+      status: 'published',
+      shared: true,
+      pages: 12,
+    });
     expect(explanation).to.deep.include({ allowed: false, rule: null });
     expect(explanation.why_not!.map(({ rule, failed }) => [rule.index, failed])).to.deep.equal([
       [1, { field: 'status', operator: '$in', expected: ['draft', 'review'], actual: 'published' }],
@@ -61,9 +72,13 @@ describe('explain: why not', () => {
     expect(failed({ members: [] })!.elements).to.deep.equal([{ path: 'project.members', value: [] }]);
     // Without the list, the field is missing as before.
     expect(failed({})).to.deep.equal({ field: 'project.members.user_id', operator: '$eq', expected: 5, missing: true });
-    expect(t.auth.explain(cal, 'read', 'Task', { project: { members: [{ user_id: 7 }, { user_id: 5 }] } }).allowed).to.equal(true);
+    expect(
+      t.auth.explain(cal, 'read', 'Task', { project: { members: [{ user_id: 7 }, { user_id: 5 }] } }).allowed,
+    ).to.equal(true);
     // As auth check words it.
-    expect(whyNotLines(t.auth.explain(cal, 'read', 'Task', { project: { members: [{ user_id: 7 }, { role: 'owner' }] } }))).to.deep.equal([
+    expect(
+      whyNotLines(t.auth.explain(cal, 'read', 'Task', { project: { members: [{ user_id: 7 }, { role: 'owner' }] } })),
+    ).to.deep.equal([
       'why not:',
       '  role "reader", rule 1: can read Task where {"project.members.user_id":5}\n' +
         "    fails project.members.user_id $eq 5: the subject's project.members[0].user_id is 7, project.members[1].user_id is absent",

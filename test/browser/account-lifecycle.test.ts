@@ -12,7 +12,9 @@ async function mailedLink(demo: Pick<DemoServer, 'mails'>, to: string, page: str
   // Mail sent after the answer (a registration's) may take a moment: wait for it, up to a deadline.
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const links = (await demo.mails()).filter((mail) => mail.to === to && pattern.test(mail.text)).map((mail) => pattern.exec(mail.text)![0]);
+    const links = (await demo.mails())
+      .filter((mail) => mail.to === to && pattern.test(mail.text))
+      .map((mail) => pattern.exec(mail.text)![0]);
     if (links.length >= count) return links[links.length - 1]!;
     if (Date.now() > deadline) throw new Error(`no ${page} link mailed to ${to}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -47,7 +49,10 @@ describeInChromium('the account lifecycle pages in a browser', () => {
     await laptop.getByLabel('New password').fill(NEW_PASSWORD);
     await laptop.getByRole('button', { name: 'Change password' }).click();
     await laptop.waitForURL('**/service-auth/sessions?password=changed');
-    await laptop.getByRole('status').getByText('Your password has been changed. Every other session was ended.').waitFor();
+    await laptop
+      .getByRole('status')
+      .getByText('Your password has been changed. Every other session was ended.')
+      .waitFor();
     expect(await laptop.getByRole('row').count()).to.equal(2); // the headings, and this device
     await laptop.getByRole('row', { name: /this device/ }).waitFor();
 
@@ -70,7 +75,9 @@ describeInChromium('the account lifecycle pages in a browser', () => {
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
     await untilFocused(page, 'current_password');
-    expect(await page.locator('#current_password-error').textContent()).to.contain('This is not your current password.');
+    expect(await page.locator('#current_password-error').textContent()).to.contain(
+      'This is not your current password.',
+    );
     expect(await page.getByLabel('New password').inputValue()).to.equal('');
   });
 
@@ -100,7 +107,10 @@ describeInChromium('the account lifecycle pages in a browser', () => {
 
   it('ends every other session with one button, without JavaScript', async () => {
     await demo.operator.auth.users.create({ email: 'many@example.com', password: PASSWORD });
-    const others = [await loggedIn('many@example.com', '/service-auth/tokens'), await loggedIn('many@example.com', '/service-auth/tokens')];
+    const others = [
+      await loggedIn('many@example.com', '/service-auth/tokens'),
+      await loggedIn('many@example.com', '/service-auth/tokens'),
+    ];
     const laptop = await loggedIn('many@example.com', '/service-auth/sessions', { javaScriptEnabled: false });
     expect(await laptop.getByRole('row').count()).to.equal(4);
     await laptop.getByRole('button', { name: 'End every other session' }).click();
@@ -121,7 +131,10 @@ describeInChromium('the account lifecycle pages in a browser', () => {
     await page.getByLabel('New email address').fill('new@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Send the link' }).click();
-    await page.getByRole('status').getByText('A link to confirm the change is on its way to new@example.com.').waitFor();
+    await page
+      .getByRole('status')
+      .getByText('A link to confirm the change is on its way to new@example.com.')
+      .waitFor();
 
     await page.goto(await mailedLink(demo, 'new@example.com', 'confirm-email'));
     await page.getByRole('heading', { name: 'Confirm your new email address' }).waitFor();
@@ -163,10 +176,22 @@ describeInChromium('the account lifecycle pages in a browser', () => {
   it('is readable on a phone: the sessions list stacks, nothing is wider than the screen', async () => {
     await demo.operator.auth.users.create({ email: 'phone@example.com', password: PASSWORD });
     await loggedIn('phone@example.com', '/service-auth/tokens');
-    const page = await loggedIn('phone@example.com', '/service-auth/sessions', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    for (const path of ['/service-auth/sessions', '/service-auth/password', '/service-auth/email', '/service-auth/delete-account']) {
+    const page = await loggedIn('phone@example.com', '/service-auth/sessions', {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    for (const path of [
+      '/service-auth/sessions',
+      '/service-auth/password',
+      '/service-auth/email',
+      '/service-auth/delete-account',
+    ]) {
       await page.goto(path);
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'), path).to.be.at.most(0);
+      expect(
+        await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'),
+        path,
+      ).to.be.at.most(0);
     }
   });
 });
@@ -195,7 +220,10 @@ describeInChromium('confirming the address in a browser (SERVICE_AUTH_EMAIL_CONF
     expect(link.startsWith(`${demo.url}/service-auth/confirm?token=`)).to.equal(true);
     await page.goto(link);
     await page.getByRole('button', { name: 'Confirm my address' }).click();
-    await page.getByRole('status').getByText('The address nova@example.com is confirmed. You can log in now.').waitFor();
+    await page
+      .getByRole('status')
+      .getByText('The address nova@example.com is confirmed. You can log in now.')
+      .waitFor();
     await page.getByRole('link', { name: 'Log in' }).click();
     await logIn(page, 'nova@example.com', PASSWORD);
     await page.waitForURL(`${demo.url}/`);

@@ -26,7 +26,9 @@ describeInChromium('account pages in a browser', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.waitForURL(`${demo.url}/`);
-    expect(await page.locator('main > p').first().textContent()).to.equal('Logged in as grace@example.com; roles: member.');
+    expect(await page.locator('main > p').first().textContent()).to.equal(
+      'Logged in as grace@example.com; roles: member.',
+    );
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByText('Nobody is logged in.').waitFor();
   });
@@ -40,7 +42,12 @@ describeInChromium('account pages in a browser', () => {
 
     await untilFocused(page, 'password');
     const rules = await page.locator('#password-error li').allTextContents();
-    expect(rules).to.deep.equal(['at least 12 characters', 'an uppercase letter (A-Z)', 'a digit (0-9)', 'a special character (anything but A-Z, a-z and 0-9)']);
+    expect(rules).to.deep.equal([
+      'at least 12 characters',
+      'an uppercase letter (A-Z)',
+      'a digit (0-9)',
+      'a special character (anything but A-Z, a-z and 0-9)',
+    ]);
     // Screen readers hear the error, then the rules, when they reach the field.
     expect(await page.getByLabel('Password').getAttribute('aria-describedby')).to.equal('password-error password-hint');
     expect(await page.getByLabel('Email').inputValue()).to.equal('weak@example.com');
@@ -95,7 +102,9 @@ describeInChromium('account pages in a browser', () => {
     // The link is used up: following it again says so, and offers a new one.
     await page.goto(link);
     await page.getByText('This reset link is unknown, expired or already used.').waitFor();
-    expect(await page.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).to.equal('/service-auth/forgot');
+    expect(await page.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).to.equal(
+      '/service-auth/forgot',
+    );
   });
 
   it('is readable on a phone: nothing wider than the screen', async () => {

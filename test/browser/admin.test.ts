@@ -21,7 +21,9 @@ import { describeInChromium, useChromium } from './chromium.js';
 /** The axe violations of the page that are serious or critical, as `rule: target` lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axe.source);
-  const results = await page.evaluate<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>(
+  const results = await page.evaluate<{
+    violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+  }>(
     `window.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } })`,
   );
   return results.violations
@@ -38,10 +40,14 @@ describeInChromium('the admin console in a browser', () => {
     const port = await freePort();
     url = `http://localhost:${port}`;
     t = await createTestApp({ SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app) =>
-      app.get('/', (_req, res) => res.type('html').send('<!doctype html><html lang="en"><title>Home</title><main><p>Home</p></main></html>')),
+      app.get('/', (_req, res) =>
+        res.type('html').send('<!doctype html><html lang="en"><title>Home</title><main><p>Home</p></main></html>'),
+      ),
     );
     t.auth.defineRole('operator', [{ action: 'manage', subject: 'all' }]);
-    t.auth.defineRole('member', [{ action: 'read', subject: 'User', conditions: { id: '${user.id}' }, reason: 'Members read only themselves' }]);
+    t.auth.defineRole('member', [
+      { action: 'read', subject: 'User', conditions: { id: '${user.id}' }, reason: 'Members read only themselves' },
+    ]);
     // Support staff: find users in the console and act as those who are not support staff themselves.
     t.auth.defineRole('support', [
       { action: 'read', subject: 'User' },
@@ -123,7 +129,8 @@ describeInChromium('the admin console in a browser', () => {
       organizations: '/service-auth/admin/orgs',
       organization: '/service-auth/admin/orgs/acme',
       'audit log': '/service-auth/admin/audit',
-      'policy explorer, with a why': '/service-auth/admin/policy?email=mia%40example.com&action=read&subject=User&fields=id%3A%3D1',
+      'policy explorer, with a why':
+        '/service-auth/admin/policy?email=mia%40example.com&action=read&subject=User&fields=id%3A%3D1',
       'policy explorer, with a mistake': '/service-auth/admin/policy?email=mia%40example.com&action=raed&subject=User',
     };
     const violations: Record<string, string[]> = {};
@@ -137,7 +144,10 @@ describeInChromium('the admin console in a browser', () => {
     }
     await olga.goto('/service-auth/admin/audit');
     await olga.getByRole('button', { name: 'Verify the chain' }).click();
-    await olga.getByRole('status').getByText(/The chain is intact/).waitFor();
+    await olga
+      .getByRole('status')
+      .getByText(/The chain is intact/)
+      .waitFor();
     await check('audit log, verified');
     expect(violations).to.deep.equal({});
   });
@@ -152,7 +162,10 @@ describeInChromium('the admin console in a browser', () => {
     await olga.getByRole('button', { name: 'Explain' }).click();
     const verdict = olga.locator('section.notice');
     await verdict.getByText('Refused: mia@example.com may not read this User.').waitFor();
-    expect(await verdict.textContent()).to.contain('role “member”, rule 1').and.contain('its condition failed (id $eq').and.contain('the subject has 424242');
+    expect(await verdict.textContent())
+      .to.contain('role “member”, rule 1')
+      .and.contain('its condition failed (id $eq')
+      .and.contain('the subject has 424242');
 
     const mia = await chromium.open();
     await logIn(mia, 'mia@example.com', '/');

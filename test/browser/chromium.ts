@@ -40,7 +40,8 @@ export interface RunningChromium {
 
 /** Starts Chromium with a fresh, empty profile. */
 export async function launchChromium(): Promise<RunningChromium> {
-  if (!chromiumPath) throw new Error(`No Chromium: install it (apt-get install chromium) or set SERVICE_AUTH_TEST_BROWSER`);
+  if (!chromiumPath)
+    throw new Error(`No Chromium: install it (apt-get install chromium) or set SERVICE_AUTH_TEST_BROWSER`);
   if (!existsSync(chromiumPath)) throw new Error(`SERVICE_AUTH_TEST_BROWSER is ${chromiumPath}, which does not exist`);
   const profile = await mkdtemp(join(tmpdir(), 'service-auth-chromium-'));
   try {
@@ -68,7 +69,9 @@ export async function launchChromium(): Promise<RunningChromium> {
 
 // On the global object, like test/helpers/services.ts: the line is printed once per run even if
 // this module is loaded more than once.
-const announced: Set<string> = ((globalThis as Record<symbol, Set<string>>)[Symbol.for('service-auth.tests.skipped')] ??= new Set());
+const announced: Set<string> = ((globalThis as Record<symbol, Set<string>>)[
+  Symbol.for('service-auth.tests.skipped')
+] ??= new Set());
 
 /** Registers `suite` when there is a Chromium; otherwise says once that the browser suites are skipped. */
 export function describeInChromium(title: string, suite: () => void): void {
@@ -120,7 +123,10 @@ export function useChromium(baseURL: () => string): BrowserFixture {
     const test = this.currentTest;
     if (test?.state === 'failed') {
       await mkdir(FAILURE_SCREENSHOTS, { recursive: true });
-      const name = test.fullTitle().replace(/[^A-Za-z0-9]+/g, '-').slice(0, 120);
+      const name = test
+        .fullTitle()
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .slice(0, 120);
       const pages = contexts.flatMap((context) => context.pages());
       for (const [index, page] of pages.entries()) {
         const path = join(FAILURE_SCREENSHOTS, `${name}${pages.length > 1 ? `-${index + 1}` : ''}.png`);
@@ -150,7 +156,7 @@ export function useChromium(baseURL: () => string): BrowserFixture {
  * (no 'unsafe-eval') refuses; `page.evaluate` of an expression is not subject to it.
  */
 export async function untilFocused(page: Page, id: string, timeoutMs = 10_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
+  for (const deadline = Date.now() + timeoutMs; ;) {
     if ((await page.evaluate<string | null>('document.activeElement && document.activeElement.id')) === id) return;
     if (Date.now() > deadline) throw new Error(`#${id} did not get the focus within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -60,9 +60,20 @@ export async function startDemoServer(settings: Record<string, string> = {}): Pr
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    demo = await importDemo(`browser-${randomUUID()}`, { SERVICE_AUTH_DATABASE_URL: databaseUrl, SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...ROOMY_RATE_LIMITS, ...FAST_HASHING, ...settings });
+    demo = await importDemo(`browser-${randomUUID()}`, {
+      SERVICE_AUTH_DATABASE_URL: databaseUrl,
+      SERVICE_AUTH_PUBLIC_URL: url,
+      SERVICE_AUTH_MAIL_OUTBOX: outbox,
+      ...ROOMY_RATE_LIMITS,
+      ...FAST_HASHING,
+      ...settings,
+    });
     // What the demo logs stays out of the test report, but for its errors.
-    demo.auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
+    demo.auth.logger = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: (...args: unknown[]) => console.error(...args),
+    };
     await demo.database.ready;
     server.on('request', demo.app);
     operator = await createTestApp({ SERVICE_AUTH_DATABASE_URL: databaseUrl });

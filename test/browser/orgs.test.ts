@@ -27,7 +27,12 @@ describeInChromium('organizations in a browser', () => {
     const port = await freePort();
     url = `http://localhost:${port}`;
     t = await createTestApp(
-      { SERVICE_AUTH_PUBLIC_URL: url, SERVICE_AUTH_MAIL_OUTBOX: outbox, SERVICE_AUTH_EMAIL_CONFIRMATION: true, SERVICE_AUTH_RATE_LIMIT_ENABLED: false },
+      {
+        SERVICE_AUTH_PUBLIC_URL: url,
+        SERVICE_AUTH_MAIL_OUTBOX: outbox,
+        SERVICE_AUTH_EMAIL_CONFIRMATION: true,
+        SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+      },
       (app) => app.get('/', (_req, res) => res.type('html').send('<!doctype html><title>Home</title><p>Home</p>')),
     );
     defineDemoOrgRoles(t.auth);
@@ -46,7 +51,9 @@ describeInChromium('organizations in a browser', () => {
     const pattern = new RegExp(`https?://\\S+/service-auth/${page}\\?token=[A-Za-z0-9_-]+`);
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const links = (await outboxMails(outbox, 0)).filter((mail) => mail.to === to && pattern.test(mail.text)).map((mail) => pattern.exec(mail.text)![0]);
+      const links = (await outboxMails(outbox, 0))
+        .filter((mail) => mail.to === to && pattern.test(mail.text))
+        .map((mail) => pattern.exec(mail.text)![0]);
       if (links.length) return links[links.length - 1]!;
       if (Date.now() > deadline) throw new Error(`no ${page} link mailed to ${to}`);
       await new Promise((resolve) => setTimeout(resolve, 50));

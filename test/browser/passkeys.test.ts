@@ -15,7 +15,14 @@ async function addAuthenticator(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }
 
@@ -76,7 +83,9 @@ describeInChromium('passkeys in a browser', () => {
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByLabel('Code', { exact: true }).waitFor();
-    expect(await page.locator('button[data-passkey]').count(), 'no passkey yet: no button, shown or hidden').to.equal(0);
+    expect(await page.locator('button[data-passkey]').count(), 'no passkey yet: no button, shown or hidden').to.equal(
+      0,
+    );
     await page.getByLabel('Code', { exact: true }).fill(totpCode(setup.secret, Date.now() + 30_000));
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.waitForURL('**/service-auth/passkeys');

@@ -21,8 +21,15 @@ describeInChromium('sign-in through an identity provider in a browser', () => {
     this.timeout(60_000);
     const port = await freePort();
     url = `http://localhost:${port}`;
-    provider = await startTestProvider([{ clientId: 'app', clientSecret: 'app-secret', redirectUris: [`${url}/service-auth/sso/acme/callback`] }]);
-    provider.accounts.set('ada-at-acme', { sub: 'ada-at-acme', email: 'ada@example.com', email_verified: true, name: 'Ada' });
+    provider = await startTestProvider([
+      { clientId: 'app', clientSecret: 'app-secret', redirectUris: [`${url}/service-auth/sso/acme/callback`] },
+    ]);
+    provider.accounts.set('ada-at-acme', {
+      sub: 'ada-at-acme',
+      email: 'ada@example.com',
+      email_verified: true,
+      name: 'Ada',
+    });
     t = await createTestApp(
       {
         SERVICE_AUTH_PUBLIC_URL: url,
@@ -33,7 +40,12 @@ describeInChromium('sign-in through an identity provider in a browser', () => {
         SERVICE_AUTH_SSO_ACME_CLIENT_ID: 'app',
         SERVICE_AUTH_SSO_ACME_CLIENT_SECRET: 'app-secret',
       },
-      (app, auth) => app.get('/projects', auth.loginRequired, (req, res) => void res.type('html').send(`<h1>Projects of ${req.user!.email}</h1>`)),
+      (app, auth) =>
+        app.get(
+          '/projects',
+          auth.loginRequired,
+          (req, res) => void res.type('html').send(`<h1>Projects of ${req.user!.email}</h1>`),
+        ),
     );
     server = t.app.listen(port, 'localhost');
   });

@@ -6,7 +6,11 @@ import { describeInChromium, useChromium, untilFocused } from './chromium.js';
 import { useDemoServer } from './demo-server.js';
 
 /** The scopes the demo defines, as its policy file has them. */
-const DEMO_SCOPES = (JSON.parse(readFileSync(new URL('../../policies/scopes.json', import.meta.url), 'utf8')) as { scopes: Record<string, { description: string }> }).scopes;
+const DEMO_SCOPES = (
+  JSON.parse(readFileSync(new URL('../../policies/scopes.json', import.meta.url), 'utf8')) as {
+    scopes: Record<string, { description: string }>;
+  }
+).scopes;
 
 describeInChromium('the tokens page in a browser', () => {
   const demo = useDemoServer();
@@ -50,8 +54,15 @@ describeInChromium('the tokens page in a browser', () => {
       const description = page.locator(`#${(await box.getAttribute('aria-describedby'))!}`);
       offered.push({ name: (await box.getAttribute('value'))!, description: (await description.textContent())! });
     }
-    expect(offered).to.deep.equal(Object.entries(DEMO_SCOPES).map(([name, { description }]) => ({ name, description })).sort((a, b) => (a.name < b.name ? -1 : 1)));
-    expect(offered.find((scope) => scope.name === 'tasks:read')).to.deep.equal({ name: 'tasks:read', description: 'Read projects and their tasks' });
+    expect(offered).to.deep.equal(
+      Object.entries(DEMO_SCOPES)
+        .map(([name, { description }]) => ({ name, description }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1)),
+    );
+    expect(offered.find((scope) => scope.name === 'tasks:read')).to.deep.equal({
+      name: 'tasks:read',
+      description: 'Read projects and their tasks',
+    });
 
     const token = await createToken(page, 'deploy bot', ['reports:read', 'tasks:read']);
     expect(token).to.match(/^sat_[A-Za-z0-9]+_[A-Za-z0-9]{49}$/);
@@ -59,7 +70,9 @@ describeInChromium('the tokens page in a browser', () => {
     await page.getByText('Copied to the clipboard.').waitFor();
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).to.equal(token);
     // The page's own style and script ran under its Content-Security-Policy, and nothing was refused.
-    expect(await page.evaluate<string>('getComputedStyle(document.querySelector("button[type=submit]")).backgroundColor')).to.equal('rgb(31, 111, 67)');
+    expect(
+      await page.evaluate<string>('getComputedStyle(document.querySelector("button[type=submit]")).backgroundColor'),
+    ).to.equal('rgb(31, 111, 67)');
     expect(csp).to.deep.equal([]);
 
     const used = await whoami(token);
@@ -89,7 +102,9 @@ describeInChromium('the tokens page in a browser', () => {
     await page.getByLabel('Expires in').fill('9999');
     await page.getByRole('button', { name: 'Create token' }).click();
     await untilFocused(page, 'expires_in_days');
-    expect(await page.locator('#expires_in_days-error').textContent()).to.contain('Enter a whole number of days from 1 to 365.');
+    expect(await page.locator('#expires_in_days-error').textContent()).to.contain(
+      'Enter a whole number of days from 1 to 365.',
+    );
     expect(await page.getByLabel('Name').inputValue()).to.equal('ci');
   });
 
@@ -115,6 +130,10 @@ describeInChromium('the tokens page in a browser', () => {
     expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).to.be.at.most(0);
     // Each cell is labelled on its own line, since the column headings are hidden.
     expect(await page.getByRole('cell', { name: 'reports:read' }).isVisible()).to.equal(true);
-    expect(await page.evaluate<string>('getComputedStyle(document.querySelector("td[data-label=Scopes]"), "::before").content')).to.equal('"Scopes: "');
+    expect(
+      await page.evaluate<string>(
+        'getComputedStyle(document.querySelector("td[data-label=Scopes]"), "::before").content',
+      ),
+    ).to.equal('"Scopes: "');
   });
 });

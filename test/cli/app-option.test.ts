@@ -46,7 +46,10 @@ describe('CLI: --app loads the application, whose configuration and event handle
       results,
       await runBatch({
         writers: {
-          reset: () => withApp('app.js', ['reset-password', 'ada@example.com', '--password-stdin'], { input: `${APP_PASSWORD}\n` }),
+          reset: () =>
+            withApp('app.js', ['reset-password', 'ada@example.com', '--password-stdin'], {
+              input: `${APP_PASSWORD}\n`,
+            }),
           // The CLI from its sources under tsx loads a TypeScript module; the database comes from
           // the environment this time.
           underTsx: () =>
@@ -57,7 +60,10 @@ describe('CLI: --app loads the application, whose configuration and event handle
             }),
         },
         others: {
-          tooShort: () => withApp('app.js', ['reset-password', 'bob@example.com', '--password-stdin'], { input: `${DEFAULT_VALID_SHORT}\n` }),
+          tooShort: () =>
+            withApp('app.js', ['reset-password', 'bob@example.com', '--password-stdin'], {
+              input: `${DEFAULT_VALID_SHORT}\n`,
+            }),
           withoutApp: () => withApp('without-app.js', ['list-users']),
           listening: () => withApp('listening-app.js', ['list-users'], { env: { ...env, CLI_FIXTURE_PORT: heldPort } }),
           withoutServiceAuth: () => withApp('without-service-auth.js', ['list-users']),
@@ -66,7 +72,10 @@ describe('CLI: --app loads the application, whose configuration and event handle
           typeScriptWithBuiltCli: () => withApp('app.ts', ['list-users']),
           typeScriptWithoutTsx: () => runCli(['auth', 'list-users', '--app', withoutTsx, '--database', database.url]),
           // The demo's own policy tests, as README's "The demo" runs them; its database in memory.
-          demoPolicyTests: () => runCli(['auth', 'test-policies', '--app', 'demo/app.ts'], { env: { SERVICE_AUTH_DATABASE_URL: 'sqlite::memory:' } }),
+          demoPolicyTests: () =>
+            runCli(['auth', 'test-policies', '--app', 'demo/app.ts'], {
+              env: { SERVICE_AUTH_DATABASE_URL: 'sqlite::memory:' },
+            }),
         },
       }),
     );
@@ -102,13 +111,17 @@ describe('CLI: --app loads the application, whose configuration and event handle
     expect(results['underTsx']!.stderr).to.equal('');
     expect(results['underTsx']!.code).to.equal(0);
     expect(await t.auth.users.authenticate('cy@example.com', APP_PASSWORD)).to.not.equal(null);
-    expect((await traceLines()).sort()).to.deep.equal(['password_reset_completed ada@example.com', 'password_reset_completed cy@example.com']);
+    expect((await traceLines()).sort()).to.deep.equal([
+      'password_reset_completed ada@example.com',
+      'password_reset_completed cy@example.com',
+    ]);
   });
 
   it('loads a TypeScript module with the built CLI through the tsx installed for the application', () => {
     expect(results['typeScriptWithBuiltCli']!.stderr).to.equal('');
     expect(results['typeScriptWithBuiltCli']!.code).to.equal(0);
-    for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) expect(results['typeScriptWithBuiltCli']!.stdout).to.contain(email);
+    for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com'])
+      expect(results['typeScriptWithBuiltCli']!.stdout).to.contain(email);
   });
 
   it("runs the demo's policy tests (demo.json, 25, and projects.json, 124) with --app demo/app.ts", () => {
@@ -119,10 +132,17 @@ describe('CLI: --app loads the application, whose configuration and event handle
     const { code, stdout, stderr } = results['listening']!;
     expect(code, stderr).to.equal(0);
     // The table's heading and the three users' rows, and no line of the application's.
-    expect(stdout.split('\n').filter(Boolean).map((line) => line.split(' ')[0])).to.deep.equal(['ID', '1', '2', '3']);
+    expect(
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' ')[0]),
+    ).to.deep.equal(['ID', '1', '2', '3']);
     for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com']) expect(stdout).to.contain(email);
     // Its callback ran (on a port of our choosing, closed at once).
-    expect(stderr).to.match(/^the application loads\nand writes to stdout\n\{"level":30,"msg":"and logs"\}\nListening on port \d+\n$/);
+    expect(stderr).to.match(
+      /^the application loads\nand writes to stdout\n\{"level":30,"msg":"and logs"\}\nListening on port \d+\n$/,
+    );
   });
 
   it('says clearly when the module has no Express application, no ServiceAuth, or cannot be loaded', () => {
@@ -136,7 +156,9 @@ describe('CLI: --app loads the application, whose configuration and event handle
       /^The application in test\/cli\/fixtures\/without-service-auth\.js has no ServiceAuth: construct `new ServiceAuth\(app\)` when the module loads\n$/,
     );
     expect(results['missing']!.code).to.equal(1);
-    expect(results['missing']!.stderr).to.match(/^Cannot load the application module test\/cli\/fixtures\/missing\.js: Cannot find module /);
+    expect(results['missing']!.stderr).to.match(
+      /^Cannot load the application module test\/cli\/fixtures\/missing\.js: Cannot find module /,
+    );
     // Node 22.18 and later strip the types of a .ts module themselves: it loads without tsx (and this one has no app).
     const stripsTypes = Boolean((process.features as { typescript?: string | false }).typescript);
     expect(results['typeScriptWithoutTsx']).to.deep.equal({

@@ -30,14 +30,16 @@ describe('CLI: audit, audit verify and audit prune', () => {
   /** When each row was written, once the history has been aged (below). */
   const written = new Map<number, Date>();
   // In this process; a real one for the first command and for the empty database's verify.
-  const cli = (args: string[], options: CliOptions = {}): Promise<CliResult> => runCliInProcess(['auth', ...args, '--database', database.url], options);
+  const cli = (args: string[], options: CliOptions = {}): Promise<CliResult> =>
+    runCliInProcess(['auth', ...args, '--database', database.url], options);
   const records = async (...args: string[]): Promise<RecordJson[]> => {
     const result = await cli(['audit', ...args, '--json']);
     expect({ code: result.code, stderr: result.stderr }, args.join(' ')).to.deep.equal({ code: 0, stderr: '' });
     return JSON.parse(result.stdout) as RecordJson[];
   };
   const ids = async (...args: string[]): Promise<number[]> => (await records(...args)).map((record) => record.id);
-  const sql = (statement: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(statement, params, 'run');
+  const sql = (statement: string, params: unknown[] = []) =>
+    orm.em.fork().getConnection().execute(statement, params, 'run');
   const rows = () => orm.em.fork().find(AuditEvent, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
 
   before(async () => {
@@ -57,8 +59,15 @@ describe('CLI: audit, audit verify and audit prune', () => {
     // A history spread over time: #1 400 days ago, #2 10 days ago, #3 3 days ago, #4 now. The
     // hashes covered the real times, so the chain is rewritten as if written at these.
     const now = Date.now();
-    for (const [id, daysAgo] of [[1, 400], [2, 10], [3, 3]] as const) {
-      await sql('update auth_events set at = ? where id = ?', [orm.em.getPlatform().processDateProperty(new Date(now - daysAgo * DAY_MS)), id]);
+    for (const [id, daysAgo] of [
+      [1, 400],
+      [2, 10],
+      [3, 3],
+    ] as const) {
+      await sql('update auth_events set at = ? where id = ?', [
+        orm.em.getPlatform().processDateProperty(new Date(now - daysAgo * DAY_MS)),
+        id,
+      ]);
     }
     await rechain(orm);
     for (const row of await rows()) written.set(row.id, row.at);
@@ -78,7 +87,19 @@ describe('CLI: audit, audit verify and audit prune', () => {
         { id: 1, type: 'user_created', email: 'ada@example.com', detail: { actor: 'cli', roles: 'editor' } },
       ]);
       // The contract's field names, as the security log answers them.
-      expect(all[1]).to.have.all.keys('id', 'at', 'type', 'outcome', 'user_id', 'email', 'ip', 'user_agent', 'reason', 'detail', 'hash');
+      expect(all[1]).to.have.all.keys(
+        'id',
+        'at',
+        'type',
+        'outcome',
+        'user_id',
+        'email',
+        'ip',
+        'user_agent',
+        'reason',
+        'detail',
+        'hash',
+      );
       expect(all[1]).to.include({ outcome: 'success', user_id: 1, ip: null, user_agent: null, reason: null });
       const stored = await rows();
       expect(all.map((record) => record.at)).to.deep.equal([4, 3, 2, 1].map((id) => written.get(id)!.toISOString()));
@@ -90,7 +111,11 @@ describe('CLI: audit, audit verify and audit prune', () => {
       expect({ code, stderr }).to.deep.equal({ code: 0, stderr: '' });
       const lines = stdout.split('\n');
       expect(lines[0]).to.match(/^ID +At +Type +Outcome +User +Email +IP +Reason +Actor$/);
-      const time = (id: number) => written.get(id)!.toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const time = (id: number) =>
+        written
+          .get(id)!
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z');
       expect(lines.slice(1)).to.have.length(5); // four rows and the final newline
       expect(lines[1]).to.match(new RegExp(`^4 +${time(4)} +user_disabled +success +2 +bob@example\\.com +- +- +cli$`));
       expect(lines[2]).to.match(new RegExp(`^3 +${time(3)} +role_added +success +1 +ada@example\\.com +- +- +cli$`));
@@ -114,7 +139,20 @@ describe('CLI: audit, audit verify and audit prune', () => {
         ids('--limit', '2', '--before', '3'),
         ids('--user-id', '2'),
       ]);
-      expect(results).to.deep.equal([[4, 2], [2, 1], [1], [4, 3], [4], [4, 3], [4, 3, 2, 1], [4, 3], [4], [], [2, 1], [4, 2]]);
+      expect(results).to.deep.equal([
+        [4, 2],
+        [2, 1],
+        [1],
+        [4, 3],
+        [4],
+        [4, 3],
+        [4, 3, 2, 1],
+        [4, 3],
+        [4],
+        [],
+        [2, 1],
+        [4, 2],
+      ]);
       expect(await cli(['audit', '--type', 'login'])).to.deep.equal({ code: 0, stdout: 'No records.\n', stderr: '' });
     });
 
@@ -137,12 +175,24 @@ describe('CLI: audit, audit verify and audit prune', () => {
         expect(stderr).to.contain('\n$ service-auth auth audit ');
         return stderr.split('\n')[0];
       });
-      const since = (value: string) => `Usage Error: --since "${value}" is neither a date (YYYY-MM-DD, midnight UTC) nor a time back from now (7d, 12h)`;
+      const since = (value: string) =>
+        `Usage Error: --since "${value}" is neither a date (YYYY-MM-DD, midnight UTC) nor a time back from now (7d, 12h)`;
       const limit = (value: string) => `Usage Error: --limit "${value}" is not an integer from 1 to 1000`;
       const notAnId = `Usage Error: --before "0" is not a record's id (a positive integer)`;
       const notAUser = `Usage Error: --user-id "ada" is not a user's id (a positive integer)`;
-      expect(messages.slice(1)).to.deep.equal([since('yesterday'), since('2026-02-30'), since('7w'), limit('0'), limit('1001'), limit('ten'), notAnId, notAUser]);
-      expect(messages[0]).to.match(/^Usage Error: --type "signin" is not a type of record; the types are user_registered, login, logout, .*, csrf_rejected, audit_pruned$/);
+      expect(messages.slice(1)).to.deep.equal([
+        since('yesterday'),
+        since('2026-02-30'),
+        since('7w'),
+        limit('0'),
+        limit('1001'),
+        limit('ten'),
+        notAnId,
+        notAUser,
+      ]);
+      expect(messages[0]).to.match(
+        /^Usage Error: --type "signin" is not a type of record; the types are user_registered, login, logout, .*, csrf_rejected, audit_pruned$/,
+      );
       expect(await rows()).to.deep.equal(before);
     });
   });
@@ -171,7 +221,11 @@ describe('CLI: audit, audit verify and audit prune', () => {
     it('says so of a database with no records yet', async () => {
       const empty = await temporaryDatabase();
       try {
-        expect(await runCli(['auth', 'audit', 'verify', '--database', empty.url])).to.deep.equal({ code: 0, stdout: 'Intact: no rows yet\n', stderr: '' });
+        expect(await runCli(['auth', 'audit', 'verify', '--database', empty.url])).to.deep.equal({
+          code: 0,
+          stdout: 'Intact: no rows yet\n',
+          stderr: '',
+        });
       } finally {
         await empty.remove();
       }
@@ -180,19 +234,46 @@ describe('CLI: audit, audit verify and audit prune', () => {
 
   describe('auth audit prune', () => {
     it('removes the rows past SERVICE_AUTH_AUDIT_RETENTION_DAYS (default 365), leaving a chain that verifies', async () => {
-      expect(await cli(['audit', 'prune'])).to.deep.equal({ code: 0, stdout: 'Removed 1 row older than 365 days (SERVICE_AUTH_AUDIT_RETENTION_DAYS)\n', stderr: '' });
-      expect(await cli(['audit', 'verify'])).to.deep.equal({ code: 0, stdout: 'Intact: 4 rows (#2 to #5)\n', stderr: '' });
+      expect(await cli(['audit', 'prune'])).to.deep.equal({
+        code: 0,
+        stdout: 'Removed 1 row older than 365 days (SERVICE_AUTH_AUDIT_RETENTION_DAYS)\n',
+        stderr: '',
+      });
+      expect(await cli(['audit', 'verify'])).to.deep.equal({
+        code: 0,
+        stdout: 'Intact: 4 rows (#2 to #5)\n',
+        stderr: '',
+      });
 
       const twoDays = { env: { SERVICE_AUTH_AUDIT_RETENTION_DAYS: '2' } };
-      expect(await cli(['audit', 'prune'], twoDays)).to.deep.equal({ code: 0, stdout: 'Removed 2 rows older than 2 days (SERVICE_AUTH_AUDIT_RETENTION_DAYS)\n', stderr: '' });
-      expect(await cli(['audit', 'prune'], twoDays)).to.deep.equal({ code: 0, stdout: 'Removed 0 rows older than 2 days (SERVICE_AUTH_AUDIT_RETENTION_DAYS)\n', stderr: '' });
-      expect(await cli(['audit', 'verify'])).to.deep.equal({ code: 0, stdout: 'Intact: 3 rows (#4 to #6)\n', stderr: '' });
+      expect(await cli(['audit', 'prune'], twoDays)).to.deep.equal({
+        code: 0,
+        stdout: 'Removed 2 rows older than 2 days (SERVICE_AUTH_AUDIT_RETENTION_DAYS)\n',
+        stderr: '',
+      });
+      expect(await cli(['audit', 'prune'], twoDays)).to.deep.equal({
+        code: 0,
+        stdout: 'Removed 0 rows older than 2 days (SERVICE_AUTH_AUDIT_RETENTION_DAYS)\n',
+        stderr: '',
+      });
+      expect(await cli(['audit', 'verify'])).to.deep.equal({
+        code: 0,
+        stdout: 'Intact: 3 rows (#4 to #6)\n',
+        stderr: '',
+      });
       expect(await ids()).to.deep.equal([6, 5, 4]);
     });
 
     it('records each removal as audit_pruned, with the actor cli', async () => {
       const pruned = await records('--type', 'audit_pruned');
-      expect(pruned.map(({ id, detail }) => ({ id, actor: detail['actor'], through: detail['through'], rows: detail['rows'] }))).to.deep.equal([
+      expect(
+        pruned.map(({ id, detail }) => ({
+          id,
+          actor: detail['actor'],
+          through: detail['through'],
+          rows: detail['rows'],
+        })),
+      ).to.deep.equal([
         { id: 6, actor: 'cli', through: 3, rows: 2 },
         { id: 5, actor: 'cli', through: 1, rows: 1 },
       ]);
@@ -201,7 +282,11 @@ describe('CLI: audit, audit verify and audit prune', () => {
     it('removes nothing with SERVICE_AUTH_AUDIT_ENABLED false, and says so', async () => {
       const before = await rows();
       const off = { env: { SERVICE_AUTH_AUDIT_ENABLED: 'false', SERVICE_AUTH_AUDIT_RETENTION_DAYS: '1' } };
-      expect(await cli(['audit', 'prune'], off)).to.deep.equal({ code: 0, stdout: 'The audit log is off (SERVICE_AUTH_AUDIT_ENABLED is false): nothing was removed\n', stderr: '' });
+      expect(await cli(['audit', 'prune'], off)).to.deep.equal({
+        code: 0,
+        stdout: 'The audit log is off (SERVICE_AUTH_AUDIT_ENABLED is false): nothing was removed\n',
+        stderr: '',
+      });
       expect(await rows()).to.deep.equal(before);
     });
   });
@@ -218,7 +303,11 @@ describe('CLI: auth audit, by person', () => {
         await t.auth.users.create({ email: 'carol@example.com', password: PASSWORD });
         await t.auth.tokens.create('bob@example.com', { name: 'deploy' });
         await t.auth.tokens.create('carol@example.com', { name: 'deploy' });
-        const bobs = (await t.auth.audit.query({ email: ' Bob@Example.com' })).map(({ type, userId, email }) => ({ type, userId, email }));
+        const bobs = (await t.auth.audit.query({ email: ' Bob@Example.com' })).map(({ type, userId, email }) => ({
+          type,
+          userId,
+          email,
+        }));
         expect(bobs).to.deep.equal([
           { type: 'token_created', userId: bob.id, email: null },
           { type: 'user_created', userId: bob.id, email: 'bob@example.com' },
@@ -227,9 +316,19 @@ describe('CLI: auth audit, by person', () => {
       } finally {
         await t.auth.close();
       }
-      const result = await runCli(['auth', 'audit', '--email', 'bob@example.com', '--json', '--database', database.url]);
+      const result = await runCli([
+        'auth',
+        'audit',
+        '--email',
+        'bob@example.com',
+        '--json',
+        '--database',
+        database.url,
+      ]);
       expect({ code: result.code, stderr: result.stderr }).to.deep.equal({ code: 0, stderr: '' });
-      const byEmail = (JSON.parse(result.stdout) as (RecordJson & { user_id: number | null })[]).map(({ id, type, user_id, email }) => ({ id, type, user_id, email }));
+      const byEmail = (JSON.parse(result.stdout) as (RecordJson & { user_id: number | null })[]).map(
+        ({ id, type, user_id, email }) => ({ id, type, user_id, email }),
+      );
       expect(byEmail).to.deep.equal([
         { id: 3, type: 'token_created', user_id: 1, email: null },
         { id: 1, type: 'user_created', user_id: 1, email: 'bob@example.com' },

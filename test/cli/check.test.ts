@@ -14,7 +14,13 @@ const USAGE_LINE = /\n\$ service-auth auth check /;
 const AUDITOR_RULES = {
   auditor: [
     { action: 'read', subject: 'Invoice' },
-    { action: 'read', subject: 'Invoice', inverted: true, conditions: { status: 'draft' }, reason: 'drafts are private' },
+    {
+      action: 'read',
+      subject: 'Invoice',
+      inverted: true,
+      conditions: { status: 'draft' },
+      reason: 'drafts are private',
+    },
     { action: 'approve', subject: 'Invoice', conditions: { owner_id: 7 } },
   ],
   // Held by nobody: names User for the questions about users.
@@ -24,7 +30,10 @@ const AUDITOR_RULES = {
 // An organization role: editors update the invoices they own, in their organization.
 // Keepers manage everything of their organization, which reaches no user (a User has no tenant field).
 const ORG_RULES = {
-  orgRoles: { editor: [{ action: 'update', subject: 'Invoice', conditions: { owner_id: '${user.id}' } }], keeper: [{ action: 'manage', subject: 'all' }] },
+  orgRoles: {
+    editor: [{ action: 'update', subject: 'Invoice', conditions: { owner_id: '${user.id}' } }],
+    keeper: [{ action: 'manage', subject: 'all' }],
+  },
 };
 
 describe('CLI: auth check', () => {
@@ -79,7 +88,10 @@ describe('CLI: auth check', () => {
     const meg = ['--email', 'meg@example.com', '--action', 'update', '--subject', 'Invoice', '--policies', ownPolicies];
 
     // --app in a process of its own: a module loads once per process, and its ServiceAuth closes with the command.
-    const check = (...args: string[]) => (): Promise<CliResult> => (args.includes('--app') ? runCli : runCliInProcess)(['auth', 'check', ...args, '--database', database.url]);
+    const check =
+      (...args: string[]) =>
+      (): Promise<CliResult> =>
+        (args.includes('--app') ? runCli : runCliInProcess)(['auth', 'check', ...args, '--database', database.url]);
     const ann = ['--email', 'ann@example.com'];
     const ida = ['--email', 'ida@example.com'];
     const invoices = [...ida, '--action', 'read', '--subject', 'Invoice'];
@@ -90,33 +102,110 @@ describe('CLI: auth check', () => {
         others: {
           allowed: check(...ann, '--action', 'read', '--subject', 'Report', '--field', 'team=north'),
           deniedNoRule: check(...ann, '--action', 'read', '--subject', 'Report', '--field', 'team=south'),
-          noRoles: check('--email', 'nob@example.com', '--action', 'read', '--subject', 'Report', '--field', 'team=north'),
+          noRoles: check(
+            '--email',
+            'nob@example.com',
+            '--action',
+            'read',
+            '--subject',
+            'Report',
+            '--field',
+            'team=north',
+          ),
           inverted: check(...invoices, '--field', 'status=draft', '--policies', ownPolicies),
           notInverted: check(...invoices, '--field', 'status=sent', '--policies', ownPolicies),
           number: check(...approve, '--field', 'owner_id=7'),
           notCanonical: check(...approve, '--field', 'owner_id=07'),
-          placeholder: check('--email', 'meg@example.com', '--action', 'read', '--subject', 'User', '--field', `id=${ids['meg@example.com']}`),
+          placeholder: check(
+            '--email',
+            'meg@example.com',
+            '--action',
+            'read',
+            '--subject',
+            'User',
+            '--field',
+            `id=${ids['meg@example.com']}`,
+          ),
           json: check(...ann, '--action', 'read', '--subject', 'Report', '--field', 'team=north', '--json'),
           jsonDenied: check(...ann, '--action', 'read', '--subject', 'Report', '--json'),
           unknownEmail: check('--email', 'nobody@example.com', '--action', 'read', '--subject', 'Report'),
           appRules: check(...invoices, '--field', 'status=draft', '--app', appModule),
-          policyAllowed: check(...ida, '--policy', 'is_self', '--field', `user_id=${ids['ida@example.com']}`, '--app', appModule),
-          policyDenied: check(...ida, '--policy', 'is_self', '--field', `user_id=${ids['ann@example.com']}`, '--app', appModule),
-          policyNotCanonical: check(...ida, '--policy', 'is_self', '--field', `user_id=0${ids['ida@example.com']}`, '--app', appModule),
-          policyJson: check(...ida, '--policy', 'is_self', '--field', `user_id=${ids['ida@example.com']}`, '--app', appModule, '--json'),
+          policyAllowed: check(
+            ...ida,
+            '--policy',
+            'is_self',
+            '--field',
+            `user_id=${ids['ida@example.com']}`,
+            '--app',
+            appModule,
+          ),
+          policyDenied: check(
+            ...ida,
+            '--policy',
+            'is_self',
+            '--field',
+            `user_id=${ids['ann@example.com']}`,
+            '--app',
+            appModule,
+          ),
+          policyNotCanonical: check(
+            ...ida,
+            '--policy',
+            'is_self',
+            '--field',
+            `user_id=0${ids['ida@example.com']}`,
+            '--app',
+            appModule,
+          ),
+          policyJson: check(
+            ...ida,
+            '--policy',
+            'is_self',
+            '--field',
+            `user_id=${ids['ida@example.com']}`,
+            '--app',
+            appModule,
+            '--json',
+          ),
           unknownPolicy: check(...ida, '--policy', 'no_such_policy', '--app', appModule),
           policyWithoutApp: check(...ida, '--policy', 'is_self'),
           noQuestion: check(...ann),
           subjectOnly: check(...ann, '--subject', 'Report'),
           policyAndAction: check(...ida, '--policy', 'is_self', '--action', 'read', '--app', appModule),
           fieldWithoutEquals: check(...ann, '--action', 'read', '--subject', 'Report', '--field', 'team'),
-          appAndPolicies: check(...ann, '--action', 'read', '--subject', 'Report', '--app', appModule, '--policies', ownPolicies),
+          appAndPolicies: check(
+            ...ann,
+            '--action',
+            'read',
+            '--subject',
+            'Report',
+            '--app',
+            appModule,
+            '--policies',
+            ownPolicies,
+          ),
           inOrg: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--org', 'acme'),
           inOrgJson: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--org', 'acme', '--json'),
-          otherOrgsRow: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`, '--field', 'org_id=2', '--org', 'acme'),
+          otherOrgsRow: check(
+            ...meg,
+            '--field',
+            `owner_id=${ids['meg@example.com']}`,
+            '--field',
+            'org_id=2',
+            '--org',
+            'acme',
+          ),
           outsideOrg: check(...meg, '--field', `owner_id=${ids['meg@example.com']}`),
           unknownOrg: check(...meg, '--org', 'nowhere'),
-          orgRoleOnUser: check(...kim, '--action', 'update', '--subject', 'User', '--field', `id=${ids['ann@example.com']}`),
+          orgRoleOnUser: check(
+            ...kim,
+            '--action',
+            'update',
+            '--subject',
+            'User',
+            '--field',
+            `id=${ids['ann@example.com']}`,
+          ),
           orgRoleOnInvoice: check(...kim, '--action', 'update', '--subject', 'Invoice'),
           typedNumber: check(...approve, '--field', 'owner_id:=7'),
           typedNull: check(...approve, '--field', 'owner_id:=null'),
@@ -157,7 +246,11 @@ describe('CLI: auth check', () => {
       stdout: `denied\nno rule of the roles analyst grants it\nwhy not:\n  role "analyst", rule 1 (${join(ROOT, 'policies/roles.json')}): can read Report where {"team":"north"}\n    fails team $eq "north": the subject's team is "south"\n`,
       stderr: '',
     });
-    expect(results['noRoles']).to.deep.equal({ code: 3, stdout: 'denied\nno rule grants it: the user has no roles\n', stderr: '' });
+    expect(results['noRoles']).to.deep.equal({
+      code: 3,
+      stdout: 'denied\nno rule grants it: the user has no roles\n',
+      stderr: '',
+    });
   });
 
   it('names an inverted rule that denies, with its reason, from the --policies directory', () => {
@@ -184,7 +277,9 @@ describe('CLI: auth check', () => {
     });
     // "07" is not how 7 is written: it stays a string, and the condition on the number fails.
     expect(results['notCanonical']).to.deep.include({ code: 3, stderr: '' });
-    expect(results['notCanonical']!.stdout).to.match(/^denied\nno rule of the roles auditor grants it\nwhy not:\n.*\n    fails owner_id \$eq 7: the subject's owner_id is "07"\n$/);
+    expect(results['notCanonical']!.stdout).to.match(
+      /^denied\nno rule of the roles auditor grants it\nwhy not:\n.*\n    fails owner_id \$eq 7: the subject's owner_id is "07"\n$/,
+    );
     // A ${user.id} placeholder compares with the number the user's id is.
     const meg = ids['meg@example.com'];
     expect(results['placeholder']).to.deep.equal({
@@ -199,21 +294,37 @@ describe('CLI: auth check', () => {
     expect(JSON.parse(results['json']!.stdout)).to.deep.equal({
       email: 'ann@example.com',
       allowed: true,
-      rule: { role: 'analyst', index: 1, action: 'read', subject: 'Report', conditions: { team: 'north' }, inverted: false, source: join(ROOT, 'policies/roles.json') },
+      rule: {
+        role: 'analyst',
+        index: 1,
+        action: 'read',
+        subject: 'Report',
+        conditions: { team: 'north' },
+        inverted: false,
+        source: join(ROOT, 'policies/roles.json'),
+      },
     });
     expect(results['jsonDenied']!.code, results['jsonDenied']!.stderr).to.equal(3);
     const denied = JSON.parse(results['jsonDenied']!.stdout);
     expect(denied).to.deep.include({ email: 'ann@example.com', allowed: false, rule: null });
-    expect(denied.why_not.map(({ rule, failed }: { rule: { role: string; index: number }; failed: unknown }) => [rule.role, rule.index, failed])).to.deep.equal([
-      ['analyst', 1, { field: 'team', operator: '$eq', expected: 'north', missing: true }],
-    ]);
+    expect(
+      denied.why_not.map(({ rule, failed }: { rule: { role: string; index: number }; failed: unknown }) => [
+        rule.role,
+        rule.index,
+        failed,
+      ]),
+    ).to.deep.equal([['analyst', 1, { field: 'team', operator: '$eq', expected: 'north', missing: true }]]);
   });
 
   it("asks in an organization with --org: the membership's organization roles, the subject in the organization", () => {
     const source = join(ownPolicies, 'org-roles.json');
     const rule = `by org role "editor" (${source}): can update Invoice where {"owner_id":${ids['meg@example.com']},"org_id":1}`;
     expect(results['inOrg']).to.deep.equal({ code: 0, stdout: `allowed\n${rule}\n`, stderr: '' });
-    expect(JSON.parse(results['inOrgJson']!.stdout)).to.deep.include({ email: 'meg@example.com', org: 'acme', allowed: true });
+    expect(JSON.parse(results['inOrgJson']!.stdout)).to.deep.include({
+      email: 'meg@example.com',
+      org: 'acme',
+      allowed: true,
+    });
     expect(JSON.parse(results['inOrgJson']!.stdout).rule).to.include({ role: 'editor', org_role: true });
     // Another organization's invoice, and outside every organization: no rule of hers grants it.
     expect(results['otherOrgsRow']).to.deep.equal({
@@ -227,10 +338,14 @@ describe('CLI: auth check', () => {
   });
 
   it('fails with exit 1 on an unknown email', () => {
-    expect(results['unknownEmail']).to.deep.equal({ code: 1, stdout: '', stderr: 'Unknown email: no user with email nobody@example.com\n' });
+    expect(results['unknownEmail']).to.deep.equal({
+      code: 1,
+      stdout: '',
+      stderr: 'Unknown email: no user with email nobody@example.com\n',
+    });
   });
 
-  it("takes the role rules from the application with --app", () => {
+  it('takes the role rules from the application with --app', () => {
     expect(results['appRules']).to.deep.equal({
       code: 3,
       stdout:
@@ -245,15 +360,26 @@ describe('CLI: auth check', () => {
     expect(results['typedNumber']).to.include({ code: 0 });
     expect(results['typedNull']).to.include({ code: 3 });
     expect(results['typedNull']!.stdout).to.contain(`    fails owner_id $eq 7: the subject's owner_id is null\n`);
-    expect(results['typedString']!.stdout).to.match(/^denied\nby role "auditor" .*cannot read Invoice where \{"status":"draft"\}/);
+    expect(results['typedString']!.stdout).to.match(
+      /^denied\nby role "auditor" .*cannot read Invoice where \{"status":"draft"\}/,
+    );
   });
 
   it("asks the application's named policy with --policy: allowed 0, denied 3, unknown policy 1", () => {
     expect(results['policyAllowed']).to.deep.equal({ code: 0, stdout: 'allowed\nby policy "is_self"\n', stderr: '' });
     expect(results['policyDenied']).to.deep.equal({ code: 3, stdout: 'denied\nby policy "is_self"\n', stderr: '' });
-    expect(results['policyNotCanonical']).to.deep.equal({ code: 3, stdout: 'denied\nby policy "is_self"\n', stderr: '' });
+    expect(results['policyNotCanonical']).to.deep.equal({
+      code: 3,
+      stdout: 'denied\nby policy "is_self"\n',
+      stderr: '',
+    });
     expect(results['policyJson']!.code, results['policyJson']!.stderr).to.equal(0);
-    expect(JSON.parse(results['policyJson']!.stdout)).to.deep.equal({ email: 'ida@example.com', allowed: true, rule: null, policy: 'is_self' });
+    expect(JSON.parse(results['policyJson']!.stdout)).to.deep.equal({
+      email: 'ida@example.com',
+      allowed: true,
+      rule: null,
+      policy: 'is_self',
+    });
     expect(results['unknownPolicy']).to.deep.equal({
       code: 1,
       stdout: '',

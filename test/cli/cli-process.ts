@@ -68,7 +68,10 @@ export type CliRun = () => Promise<CliResult>;
  * SQLITE_BUSY at once (not after its busy timeout) when another process wrote in between; the
  * `others` (reads, and failures that stop before writing) run alongside them, all at once.
  */
-export async function runBatch(batch: { writers?: Record<string, CliRun>; others?: Record<string, CliRun> }): Promise<Record<string, CliResult>> {
+export async function runBatch(batch: {
+  writers?: Record<string, CliRun>;
+  others?: Record<string, CliRun>;
+}): Promise<Record<string, CliResult>> {
   const results: Record<string, CliResult> = {};
   const inTurn = async (): Promise<void> => {
     for (const [name, run] of Object.entries(batch.writers ?? {})) results[name] = await run();
@@ -90,7 +93,11 @@ export interface TerminalResult {
  * Runs the built CLI inside a real pseudo-terminal (util-linux `script`), so that its stdin is a
  * TTY. Each answer is typed once the output ends with its prompt, as a person would.
  */
-export function runCliInTerminal(args: string[], answers: { prompt: RegExp; type: string }[], options: CliOptions = {}): Promise<TerminalResult> {
+export function runCliInTerminal(
+  args: string[],
+  answers: { prompt: RegExp; type: string }[],
+  options: CliOptions = {},
+): Promise<TerminalResult> {
   const command = [process.execPath, ...runnerArgs(options.runner), ...args].map(shellQuote).join(' ');
   const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
     cwd: options.cwd ?? ROOT,

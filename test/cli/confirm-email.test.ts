@@ -18,7 +18,15 @@ describe('CLI: confirm-email, and the account states in list-users', () => {
   const results: Record<string, CliResult> = {};
   let loginBefore: { status: number; code: unknown };
   // In this process, but for the table (a real process's output and status).
-  const cli = (...args: string[]) => (): Promise<CliResult> => (args[0] === 'list-users' && args.length === 1 ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
+  const cli =
+    (...args: string[]) =>
+    (): Promise<CliResult> =>
+      (args[0] === 'list-users' && args.length === 1 ? runCli : runCliInProcess)([
+        'auth',
+        ...args,
+        '--database',
+        database.url,
+      ]);
   const json = (name: string): PublicUser[] => JSON.parse(results[name]!.stdout) as PublicUser[];
 
   before(async function () {
@@ -44,7 +52,10 @@ describe('CLI: confirm-email, and the account states in list-users', () => {
     const refused = await loginResponse(t, 'unconfirmed@example.com');
     loginBefore = { status: refused.status, code: refused.body.code };
 
-    Object.assign(results, await runBatch({ others: { table: cli('list-users'), jsonBefore: cli('list-users', '--json') } }));
+    Object.assign(
+      results,
+      await runBatch({ others: { table: cli('list-users'), jsonBefore: cli('list-users', '--json') } }),
+    );
     Object.assign(
       results,
       await runBatch({
@@ -70,7 +81,9 @@ describe('CLI: confirm-email, and the account states in list-users', () => {
     expect(lines[0]).to.match(/^ID +Email +Status +Admin +Roles +Created$/);
     const status = lines[0]!.indexOf('Status');
     const admin = lines[0]!.indexOf('Admin');
-    const statusOf = Object.fromEntries(lines.slice(1).map((line) => [line.split(/ +/)[1], line.slice(status, admin).trimEnd()]));
+    const statusOf = Object.fromEntries(
+      lines.slice(1).map((line) => [line.split(/ +/)[1], line.slice(status, admin).trimEnd()]),
+    );
     expect(statusOf).to.deep.equal({
       'active@example.com': 'active',
       'disabled@example.com': 'disabled',
@@ -81,7 +94,12 @@ describe('CLI: confirm-email, and the account states in list-users', () => {
 
   it('list-users --json carries disabled, email_confirmed and mfa_enabled for every user', async () => {
     expect(results['jsonBefore']!.code, results['jsonBefore']!.stderr).to.equal(0);
-    const states = json('jsonBefore').map(({ email, disabled, email_confirmed, mfa_enabled }) => ({ email, disabled, email_confirmed, mfa_enabled }));
+    const states = json('jsonBefore').map(({ email, disabled, email_confirmed, mfa_enabled }) => ({
+      email,
+      disabled,
+      email_confirmed,
+      mfa_enabled,
+    }));
     expect(states).to.deep.equal([
       { email: 'active@example.com', disabled: false, email_confirmed: true, mfa_enabled: false },
       { email: 'disabled@example.com', disabled: true, email_confirmed: true, mfa_enabled: false },
@@ -92,7 +110,11 @@ describe('CLI: confirm-email, and the account states in list-users', () => {
 
   it('confirm-email: flips email_confirmed in list-users --json, and the user can log in at once', async () => {
     expect(loginBefore).to.deep.equal({ status: 403, code: 'email_unconfirmed' });
-    expect(results['confirmed']).to.deep.equal({ code: 0, stdout: 'Confirmed the email address of unconfirmed@example.com\n', stderr: '' });
+    expect(results['confirmed']).to.deep.equal({
+      code: 0,
+      stdout: 'Confirmed the email address of unconfirmed@example.com\n',
+      stderr: '',
+    });
     const after = json('jsonAfter');
     expect(after.find((user) => user.email === 'unconfirmed@example.com')!.email_confirmed).to.equal(true);
     // Nobody else changed.
@@ -102,7 +124,15 @@ describe('CLI: confirm-email, and the account states in list-users', () => {
   });
 
   it('confirm-email on a confirmed address says so and succeeds (exit 0), changing nothing', () => {
-    expect(results['again']).to.deep.equal({ code: 0, stdout: 'The email address of unconfirmed@example.com is already confirmed; nothing changed\n', stderr: '' });
-    expect(results['ofCreated']).to.deep.equal({ code: 0, stdout: 'The email address of active@example.com is already confirmed; nothing changed\n', stderr: '' });
+    expect(results['again']).to.deep.equal({
+      code: 0,
+      stdout: 'The email address of unconfirmed@example.com is already confirmed; nothing changed\n',
+      stderr: '',
+    });
+    expect(results['ofCreated']).to.deep.equal({
+      code: 0,
+      stdout: 'The email address of active@example.com is already confirmed; nothing changed\n',
+      stderr: '',
+    });
   });
 });

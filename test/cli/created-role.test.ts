@@ -35,12 +35,16 @@ describe('CLI: a role made with create-role is given by add-role (issue 45)', ()
     expect(given).to.deep.equal({
       code: 0,
       stdout: 'Gave the role "reviewer" to ada@example.com (id 1; roles: reviewer)\n',
-      stderr: 'No definition gives the role "reviewer" rules yet: it grants nothing until one does (auth.defineRole, or ./policies)\n',
+      stderr:
+        'No definition gives the role "reviewer" rules yet: it grants nothing until one does (auth.defineRole, or ./policies)\n',
     });
 
     const t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     try {
-      const login = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+      const login = await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(200);
       expect(login.body.user.roles).to.deep.equal(['reviewer']);
     } finally {
       await t.auth.close();

@@ -27,14 +27,17 @@ describe('CLI: an SQLite path whose folder does not exist', () => {
     workDir = await mkdtemp(join(tmpdir(), 'service-auth-cwd-'));
     existing = await mkdtemp(join(tmpdir(), 'service-auth-existing-'));
     const url = `sqlite:${join(missing, 'auth.sqlite')}`;
-    [results['flag'], results['env'], results['relative'], results['existingFlag'], results['existingEnv']] = await Promise.all([
-      runCli(['auth', 'list-users', '--database', url]),
-      // The first in a process of its own, the others in this one, with their environment and cwd.
-      runCliInProcess(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: url } }),
-      runCliInProcess(['auth', 'list-users', '--database', 'sqlite:missing/auth.sqlite'], { cwd: workDir }),
-      runCliInProcess(['auth', 'list-users', '--database', `sqlite:${join(existing, 'flag.sqlite')}`]),
-      runCliInProcess(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: `sqlite:${join(existing, 'env.sqlite')}` } }),
-    ]);
+    [results['flag'], results['env'], results['relative'], results['existingFlag'], results['existingEnv']] =
+      await Promise.all([
+        runCli(['auth', 'list-users', '--database', url]),
+        // The first in a process of its own, the others in this one, with their environment and cwd.
+        runCliInProcess(['auth', 'list-users'], { env: { SERVICE_AUTH_DATABASE_URL: url } }),
+        runCliInProcess(['auth', 'list-users', '--database', 'sqlite:missing/auth.sqlite'], { cwd: workDir }),
+        runCliInProcess(['auth', 'list-users', '--database', `sqlite:${join(existing, 'flag.sqlite')}`]),
+        runCliInProcess(['auth', 'list-users'], {
+          env: { SERVICE_AUTH_DATABASE_URL: `sqlite:${join(existing, 'env.sqlite')}` },
+        }),
+      ]);
   });
   after(async () => {
     await rm(root, { recursive: true, force: true });

@@ -6,7 +6,17 @@ import { createPostgresDatabase, describePostgres } from '../helpers/services.js
 import { runCli, type CliResult } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
-const MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash', 'Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor', 'Migration20261126000000_organizations', 'Migration20261127000000_identities', 'Migration20261127100000_impersonation'];
+const MIGRATIONS = [
+  'Migration20261121000000_initial',
+  'Migration20261122000000_unique_token_hash',
+  'Migration20261123000000_account_lifecycle',
+  'Migration20261124000000_change_feed',
+  'Migration20261125000000_audit_log',
+  'Migration20261125100000_second_factor',
+  'Migration20261126000000_organizations',
+  'Migration20261127000000_identities',
+  'Migration20261127100000_impersonation',
+];
 const APPLIED = MIGRATIONS.map((name) => `Applied ${name}\n`).join('');
 
 /** The role names stored in a database, read through a ServiceAuth of our own. */
@@ -43,16 +53,22 @@ describe('CLI: which database, migrations, failures to open it', () => {
       (async () => {
         results['defaultInCwd'] = await runCli(['auth', 'list-users'], { cwd: workDir });
         // A production host: the CLI sends no mail, so it needs no SERVICE_AUTH_PUBLIC_URL.
-        results['production'] = await runCliInProcess(['auth', 'list-users'], { cwd: workDir, env: { NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: undefined } });
+        results['production'] = await runCliInProcess(['auth', 'list-users'], {
+          cwd: workDir,
+          env: { NODE_ENV: 'production', SERVICE_AUTH_PUBLIC_URL: undefined },
+        });
       })(),
       (async () => {
-        results['fromEnv'] = await runCliInProcess(['auth', 'create-role', 'from-env'], { env: { SERVICE_AUTH_DATABASE_URL: envUrl } });
+        results['fromEnv'] = await runCliInProcess(['auth', 'create-role', 'from-env'], {
+          env: { SERVICE_AUTH_DATABASE_URL: envUrl },
+        });
         results['flagOverEnv'] = await runCliInProcess(['auth', 'create-role', 'from-flag', '--database', flagUrl], {
           env: { SERVICE_AUTH_DATABASE_URL: envUrl },
         });
       })(),
       (async () => {
-        const cli = (...args: string[]): Promise<CliResult> => runCliInProcess(['auth', ...args, '--database', manualUrl], { env: manual });
+        const cli = (...args: string[]): Promise<CliResult> =>
+          runCliInProcess(['auth', ...args, '--database', manualUrl], { env: manual });
         // The refusal's exit status as a process gives it; the rest in this process.
         results['beforeMigrate'] = await runCli(['auth', 'list-users', '--database', manualUrl], { env: manual });
         results['migrate'] = await cli('migrate');
@@ -61,7 +77,14 @@ describe('CLI: which database, migrations, failures to open it', () => {
       })(),
       (async () => {
         // Auto-migration left on: the command keeps the application from migrating on its own.
-        results['migrateWithApp'] = await runCli(['auth', 'migrate', '--app', 'test/cli/fixtures/app.js', '--database', appUrl]);
+        results['migrateWithApp'] = await runCli([
+          'auth',
+          'migrate',
+          '--app',
+          'test/cli/fixtures/app.js',
+          '--database',
+          appUrl,
+        ]);
       })(),
       (async () => {
         const unreachable = 'postgresql://operator:s3cret-pw@127.0.0.1:1/auth';
@@ -99,21 +122,34 @@ describe('CLI: which database, migrations, failures to open it', () => {
       expect(results['beforeMigrate']).to.deep.equal({
         code: 1,
         stdout: '',
-        stderr: 'The database has no service-auth tables yet (SERVICE_AUTH_AUTO_MIGRATE is false): run the `auth migrate` command first\n',
+        stderr:
+          'The database has no service-auth tables yet (SERVICE_AUTH_AUTO_MIGRATE is false): run the `auth migrate` command first\n',
       });
     });
 
     it('applies the pending migrations and says which', () => {
-      expect(results['migrate']).to.deep.equal({ code: 0, stdout: `${APPLIED}${manualUrl} is up to date\n`, stderr: '' });
+      expect(results['migrate']).to.deep.equal({
+        code: 0,
+        stdout: `${APPLIED}${manualUrl} is up to date\n`,
+        stderr: '',
+      });
       expect(results['afterMigrate']).to.deep.equal({ code: 0, stdout: 'No users.\n', stderr: '' });
     });
 
     it('run again, finds nothing pending', () => {
-      expect(results['migrateAgain']).to.deep.equal({ code: 0, stdout: `Nothing to migrate: ${manualUrl} is up to date\n`, stderr: '' });
+      expect(results['migrateAgain']).to.deep.equal({
+        code: 0,
+        stdout: `Nothing to migrate: ${manualUrl} is up to date\n`,
+        stderr: '',
+      });
     });
 
     it("with --app, migrates the application's database and says what it applied", () => {
-      expect(results['migrateWithApp']).to.deep.equal({ code: 0, stdout: `${APPLIED}${appUrl} is up to date\n`, stderr: '' });
+      expect(results['migrateWithApp']).to.deep.equal({
+        code: 0,
+        stdout: `${APPLIED}${appUrl} is up to date\n`,
+        stderr: '',
+      });
     });
   });
 
@@ -122,7 +158,9 @@ describe('CLI: which database, migrations, failures to open it', () => {
       const result = results[name]!;
       expect(result.code, name).to.equal(1);
       expect(result.stdout, name).to.equal('');
-      expect(result.stderr, name).to.match(/^Database unavailable: cannot use the database postgresql:\/\/operator:\*\*\*@127\.0\.0\.1:1\/auth: .+\n$/);
+      expect(result.stderr, name).to.match(
+        /^Database unavailable: cannot use the database postgresql:\/\/operator:\*\*\*@127\.0\.0\.1:1\/auth: .+\n$/,
+      );
       expect(result.stderr, name).to.not.contain('s3cret-pw');
     }
   });
@@ -131,7 +169,8 @@ describe('CLI: which database, migrations, failures to open it', () => {
     expect(results['invalidUrl']).to.deep.equal({
       code: 1,
       stdout: '',
-      stderr: 'Invalid --database "mysql://operator:***@localhost/auth": expected sqlite:<path>, sqlite::memory: or postgresql://user@host:port/database\n',
+      stderr:
+        'Invalid --database "mysql://operator:***@localhost/auth": expected sqlite:<path>, sqlite::memory: or postgresql://user@host:port/database\n',
     });
   });
 });
@@ -147,10 +186,27 @@ describePostgres('CLI', () => {
   });
 
   it('creates and lists users in a PostgreSQL database, migrating it first', async () => {
-    const created = await runCli(['auth', 'create-user', '--email', 'pg@example.com', '--password-stdin', '--role', 'analyst', '--database', database.url], {
-      input: `${PASSWORD}\n`,
+    const created = await runCli(
+      [
+        'auth',
+        'create-user',
+        '--email',
+        'pg@example.com',
+        '--password-stdin',
+        '--role',
+        'analyst',
+        '--database',
+        database.url,
+      ],
+      {
+        input: `${PASSWORD}\n`,
+      },
+    );
+    expect(created).to.deep.equal({
+      code: 0,
+      stdout: 'Created role "analyst"\nCreated user pg@example.com (id 1; roles: analyst)\n',
+      stderr: '',
     });
-    expect(created).to.deep.equal({ code: 0, stdout: 'Created role "analyst"\nCreated user pg@example.com (id 1; roles: analyst)\n', stderr: '' });
 
     const listed = await runCliInProcess(['auth', 'list-users', '--json', '--database', database.url]);
     const { auth } = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });

@@ -18,9 +18,14 @@ describe('CLI: delete-role', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   const results: Record<string, CliResult> = {};
   // In this process; --help and the refused deletion of a held role in a real one.
-  const cli = (...args: string[]): Promise<CliResult> => (args[1] === 'auditor' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
-  const run = (...args: string[]) => (): Promise<CliResult> => cli(...args);
-  const listedRoles = (result: CliResult): string[] => (JSON.parse(result.stdout) as { name: string }[]).map((role) => role.name);
+  const cli = (...args: string[]): Promise<CliResult> =>
+    (args[1] === 'auditor' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
+  const run =
+    (...args: string[]) =>
+    (): Promise<CliResult> =>
+      cli(...args);
+  const listedRoles = (result: CliResult): string[] =>
+    (JSON.parse(result.stdout) as { name: string }[]).map((role) => role.name);
   const listedUsers = (result: CliResult): Record<string, string[]> =>
     Object.fromEntries((JSON.parse(result.stdout) as ListedUser[]).map((user) => [user.email, user.roles]));
 
@@ -51,7 +56,10 @@ describe('CLI: delete-role', () => {
         },
       }),
     );
-    [results['roles'], results['users']] = await Promise.all([cli('list-roles', '--json'), cli('list-users', '--json')]);
+    [results['roles'], results['users']] = await Promise.all([
+      cli('list-roles', '--json'),
+      cli('list-users', '--json'),
+    ]);
   });
   after(async () => {
     await database.remove();
@@ -121,7 +129,10 @@ describe('auth.roles.delete', () => {
     });
     await t.auth.roles.create('unused');
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD, roles: ['editor', 'viewer'] });
-    const login = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+    const login = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(200);
     editorCookie = sessionCookieFrom(login)!;
   });
   after(async () => {
@@ -149,7 +160,7 @@ describe('auth.roles.delete', () => {
     expect(error).to.include({ code: 'not_found', status: 404 });
   });
 
-  it("with force, takes the role from its holders and ends what it granted a live session at once", async () => {
+  it('with force, takes the role from its holders and ends what it granted a live session at once', async () => {
     await editPage().expect(200);
     expect(await t.auth.roles.delete('editor', { force: true })).to.equal(1);
     const refused = await editPage().expect(403);

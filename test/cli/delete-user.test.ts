@@ -25,9 +25,15 @@ describe('CLI: delete-user', () => {
   const ada = { id: 0, cookie: '', token: '' };
   // In this process, but for the confirmation typed on a pipe (a real process's stdin).
   const cli = (args: string[], input?: string): Promise<CliResult> =>
-    (input === 'ada@example.com\n' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url], input === undefined ? {} : { input });
+    (input === 'ada@example.com\n' ? runCli : runCliInProcess)(
+      ['auth', ...args, '--database', database.url],
+      input === undefined ? {} : { input },
+    );
   const inTerminal = (email: string, typed: string): Promise<TerminalResult> =>
-    runCliInTerminal(['auth', 'delete-user', email, '--database', database.url], [{ prompt: CONFIRM_PROMPT, type: typed }]);
+    runCliInTerminal(
+      ['auth', 'delete-user', email, '--database', database.url],
+      [{ prompt: CONFIRM_PROMPT, type: typed }],
+    );
 
   before(async () => {
     database = await temporaryDatabase();
@@ -38,7 +44,8 @@ describe('CLI: delete-user', () => {
     // In use, so that the app holds them in memory when the CLI deletes them under it.
     await meWithCookie(t, ada.cookie).expect(200);
     await meWithToken(t, ada.token).expect(200);
-    for (const email of ['bob@example.com', 'cy@example.com', 'dee@example.com']) await t.auth.users.create({ email, password: PASSWORD });
+    for (const email of ['bob@example.com', 'cy@example.com', 'dee@example.com'])
+      await t.auth.users.create({ email, password: PASSWORD });
   });
   after(async () => {
     await t.auth.close();
@@ -49,21 +56,25 @@ describe('CLI: delete-user', () => {
     expect(await cli(['delete-user', 'ada@example.com'], 'ada@example.com\n')).to.deep.equal({
       code: 1,
       stdout: '',
-      stderr: 'Not deleted: standard input is not a terminal to confirm on; pass --yes to delete ada@example.com without asking\n',
+      stderr:
+        'Not deleted: standard input is not a terminal to confirm on; pass --yes to delete ada@example.com without asking\n',
     });
     expect(await t.auth.users.findByEmail('ada@example.com')).to.not.equal(null);
     await meWithCookie(t, ada.cookie).expect(200);
     await meWithToken(t, ada.token).expect(200);
   });
 
-  it("delete-user --yes deletes the user with their session and token, which a running app refuses within a second", async () => {
+  it('delete-user --yes deletes the user with their session and token, which a running app refuses within a second', async () => {
     expect(await cli(['delete-user', 'ada@example.com', '--yes'])).to.deep.equal({
       code: 0,
       stdout: `Deleted user ada@example.com (id ${ada.id}; roles: editor), with 1 session and 1 API token\n`,
       stderr: '',
     });
     expect(await t.auth.users.findByEmail('ada@example.com')).to.equal(null);
-    await Promise.all([untilStatus(() => meWithCookie(t, ada.cookie), 401), untilStatus(() => meWithToken(t, ada.token), 401)]);
+    await Promise.all([
+      untilStatus(() => meWithCookie(t, ada.cookie), 401),
+      untilStatus(() => meWithToken(t, ada.token), 401),
+    ]);
     expect(await t.auth.tokens.list()).to.deep.equal([]);
     // The role itself stays; only the user's link to it went.
     expect((await t.auth.roles.list()).map((role) => role.name)).to.deep.equal(['editor']);
@@ -110,7 +121,9 @@ describe('CLI: delete-user', () => {
 
     it('changes nothing when another email is typed (exit 1)', async () => {
       expect(seen(mistyped).code).to.equal(1);
-      expect(seen(mistyped).output).to.match(/Type the email to confirm: cy@example\.org\nThe email typed is not cy@example\.com; nothing was changed\n$/);
+      expect(seen(mistyped).output).to.match(
+        /Type the email to confirm: cy@example\.org\nThe email typed is not cy@example\.com; nothing was changed\n$/,
+      );
       expect(await t.auth.users.findByEmail('cy@example.com')).to.not.equal(null);
     });
 

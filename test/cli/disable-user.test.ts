@@ -5,7 +5,14 @@
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
-import { createTestApp, outboxMails, PASSWORD, temporaryDatabase, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import {
+  createTestApp,
+  outboxMails,
+  PASSWORD,
+  temporaryDatabase,
+  temporaryDirectory,
+  type TestApp,
+} from '../helpers/app.js';
 import { runCli, type CliResult } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 import { login, loginResponse, meWithCookie, meWithToken, untilStatus } from './running-app.js';
@@ -17,13 +24,21 @@ describe('CLI: disable-user and enable-user on the SQLite file a running app use
   const ada = { cookie: '', token: '' };
   const bob = { cookie: '', token: '' };
   // In this process; the first disable-user in a real one.
-  const cli = (...args: string[]): Promise<CliResult> => (args[1] === 'Ada@Example.com' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
+  const cli = (...args: string[]): Promise<CliResult> =>
+    (args[1] === 'Ada@Example.com' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
 
   before(async () => {
     database = await temporaryDatabase();
     outbox = await temporaryDirectory();
-    t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox });
-    for (const [email, holder] of [['ada@example.com', ada], ['bob@example.com', bob]] as const) {
+    t = await createTestApp({
+      SERVICE_AUTH_DATABASE_URL: database.url,
+      SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+      SERVICE_AUTH_MAIL_OUTBOX: outbox,
+    });
+    for (const [email, holder] of [
+      ['ada@example.com', ada],
+      ['bob@example.com', bob],
+    ] as const) {
       await t.auth.users.create({ email, password: PASSWORD });
       holder.cookie = await login(t, email);
       holder.token = (await t.auth.tokens.create(email, { name: 'ci' })).token;
@@ -42,7 +57,8 @@ describe('CLI: disable-user and enable-user on the SQLite file a running app use
   it("disable-user: the user's session and token are refused by a running app within a second, and nobody else's", async () => {
     expect(await cli('disable-user', 'Ada@Example.com')).to.deep.equal({
       code: 0,
-      stdout: 'Disabled ada@example.com: their sessions were ended, and their API tokens are refused until the account is enabled\n',
+      stdout:
+        'Disabled ada@example.com: their sessions were ended, and their API tokens are refused until the account is enabled\n',
       stderr: '',
     });
     const [sessionCode, tokenCode] = await Promise.all([
@@ -72,7 +88,11 @@ describe('CLI: disable-user and enable-user on the SQLite file a running app use
   });
 
   it('disable-user on a disabled user says so and succeeds (exit 0), changing nothing', async () => {
-    expect(await cli('disable-user', 'ada@example.com')).to.deep.equal({ code: 0, stdout: 'ada@example.com is already disabled; nothing changed\n', stderr: '' });
+    expect(await cli('disable-user', 'ada@example.com')).to.deep.equal({
+      code: 0,
+      stdout: 'ada@example.com is already disabled; nothing changed\n',
+      stderr: '',
+    });
   });
 
   it('enable-user: the token works again within a second; the ended session stays ended, and login works', async () => {
@@ -88,7 +108,11 @@ describe('CLI: disable-user and enable-user on the SQLite file a running app use
   });
 
   it('enable-user on a user who is not disabled says so and succeeds (exit 0)', async () => {
-    expect(await cli('enable-user', 'bob@example.com')).to.deep.equal({ code: 0, stdout: 'bob@example.com is not disabled; nothing changed\n', stderr: '' });
+    expect(await cli('enable-user', 'bob@example.com')).to.deep.equal({
+      code: 0,
+      stdout: 'bob@example.com is not disabled; nothing changed\n',
+      stderr: '',
+    });
     await meWithToken(t, bob.token).expect(200);
   });
 
@@ -102,7 +126,11 @@ describe('CLI: disable-user and enable-user on the SQLite file a running app use
       cli('delete-user', 'nobody@example.com'),
     ]);
     for (const result of results) {
-      expect(result).to.deep.equal({ code: 1, stdout: '', stderr: 'Unknown email: no user with email nobody@example.com\n' });
+      expect(result).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Unknown email: no user with email nobody@example.com\n',
+      });
     }
     expect((await t.auth.users.list()).map((user) => user.toJSON())).to.deep.equal(before);
   });

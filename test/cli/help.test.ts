@@ -49,7 +49,11 @@ describe('CLI: help, version and usage errors', () => {
       version: ['--version'],
       unknownCommand: ['auth', 'create-usr', '--email', 'ada@example.com'],
       unknownOption: ['auth', 'list-users', '--jsn'],
-      exportedClasses: ['--input-type=module', '--eval', "const cli = await import('service-auth/cli'); console.log(Object.keys(cli).sort().join(' '))"],
+      exportedClasses: [
+        '--input-type=module',
+        '--eval',
+        "const cli = await import('service-auth/cli'); console.log(Object.keys(cli).sort().join(' '))",
+      ],
     };
     // These in this process; the others as an operator runs them.
     const inProcess = new Set(['group', 'commandHelp', 'unknownCommand']);
@@ -74,7 +78,8 @@ describe('CLI: help, version and usage errors', () => {
     const { code, stdout, stderr } = results['groupHelp']!;
     expect({ code, stderr }).to.deep.equal({ code: 0, stderr: '' });
     expect(stdout).to.contain("Manage service-auth's users, roles, tokens and database");
-    for (const [verb, description] of Object.entries(COMMANDS)) expect(stdout).to.contain(`- \`auth ${verb}\`: ${description}`);
+    for (const [verb, description] of Object.entries(COMMANDS))
+      expect(stdout).to.contain(`- \`auth ${verb}\`: ${description}`);
     expect(stdout).to.contain('\nExamples\n');
     expect(stdout).to.contain('$ service-auth auth create-user --email admin@example.com --role admin --admin');
     expect(results['group']).to.deep.equal(results['groupHelp']);
@@ -98,11 +103,14 @@ describe('CLI: help, version and usage errors', () => {
     expect(results['unknownCommand']).to.deep.equal({
       code: 2,
       stdout: '',
-      stderr: 'Unknown command "auth create-usr"; did you mean "service-auth auth create-user"? See service-auth auth --help\n',
+      stderr:
+        'Unknown command "auth create-usr"; did you mean "service-auth auth create-user"? See service-auth auth --help\n',
     });
     const { code, stdout, stderr } = results['unknownOption']!;
     expect({ code, stdout }).to.deep.equal({ code: 2, stdout: '' });
-    expect(stderr).to.match(/^Unknown Syntax Error: Unsupported option name \("--jsn"\)\.\n\n\$ service-auth auth list-users /);
+    expect(stderr).to.match(
+      /^Unknown Syntax Error: Unsupported option name \("--jsn"\)\.\n\n\$ service-auth auth list-users /,
+    );
   });
 
   it("the package exports the command classes as 'service-auth/cli'", () => {

@@ -31,7 +31,13 @@ async function runNow(args: string[], options: Omit<CliOptions, 'runner'>): Prom
   const stderr = new Collected();
   try {
     const stdin = Readable.from(options.input ? [Buffer.from(options.input)] : []);
-    const code = await runCommandLine(createCli(false), args, { env: process.env, stdin, stdout, stderr, colorDepth: 1 });
+    const code = await runCommandLine(createCli(false), args, {
+      env: process.env,
+      stdin,
+      stdout,
+      stderr,
+      colorDepth: 1,
+    });
     return { code, stdout: stdout.text, stderr: stderr.text };
   } finally {
     replaceEnvironment(saved.env);

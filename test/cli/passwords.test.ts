@@ -40,7 +40,9 @@ describe('CLI: where passwords come from', () => {
           { prompt: PASSWORD_PROMPT, type: 'Brand-New-Password-1!' + ENTER },
           { prompt: REPEAT_PROMPT, type: 'Brand-New-Password-2!' + ENTER },
         ]),
-        runCliInTerminal(args('create-user', '--email', 'cancelled@example.com'), [{ prompt: PASSWORD_PROMPT, type: 'Half-typ' + CTRL_C }]),
+        runCliInTerminal(args('create-user', '--email', 'cancelled@example.com'), [
+          { prompt: PASSWORD_PROMPT, type: 'Half-typ' + CTRL_C },
+        ]),
       ]);
     });
 
@@ -54,12 +56,17 @@ describe('CLI: where passwords come from', () => {
 
     it('fails when the two entries differ, changing nothing', async () => {
       expect(differing.code).to.equal(1);
-      expect(differing.output).to.equal('Password for ada@example.com: \nRepeat the password: \nThe two passwords differ; nothing was changed\n');
+      expect(differing.output).to.equal(
+        'Password for ada@example.com: \nRepeat the password: \nThe two passwords differ; nothing was changed\n',
+      );
       expect(await t.auth.users.authenticate('ada@example.com', PASSWORD)).to.not.equal(null);
     });
 
     it('stops on Ctrl-C with status 130, changing nothing', async () => {
-      expect(cancelled).to.deep.equal({ code: 130, output: 'Password for cancelled@example.com: \nCancelled; nothing was changed\n' });
+      expect(cancelled).to.deep.equal({
+        code: 130,
+        output: 'Password for cancelled@example.com: \nCancelled; nothing was changed\n',
+      });
       expect(await t.auth.users.findByEmail('cancelled@example.com')).to.equal(null);
     });
   });
@@ -71,22 +78,30 @@ describe('CLI: where passwords come from', () => {
       [results['noSource'], results['both'], results['stdin'], results['emptyStdin']] = await Promise.all([
         runCli(args('create-user', '--email', 'pipe@example.com')),
         // The others in this process (its stdin is never a terminal either).
-        runCliInProcess(args('create-user', '--email', 'both@example.com', '--password', PASSWORD, '--password-stdin'), { input: `${PASSWORD}\n` }),
+        runCliInProcess(
+          args('create-user', '--email', 'both@example.com', '--password', PASSWORD, '--password-stdin'),
+          { input: `${PASSWORD}\n` },
+        ),
         // Only the first line counts; a Windows line end is not part of the password.
-        runCliInProcess(args('create-user', '--email', 'stdin@example.com', '--password-stdin'), { input: `${TYPED}\r\nsecond line\n` }),
+        runCliInProcess(args('create-user', '--email', 'stdin@example.com', '--password-stdin'), {
+          input: `${TYPED}\r\nsecond line\n`,
+        }),
         runCliInProcess(args('create-user', '--email', 'empty@example.com', '--password-stdin'), { input: '' }),
       ]);
     });
 
     it('fails without a password source, saying to use --password or --password-stdin', () => {
-      const message = 'No password given, and standard input is not a terminal to prompt on: use --password or --password-stdin\n';
+      const message =
+        'No password given, and standard input is not a terminal to prompt on: use --password or --password-stdin\n';
       expect(results['noSource']).to.deep.equal({ code: 1, stdout: '', stderr: message });
     });
 
     it('refuses --password with --password-stdin (status 2)', () => {
       expect(results['both']!.code).to.equal(2);
       expect(results['both']!.stdout).to.equal('');
-      expect(results['both']!.stderr).to.contain('Usage Error: --password and --password-stdin cannot be used together');
+      expect(results['both']!.stderr).to.contain(
+        'Usage Error: --password and --password-stdin cannot be used together',
+      );
     });
 
     it('--password-stdin reads the first line of standard input', async () => {

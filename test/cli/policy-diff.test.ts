@@ -35,7 +35,11 @@ const NEW = {
 
 describe('auth policy diff', () => {
   let dir: string;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, stdio: 'pipe' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
   const diff = (...args: string[]) => runCliInProcess(['auth', 'policy', 'diff', ...args], { cwd: dir });
 
   before(async () => {
@@ -64,29 +68,52 @@ describe('auth policy diff', () => {
       '  + read Task',
       '3 changes: 2 grants, 1 revoke',
     ]);
-    expect(lines[2]).to.equal('      e.g. Post {"published":false}, user {"id":1,"email":"ann@example.com","is_admin":false}');
+    expect(lines[2]).to.equal(
+      '      e.g. Post {"published":false}, user {"id":1,"email":"ann@example.com","is_admin":false}',
+    );
     expect(lines[7]).to.match(/^ {6}e\.g\. Task \{.*"org_id":(\d+).*\}, user \{.*\}, org \{"id":\1,"slug":"acme"\}$/);
     expect(code).to.equal(1);
   });
 
   it('reads git:REF:PATH, a directory or a file, and says no change with exit 0', async () => {
-    expect(await diff('git:HEAD:policies', 'old.json')).to.deep.include({ code: 0, stdout: 'No change: every role decides every subject as before.\n' });
+    expect(await diff('git:HEAD:policies', 'old.json')).to.deep.include({
+      code: 0,
+      stdout: 'No change: every role decides every subject as before.\n',
+    });
     expect(await diff('git:HEAD:policies/roles.json', 'git:HEAD:policies')).to.deep.include({ code: 0 });
     const { code, stdout } = await diff('git:HEAD:policies', 'policies', '--json');
     expect(code).to.equal(1);
     const report = JSON.parse(stdout) as { changes: Record<string, unknown>[]; not_analysed: unknown[] };
     expect(report.not_analysed).to.deep.equal([]);
-    expect(report.changes.map(({ role, org_role, action, subject, fields, change }) => ({ role, org_role, action, subject, fields, change }))).to.deep.equal([
+    expect(
+      report.changes.map(({ role, org_role, action, subject, fields, change }) => ({
+        role,
+        org_role,
+        action,
+        subject,
+        fields,
+        change,
+      })),
+    ).to.deep.equal([
       { role: 'editor', org_role: null, action: 'read', subject: 'Post', fields: null, change: 'revoke' },
       { role: 'editor', org_role: null, action: 'update', subject: 'Post', fields: ['body'], change: 'grant' },
       { role: null, org_role: 'member', action: 'read', subject: 'Task', fields: null, change: 'grant' },
     ]);
-    expect(report.changes[0]!['witness']).to.deep.equal({ subject: { published: false }, user: { id: 1, email: 'ann@example.com', is_admin: false } });
+    expect(report.changes[0]!['witness']).to.deep.equal({
+      subject: { published: false },
+      user: { id: 1, email: 'ann@example.com', is_admin: false },
+    });
   });
 
   it('--fail-on grants fails only on what is newly allowed', async () => {
-    expect((await diff('policies', 'old.json', '--fail-on', 'grants')).code, 'NEW to OLD revokes the grants, grants published posts back').to.equal(1);
-    await writeFile(join(dir, 'narrower.json'), JSON.stringify({ roles: { editor: [OLD.roles.editor[1]] }, orgRoles: OLD.orgRoles }));
+    expect(
+      (await diff('policies', 'old.json', '--fail-on', 'grants')).code,
+      'NEW to OLD revokes the grants, grants published posts back',
+    ).to.equal(1);
+    await writeFile(
+      join(dir, 'narrower.json'),
+      JSON.stringify({ roles: { editor: [OLD.roles.editor[1]] }, orgRoles: OLD.orgRoles }),
+    );
     const { code, stdout } = await diff('old.json', 'narrower.json', '--fail-on', 'grants');
     expect(stdout).to.contain('  - read Post');
     expect(code).to.equal(0);
@@ -123,12 +150,31 @@ describe('auth policy diff', () => {
       ].join('\n'),
     );
     // The file narrows the application's reviewer: without the application it would be a grant.
-    await writeFile(join(dir, 'reviewer.json'), JSON.stringify({ reviewer: [{ action: 'read', subject: 'Invoice', conditions: { status: 'sent' } }] }));
+    await writeFile(
+      join(dir, 'reviewer.json'),
+      JSON.stringify({ reviewer: [{ action: 'read', subject: 'Invoice', conditions: { status: 'sent' } }] }),
+    );
     await writeFile(join(dir, 'empty.json'), '{}');
-    const { code, stdout } = await runCli(['auth', 'policy', 'diff', 'empty.json', 'reviewer.json', '--app', appModule, '--database', 'sqlite::memory:', '--json'], { cwd: dir });
+    const { code, stdout } = await runCli(
+      [
+        'auth',
+        'policy',
+        'diff',
+        'empty.json',
+        'reviewer.json',
+        '--app',
+        appModule,
+        '--database',
+        'sqlite::memory:',
+        '--json',
+      ],
+      { cwd: dir },
+    );
     const report = JSON.parse(stdout) as { changes: { role: string; change: string }[]; not_analysed: unknown[] };
     expect(report.changes.map(({ role, change }) => `${role} ${change}`)).to.deep.equal(['reviewer revoke']);
-    expect(report.not_analysed).to.deep.equal([{ role: null, org_role: null, action: 'satisfy', subject: 'is_self', reason: 'a named policy is code' }]);
+    expect(report.not_analysed).to.deep.equal([
+      { role: null, org_role: null, action: 'satisfy', subject: 'is_self', reason: 'a named policy is code' },
+    ]);
     expect(code).to.equal(1);
   });
 
@@ -161,7 +207,11 @@ describe('auth policy diff', () => {
       const { stdout } = await runCli([...args, ...more], { cwd: dir });
       type Change = { subject: string; witness: { subject: object; user: { attributes?: object } } };
       const { changes } = JSON.parse(stdout) as { changes: Change[] };
-      return changes.map(({ subject, witness }) => ({ subject, fields: witness.subject, attributes: witness.user.attributes }));
+      return changes.map(({ subject, witness }) => ({
+        subject,
+        fields: witness.subject,
+        attributes: witness.user.attributes,
+      }));
     };
     // The application's types: `amount` and the limit it is compared with are numbers, `roles` a list.
     expect(await witnesses('--app', appModule)).to.deep.equal([
@@ -170,7 +220,11 @@ describe('auth policy diff', () => {
     ]);
     // Without them, any value that makes the difference.
     expect(await witnesses()).to.deep.equal([
-      { subject: 'Invoice', fields: { status: 'pending', amount: 'pending' }, attributes: { approval_limit: 'pending' } },
+      {
+        subject: 'Invoice',
+        fields: { status: 'pending', amount: 'pending' },
+        attributes: { approval_limit: 'pending' },
+      },
       { subject: 'Account', fields: { roles: 'admin' }, attributes: { approval_limit: 'value-1' } },
     ]);
   });

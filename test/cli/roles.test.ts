@@ -8,7 +8,13 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
   let t: TestApp;
   const results: Record<string, CliResult> = {};
   // In this process; the table in a real one.
-  const cli = (...args: string[]): Promise<CliResult> => (args.length === 1 && args[0] === 'list-roles' ? runCli : runCliInProcess)(['auth', ...args, '--database', database.url]);
+  const cli = (...args: string[]): Promise<CliResult> =>
+    (args.length === 1 && args[0] === 'list-roles' ? runCli : runCliInProcess)([
+      'auth',
+      ...args,
+      '--database',
+      database.url,
+    ]);
   const rolesOf = async (email: string): Promise<string[]> => [...(await t.auth.users.findByEmail(email))!.roles];
   const roleNames = async (): Promise<string[]> => (await t.auth.roles.list()).map((role) => role.name);
 
@@ -19,7 +25,10 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
     await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD, roles: ['auditor'] });
     await t.auth.users.create({ email: 'cy@example.com', password: PASSWORD, roles: ['auditor', 'viewer'] });
 
-    const run = (...args: string[]) => (): Promise<CliResult> => cli(...args);
+    const run =
+      (...args: string[]) =>
+      (): Promise<CliResult> =>
+        cli(...args);
     Object.assign(
       results,
       await runBatch({
@@ -56,7 +65,11 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
     });
 
     it('leaves an existing role as it is, and succeeds', () => {
-      expect(results['createExisting']).to.deep.equal({ code: 0, stdout: 'Role "viewer" already exists; nothing changed\n', stderr: '' });
+      expect(results['createExisting']).to.deep.equal({
+        code: 0,
+        stdout: 'Role "viewer" already exists; nothing changed\n',
+        stderr: '',
+      });
     });
 
     it('refuses an invalid role name', async () => {
@@ -105,17 +118,26 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
       expect(results['addExistingRole']).to.deep.equal({
         code: 0,
         stdout: 'Gave the role "viewer" to bob@example.com (id 2; roles: auditor, viewer)\n',
-        stderr: 'No definition gives the role "viewer" rules yet: it grants nothing until one does (auth.defineRole, or ./policies)\n',
+        stderr:
+          'No definition gives the role "viewer" rules yet: it grants nothing until one does (auth.defineRole, or ./policies)\n',
       });
       expect(await rolesOf('bob@example.com')).to.deep.equal(['auditor', 'viewer']);
     });
 
     it('succeeds without change when the user already has the role', () => {
-      expect(results['addHeld']).to.deep.equal({ code: 0, stdout: 'cy@example.com already has the role "viewer"; nothing changed\n', stderr: '' });
+      expect(results['addHeld']).to.deep.equal({
+        code: 0,
+        stdout: 'cy@example.com already has the role "viewer"; nothing changed\n',
+        stderr: '',
+      });
     });
 
     it('fails on an unknown email or an invalid role name, changing nothing', async () => {
-      expect(results['addUnknownEmail']).to.deep.equal({ code: 1, stdout: '', stderr: 'Unknown email: no user with email nobody@example.com\n' });
+      expect(results['addUnknownEmail']).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Unknown email: no user with email nobody@example.com\n',
+      });
       expect(results['addInvalidRole']).to.deep.equal({
         code: 1,
         stdout: '',
@@ -135,14 +157,26 @@ describe('CLI: create-role, list-roles, add-role, remove-role', () => {
 
   describe('remove-role', () => {
     it('takes the role away; the role stays, for other users', async () => {
-      expect(results['remove']).to.deep.equal({ code: 0, stdout: 'Took the role "auditor" from cy@example.com (id 3; roles: viewer)\n', stderr: '' });
+      expect(results['remove']).to.deep.equal({
+        code: 0,
+        stdout: 'Took the role "auditor" from cy@example.com (id 3; roles: viewer)\n',
+        stderr: '',
+      });
       expect(await rolesOf('cy@example.com')).to.deep.equal(['viewer']);
       expect(await roleNames()).to.include('auditor');
     });
 
     it('fails on a role the user does not have, or an unknown email', async () => {
-      expect(results['removeNotHeld']).to.deep.equal({ code: 1, stdout: '', stderr: 'Not found: ada@example.com does not have the role "auditor"\n' });
-      expect(results['removeUnknownEmail']).to.deep.equal({ code: 1, stdout: '', stderr: 'Unknown email: no user with email nobody@example.com\n' });
+      expect(results['removeNotHeld']).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Not found: ada@example.com does not have the role "auditor"\n',
+      });
+      expect(results['removeUnknownEmail']).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Unknown email: no user with email nobody@example.com\n',
+      });
       expect(await rolesOf('ada@example.com')).to.deep.equal(['analyst']);
     });
   });

@@ -33,7 +33,11 @@ export function meWithToken(t: TestApp, token: string): request.Test {
  * Asks until the answer has this status, failing if it still has not `withinMs` after the first
  * ask; resolves with that answer's problem code (if any).
  */
-export async function untilStatus(probe: () => request.Test, status: number, withinMs = PROPAGATION_MS): Promise<string | undefined> {
+export async function untilStatus(
+  probe: () => request.Test,
+  status: number,
+  withinMs = PROPAGATION_MS,
+): Promise<string | undefined> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const response = await probe();

@@ -19,7 +19,10 @@ describe('CLI: what a command loads', () => {
   /** Runs the built CLI and returns its result with the URLs of the modules it loaded. */
   async function traced(args: string[], env: Record<string, string> = {}): Promise<CliResult & { modules: string[] }> {
     const file = join(dir, `trace-${++runs}.txt`);
-    const result = await runCli(['--import', TRACE, BUILT_CLI, ...args], { runner: 'node', env: { ...env, MODULE_TRACE: file } });
+    const result = await runCli(['--import', TRACE, BUILT_CLI, ...args], {
+      runner: 'node',
+      env: { ...env, MODULE_TRACE: file },
+    });
     const modules = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
     return { ...result, modules };
   }
@@ -38,7 +41,14 @@ describe('CLI: what a command loads', () => {
       expect({ code, stderr }, args.join(' ')).to.deep.equal({ code: 0, stderr: '' });
       expect(loaded(modules, '/cli/commands/list-users.js'), args.join(' ')).to.equal(true);
       // Nor the "did you mean" of an unknown command, which only a command line naming none needs.
-      for (const heavy of ['/node_modules/@mikro-orm/', '/dist/src/wiring.js', '/node_modules/express/', '/node_modules/zod/', '/cli/commands/nearest-command.js', '/node_modules/fastest-levenshtein/']) {
+      for (const heavy of [
+        '/node_modules/@mikro-orm/',
+        '/dist/src/wiring.js',
+        '/node_modules/express/',
+        '/node_modules/zod/',
+        '/cli/commands/nearest-command.js',
+        '/node_modules/fastest-levenshtein/',
+      ]) {
         expect(loaded(modules, heavy), `${args.join(' ')} loaded ${heavy}`).to.equal(false);
       }
     }
@@ -59,7 +69,14 @@ describe('CLI: what a command loads', () => {
       // The database alone: neither the services nor what they bring (validation, policies, Redis, limits).
       const orgs = await traced(['auth', 'list-orgs', '--database', database.url]);
       expect(orgs).to.include({ code: 0, stdout: 'No organizations.\n', stderr: '' });
-      for (const heavy of ['/dist/src/wiring.js', '/dist/src/users/service.js', '/node_modules/zod/', '/node_modules/@casl/', '/node_modules/ioredis/', '/node_modules/rate-limiter-flexible/']) {
+      for (const heavy of [
+        '/dist/src/wiring.js',
+        '/dist/src/users/service.js',
+        '/node_modules/zod/',
+        '/node_modules/@casl/',
+        '/node_modules/ioredis/',
+        '/node_modules/rate-limiter-flexible/',
+      ]) {
         expect(loaded(upToDate.modules, heavy), `list-users loaded ${heavy}`).to.equal(false);
         expect(loaded(orgs.modules, heavy), `list-orgs loaded ${heavy}`).to.equal(false);
       }

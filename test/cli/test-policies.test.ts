@@ -35,22 +35,39 @@ const FAILING = {
   resources: { north },
   tests: [
     { principal: 'ann', action: 'read', resource: 'north', allowed: true },
-    { description: 'south is readable', principal: 'ann', action: 'read', subject: 'Report', fields: { team: 'south' }, allowed: true },
+    {
+      description: 'south is readable',
+      principal: 'ann',
+      action: 'read',
+      subject: 'Report',
+      fields: { team: 'south' },
+      allowed: true,
+    },
     { principal: 'ann', action: 'read', resource: 'north', allowed: false },
   ],
 };
 // Organization roles in a file of their own beside ROLES, and a principal who is a member of acme.
-const ORG_ROLES = { orgRoles: { editor: [{ action: 'update', subject: 'Project', conditions: { lead_id: '${user.id}' } }] } };
+const ORG_ROLES = {
+  orgRoles: { editor: [{ action: 'update', subject: 'Project', conditions: { lead_id: '${user.id}' } }] },
+};
 const IN_ORG = {
   principals: { mia: { id: 3, org: { id: 1, slug: 'acme', roles: ['editor'] } } },
   tests: [
     { principal: 'mia', action: 'update', subject: 'Project', fields: { org_id: 1, lead_id: 3 }, allowed: true },
-    { description: "another organization's project", principal: 'mia', action: 'update', subject: 'Project', fields: { org_id: 2, lead_id: 3 }, allowed: false },
+    {
+      description: "another organization's project",
+      principal: 'mia',
+      action: 'update',
+      subject: 'Project',
+      fields: { org_id: 2, lead_id: 3 },
+      allowed: false,
+    },
     { principal: 'mia', action: 'update', subject: 'Project', fields: { org_id: 1, lead_id: 3 }, allowed: false },
   ],
 };
 const POLICY = { principals, tests: [{ principal: 'meg', policy: 'is_self', context: { user_id: 7 }, allowed: true }] };
-const DEMO_TESTS = (JSON.parse(readFileSync(join(ROOT, 'policies/tests/demo.json'), 'utf8')) as { tests: unknown[] }).tests.length;
+const DEMO_TESTS = (JSON.parse(readFileSync(join(ROOT, 'policies/tests/demo.json'), 'utf8')) as { tests: unknown[] })
+  .tests.length;
 
 describe('CLI: auth test-policies', () => {
   let dir: string;
@@ -64,7 +81,8 @@ describe('CLI: auth test-policies', () => {
     database = await temporaryDatabase();
     policies = file('policies');
     await mkdir(join(policies, 'tests'), { recursive: true });
-    const write = (name: string, content: unknown) => writeFile(file(name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+    const write = (name: string, content: unknown) =>
+      writeFile(file(name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
     await write('policies/roles.json', ROLES);
     await write('policies/org-roles.json', ORG_ROLES);
     await write('in-org.json', IN_ORG);
@@ -73,17 +91,32 @@ describe('CLI: auth test-policies', () => {
     await write('policies/tests/notes.txt', 'not a test file');
     await write('failing.json', FAILING);
     await write('policy.json', POLICY);
-    await write('bad-allowed.json', { principals, tests: [{ principal: 'ann', action: 'read', subject: 'Report', allowed: 'yes' }] });
-    await write('bad-roles.json', { principals: { ann: { roles: 'analyst' } }, tests: [{ principal: 'ann', action: 'read', subject: 'Report', allowed: true }] });
-    await write('bad-principal.json', { principals, tests: [PASSING.tests[0], { principal: 'zed', action: 'read', resource: 'north', allowed: true }] });
+    await write('bad-allowed.json', {
+      principals,
+      tests: [{ principal: 'ann', action: 'read', subject: 'Report', allowed: 'yes' }],
+    });
+    await write('bad-roles.json', {
+      principals: { ann: { roles: 'analyst' } },
+      tests: [{ principal: 'ann', action: 'read', subject: 'Report', allowed: true }],
+    });
+    await write('bad-principal.json', {
+      principals,
+      tests: [PASSING.tests[0], { principal: 'zed', action: 'read', resource: 'north', allowed: true }],
+    });
     await write('bad-several.json', {
       principals: { ann: { roles: 'analyst' } },
-      tests: [{ principal: 'ann', action: 'read', subject: 'Report', allowed: true }, { principal: 'zed', action: 'read', subject: 'Report', allowed: true }],
+      tests: [
+        { principal: 'ann', action: 'read', subject: 'Report', allowed: true },
+        { principal: 'zed', action: 'read', subject: 'Report', allowed: true },
+      ],
     });
     await write('bad-json.json', '{ "principals": ');
 
     // In this process, but --app (a module loads once per process) and the demo under tsx.
-    const run = (...args: string[]) => (): Promise<CliResult> => (args.includes('--app') ? runCli : runCliInProcess)(['auth', 'test-policies', ...args]);
+    const run =
+      (...args: string[]) =>
+      (): Promise<CliResult> =>
+        (args.includes('--app') ? runCli : runCliInProcess)(['auth', 'test-policies', ...args]);
     Object.assign(
       results,
       await runBatch({
@@ -92,7 +125,13 @@ describe('CLI: auth test-policies', () => {
           failing: run(file('failing.json'), '--policies', policies),
           inOrg: run(file('in-org.json'), '--policies', policies),
           defaults: () => runCliInProcess(['auth', 'test-policies'], { cwd: dir }),
-          several: run(file('policies/tests/a.json'), file('failing.json'), file('policies/tests/b.json'), '--policies', policies),
+          several: run(
+            file('policies/tests/a.json'),
+            file('failing.json'),
+            file('policies/tests/b.json'),
+            '--policies',
+            policies,
+          ),
           json: run(file('policies/tests/a.json'), file('failing.json'), '--policies', policies, '--json'),
           policyWithoutApp: run(file('policy.json'), '--policies', policies),
           badAllowed: run(file('bad-allowed.json'), '--policies', policies),
@@ -165,7 +204,12 @@ describe('CLI: auth test-policies', () => {
 
   it('--json prints the reports: file, passed, failed and results', () => {
     expect(results['json']!.code, results['json']!.stderr).to.equal(1);
-    const reports = JSON.parse(results['json']!.stdout) as { file: string; passed: number; failed: number; results: Record<string, unknown>[] }[];
+    const reports = JSON.parse(results['json']!.stdout) as {
+      file: string;
+      passed: number;
+      failed: number;
+      results: Record<string, unknown>[];
+    }[];
     expect(reports.map(({ file, passed, failed }) => ({ file, passed, failed }))).to.deep.equal([
       { file: file('policies/tests/a.json'), passed: 2, failed: 0 },
       { file: file('failing.json'), passed: 1, failed: 2 },
@@ -184,7 +228,15 @@ describe('CLI: auth test-policies', () => {
     });
     expect(reports[1]!.results[2]!['explanation']).to.deep.equal({
       allowed: true,
-      rule: { role: 'analyst', index: 1, action: 'read', subject: 'Report', conditions: { team: 'north' }, inverted: false, source: join(policies, 'roles.json') },
+      rule: {
+        role: 'analyst',
+        index: 1,
+        action: 'read',
+        subject: 'Report',
+        conditions: { team: 'north' },
+        inverted: false,
+        source: join(policies, 'roles.json'),
+      },
     });
   });
 
@@ -210,11 +262,19 @@ describe('CLI: auth test-policies', () => {
       for (const problem of problems) expect(result.stderr).to.contain(`\n  ${problem}`);
     };
 
-    it('a value of the wrong type in a test', () => malformed('badAllowed', 'bad-allowed.json', '$.tests[0].allowed: '));
-    it('a principal whose roles are not a list', () => malformed('badRoles', 'bad-roles.json', '$.principals.ann.roles: '));
-    it('a test of an unknown principal', () => malformed('badPrincipal', 'bad-principal.json', '$.tests[1].principal: no principal named "zed"'));
+    it('a value of the wrong type in a test', () =>
+      malformed('badAllowed', 'bad-allowed.json', '$.tests[0].allowed: '));
+    it('a principal whose roles are not a list', () =>
+      malformed('badRoles', 'bad-roles.json', '$.principals.ann.roles: '));
+    it('a test of an unknown principal', () =>
+      malformed('badPrincipal', 'bad-principal.json', '$.tests[1].principal: no principal named "zed"'));
     it('several problems, each named', () =>
-      malformed('badSeveral', 'bad-several.json', '$.principals.ann.roles: ', '$.tests[1].principal: no principal named "zed"'));
+      malformed(
+        'badSeveral',
+        'bad-several.json',
+        '$.principals.ann.roles: ',
+        '$.tests[1].principal: no principal named "zed"',
+      ));
     it('invalid JSON, even after a good file', () => malformed('badJson', 'bad-json.json', 'not valid JSON ('));
   });
 
@@ -250,7 +310,11 @@ describe('auth.testPolicies', () => {
     expect(report).to.have.keys('passed', 'failed', 'results', 'coverage');
     expect({ passed: report.passed, failed: report.failed }).to.deep.equal({ passed: 2, failed: 2 });
     expect(report.results.map((result) => result.passed)).to.deep.equal([true, false, false, true]);
-    expect(report.results[3]).to.deep.include({ policy: 'is_self', actual: true, explanation: { allowed: true, rule: null, policy: 'is_self' } });
+    expect(report.results[3]).to.deep.include({
+      policy: 'is_self',
+      actual: true,
+      explanation: { allowed: true, rule: null, policy: 'is_self' },
+    });
   });
 
   it('throws a PolicyTestFileError naming the JSON path of each problem of a malformed object', () => {
@@ -259,7 +323,10 @@ describe('auth.testPolicies', () => {
       .to.throw(PolicyTestFileError)
       .that.deep.includes({ file: '(object)' })
       .and.has.property('problems')
-      .that.deep.equals(['$.principals.ann.roles: Invalid input: expected array, received string', '$.tests: Too small: expected array to have >=1 items']);
+      .that.deep.equals([
+        '$.principals.ann.roles: Invalid input: expected array, received string',
+        '$.tests: Too small: expected array to have >=1 items',
+      ]);
   });
 });
 

@@ -9,9 +9,11 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
   let t: TestApp;
   const results: Record<string, CliResult> = {};
-  const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> => runCliInProcess(['auth', ...args, '--database', database.url], { env });
+  const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+    runCliInProcess(['auth', ...args, '--database', database.url], { env });
   /** The writers at once, each a process of its own (what SQLite's busy answers are about). */
-  const inAProcessOfItsOwn = (args: string[]): Promise<CliResult> => runCli(['auth', ...args, '--database', database.url]);
+  const inAProcessOfItsOwn = (args: string[]): Promise<CliResult> =>
+    runCli(['auth', ...args, '--database', database.url]);
   const legacyRaw = 'legacy-token-from-the-old-system';
   const legacySha256 = createHash('sha256').update(legacyRaw).digest('hex');
 
@@ -28,14 +30,44 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
     // Writers at once, from separate processes: each waits its turn for SQLite's write lock, none fails.
     const [plain, scoped, imported] = await Promise.all([
       inAProcessOfItsOwn(['create-token', '--email', 'ada@example.com', '--name', 'deploy']),
-      inAProcessOfItsOwn(['create-token', '--email', 'BOB@example.com', '--name', 'reports', '--scope', 'reports:read', '--scope', 'notes:read', '--expires-in-days', '30']),
-      inAProcessOfItsOwn(['import-legacy-token', '--email', 'ada@example.com', '--sha256', legacySha256.toUpperCase(), '--name', 'old script']),
+      inAProcessOfItsOwn([
+        'create-token',
+        '--email',
+        'BOB@example.com',
+        '--name',
+        'reports',
+        '--scope',
+        'reports:read',
+        '--scope',
+        'notes:read',
+        '--expires-in-days',
+        '30',
+      ]),
+      inAProcessOfItsOwn([
+        'import-legacy-token',
+        '--email',
+        'ada@example.com',
+        '--sha256',
+        legacySha256.toUpperCase(),
+        '--name',
+        'old script',
+      ]),
     ]);
     Object.assign(results, { plain, scoped, imported });
 
     const failures = await Promise.all([
       cli(['create-token', '--email', 'nobody@example.com', '--name', 'x']),
-      cli(['create-token', '--email', 'ada@example.com', '--name', 'x', '--expires-in-days', '0', '--scope', 'Not A Scope']),
+      cli([
+        'create-token',
+        '--email',
+        'ada@example.com',
+        '--name',
+        'x',
+        '--expires-in-days',
+        '0',
+        '--scope',
+        'Not A Scope',
+      ]),
       cli(['create-token', '--email', 'ada@example.com']),
       cli(['create-token', '--email', 'cy@example.com', '--name', 'second'], { SERVICE_AUTH_MAX_TOKENS_PER_USER: '1' }),
       cli(['revoke-token', 'NoSuchTokenId123']),
@@ -74,7 +106,11 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
     });
 
     it('fails with a message on stderr, creating nothing, for an unknown email, invalid options, or past the cap', async () => {
-      expect(results['unknownEmail']).to.deep.equal({ code: 1, stdout: '', stderr: 'Unknown email: no user with email nobody@example.com\n' });
+      expect(results['unknownEmail']).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Unknown email: no user with email nobody@example.com\n',
+      });
       expect(results['invalidFields']!.code).to.equal(1);
       expect(results['invalidFields']!.stdout).to.equal('');
       expect(results['invalidFields']!.stderr).to.equal(
@@ -83,7 +119,9 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
       expect(results['missingName']!.code).to.equal(2);
       expect(results['missingName']!.stderr).to.contain('--name is required');
       expect(results['overCap']!.code).to.equal(1);
-      expect(results['overCap']!.stderr).to.match(/^Token limit reached: You already have 1 active tokens; revoke one first\n$/);
+      expect(results['overCap']!.stderr).to.match(
+        /^Token limit reached: You already have 1 active tokens; revoke one first\n$/,
+      );
       const cy = await t.auth.users.findByEmail('cy@example.com');
       expect(await t.auth.tokens.list({ user: cy!.id })).to.have.length(1);
     });
@@ -108,7 +146,17 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
       const tokens = JSON.parse(results['json']!.stdout) as Record<string, unknown>[];
       expect(tokens).to.have.length(4);
       for (const token of tokens) {
-        expect(Object.keys(token).sort()).to.deep.equal(['created_at', 'email', 'expires_at', 'id', 'last_used_at', 'legacy', 'name', 'org', 'scopes']);
+        expect(Object.keys(token).sort()).to.deep.equal([
+          'created_at',
+          'email',
+          'expires_at',
+          'id',
+          'last_used_at',
+          'legacy',
+          'name',
+          'org',
+          'scopes',
+        ]);
       }
       const legacy = tokens.find((token) => token['legacy'] === true)!;
       expect(legacy).to.include({ email: 'ada@example.com', name: 'old script', expires_at: null });
@@ -116,8 +164,12 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
     });
 
     it('filters by owner and to legacy tokens', () => {
-      expect((JSON.parse(results['ofBob']!.stdout) as { name: string }[]).map((token) => token.name)).to.deep.equal(['reports']);
-      expect((JSON.parse(results['legacyOnly']!.stdout) as { name: string }[]).map((token) => token.name)).to.deep.equal(['old script']);
+      expect((JSON.parse(results['ofBob']!.stdout) as { name: string }[]).map((token) => token.name)).to.deep.equal([
+        'reports',
+      ]);
+      expect(
+        (JSON.parse(results['legacyOnly']!.stdout) as { name: string }[]).map((token) => token.name),
+      ).to.deep.equal(['old script']);
     });
   });
 
@@ -129,8 +181,16 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
     });
 
     it('refuses a malformed hash and a hash imported before', () => {
-      expect(results['badHash']).to.deep.equal({ code: 1, stdout: '', stderr: 'Invalid --sha256: must be 64 hexadecimal characters\n' });
-      expect(results['duplicateHash']).to.deep.equal({ code: 1, stdout: '', stderr: 'Invalid --sha256: this token was already imported\n' });
+      expect(results['badHash']).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Invalid --sha256: must be 64 hexadecimal characters\n',
+      });
+      expect(results['duplicateHash']).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Invalid --sha256: this token was already imported\n',
+      });
     });
   });
 
@@ -141,8 +201,9 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
       const revoked = await cli(['revoke-token', token.split('_')[1]!]);
       expect(revoked).to.deep.equal({ code: 0, stdout: `Revoked token ${token.split('_')[1]}\n`, stderr: '' });
       // Asked until refused, for at most the second the README promises.
-      for (const deadline = Date.now() + PROPAGATION_MS; (await t.auth.tokens.verify(token)) !== null; ) {
-        if (Date.now() > deadline) expect.fail(`the running instance still accepts the revoked token after ${PROPAGATION_MS} ms`);
+      for (const deadline = Date.now() + PROPAGATION_MS; (await t.auth.tokens.verify(token)) !== null;) {
+        if (Date.now() > deadline)
+          expect.fail(`the running instance still accepts the revoked token after ${PROPAGATION_MS} ms`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     });
@@ -174,11 +235,27 @@ describe('CLI: create-token, list-tokens, revoke-token, import-legacy-token', ()
   describe('create-token with scopes defined in ./policies', () => {
     // Run from the repository's root, as the tests above: ./policies is the demo's, which defines scopes (policies/scopes.json).
     it('refuses a scope the policies do not define (unknown_scope, naming it), and takes one they do', async () => {
-      const refused = await cli(['create-token', '--email', 'ada@example.com', '--name', 'typo', '--scope', 'tasks:raed']);
+      const refused = await cli([
+        'create-token',
+        '--email',
+        'ada@example.com',
+        '--name',
+        'typo',
+        '--scope',
+        'tasks:raed',
+      ]);
       expect(refused.code).to.equal(1);
       expect(refused.stdout).to.equal('');
       expect(refused.stderr).to.include('no scope named "tasks:raed"');
-      const made = await cli(['create-token', '--email', 'ada@example.com', '--name', 'reader', '--scope', 'tasks:read']);
+      const made = await cli([
+        'create-token',
+        '--email',
+        'ada@example.com',
+        '--name',
+        'reader',
+        '--scope',
+        'tasks:read',
+      ]);
       expect(made.code, made.stderr).to.equal(0);
       const tokens = await t.auth.tokens.list({ user: 'ada@example.com' });
       expect(tokens.find((token) => token.name === 'reader')?.scopes).to.deep.equal(['tasks:read']);

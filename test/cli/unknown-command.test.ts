@@ -18,7 +18,11 @@ const NAMES = PATHS.map((path) => path.join(' '));
 describe('CLI: an unknown command', () => {
   it('auth --version and auth -v print the version, status 0', async () => {
     for (const flag of ['--version', '-v']) {
-      expect(await runCliInProcess(['auth', flag]), flag).to.deep.equal({ code: 0, stdout: `${packageVersion()}\n`, stderr: '' });
+      expect(await runCliInProcess(['auth', flag]), flag).to.deep.equal({
+        code: 0,
+        stdout: `${packageVersion()}\n`,
+        stderr: '',
+      });
     }
   });
 
@@ -26,9 +30,12 @@ describe('CLI: an unknown command', () => {
     expect(await runCliInProcess(['auth', 'creat-user', '--email', 'ada@example.com'])).to.deep.equal({
       code: 2,
       stdout: '',
-      stderr: 'Unknown command "auth creat-user"; did you mean "service-auth auth create-user"? See service-auth auth --help\n',
+      stderr:
+        'Unknown command "auth creat-user"; did you mean "service-auth auth create-user"? See service-auth auth --help\n',
     });
-    expect((await runCliInProcess(['auth', 'audit-verify'])).stderr).to.contain('did you mean "service-auth auth audit verify"?');
+    expect((await runCliInProcess(['auth', 'audit-verify'])).stderr).to.contain(
+      'did you mean "service-auth auth audit verify"?',
+    );
   });
 
   it('a command without its group, or with the group mistyped, is answered with the command meant', async () => {
@@ -40,7 +47,8 @@ describe('CLI: an unknown command', () => {
     expect(await runCliInProcess(['auht', 'reset-password', 'ada@example.com'])).to.deep.equal({
       code: 2,
       stdout: '',
-      stderr: 'Unknown command "auht reset-password"; did you mean "service-auth auth reset-password"? See service-auth --help\n',
+      stderr:
+        'Unknown command "auht reset-password"; did you mean "service-auth auth reset-password"? See service-auth --help\n',
     });
   });
 
@@ -55,7 +63,12 @@ describe('CLI: an unknown command', () => {
 
   it('suggests, for any one-letter typo in the last word of a command of the group, the command meant (property)', () => {
     const typo = fc
-      .record({ path: fc.constantFrom(...PATHS), at: fc.nat(), letter: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-'), edit: fc.constantFrom('delete', 'replace', 'insert') })
+      .record({
+        path: fc.constantFrom(...PATHS),
+        at: fc.nat(),
+        letter: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-'),
+        edit: fc.constantFrom('delete', 'replace', 'insert'),
+      })
       .map(({ path, at, letter, edit }) => {
         const last = path.at(-1)!;
         const i = at % (last.length + (edit === 'insert' ? 1 : 0));

@@ -13,7 +13,10 @@ describe('CLI: create-user, list-users, reset-password', () => {
   const results: Record<string, CliResult> = {};
   // In this process; `inProcess: false` for the few that check what a real process shows.
   const cli = (args: string[], input?: string, inProcess = true): Promise<CliResult> =>
-    (inProcess ? runCliInProcess : runCli)(['auth', ...args, '--database', database.url], input === undefined ? {} : { input });
+    (inProcess ? runCliInProcess : runCli)(
+      ['auth', ...args, '--database', database.url],
+      input === undefined ? {} : { input },
+    );
 
   before(async () => {
     database = await temporaryDatabase();
@@ -23,20 +26,47 @@ describe('CLI: create-user, list-users, reset-password', () => {
     await t.auth.users.create({ email: 'resets@example.com', password: PASSWORD });
     await t.auth.roles.create('admin');
 
-    const run = (args: string[], input?: string, inProcess = true) => (): Promise<CliResult> => cli(args, input, inProcess);
+    const run =
+      (args: string[], input?: string, inProcess = true) =>
+      (): Promise<CliResult> =>
+        cli(args, input, inProcess);
     Object.assign(
       results,
       await runBatch({
         writers: {
-          created: run(['create-user', '--email', ' Ada@Example.com ', '--password', PASSWORD, '--role', 'analyst', '--role', 'admin', '--admin'], undefined, false),
-          roleOnly: run(['create-user', '--email', 'role-only@example.com', '--password-stdin', '--role', 'admin'], `${PASSWORD}\n`),
+          created: run(
+            [
+              'create-user',
+              '--email',
+              ' Ada@Example.com ',
+              '--password',
+              PASSWORD,
+              '--role',
+              'analyst',
+              '--role',
+              'admin',
+              '--admin',
+            ],
+            undefined,
+            false,
+          ),
+          roleOnly: run(
+            ['create-user', '--email', 'role-only@example.com', '--password-stdin', '--role', 'admin'],
+            `${PASSWORD}\n`,
+          ),
           reset: run(['reset-password', 'RESETS@example.com', '--password-stdin'], `${NEW_PASSWORD}\n`),
         },
         others: {
           emailTaken: run(['create-user', '--email', 'TAKEN@example.com', '--password-stdin'], `${PASSWORD}\n`),
           invalidEmail: run(['create-user', '--email', 'not-an-email', '--password-stdin'], `${PASSWORD}\n`),
-          passwordRules: run(['create-user', '--email', 'weak@example.com', '--password-stdin', '--role', 'newcomer'], 'short\n'),
-          invalidRole: run(['create-user', '--email', 'role@example.com', '--password-stdin', '--role', 'no spaces'], `${PASSWORD}\n`),
+          passwordRules: run(
+            ['create-user', '--email', 'weak@example.com', '--password-stdin', '--role', 'newcomer'],
+            'short\n',
+          ),
+          invalidRole: run(
+            ['create-user', '--email', 'role@example.com', '--password-stdin', '--role', 'no spaces'],
+            `${PASSWORD}\n`,
+          ),
           missingEmail: run(['create-user', '--password-stdin'], `${PASSWORD}\n`, false),
           resetUnknown: run(['reset-password', 'nobody@example.com', '--password-stdin'], `${PASSWORD}\n`),
           resetWeak: run(['reset-password', 'taken@example.com', '--password', 'alllowercase']),
@@ -44,7 +74,10 @@ describe('CLI: create-user, list-users, reset-password', () => {
       }),
     );
     // The listings, once every change is in.
-    [results['table'], results['json']] = await Promise.all([cli(['list-users'], undefined, false), cli(['list-users', '--json'])]);
+    [results['table'], results['json']] = await Promise.all([
+      cli(['list-users'], undefined, false),
+      cli(['list-users', '--json']),
+    ]);
   });
   after(async () => {
     await t.auth.close();
@@ -75,7 +108,11 @@ describe('CLI: create-user, list-users, reset-password', () => {
 
     describe('failures: non-zero, a message on stderr, nothing changed', () => {
       it('email taken', () => {
-        expect(results['emailTaken']).to.deep.equal({ code: 1, stdout: '', stderr: 'Email taken: a user with email taken@example.com already exists\n' });
+        expect(results['emailTaken']).to.deep.equal({
+          code: 1,
+          stdout: '',
+          stderr: 'Email taken: a user with email taken@example.com already exists\n',
+        });
       });
 
       it('invalid email', () => {
@@ -168,7 +205,11 @@ describe('CLI: create-user, list-users, reset-password', () => {
     });
 
     it('fails on an unknown email or a weak password, changing nothing', async () => {
-      expect(results['resetUnknown']).to.deep.equal({ code: 1, stdout: '', stderr: 'Unknown email: no user with email nobody@example.com\n' });
+      expect(results['resetUnknown']).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: 'Unknown email: no user with email nobody@example.com\n',
+      });
       const weak = results['resetWeak']!;
       expect(weak.code).to.equal(1);
       expect(weak.stdout).to.equal('');

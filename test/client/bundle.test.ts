@@ -22,13 +22,29 @@ describe('service-auth/client in a browser bundle', () => {
     const inputs = Object.keys(result.metafile.inputs);
     const ours = inputs.filter((input) => !input.includes('node_modules/'));
     expect(ours.sort()).to.deep.equal(['src/authorization/matcher.ts', 'src/client/index.ts']);
-    const packages = [...new Set(inputs.filter((input) => input.includes('node_modules/')).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)![1]))];
-    expect(packages.sort()).to.deep.equal(['@casl/ability', '@ucast/core', '@ucast/js', '@ucast/mongo', '@ucast/mongo2js']);
+    const packages = [
+      ...new Set(
+        inputs
+          .filter((input) => input.includes('node_modules/'))
+          .map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)![1]),
+      ),
+    ];
+    expect(packages.sort()).to.deep.equal([
+      '@casl/ability',
+      '@ucast/core',
+      '@ucast/js',
+      '@ucast/mongo',
+      '@ucast/mongo2js',
+    ]);
     const code = result.outputFiles[0]!.text;
     expect(code).to.not.match(/\bfrom\s*["']node:|require\(["'](node:)?(fs|path|crypto|util|events)["']\)/);
     // Loaded as a module, as a browser would: no import is left to resolve.
-    const client = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as typeof import('../../src/client/index.js');
-    const ability = client.createClientAbility([{ action: 'read', subject: 'Report', conditions: { 'project.members.person.team': 'red' } }]);
+    const client = (await import(
+      `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
+    )) as typeof import('../../src/client/index.js');
+    const ability = client.createClientAbility([
+      { action: 'read', subject: 'Report', conditions: { 'project.members.person.team': 'red' } },
+    ]);
     const report = (members: unknown[]) => ({ __caslSubjectType__: 'Report', project: { members } });
     expect(ability.can('read', report([{ person: null }, { person: { team: 'red' } }]) as never)).to.equal(true);
     expect(ability.can('read', report([{ person: null }]) as never)).to.equal(false);

@@ -68,7 +68,10 @@ describe('configuration: SERVICE_AUTH_PUBLIC_URL', () => {
 
   it('set, is taken without a word, in development as in production', async () => {
     for (const environment of ['development', 'production']) {
-      expect(await warningsOf(environment, { SERVICE_AUTH_PUBLIC_URL: 'https://app.example.com' }), environment).to.deep.equal([]);
+      expect(
+        await warningsOf(environment, { SERVICE_AUTH_PUBLIC_URL: 'https://app.example.com' }),
+        environment,
+      ).to.deep.equal([]);
     }
   });
 });

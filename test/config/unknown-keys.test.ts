@@ -41,7 +41,9 @@ async function construct(settings: Record<string, unknown>, env: Record<string, 
 /** The lines that report this key as unknown (not those that merely suggest it). */
 function unknownKeyWarnings(log: Log, key: string): string[] {
   const reported = new RegExp(`\\b${key}\\b`);
-  return log.entries.filter((entry) => reported.test(entry.message.split('did you mean')[0]!)).map((entry) => `${entry.level} ${entry.message}`);
+  return log.entries
+    .filter((entry) => reported.test(entry.message.split('did you mean')[0]!))
+    .map((entry) => `${entry.level} ${entry.message}`);
 }
 
 describe('configuration: unknown SERVICE_AUTH_* keys', () => {
@@ -71,13 +73,27 @@ describe('configuration: unknown SERVICE_AUTH_* keys', () => {
     expect(warnings[0]).to.contain('did you mean SERVICE_AUTH_SESSION_TTL?');
   });
 
-  it('says nothing about known keys, nor about the test and benchmark suites\' SERVICE_AUTH_TEST_* and SERVICE_AUTH_BENCH_* keys', async () => {
+  it("says nothing about known keys, nor about the test and benchmark suites' SERVICE_AUTH_TEST_* and SERVICE_AUTH_BENCH_* keys", async () => {
     const log = await construct(
-      { SERVICE_AUTH_MIN_PASSWORD_LENGTH: 14, SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_TEST_FIXTURE: 'x', SERVICE_AUTH_BENCH_USERS: 10 },
+      {
+        SERVICE_AUTH_MIN_PASSWORD_LENGTH: 14,
+        SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+        SERVICE_AUTH_TEST_FIXTURE: 'x',
+        SERVICE_AUTH_BENCH_USERS: 10,
+      },
       { SERVICE_AUTH_SESSION_TTL: '3600', SERVICE_AUTH_TEST_SCRATCH: 'x', SERVICE_AUTH_BENCH_DURATION: '5' },
     );
-    const named = ['MIN_PASSWORD_LENGTH', 'RATE_LIMIT_ENABLED', 'TEST_FIXTURE', 'BENCH_USERS', 'SESSION_TTL', 'TEST_SCRATCH', 'BENCH_DURATION'];
-    for (const key of [...named, 'DATABASE_URL']) expect(unknownKeyWarnings(log, `SERVICE_AUTH_${key}`), key).to.deep.equal([]);
+    const named = [
+      'MIN_PASSWORD_LENGTH',
+      'RATE_LIMIT_ENABLED',
+      'TEST_FIXTURE',
+      'BENCH_USERS',
+      'SESSION_TTL',
+      'TEST_SCRATCH',
+      'BENCH_DURATION',
+    ];
+    for (const key of [...named, 'DATABASE_URL'])
+      expect(unknownKeyWarnings(log, `SERVICE_AUTH_${key}`), key).to.deep.equal([]);
   });
 
   it('knows exactly the keys readConfig reads', () => {
@@ -124,7 +140,11 @@ describe('configuration: passwords in database URLs', () => {
   });
 
   it('leaves the query-string password out of the ConfigError for an invalid SERVICE_AUTH_DATABASE_URL', () => {
-    for (const url of ['mysql://h/db?password=hunter2', 'postgresql://h:notaport/db?password=hunter2', 'postgresql://u:hunter2@h:notaport/db']) {
+    for (const url of [
+      'mysql://h/db?password=hunter2',
+      'postgresql://h:notaport/db?password=hunter2',
+      'postgresql://u:hunter2@h:notaport/db',
+    ]) {
       const app = express();
       app.set('SERVICE_AUTH_DATABASE_URL', url);
       let error: unknown;

@@ -24,10 +24,14 @@ describe('demo: a concealed task costs what a missing one does', () => {
     await demo.auth.orgs.addMember(org.id, admin.id, ['admin']);
     await demo.auth.orgs.addMember(org.id, member.id, ['member']);
     await demo.auth.orgs.addMember(org.id, viewer.id, ['viewer']);
-    const project = async (name: string, archived = false) => (await admin.call('POST', '/orgs/concealed/projects', { name, archived })).body.project.id as number;
+    const project = async (name: string, archived = false) =>
+      (await admin.call('POST', '/orgs/concealed/projects', { name, archived })).body.project.id as number;
     const [launch, secret, old] = [await project('Launch'), await project('Secret'), await project('Old', true)];
-    expect((await admin.call('POST', `/orgs/concealed/projects/${launch}/members`, { user_id: member.id })).status).to.equal(204);
-    const task = async (project_id: number) => (await owner.call('POST', '/orgs/concealed/tasks', { project_id, title: 'T' })).body.task.id as number;
+    expect(
+      (await admin.call('POST', `/orgs/concealed/projects/${launch}/members`, { user_id: member.id })).status,
+    ).to.equal(204);
+    const task = async (project_id: number) =>
+      (await owner.call('POST', '/orgs/concealed/tasks', { project_id, title: 'T' })).body.task.id as number;
     tasks.secret = await task(secret);
     tasks.archived = await task(old);
     tasks.mine = await task(launch);

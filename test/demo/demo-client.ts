@@ -20,9 +20,18 @@ export class DemoClient {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (who) headers['Cookie'] = this.cookieOf(who);
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${this.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
     const type = response.headers.get('content-type') ?? '';
-    return { status: response.status, body: type.includes('json') ? await response.json() : await response.text(), headers: response.headers };
+    return {
+      status: response.status,
+      body: type.includes('json') ? await response.json() : await response.text(),
+      headers: response.headers,
+    };
   }
 
   get(path: string, who?: string): Promise<Answer> {
@@ -41,7 +50,11 @@ export class DemoClient {
   }
 
   private post(path: string, body: unknown): Promise<Response> {
-    return fetch(`${this.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    return fetch(`${this.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 
   private keepCookie(email: string, response: Response, status: number): void {

@@ -35,13 +35,20 @@ describe('demo application (npm start)', () => {
       expect(home.headers.get(name), name).to.equal(login.headers.get(name)).and.not.equal(null);
     }
     const policy = home.headers.get('content-security-policy') ?? '';
-    expect(policy).to.contain("default-src 'none'").and.contain("frame-ancestors 'none'").and.contain("form-action 'self'");
+    expect(policy)
+      .to.contain("default-src 'none'")
+      .and.contain("frame-ancestors 'none'")
+      .and.contain("form-action 'self'");
     const style = /<style>([^]*?)<\/style>/.exec(await home.text())?.[1] ?? '';
     expect(policy).to.contain(`style-src ${cspHash(style)}`);
   });
 
   it("answers an unknown path with a 404: problem details for a program, a page for a browser, never Express's 'Cannot GET'", async () => {
-    for (const [method, path] of [['GET', '/nowhere'], ['POST', '/reports/north/x'], ['DELETE', '/']]) {
+    for (const [method, path] of [
+      ['GET', '/nowhere'],
+      ['POST', '/reports/north/x'],
+      ['DELETE', '/'],
+    ]) {
       const response = await fetch(`${demo.url}${path}`, { method, headers: { Accept: 'application/json' } });
       expect(response.status, `${method} ${path}`).to.equal(404);
       expect(response.headers.get('content-type'), `${method} ${path}`).to.match(PROBLEM);
@@ -51,7 +58,9 @@ describe('demo application (npm start)', () => {
     expect(page.status).to.equal(404);
     expect(page.headers.get('content-type')).to.contain('text/html');
     expect(page.headers.get('x-frame-options')).to.equal('DENY');
-    expect(await page.text()).to.contain('<html lang="en">').and.not.contain('Cannot GET');
+    expect(await page.text())
+      .to.contain('<html lang="en">')
+      .and.not.contain('Cannot GET');
   });
 
   it('creates and migrates ./service-auth.sqlite on first run', async () => {
@@ -60,7 +69,9 @@ describe('demo application (npm start)', () => {
 
   it('prints the URL and the CLI line that creates a first admin', () => {
     expect(demo.output()).to.match(/listening on http:\/\/localhost:\d+/);
-    expect(demo.output()).to.contain('npx service-auth auth create-user --email admin@example.com --role admin --admin');
+    expect(demo.output()).to.contain(
+      'npx service-auth auth create-user --email admin@example.com --role admin --admin',
+    );
   });
 
   it('answers the auth API under the prefix with problem details', async () => {
@@ -83,7 +94,12 @@ describe('demo application (npm start)', () => {
         ['boss', ['admin'], true],
         ['analyst', ['analyst'], false],
       ] as const) {
-        const user = await admin.auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles, isAdmin });
+        const user = await admin.auth.users.create({
+          email: `${name}@example.com`,
+          password: PASSWORD,
+          roles,
+          isAdmin,
+        });
         ids[name] = user.id;
         const response = await fetch(`${demo.url}/service-auth/login`, {
           method: 'POST',
@@ -97,7 +113,10 @@ describe('demo application (npm start)', () => {
     after(() => admin?.auth.close());
 
     const get = async (path: string, who?: string) => {
-      const response = await fetch(`${demo.url}${path}`, { headers: who ? { Cookie: cookies[who]! } : {}, redirect: 'manual' });
+      const response = await fetch(`${demo.url}${path}`, {
+        headers: who ? { Cookie: cookies[who]! } : {},
+        redirect: 'manual',
+      });
       const type = response.headers.get('content-type') ?? '';
       return { status: response.status, body: type.includes('json') ? await response.json() : await response.text() };
     };
@@ -115,10 +134,16 @@ describe('demo application (npm start)', () => {
     });
 
     it('GET /users/:user_id/profile: the user themself or an admin, with user_id a number', async () => {
-      expect(await get(`/users/${ids['plain']}/profile`, 'plain')).to.deep.equal({ status: 200, body: { user_id: ids['plain'] } });
+      expect(await get(`/users/${ids['plain']}/profile`, 'plain')).to.deep.equal({
+        status: 200,
+        body: { user_id: ids['plain'] },
+      });
       expect((await get(`/users/${ids['boss']}/profile`, 'plain')).status).to.equal(403);
       expect((await get(`/users/0${ids['plain']}/profile`, 'plain')).status).to.equal(403);
-      expect(await get(`/users/${ids['plain']}/profile`, 'boss')).to.deep.equal({ status: 200, body: { user_id: ids['plain'] } });
+      expect(await get(`/users/${ids['plain']}/profile`, 'boss')).to.deep.equal({
+        status: 200,
+        body: { user_id: ids['plain'] },
+      });
     });
 
     it('GET /reports/:team: analyst reads north only, admin everything, a plain user nothing', async () => {
@@ -140,7 +165,15 @@ describe('demo application (npm start)', () => {
     });
 
     it('never says X-Powered-By', async () => {
-      const paths = ['/', '/users/%ZZ/profile', '/admin', '/nowhere', '/service-auth/login', '/service-auth/me', '/service-auth/nope'];
+      const paths = [
+        '/',
+        '/users/%ZZ/profile',
+        '/admin',
+        '/nowhere',
+        '/service-auth/login',
+        '/service-auth/me',
+        '/service-auth/nope',
+      ];
       for (const path of paths) {
         for (const headers of [{}, { Accept: HTML }] as Record<string, string>[]) {
           const response = await fetch(`${demo.url}${path}`, { headers, redirect: 'manual' });

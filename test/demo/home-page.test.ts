@@ -24,7 +24,13 @@ describe('demo home page', () => {
 
   it("lists the project tracker's routes, which need an organization of the visitor's", () => {
     const html = homePage({ prefix: '/service-auth', user: null });
-    for (const route of ['GET /orgs/:org/projects', 'POST /orgs/:org/projects/:id/members', 'GET /orgs/:org/tasks', 'PATCH /orgs/:org/tasks/:id']) expect(html).to.contain(route);
+    for (const route of [
+      'GET /orgs/:org/projects',
+      'POST /orgs/:org/projects/:id/members',
+      'GET /orgs/:org/tasks',
+      'PATCH /orgs/:org/tasks/:id',
+    ])
+      expect(html).to.contain(route);
   });
 
   it('shows who is logged in, their own profile, and a logout button', () => {

@@ -24,7 +24,11 @@ export interface InProcessDemo {
   statements(): number;
 }
 
-type Call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+type Call = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: any }>;
 
 export interface DemoUser {
   id: number;
@@ -38,7 +42,10 @@ export interface DemoUser {
 /** `method path` with a bearer token, as an API client sends it. */
 function caller(app: Express, token: string): Call {
   return async (method, path, body) => {
-    let pending = request(app)[method === 'GET' ? 'get' : method === 'POST' ? 'post' : method === 'PATCH' ? 'patch' : 'delete'](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
+    let pending = request(app)
+      [method === 'GET' ? 'get' : method === 'POST' ? 'post' : method === 'PATCH' ? 'patch' : 'delete'](path)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Accept', 'application/json');
     if (body !== undefined) pending = pending.send(body as object);
     const response = await pending;
     return { status: response.status, body: response.body };
@@ -56,7 +63,10 @@ export async function inProcessDemo(name: string): Promise<InProcessDemo> {
   auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
   await database.ready;
   let statements = 0;
-  ((await database.em({} as never)) as KnexEntityManager).getConnection().getKnex().on('query', () => void statements++);
+  ((await database.em({} as never)) as KnexEntityManager)
+    .getConnection()
+    .getKnex()
+    .on('query', () => void statements++);
   return {
     app,
     auth,

@@ -26,14 +26,21 @@ describePostgres('demo: two processes starting together on one fresh database', 
   before(async () => {
     database = await createPostgresDatabase();
     dir = await mkdtemp(join(tmpdir(), 'service-auth-demo-'));
-    const started = await Promise.allSettled([0, 1].map(() => startDemo(dir, { SERVICE_AUTH_DATABASE_URL: database.url })));
+    const started = await Promise.allSettled(
+      [0, 1].map(() => startDemo(dir, { SERVICE_AUTH_DATABASE_URL: database.url })),
+    );
     demos = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
     const failed = started.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (failed) throw failed.reason;
     operator = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url });
     // The operator knows the demo's roles, as `npx service-auth` in the repository reads ./policies.
     operator.auth.loadPolicies(new URL('../../policies', import.meta.url));
-    const owner = await operator.auth.users.create({ email: boss, password: PASSWORD, roles: ['admin'], isAdmin: true });
+    const owner = await operator.auth.users.create({
+      email: boss,
+      password: PASSWORD,
+      roles: ['admin'],
+      isAdmin: true,
+    });
     const member = await operator.auth.users.create({ email: meg, password: PASSWORD });
     megId = member.id;
     await operator.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: owner.id });
@@ -52,7 +59,12 @@ describePostgres('demo: two processes starting together on one fresh database', 
   it('seeded the four reports once, and both serve them', async () => {
     for (const client of clients) {
       const { body } = await client.get('/reports', boss);
-      expect(body.reports.map((report: { title: string }) => report.title)).to.deep.equal(['North plan', 'North budget', 'South plan', 'South budget']);
+      expect(body.reports.map((report: { title: string }) => report.title)).to.deep.equal([
+        'North plan',
+        'North budget',
+        'South plan',
+        'South budget',
+      ]);
     }
   });
 
@@ -61,9 +73,22 @@ describePostgres('demo: two processes starting together on one fresh database', 
     await client.connect();
     try {
       const { rows } = await client.query<{ name: string }>('SELECT name FROM demo_migrations ORDER BY id');
-      expect(rows.map((row) => row.name)).to.deep.equal(['Migration20261123000000_demo_tables', 'Migration20261123000001_seed_reports', 'Migration20261126000000_project_tracker']);
-      const tables = await client.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'demo_%' ORDER BY table_name");
-      expect(tables.rows.map((row) => row.table_name)).to.deep.equal(['demo_migrations', 'demo_notes', 'demo_project_members', 'demo_projects', 'demo_reports', 'demo_tasks']);
+      expect(rows.map((row) => row.name)).to.deep.equal([
+        'Migration20261123000000_demo_tables',
+        'Migration20261123000001_seed_reports',
+        'Migration20261126000000_project_tracker',
+      ]);
+      const tables = await client.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'demo_%' ORDER BY table_name",
+      );
+      expect(tables.rows.map((row) => row.table_name)).to.deep.equal([
+        'demo_migrations',
+        'demo_notes',
+        'demo_project_members',
+        'demo_projects',
+        'demo_reports',
+        'demo_tasks',
+      ]);
     } finally {
       await client.end();
     }
@@ -83,12 +108,24 @@ describePostgres('demo: two processes starting together on one fresh database', 
     const project = await a.call('POST', '/orgs/acme/projects', boss, { name: 'Launch' });
     expect(project.status).to.equal(201);
     const other = await a.call('POST', '/orgs/acme/projects', boss, { name: 'Secret' });
-    expect((await a.call('POST', `/orgs/acme/projects/${project.body.project.id}/members`, boss, { user_id: megId })).status).to.equal(204);
-    const task = await a.call('POST', '/orgs/acme/tasks', boss, { project_id: project.body.project.id, title: 'Ship it', assignee_id: megId });
-    expect((await a.call('POST', '/orgs/acme/tasks', boss, { project_id: other.body.project.id, title: 'Plan' })).status).to.equal(201);
+    expect(
+      (await a.call('POST', `/orgs/acme/projects/${project.body.project.id}/members`, boss, { user_id: megId })).status,
+    ).to.equal(204);
+    const task = await a.call('POST', '/orgs/acme/tasks', boss, {
+      project_id: project.body.project.id,
+      title: 'Ship it',
+      assignee_id: megId,
+    });
+    expect(
+      (await a.call('POST', '/orgs/acme/tasks', boss, { project_id: other.body.project.id, title: 'Plan' })).status,
+    ).to.equal(201);
     const listed = await b.get('/orgs/acme/tasks', meg);
     expect(listed.body.tasks).to.deep.equal([task.body.task]);
-    expect((await b.get('/orgs/acme/projects', meg)).body.projects.map((p: { name: string }) => p.name)).to.deep.equal(['Launch']);
-    expect((await b.call('PATCH', `/orgs/acme/tasks/${task.body.task.id}`, meg, { done: true })).body.task).to.include({ done: true });
+    expect((await b.get('/orgs/acme/projects', meg)).body.projects.map((p: { name: string }) => p.name)).to.deep.equal([
+      'Launch',
+    ]);
+    expect((await b.call('PATCH', `/orgs/acme/tasks/${task.body.task.id}`, meg, { done: true })).body.task).to.include({
+      done: true,
+    });
   });
 });

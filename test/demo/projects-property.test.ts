@@ -36,8 +36,13 @@ type Case = [OrgCase, OrgCase];
 const userIndex = fc.integer({ min: 0, max: USERS - 1 });
 const orgCase: fc.Arbitrary<OrgCase> = fc.record({
   roles: fc.array(fc.subarray([...ORG_ROLES]), { minLength: USERS, maxLength: USERS }),
-  projects: fc.array(fc.record({ archived: fc.boolean(), members: fc.uniqueArray(userIndex, { maxLength: USERS }) }), { minLength: 1, maxLength: 3 }),
-  tasks: fc.array(fc.record({ project: fc.nat(), assignee: fc.option(userIndex), done: fc.boolean() }), { maxLength: 5 }),
+  projects: fc.array(fc.record({ archived: fc.boolean(), members: fc.uniqueArray(userIndex, { maxLength: USERS }) }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
+  tasks: fc.array(fc.record({ project: fc.nat(), assignee: fc.option(userIndex), done: fc.boolean() }), {
+    maxLength: 5,
+  }),
 });
 
 interface Built {
@@ -56,7 +61,8 @@ describe('demo: the project tracker, by property', () => {
   before(async () => {
     demo = await inProcessDemo('projects-property');
     founder = await demo.user('founder@example.com');
-    for (let i = 0; i < USERS; i++) users.push(await demo.user(`user${i}@example.com`, i === GLOBAL_ADMIN ? { roles: ['admin'] } : {}));
+    for (let i = 0; i < USERS; i++)
+      users.push(await demo.user(`user${i}@example.com`, i === GLOBAL_ADMIN ? { roles: ['admin'] } : {}));
   });
   after(() => demo?.close());
 
@@ -64,7 +70,8 @@ describe('demo: the project tracker, by property', () => {
   async function build(c: OrgCase): Promise<Built> {
     const slug = `org-${++orgs}`;
     const org = await demo.auth.orgs.create({ name: slug, slug, owner: founder.id });
-    for (const [i, roles] of c.roles.entries()) if (roles.length > 0) await demo.auth.orgs.addMember(org.id, users[i]!.id, roles);
+    for (const [i, roles] of c.roles.entries())
+      if (roles.length > 0) await demo.auth.orgs.addMember(org.id, users[i]!.id, roles);
     const ok = async (answer: Promise<{ status: number; body: any }>, status: number) => {
       const { status: actual, body } = await answer;
       expect(actual, JSON.stringify(body)).to.equal(status);
@@ -72,17 +79,31 @@ describe('demo: the project tracker, by property', () => {
     };
     const projects: Built['projects'] = [];
     for (const [n, project] of c.projects.entries()) {
-      const { project: made } = await ok(founder.call('POST', `/orgs/${slug}/projects`, { name: `project ${n}`, archived: project.archived }), 201);
+      const { project: made } = await ok(
+        founder.call('POST', `/orgs/${slug}/projects`, { name: `project ${n}`, archived: project.archived }),
+        201,
+      );
       // Only members of the organization can work on its projects (the route refuses anyone else).
       const members = project.members.filter((i) => c.roles[i]!.length > 0);
-      for (const i of members) await ok(founder.call('POST', `/orgs/${slug}/projects/${made.id}/members`, { user_id: users[i]!.id }), 204);
+      for (const i of members)
+        await ok(founder.call('POST', `/orgs/${slug}/projects/${made.id}/members`, { user_id: users[i]!.id }), 204);
       projects.push({ id: made.id, archived: project.archived, members: new Set(members.map((i) => users[i]!.id)) });
     }
     const tasks: Built['tasks'] = [];
     for (const [n, task] of c.tasks.entries()) {
       const project = task.project % projects.length;
-      const assignee = task.assignee !== null && projects[project]!.members.has(users[task.assignee]!.id) ? users[task.assignee]!.id : null;
-      const { task: made } = await ok(founder.call('POST', `/orgs/${slug}/tasks`, { project_id: projects[project]!.id, title: `task ${n}`, assignee_id: assignee }), 201);
+      const assignee =
+        task.assignee !== null && projects[project]!.members.has(users[task.assignee]!.id)
+          ? users[task.assignee]!.id
+          : null;
+      const { task: made } = await ok(
+        founder.call('POST', `/orgs/${slug}/tasks`, {
+          project_id: projects[project]!.id,
+          title: `task ${n}`,
+          assignee_id: assignee,
+        }),
+        201,
+      );
       if (task.done) await ok(founder.call('PATCH', `/orgs/${slug}/tasks/${made.id}`, { done: true }), 200);
       tasks.push({ id: made.id, project });
     }
@@ -94,8 +115,10 @@ describe('demo: the project tracker, by property', () => {
     const roles = new Set<string>(c.roles[i]);
     const user = users[i]!.id;
     const all = i === GLOBAL_ADMIN || roles.has('owner') || roles.has('admin');
-    const readsProject = (p: Built['projects'][number]) => all || roles.has('viewer') || (roles.has('member') && p.members.has(user));
-    const readsTask = (p: Built['projects'][number]) => all || (roles.has('viewer') && !p.archived) || (roles.has('member') && p.members.has(user));
+    const readsProject = (p: Built['projects'][number]) =>
+      all || roles.has('viewer') || (roles.has('member') && p.members.has(user));
+    const readsTask = (p: Built['projects'][number]) =>
+      all || (roles.has('viewer') && !p.archived) || (roles.has('member') && p.members.has(user));
     return {
       projects: built.projects.filter(readsProject).map((p) => p.id),
       tasks: built.tasks.filter((t) => readsTask(built.projects[t.project]!)).map((t) => t.id),
@@ -112,20 +135,30 @@ describe('demo: the project tracker, by property', () => {
         const tasks = await user.call('GET', `/orgs/${org.slug}/tasks`);
         if (cases[o]!.roles[i]!.length === 0 && i !== GLOBAL_ADMIN) {
           expect([projects.status, tasks.status], where).to.deep.equal([404, 404]);
-          for (const id of everyTask) expect((await user.call('GET', `/orgs/${org.slug}/tasks/${id}`)).status, `${where}: task ${id}`).to.equal(404);
+          for (const id of everyTask)
+            expect((await user.call('GET', `/orgs/${org.slug}/tasks/${id}`)).status, `${where}: task ${id}`).to.equal(
+              404,
+            );
           continue;
         }
         expect([projects.status, tasks.status], where).to.deep.equal([200, 200]);
         const listed = new Map<number, unknown>(tasks.body.tasks.map((task: { id: number }) => [task.id, task]));
         for (const id of everyTask) {
           const single = await user.call('GET', `/orgs/${org.slug}/tasks/${id}`);
-          if (listed.has(id)) expect(single, `${where}: task ${id}`).to.deep.equal({ status: 200, body: { task: listed.get(id) } });
+          if (listed.has(id))
+            expect(single, `${where}: task ${id}`).to.deep.equal({ status: 200, body: { task: listed.get(id) } });
           else expect(single.status, `${where}: task ${id} is not listed`).to.equal(404);
         }
         const rows = [...projects.body.projects, ...tasks.body.tasks] as { org_id: number }[];
-        expect(rows.filter((row) => row.org_id !== org.id), `${where}: rows of another organization`).to.deep.equal([]);
+        expect(
+          rows.filter((row) => row.org_id !== org.id),
+          `${where}: rows of another organization`,
+        ).to.deep.equal([]);
         const expected = model(cases[o]!, org, i);
-        expect({ projects: projects.body.projects.map((p: { id: number }) => p.id), tasks: [...listed.keys()] }, where).to.deep.equal(expected);
+        expect(
+          { projects: projects.body.projects.map((p: { id: number }) => p.id), tasks: [...listed.keys()] },
+          where,
+        ).to.deep.equal(expected);
       }
     }
   }

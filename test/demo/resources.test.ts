@@ -28,7 +28,13 @@ describe('demo: authorization that sees the resource', () => {
   let client: DemoClient;
   const ids: Record<string, number> = {};
   const registeredRoles: Record<string, string[]> = {};
-  const [mia, max, ann, boss, plain] = ['mia', 'max', 'ann', 'boss', 'plain'].map((name) => `${name}@example.com`) as [string, string, string, string, string];
+  const [mia, max, ann, boss, plain] = ['mia', 'max', 'ann', 'boss', 'plain'].map((name) => `${name}@example.com`) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'service-auth-demo-'));
@@ -59,7 +65,10 @@ describe('demo: authorization that sees the resource', () => {
   it('gives everyone who registers the role member (SERVICE_AUTH_DEFAULT_ROLES)', async () => {
     expect(registeredRoles).to.deep.equal({ [mia]: ['member'], [max]: ['member'] });
     expect((await operator.auth.users.findByEmail(mia))!.roles).to.deep.equal(new Set(['member']));
-    expect((await operator.auth.users.findByEmail(plain))!.roles.size, 'users made otherwise keep their roles').to.equal(0);
+    expect(
+      (await operator.auth.users.findByEmail(plain))!.roles.size,
+      'users made otherwise keep their roles',
+    ).to.equal(0);
   });
 
   describe('GET /reports: the rows accessibleBy(req, "read", "Report") selects, by id', () => {
@@ -68,7 +77,10 @@ describe('demo: authorization that sees the resource', () => {
     });
 
     it('an admin: all four', async () => {
-      expect(await client.get('/reports', boss)).to.deep.include({ status: 200, body: { reports: [...NORTH, ...SOUTH] } });
+      expect(await client.get('/reports', boss)).to.deep.include({
+        status: 200,
+        body: { reports: [...NORTH, ...SOUTH] },
+      });
     });
 
     it('a member, and a user without roles: none', async () => {
@@ -111,12 +123,17 @@ describe('demo: authorization that sees the resource', () => {
       expect(await refused({ title: 'x'.repeat(201), body: 7 })).to.deep.equal(['title', 'body']);
       expect(await refused({ title: 'x', body: 'y'.repeat(10_001) })).to.deep.equal(['body']);
       expect(await refused({ title: 'x', body: 'y', owner_id: ids[max] })).to.deep.equal(['owner_id']);
-      expect((await client.call('POST', '/notes', mia, { title: 'x'.repeat(200), body: 'y'.repeat(10_000) })).status).to.equal(201);
+      expect(
+        (await client.call('POST', '/notes', mia, { title: 'x'.repeat(200), body: 'y'.repeat(10_000) })).status,
+      ).to.equal(201);
       expect((await client.call('POST', '/notes', undefined, { title: 'x', body: 'y' })).status).to.equal(401);
     });
 
     it('GET /notes/:id: 200 for its owner, 403 for another member, 404 for a note that is not there', async () => {
-      expect(await client.get(`/notes/${own}`, mia)).to.deep.include({ status: 200, body: { id: own, owner_id: ids[mia], title: 'Groceries', body: 'eggs, milk' } });
+      expect(await client.get(`/notes/${own}`, mia)).to.deep.include({
+        status: 200,
+        body: { id: own, owner_id: ids[mia], title: 'Groceries', body: 'eggs, milk' },
+      });
       const refused = await client.get(`/notes/${own}`, max);
       expect(refused.status).to.equal(403);
       expect(refused.body.code).to.equal('forbidden');
@@ -136,7 +153,10 @@ describe('demo: authorization that sees the resource', () => {
 
     it('PATCH /notes/:id: its owner changes title and body; another member 403; a missing note 404', async () => {
       const changed = await client.call('PATCH', `/notes/${own}`, mia, { title: 'Shopping' });
-      expect(changed).to.deep.include({ status: 200, body: { id: own, owner_id: ids[mia], title: 'Shopping', body: 'eggs, milk' } });
+      expect(changed).to.deep.include({
+        status: 200,
+        body: { id: own, owner_id: ids[mia], title: 'Shopping', body: 'eggs, milk' },
+      });
       expect((await client.get(`/notes/${own}`, mia)).body.title).to.equal('Shopping');
 
       expect((await client.call('PATCH', `/notes/${own}`, max, { title: 'Mine now' })).status).to.equal(403);
@@ -165,7 +185,9 @@ describe('demo: authorization that sees the resource', () => {
       const created = await client.call('POST', '/notes', ann, { title: 'Analysis', body: 'north is up' });
       expect(created.status).to.equal(201);
       expect((await client.get(`/notes/${created.body.id}`, ann)).status).to.equal(200);
-      expect((await client.call('PATCH', `/notes/${created.body.id}`, ann, { body: 'north is down' })).status).to.equal(200);
+      expect((await client.call('PATCH', `/notes/${created.body.id}`, ann, { body: 'north is down' })).status).to.equal(
+        200,
+      );
       expect((await client.get(`/notes/${own}`, ann)).status).to.equal(403);
     });
   });
@@ -176,11 +198,16 @@ describe('demo: authorization that sees the resource', () => {
         status: 200,
         body: { user_id: ids[mia], fields: ['email'] },
       });
-      expect((await client.call('PATCH', `/users/${ids[mia]}`, mia, { password: 'x', email: 'y' })).body).to.deep.equal({ user_id: ids[mia], fields: ['email', 'password'] });
+      expect((await client.call('PATCH', `/users/${ids[mia]}`, mia, { password: 'x', email: 'y' })).body).to.deep.equal(
+        { user_id: ids[mia], fields: ['email', 'password'] },
+      );
     });
 
     it('a member setting is_admin on their own id: 403 naming is_admin', async () => {
-      const refused = await client.call('PATCH', `/users/${ids[mia]}`, mia, { email: 'new@example.com', is_admin: true });
+      const refused = await client.call('PATCH', `/users/${ids[mia]}`, mia, {
+        email: 'new@example.com',
+        is_admin: true,
+      });
       expect(refused.status).to.equal(403);
       expect(refused.body.code).to.equal('forbidden');
       expect(refused.body.errors).to.deep.equal([{ field: 'is_admin', message: 'you may not update this field' }]);
@@ -188,12 +215,16 @@ describe('demo: authorization that sees the resource', () => {
 
     it("a member on another user's id: 403 whatever the body", async () => {
       for (const body of [{ email: 'new@example.com' }, {}, { is_admin: true }]) {
-        expect((await client.call('PATCH', `/users/${ids[max]}`, mia, body)).status, JSON.stringify(body)).to.equal(403);
+        expect((await client.call('PATCH', `/users/${ids[max]}`, mia, body)).status, JSON.stringify(body)).to.equal(
+          403,
+        );
       }
     });
 
     it('an admin may set anything on anyone; a user without roles nothing, not even on their own id', async () => {
-      expect((await client.call('PATCH', `/users/${ids[mia]}`, boss, { is_admin: true, email: 'x' })).body).to.deep.equal({ user_id: ids[mia], fields: ['email', 'is_admin'] });
+      expect(
+        (await client.call('PATCH', `/users/${ids[mia]}`, boss, { is_admin: true, email: 'x' })).body,
+      ).to.deep.equal({ user_id: ids[mia], fields: ['email', 'is_admin'] });
       expect((await client.call('PATCH', `/users/${ids[plain]}`, plain, { email: 'x' })).status).to.equal(403);
     });
   });

@@ -23,7 +23,8 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   markdown.split('\n').forEach((text, index) => {
     if (!open) {
       const match = OPENING.exec(text);
-      if (match) open = { indent: match[1]!.length, fence: match[2]!, info: match[3]!.trim(), line: index + 2, lines: [] };
+      if (match)
+        open = { indent: match[1]!.length, fence: match[2]!, info: match[3]!.trim(), line: index + 2, lines: [] };
       return;
     }
     const closing = CLOSING.exec(text);

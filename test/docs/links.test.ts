@@ -11,7 +11,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { ROOT } from '../helpers/processes.js';
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[]; repository: { url: string } };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  files: string[];
+  repository: { url: string };
+};
 const REPOSITORY = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 /**
  * The repository's folders the package does not ship. (`policies/` is also where an application
@@ -21,8 +24,12 @@ const UNSHIPPED = /^(demo|src|test|bench|scripts|\.ci)\//;
 
 /** The Markdown pages the package ships: the README, and every page under a shipped folder. */
 function shippedPages(): string[] {
-  const folders = manifest.files.filter((entry) => existsSync(join(ROOT, entry)) && statSync(join(ROOT, entry)).isDirectory());
-  const pages = folders.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).map((name) => posix.join(folder, name)));
+  const folders = manifest.files.filter(
+    (entry) => existsSync(join(ROOT, entry)) && statSync(join(ROOT, entry)).isDirectory(),
+  );
+  const pages = folders.flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).map((name) => posix.join(folder, name)),
+  );
   return ['README.md', ...pages.filter((page) => page.endsWith('.md')).sort()];
 }
 
@@ -68,7 +75,8 @@ describe('docs: every shipped page reads on its own with only the package', () =
         for (const [, target] of text.matchAll(/\]\(([^)\s#]*)[^)]*\)|<img src="([^"#]+)"/g)) {
           if (!target || /^[a-z]+:/.test(target)) continue;
           const path = posix.normalize(posix.join(posix.dirname(page), decodeURIComponent(target)));
-          if (!shipped(path) || !existsSync(join(ROOT, path))) problems.push(`${page}:${line}: ${target} (not in the package: link to ${REPOSITORY})`);
+          if (!shipped(path) || !existsSync(join(ROOT, path)))
+            problems.push(`${page}:${line}: ${target} (not in the package: link to ${REPOSITORY})`);
         }
         for (const [, path] of text.matchAll(new RegExp(`${REPOSITORY}/(?:blob|tree)/main/([^)#\\s]+)`, 'g'))) {
           if (!existsSync(join(ROOT, path!))) problems.push(`${page}:${line}: ${path} is not in the repository`);
@@ -83,8 +91,12 @@ describe('docs: every shipped page reads on its own with only the package', () =
     for (const page of pages) {
       for (const { line, text } of proseLines(readFileSync(join(ROOT, page), 'utf8'))) {
         // What a link already names is named well; a command in backticks is run in a clone.
-        const rest = text.replace(/\[[^\]]*\]\([^)]*\)/g, '').replace(/`[^`]*`/g, (code) => (/\s/.test(code) ? '' : code));
-        for (const [, path] of rest.matchAll(/(?<![\w/.-])`?((?:demo|src|test|bench|scripts|\.ci)\/[\w./-]*[\w/])`?/g)) {
+        const rest = text
+          .replace(/\[[^\]]*\]\([^)]*\)/g, '')
+          .replace(/`[^`]*`/g, (code) => (/\s/.test(code) ? '' : code));
+        for (const [, path] of rest.matchAll(
+          /(?<![\w/.-])`?((?:demo|src|test|bench|scripts|\.ci)\/[\w./-]*[\w/])`?/g,
+        )) {
           if (UNSHIPPED.test(path!) && existsSync(join(ROOT, path!))) problems.push(`${page}:${line}: ${path}`);
         }
       }

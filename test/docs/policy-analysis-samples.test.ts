@@ -31,7 +31,12 @@ function samples(document: string, blocks: CodeBlock[]): Sample[] {
     .filter((block) => block.info === 'sh' && block.code.startsWith('npx service-auth ') && block.code.includes('\n# '))
     .map((block) => {
       const [command, ...lines] = block.code.trimEnd().split('\n');
-      return { document, line: block.line, args: command!.replace('npx service-auth ', '').split(' '), output: lines.map((line) => line.replace(/^# ?/, '')).join('\n') };
+      return {
+        document,
+        line: block.line,
+        args: command!.replace('npx service-auth ', '').split(' '),
+        output: lines.map((line) => line.replace(/^# ?/, '')).join('\n'),
+      };
     });
 }
 
@@ -53,11 +58,16 @@ describe('docs: the sample outputs of docs/policy-analysis.md and the README are
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'service-auth-doc-samples-'));
-    [page, readme] = await Promise.all([readFile(join(ROOT, 'docs/policy-analysis.md'), 'utf8'), readFile(join(ROOT, 'README.md'), 'utf8')]);
+    [page, readme] = await Promise.all([
+      readFile(join(ROOT, 'docs/policy-analysis.md'), 'utf8'),
+      readFile(join(ROOT, 'README.md'), 'utf8'),
+    ]);
     const roles = JSON.parse(await readFile(join(ROOT, 'policies/roles.json'), 'utf8')) as Json;
     // changed.json: the organization role member updates the tasks of the projects it is on.
     const changed = structuredClone(roles);
-    changed['orgRoles'].member.find((rule: Json) => rule['action'] === 'update' && rule['subject'] === 'Task').conditions = { 'project.members.user_id': '${user.id}' };
+    changed['orgRoles'].member.find(
+      (rule: Json) => rule['action'] === 'update' && rule['subject'] === 'Task',
+    ).conditions = { 'project.members.user_id': '${user.id}' };
     // narrowed.json: the analysts' reports, those not archived.
     const narrowed = structuredClone(roles);
     narrowed['roles'].analyst.rules[0].conditions = { team: 'north', archived: { $ne: true } };
@@ -87,7 +97,10 @@ describe('docs: the sample outputs of docs/policy-analysis.md and the README are
   /** Runs the sample's command from the repository's root, the copies in the temporary directory. */
   async function run(sample: Sample): Promise<string> {
     const args = sample.args.map((arg) => files[arg] ?? arg);
-    const { stdout, stderr } = await runCliInProcess(args, { cwd: ROOT, env: { SERVICE_AUTH_DATABASE_URL: args.includes('check') ? database.url : 'sqlite::memory:' } });
+    const { stdout, stderr } = await runCliInProcess(args, {
+      cwd: ROOT,
+      env: { SERVICE_AUTH_DATABASE_URL: args.includes('check') ? database.url : 'sqlite::memory:' },
+    });
     const normalised = stdout.replaceAll(`${dir}/`, '').replaceAll(join(ROOT, '/'), '');
     const reverse = Object.fromEntries(Object.entries(files).map(([name, path]) => [path.slice(dir.length + 1), name]));
     return normalised.replace(/[\w.-]+\.json/g, (name) => reverse[name] ?? name).trimEnd() || stderr.trimEnd();
@@ -96,13 +109,34 @@ describe('docs: the sample outputs of docs/policy-analysis.md and the README are
   it('every sample of docs/policy-analysis.md', async () => {
     const found = samples('docs/policy-analysis.md', codeBlocks(page));
     const commands = found.map(({ args }) => args.join(' '));
-    for (const command of ['auth policy diff', 'auth policy lint', 'auth test-policies', 'auth check']) expect(commands.some((line) => line.startsWith(command)), command).to.equal(true);
-    for (const sample of found) expect(await run(sample), `${sample.document}:${sample.line}: npx service-auth ${sample.args.join(' ')}`).to.equal(sample.output);
+    for (const command of ['auth policy diff', 'auth policy lint', 'auth test-policies', 'auth check'])
+      expect(
+        commands.some((line) => line.startsWith(command)),
+        command,
+      ).to.equal(true);
+    for (const sample of found)
+      expect(
+        await run(sample),
+        `${sample.document}:${sample.line}: npx service-auth ${sample.args.join(' ')}`,
+      ).to.equal(sample.output);
   });
 
   it("the --json sample, and the README's failing policy test", async () => {
-    const json = { document: 'docs/policy-analysis.md', line: 0, args: 'auth policy diff policies/roles.json narrowed.json --json'.split(' '), output: '' };
-    expect(JSON.parse(await run(json))).to.deep.equal(JSON.parse(jsonAfter(page, codeBlocks(page), '`npx service-auth auth policy diff policies/roles.json narrowed.json --json` prints')));
+    const json = {
+      document: 'docs/policy-analysis.md',
+      line: 0,
+      args: 'auth policy diff policies/roles.json narrowed.json --json'.split(' '),
+      output: '',
+    };
+    expect(JSON.parse(await run(json))).to.deep.equal(
+      JSON.parse(
+        jsonAfter(
+          page,
+          codeBlocks(page),
+          '`npx service-auth auth policy diff policies/roles.json narrowed.json --json` prints',
+        ),
+      ),
+    );
     const [test] = samples('README.md', codeBlocks(readme)).filter(({ args }) => args[1] === 'test-policies');
     expect(await run(test!), 'README.md: the failing policy test').to.equal(test!.output);
   });

@@ -24,7 +24,11 @@ const DECLARATIONS = {
 
 /** README.md, then docs/*.md by name. */
 function documents(): string[] {
-  const docs = existsSync(join(ROOT, 'docs')) ? readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).sort() : [];
+  const docs = existsSync(join(ROOT, 'docs'))
+    ? readdirSync(join(ROOT, 'docs'))
+        .filter((file) => file.endsWith('.md'))
+        .sort()
+    : [];
   return ['README.md', ...docs.map((file) => `docs/${file}`)];
 }
 
@@ -35,7 +39,10 @@ interface Placed extends CodeBlock {
 }
 
 function blocksOf(document: string): (CodeBlock & { kind: ReturnType<typeof typeScriptKind> })[] {
-  return codeBlocks(readFileSync(join(ROOT, document), 'utf8')).map((block) => ({ ...block, kind: typeScriptKind(block) }));
+  return codeBlocks(readFileSync(join(ROOT, document), 'utf8')).map((block) => ({
+    ...block,
+    kind: typeScriptKind(block),
+  }));
 }
 
 /** Checks the blocks with one tsc run; returns its diagnostics, each naming the document and line. */
@@ -58,9 +65,16 @@ function typeCheck(blocks: Placed[]): string[] {
       baseUrl: dir,
       paths: Object.fromEntries(Object.entries(DECLARATIONS).map(([name, path]) => [name, [path]])),
     };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: blocks.map((block) => block.file) }, null, 2));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions, files: blocks.map((block) => block.file) }, null, 2),
+    );
     for (const block of blocks) writeFileSync(join(dir, block.file), block.code);
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'],
+      { encoding: 'utf8' },
+    );
     if (tsc.error) throw tsc.error;
     return located(`${tsc.stdout}${tsc.stderr}`, blocks);
   } finally {
@@ -77,7 +91,9 @@ function located(output: string, blocks: Placed[]): string[] {
     const match = /^(.+?)\((\d+),(\d+)\): (.*)$/.exec(line);
     const block = match ? byFile.get(match[1]!.replace(/^.*[\\/]/, '')) : undefined;
     if (match && block) {
-      diagnostics.push(`${block.document}:${block.line + Number(match[2]) - 1}:${match[3]} (the block starting at line ${block.line}): ${match[4]}`);
+      diagnostics.push(
+        `${block.document}:${block.line + Number(match[2]) - 1}:${match[3]} (the block starting at line ${block.line}): ${match[4]}`,
+      );
     } else if (/^\s/.test(line) && diagnostics.length > 0) {
       diagnostics[diagnostics.length - 1] += `\n${line}`; // a message's continuation
     } else {
@@ -91,11 +107,16 @@ describe('the code in the documentation', function () {
   this.timeout(120_000);
 
   it('type-checks every ```ts block of README.md and docs/*.md against the built package', function () {
-    for (const path of Object.values(DECLARATIONS)) expect(existsSync(path), `${path} (npm test builds dist/ first; else npm run build)`).to.equal(true);
+    for (const path of Object.values(DECLARATIONS))
+      expect(existsSync(path), `${path} (npm test builds dist/ first; else npm run build)`).to.equal(true);
     const blocks: Placed[] = documents().flatMap((document) =>
       blocksOf(document)
         .filter((block) => block.kind === 'module')
-        .map((block) => ({ ...block, document, file: `${document.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-')}-L${block.line}.ts` })),
+        .map((block) => ({
+          ...block,
+          document,
+          file: `${document.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-')}-L${block.line}.ts`,
+        })),
     );
     expect(blocks.length, 'TypeScript blocks found').to.be.above(0);
     const augmenting = (block: Placed) => /declare\s+module\s+['"]service-auth['"]/.test(block.code);
@@ -105,8 +126,12 @@ describe('the code in the documentation', function () {
 
   it("checks the README's quick start as it stands: no README block is a fragment", () => {
     const blocks = blocksOf('README.md').filter((block) => block.kind !== undefined);
-    expect(blocks.filter((block) => block.kind === 'fragment').map((block) => `README.md:${block.line}`)).to.deep.equal([]);
-    const quickStart = blocks.find((block) => block.code.includes('new ServiceAuth(app)') && block.code.includes('app.listen('));
+    expect(blocks.filter((block) => block.kind === 'fragment').map((block) => `README.md:${block.line}`)).to.deep.equal(
+      [],
+    );
+    const quickStart = blocks.find(
+      (block) => block.code.includes('new ServiceAuth(app)') && block.code.includes('app.listen('),
+    );
     expect(quickStart, 'a ```ts block with new ServiceAuth(app) and app.listen(…)').to.not.equal(undefined);
   });
 });

@@ -13,8 +13,16 @@ import { AuthError } from '../../src/errors.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 
 const p = defineEntity.properties;
-const Tag = defineEntity({ name: 'Tag', tableName: 'enf_tags', properties: { id: p.integer().primary(), name: p.string() } });
-const Country = defineEntity({ name: 'Country', tableName: 'enf_countries', properties: { id: p.integer().primary(), name: p.string() } });
+const Tag = defineEntity({
+  name: 'Tag',
+  tableName: 'enf_tags',
+  properties: { id: p.integer().primary(), name: p.string() },
+});
+const Country = defineEntity({
+  name: 'Country',
+  tableName: 'enf_countries',
+  properties: { id: p.integer().primary(), name: p.string() },
+});
 const Note = defineEntity({
   name: 'Note',
   tableName: 'enf_notes',
@@ -35,10 +43,19 @@ describe('req.em', () => {
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
-      app.get('/twice', auth.loginRequired, (req, res) => res.json({ same: req.em === req.em && auth.em(req) === req.em && auth.em(req.user!) === req.em }));
-      app.get('/notes', auth.loginRequired, async (req, res) => res.json({ notes: (await req.em.find(Note, {})).map((note) => note.id) }));
+      app.get('/twice', auth.loginRequired, (req, res) =>
+        res.json({ same: req.em === req.em && auth.em(req) === req.em && auth.em(req.user!) === req.em }),
+      );
+      app.get('/notes', auth.loginRequired, async (req, res) =>
+        res.json({ notes: (await req.em.find(Note, {})).map((note) => note.id) }),
+      );
     });
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Note, Tag, Country], debug: false });
+    orm = await MikroORM.init({
+      driver: SqliteDriver,
+      dbName: ':memory:',
+      entities: [Note, Tag, Country],
+      debug: false,
+    });
     await orm.schema.createSchema();
     t.auth.defineRole('writer', [
       { action: ['read', 'update'], subject: 'Note', conditions: { owner_id: '${user.id}' } },
@@ -69,7 +86,9 @@ describe('req.em', () => {
   it('is one EntityManager per request, the same as auth.em(req)', async () => {
     const user = await t.auth.users.create({ email: 'twice@example.com', password: PASSWORD });
     const { token } = await t.auth.tokens.create(user, { name: 'test' });
-    expect((await request(t.app).get('/twice').set('Authorization', `Bearer ${token}`).expect(200)).body).to.deep.equal({ same: true });
+    expect((await request(t.app).get('/twice').set('Authorization', `Bearer ${token}`).expect(200)).body).to.deep.equal(
+      { same: true },
+    );
   });
 
   it('no filters option, fork or transaction reads around it', async () => {
@@ -94,10 +113,12 @@ describe('req.em', () => {
       (await inner.findOneOrFail(Note, 1)).title = 'in a transaction';
     });
     expect((await orm.em.fork().findOneOrFail(Note, 1)).title).to.equal('in a transaction');
-    const refused = await em.transactional(async (inner) => {
-      (await inner.findOneOrFail(Note, 1)).title = 'kept?';
-      inner.getReference(Note, 2).title = 'not theirs';
-    }).catch((caught: unknown) => caught);
+    const refused = await em
+      .transactional(async (inner) => {
+        (await inner.findOneOrFail(Note, 1)).title = 'kept?';
+        inner.getReference(Note, 2).title = 'not theirs';
+      })
+      .catch((caught: unknown) => caught);
     expect(refused).to.be.instanceOf(AuthError).with.property('code', 'forbidden');
     const rows = await orm.em.fork().find(Note, {}, { orderBy: { id: 'asc' } });
     expect(rows.map((row) => row.title)).to.deep.equal(['in a transaction', 'theirs']);
@@ -148,12 +169,18 @@ describe('req.em', () => {
     note.tags.add(em.getReference(Tag, 1));
     await em.flush();
     const tags = async (): Promise<number[]> =>
-      (await orm.em.fork().findOneOrFail(Note, 1, { populate: ['tags'] })).tags.getItems().map((tag) => tag.id).sort();
+      (await orm.em.fork().findOneOrFail(Note, 1, { populate: ['tags'] })).tags
+        .getItems()
+        .map((tag) => tag.id)
+        .sort();
     expect(await tags(), 'the hidden blue tag stays').to.deep.equal([1, 2]);
     note.tags.add(em.getReference(Tag, 2));
     note.title = 'renamed again';
     const error = await em.flush().catch((caught: unknown) => caught);
-    expect(error).to.be.instanceOf(AuthError).with.property('message').that.matches(/Note.*Tag that you cannot read/);
+    expect(error)
+      .to.be.instanceOf(AuthError)
+      .with.property('message')
+      .that.matches(/Note.*Tag that you cannot read/);
     expect((await orm.em.fork().findOneOrFail(Note, 1)).title).to.equal('renamed');
   });
 });

@@ -16,7 +16,11 @@ const Country = defineEntity({
   tableName: 'hole_countries',
   properties: { id: p.integer().primary(), name: p.string(), notes: () => p.oneToMany(Note).mappedBy('country') },
 });
-const Tag = defineEntity({ name: 'Tag', tableName: 'hole_tags', properties: { id: p.integer().primary(), name: p.string() } });
+const Tag = defineEntity({
+  name: 'Tag',
+  tableName: 'hole_tags',
+  properties: { id: p.integer().primary(), name: p.string() },
+});
 const Note = defineEntity({
   name: 'Note',
   tableName: 'hole_notes',
@@ -48,13 +52,20 @@ describe('req.em: the ways around it a review found are closed', () => {
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Note, Country, Tag], debug: false });
+    orm = await MikroORM.init({
+      driver: SqliteDriver,
+      dbName: ':memory:',
+      entities: [Note, Country, Tag],
+      debug: false,
+    });
     await orm.schema.createSchema();
     t.auth.defineRole('titler', [
       { action: 'read', subject: 'Note', conditions: { 'country.name': 'France' } },
       { action: 'update', subject: 'Note', fields: ['title'] },
     ]);
-    t.auth.defineRole('writer', [{ action: ['read', 'update', 'delete'], subject: 'Note', conditions: { owner_id: '${user.id}' } }]);
+    t.auth.defineRole('writer', [
+      { action: ['read', 'update', 'delete'], subject: 'Note', conditions: { owner_id: '${user.id}' } },
+    ]);
     t.auth.enforce(orm, { public: [Country] });
     const em = orm.em.fork();
     em.create(Country, { id: 1, name: 'France' });
@@ -113,12 +124,17 @@ describe('req.em: the ways around it a review found are closed', () => {
     expect(await countries({ notes: { $none: {} } })).to.deep.equal([2]);
     // MikroORM 6.6 reads a primary-key test under $every's negation against the outer table: refused, never answered wrongly.
     const every = await countries({ notes: { $every: { owner_id: 1 } } }).catch((error: unknown) => error);
-    expect(every).to.be.instanceOf(TypeError).with.property('message').that.matches(/\$every/);
+    expect(every)
+      .to.be.instanceOf(TypeError)
+      .with.property('message')
+      .that.matches(/\$every/);
     expect(await countries({ notes: { $none: { owner_id: { $ne: 1 } } } })).to.deep.equal([1, 2]);
     // Nested, through a relation and under $or.
     const nested = await em.find(Note, { $or: [{ country: { notes: { $some: { title: 'spanish' } } } }] });
     expect(nested).to.deep.equal([]);
-    expect((await em.find(Note, { country: { notes: { $some: { title: 'mine' } } } })).map((note) => note.id)).to.deep.equal([1]);
+    expect(
+      (await em.find(Note, { country: { notes: { $some: { title: 'mine' } } } })).map((note) => note.id),
+    ).to.deep.equal([1]);
     // The application's own em sees every row.
     const own = orm.em.fork();
     expect(await own.count(Country, { notes: { $some: { title: 'theirs' } } })).to.equal(1);
@@ -128,7 +144,10 @@ describe('req.em: the ways around it a review found are closed', () => {
   it('raw() keys in a where clause are a TypeError', async () => {
     const em = t.auth.em(ada);
     const rawKey = em.find(Note, { [raw('1 = 1')]: [] } as never);
-    expect(await rawKey.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.contains('raw()');
+    expect(await rawKey.catch((caught: unknown) => caught))
+      .to.be.instanceOf(TypeError)
+      .with.property('message')
+      .that.contains('raw()');
   });
 
   it('a RequestContext or a transaction of the application em around req.em does not unbind it', async () => {
@@ -151,16 +170,24 @@ describe('req.em: the ways around it a review found are closed', () => {
   it('an explicit result-cache key is a TypeError; cache: true is kept apart by ability', async () => {
     const em = t.auth.em(ada);
     const keyed = em.find(Note, {}, { cache: ['notes', 60_000] });
-    expect(await keyed.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.contains('cache');
+    expect(await keyed.catch((caught: unknown) => caught))
+      .to.be.instanceOf(TypeError)
+      .with.property('message')
+      .that.contains('cache');
     const counted = em.count(Note, {}, { cache: ['count', 60_000] });
     expect(await counted.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError);
     const bob = { id: 2, email: 'bob@example.com', roles: ['writer'] };
     expect((await em.find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
-    expect((await t.auth.em(bob).find(Note, {}, { cache: true, orderBy: { id: 'asc' } })).map((note) => note.id)).to.deep.equal([2, 3]);
+    expect(
+      (await t.auth.em(bob).find(Note, {}, { cache: true, orderBy: { id: 'asc' } })).map((note) => note.id),
+    ).to.deep.equal([2, 3]);
     expect((await t.auth.em(ada).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
     // The rows of a populated relation: one ability's are not another's, whatever the root's condition.
     for (const color of ['red', 'blue']) {
-      t.auth.defineRole(color, [{ action: 'read', subject: 'Note' }, { action: 'read', subject: 'Tag', conditions: { name: color } }]);
+      t.auth.defineRole(color, [
+        { action: 'read', subject: 'Note' },
+        { action: 'read', subject: 'Tag', conditions: { name: color } },
+      ]);
     }
     const tagsOf = async (role: string): Promise<string[]> => {
       const em = t.auth.em({ id: 1, email: 'ada@example.com', roles: [role] });
@@ -170,7 +197,9 @@ describe('req.em: the ways around it a review found are closed', () => {
     expect(await tagsOf('red')).to.deep.equal(['red']);
     expect(await tagsOf('blue')).to.deep.equal(['blue']);
     // A condition that follows a relation is a subquery: keyed by it too.
-    t.auth.defineRole('french', [{ action: 'read', subject: 'Note', conditions: { 'country.name': 'France', owner_id: '${user.id}' } }]);
+    t.auth.defineRole('french', [
+      { action: 'read', subject: 'Note', conditions: { 'country.name': 'France', owner_id: '${user.id}' } },
+    ]);
     const french = (id: number) => t.auth.em({ id, email: `french${id}@example.com`, roles: ['french'] });
     expect((await french(1).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([1]);
     expect((await french(2).find(Note, {}, { cache: true })).map((note) => note.id)).to.deep.equal([2]);
@@ -180,10 +209,25 @@ describe('req.em: the ways around it a review found are closed', () => {
 
   it("the driver's reads and writes are a TypeError, through getRepository too; req.em still reads and flushes", async () => {
     const em = t.auth.em(ada);
-    const drivers = [em.getDriver(), em.getRepository(Note).getEntityManager().getDriver()] as unknown as Record<string, () => unknown>[];
+    const drivers = [em.getDriver(), em.getRepository(Note).getEntityManager().getDriver()] as unknown as Record<
+      string,
+      () => unknown
+    >[];
     for (const driver of drivers) {
-      for (const name of ['find', 'findOne', 'count', 'execute', 'nativeUpdate', 'nativeDelete', 'nativeInsert', 'getConnection']) {
-        expect(() => driver[name]!(), name).to.throw(TypeError, new RegExp(`req\\.em\\.getDriver\\(\\)\\.${name}\\(\\) cannot be checked`));
+      for (const name of [
+        'find',
+        'findOne',
+        'count',
+        'execute',
+        'nativeUpdate',
+        'nativeDelete',
+        'nativeInsert',
+        'getConnection',
+      ]) {
+        expect(() => driver[name]!(), name).to.throw(
+          TypeError,
+          new RegExp(`req\\.em\\.getDriver\\(\\)\\.${name}\\(\\) cannot be checked`),
+        );
       }
     }
     const note = await em.findOneOrFail(Note, 1, { populate: ['country'] });
@@ -196,7 +240,10 @@ describe('req.em: the ways around it a review found are closed', () => {
   it('a rule value of the wrong type for its column is a TypeError through req.em, as through accessibleBy', async () => {
     t.auth.defineRole('typo', [{ action: 'read', subject: 'Note', conditions: { owner_id: 'one' } }]);
     const asked = t.auth.em({ id: 9, email: 'typo@example.com', roles: ['typo'] }).find(Note, {});
-    expect(await asked.catch((caught: unknown) => caught)).to.be.instanceOf(TypeError).with.property('message').that.match(/owner_id/);
+    expect(await asked.catch((caught: unknown) => caught))
+      .to.be.instanceOf(TypeError)
+      .with.property('message')
+      .that.match(/owner_id/);
   });
 
   it('auth.enforce a second time is refused, saying it was called', () => {

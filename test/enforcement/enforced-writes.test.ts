@@ -35,7 +35,11 @@ const Folder = defineEntity({
 const Sheet = defineEntity({
   name: 'Sheet',
   tableName: 'write_sheets',
-  properties: { id: p.integer().primary(), owner_id: p.integer(), folder: () => p.manyToOne(Folder).deleteRule('cascade') },
+  properties: {
+    id: p.integer().primary(),
+    owner_id: p.integer(),
+    folder: () => p.manyToOne(Folder).deleteRule('cascade'),
+  },
 });
 const Pin = defineEntity({
   name: 'Pin',
@@ -57,17 +61,29 @@ describe('req.em: writes are decided on the rows as they are', () => {
 
   const memo = async (id: number): Promise<string> => {
     const row = await orm.em.fork().findOneOrFail(Memo, id, { populate: ['labels'] });
-    return `${row.owner_id}:${row.title}:${row.labels.getItems().map((label) => label.id).join(',')}`;
+    return `${row.owner_id}:${row.title}:${row.labels
+      .getItems()
+      .map((label) => label.id)
+      .join(',')}`;
   };
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Memo, Label, Folder, Sheet, Pin], debug: false });
+    orm = await MikroORM.init({
+      driver: SqliteDriver,
+      dbName: ':memory:',
+      entities: [Memo, Label, Folder, Sheet, Pin],
+      debug: false,
+    });
     await orm.schema.createSchema();
     t.auth.defineRole('writer', [
       { action: ['read', 'create', 'update', 'delete'], subject: 'Memo', conditions: { owner_id: '${user.id}' } },
       { action: 'read', subject: 'Label', conditions: { owner_id: '${user.id}' } },
-      { action: ['read', 'create', 'update', 'delete'], subject: ['Folder', 'Sheet', 'Pin'], conditions: { owner_id: '${user.id}' } },
+      {
+        action: ['read', 'create', 'update', 'delete'],
+        subject: ['Folder', 'Sheet', 'Pin'],
+        conditions: { owner_id: '${user.id}' },
+      },
     ]);
     t.auth.defineRole('titler', [
       { action: 'read', subject: ['Memo', 'Label'] },
@@ -130,7 +146,10 @@ describe('req.em: writes are decided on the rows as they are', () => {
     ];
     for (const where of wheres) {
       const error = await em.find(Memo, where as never).catch((caught: unknown) => caught);
-      expect(error, JSON.stringify(Object.keys(where))).to.be.instanceOf(TypeError).with.property('message').that.matches(/raw\(\).*application's own EntityManager/);
+      expect(error, JSON.stringify(Object.keys(where)))
+        .to.be.instanceOf(TypeError)
+        .with.property('message')
+        .that.matches(/raw\(\).*application's own EntityManager/);
     }
     const counted = await em.count(Memo, { title: raw('title') } as never).catch((caught: unknown) => caught);
     expect(counted).to.be.instanceOf(TypeError);
@@ -154,7 +173,9 @@ describe('req.em: writes are decided on the rows as they are', () => {
     // Another user's memo, merged as if it were hers: decided on the row as it is, which she may not update.
     const other = t.auth.em(ada);
     other.merge(Memo, { id: 3, owner_id: 1, title: 'theirs' }).labels.add(other.getReference(Label, 1));
-    expect(refusal(await other.flush().catch((caught: unknown) => caught)).message).to.contain('update the labels of this Memo');
+    expect(refusal(await other.flush().catch((caught: unknown) => caught)).message).to.contain(
+      'update the labels of this Memo',
+    );
     expect(await memo(3)).to.equal('2:theirs:2');
   });
 
@@ -162,7 +183,9 @@ describe('req.em: writes are decided on the rows as they are', () => {
     const em = t.auth.em(titler);
     const third = await em.findOneOrFail(Memo, 3, { populate: ['labels'] });
     third.labels.add(em.getReference(Label, 1));
-    expect(refusal(await em.flush().catch((caught: unknown) => caught)).message).to.contain('update the labels of this Memo');
+    expect(refusal(await em.flush().catch((caught: unknown) => caught)).message).to.contain(
+      'update the labels of this Memo',
+    );
     third.labels.remove(em.getReference(Label, 1));
     third.title = 'retitled';
     await em.flush();
@@ -177,8 +200,9 @@ describe('req.em: writes are decided on the rows as they are', () => {
     expect(await orm.em.fork().count(Memo, 5)).to.equal(0);
   });
 
-  it("a delete the database would cascade to rows the ability may not delete or change is refused", async () => {
-    const folders = async (): Promise<number[]> => (await orm.em.fork().find(Folder, {}, { orderBy: { id: 'asc' } })).map((row) => row.id);
+  it('a delete the database would cascade to rows the ability may not delete or change is refused', async () => {
+    const folders = async (): Promise<number[]> =>
+      (await orm.em.fork().find(Folder, {}, { orderBy: { id: 'asc' } })).map((row) => row.id);
     // Folder 1 holds her own sheet, deleted with it by the database; folder 3, her own pin, which loses it.
     const em = t.auth.em(ada);
     em.remove(em.getReference(Folder, 1));
@@ -188,7 +212,10 @@ describe('req.em: writes are decided on the rows as they are', () => {
     expect(await orm.em.fork().count(Sheet, 1)).to.equal(0);
     expect((await orm.em.fork().findOneOrFail(Pin, 1)).folder).to.equal(null);
     // Folder 2 holds user 2's sheet; folder 4, user 2's pin: neither is deleted.
-    for (const [id, why] of [[2, /would delete a Sheet that you may not delete/], [4, /would set the folder of a Pin that you may not update/]] as const) {
+    for (const [id, why] of [
+      [2, /would delete a Sheet that you may not delete/],
+      [4, /would set the folder of a Pin that you may not update/],
+    ] as const) {
       const other = t.auth.em(ada);
       other.remove(other.getReference(Folder, id));
       expect(refusal(await other.flush().catch((caught: unknown) => caught)).message).to.match(why);
@@ -203,7 +230,10 @@ describe('req.em: writes are decided on the rows as they are', () => {
     // MikroORM would write it as one statement: every other sheet of the folder is moved out of it (user 2's sheet too).
     folder.sheets.set([em.create(Sheet, { id: 9, owner_id: 1, folder })]);
     const error = await em.flush().catch((caught: unknown) => caught);
-    expect(error).to.be.instanceOf(TypeError).with.property('message').that.contains('Folder.sheets set without being loaded');
+    expect(error)
+      .to.be.instanceOf(TypeError)
+      .with.property('message')
+      .that.contains('Folder.sheets set without being loaded');
     expect(await orm.em.fork().findOneOrFail(Sheet, 2)).to.have.nested.property('folder.id', 2);
     expect(await orm.em.fork().count(Sheet, 9)).to.equal(0);
   });

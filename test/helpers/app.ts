@@ -18,15 +18,23 @@ export interface CapturedLog {
 /** A logger that keeps what it is given, so tests can assert what was (and was not) logged. */
 export function captureLogger(): Logger & { entries: CapturedLog[]; text(): string } {
   const entries: CapturedLog[] = [];
-  const keep = (level: CapturedLog['level']) => (message: string, ...details: unknown[]) => {
-    entries.push({ level, message, details });
-  };
+  const keep =
+    (level: CapturedLog['level']) =>
+    (message: string, ...details: unknown[]) => {
+      entries.push({ level, message, details });
+    };
   return {
     entries,
     info: keep('info'),
     warn: keep('warn'),
     error: keep('error'),
-    text: () => entries.map((e) => `${e.level} ${e.message} ${e.details.map((d) => (d instanceof Error ? d.stack : JSON.stringify(d))).join(' ')}`).join('\n'),
+    text: () =>
+      entries
+        .map(
+          (e) =>
+            `${e.level} ${e.message} ${e.details.map((d) => (d instanceof Error ? d.stack : JSON.stringify(d))).join(' ')}`,
+        )
+        .join('\n'),
   };
 }
 
@@ -81,7 +89,10 @@ export async function openDatabase(url: string): Promise<MikroORM> {
 }
 
 /** The mails in an outbox directory, oldest first, once at least `count` have arrived. */
-export async function outboxMails(dir: string, count = 1): Promise<{ to: string; subject: string; text: string; html?: string }[]> {
+export async function outboxMails(
+  dir: string,
+  count = 1,
+): Promise<{ to: string; subject: string; text: string; html?: string }[]> {
   for (let attempt = 0; ; attempt++) {
     const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
     if (files.length >= count || attempt > 100) {
@@ -125,7 +136,10 @@ export function resetTokenFrom(mail: { text: string }): string {
 }
 
 /** The session cookie (name=value) a response set. */
-export function sessionCookieFrom(response: { headers: Record<string, unknown> }, name = 'service_auth_session'): string | undefined {
+export function sessionCookieFrom(
+  response: { headers: Record<string, unknown> },
+  name = 'service_auth_session',
+): string | undefined {
   const cookies = (response.headers['set-cookie'] as string[] | undefined) ?? [];
   const cookie = cookies.find((c) => c.startsWith(`${name}=`));
   return cookie?.split(';')[0];

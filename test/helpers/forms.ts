@@ -8,7 +8,12 @@ export const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q
 
 /** A form post from one of our pages; add `.set('Cookie', …)` for a logged-in browser. */
 export function formPost(app: Express, path: string, body: Record<string, string>): request.Test {
-  return request(app).post(`/service-auth${path}`).set('Accept', HTML).set('Sec-Fetch-Site', 'same-origin').type('form').send(body);
+  return request(app)
+    .post(`/service-auth${path}`)
+    .set('Accept', HTML)
+    .set('Sec-Fetch-Site', 'same-origin')
+    .type('form')
+    .send(body);
 }
 
 /** A page as a browser navigates to it. */

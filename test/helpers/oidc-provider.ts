@@ -54,7 +54,10 @@ interface OidcProvider {
   callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
   interactionDetails(req: unknown, res: unknown): Promise<{ params: Record<string, unknown> }>;
   interactionResult(req: unknown, res: unknown, result: unknown, options?: unknown): Promise<string>;
-  Grant: new (options: { accountId: string; clientId: string }) => { addOIDCScope(scope: string): void; save(): Promise<string> };
+  Grant: new (options: { accountId: string; clientId: string }) => {
+    addOIDCScope(scope: string): void;
+    save(): Promise<string>;
+  };
 }
 
 const KID = 'test-signing-key';
@@ -69,7 +72,9 @@ export async function startTestProvider(clients: ProviderClient[]): Promise<Test
 
   // Untyped package (no declarations ship with it): its few members used here are typed above.
   const moduleName = 'oidc-provider';
-  const { default: Provider } = (await import(moduleName)) as { default: new (issuer: string, config: unknown) => OidcProvider };
+  const { default: Provider } = (await import(moduleName)) as {
+    default: new (issuer: string, config: unknown) => OidcProvider;
+  };
   const provider = new Provider(issuer, {
     clients: clients.map((c) => ({
       client_id: c.clientId,
@@ -121,7 +126,8 @@ export async function startTestProvider(clients: ProviderClient[]): Promise<Test
   async function interaction(ctx: KoaContext): Promise<void> {
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     let login = helper.signInAs;
-    if (ctx.method === 'POST') login = { sub: new URLSearchParams(await readBody(ctx.req)).get('login') ?? '', amr: ['pwd'] };
+    if (ctx.method === 'POST')
+      login = { sub: new URLSearchParams(await readBody(ctx.req)).get('login') ?? '', amr: ['pwd'] };
     if (!login) {
       ctx.type = 'html';
       ctx.body = `<!doctype html><title>Test provider</title><h1>Test provider</h1><form method="post"><label>Account <input name="login"></label><button type="submit">Continue</button></form>`;
@@ -129,7 +135,14 @@ export async function startTestProvider(clients: ProviderClient[]): Promise<Test
     }
     if (login === 'deny') {
       ctx.status = 303;
-      ctx.redirect(await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The person said no' }, { mergeWithLastSubmission: false }));
+      ctx.redirect(
+        await provider.interactionResult(
+          ctx.req,
+          ctx.res,
+          { error: 'access_denied', error_description: 'The person said no' },
+          { mergeWithLastSubmission: false },
+        ),
+      );
       return;
     }
     const grant = new provider.Grant({ accountId: login.sub, clientId: String(details.params['client_id']) });
@@ -174,7 +187,11 @@ function readBody(req: import('node:http').IncomingMessage): Promise<string> {
  * to, each redirect followed with the provider's cookies, until one leads back off the provider
  * (our callback, with the code or an error). Returns that URL.
  */
-export async function throughProvider(provider: TestProvider, authorizationUrl: string, rewrite?: (url: URL) => void): Promise<URL> {
+export async function throughProvider(
+  provider: TestProvider,
+  authorizationUrl: string,
+  rewrite?: (url: URL) => void,
+): Promise<URL> {
   const jar = new Map<string, string>();
   let url = new URL(authorizationUrl);
   rewrite?.(url);
@@ -188,7 +205,10 @@ export async function throughProvider(provider: TestProvider, authorizationUrl: 
       jar.set(pair!.slice(0, at), pair!.slice(at + 1));
     }
     const location = response.headers.get('location');
-    if (!location) throw new Error(`the provider answered ${response.status} without a redirect: ${(await response.text()).slice(0, 300)}`);
+    if (!location)
+      throw new Error(
+        `the provider answered ${response.status} without a redirect: ${(await response.text()).slice(0, 300)}`,
+      );
     url = new URL(location, url);
   }
   throw new Error('too many redirects at the provider');

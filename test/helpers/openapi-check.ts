@@ -61,11 +61,14 @@ export class OpenApiCheck {
    */
   check(method: string, path: string, response: CheckedResponse): string | undefined {
     const prefix = this.prefix();
-    const inside = path.toLowerCase() === prefix.toLowerCase() || path.toLowerCase().startsWith(`${prefix.toLowerCase()}/`);
+    const inside =
+      path.toLowerCase() === prefix.toLowerCase() || path.toLowerCase().startsWith(`${prefix.toLowerCase()}/`);
     if (!inside) return undefined;
     const where = `${method.toUpperCase()} ${path} answered ${response.status}`;
     const problems = this.problems(method.toLowerCase(), path.slice(prefix.length) || '/', response);
-    return problems.length ? `OpenAPI check: ${where}, which the document does not allow:\n  - ${problems.join('\n  - ')}` : undefined;
+    return problems.length
+      ? `OpenAPI check: ${where}, which the document does not allow:\n  - ${problems.join('\n  - ')}`
+      : undefined;
   }
 
   private prefix(): string {
@@ -85,8 +88,16 @@ export class OpenApiCheck {
 
   private problemsWith({ pointer, responses, label }: Answers, method: string, response: CheckedResponse): string[] {
     const status = String(response.status);
-    const key = status in responses ? status : `${status[0]}XX` in responses ? `${status[0]}XX` : 'default' in responses ? 'default' : undefined;
-    if (!key) return [`status ${status} is not documented for ${label} (it lists ${Object.keys(responses).join(', ')})`];
+    const key =
+      status in responses
+        ? status
+        : `${status[0]}XX` in responses
+          ? `${status[0]}XX`
+          : 'default' in responses
+            ? 'default'
+            : undefined;
+    if (!key)
+      return [`status ${status} is not documented for ${label} (it lists ${Object.keys(responses).join(', ')})`];
     const documented = responses[key] as OpenAPIV3_1.ResponseObject;
     const at = `${pointer}/${escape(key)}`;
     return [...this.bodyProblems(method, at, documented, response), ...this.headerProblems(documented, response)];
@@ -94,7 +105,11 @@ export class OpenApiCheck {
 
   /** The answers of any other path or method under the prefix. */
   private get unknown(): Answers {
-    return { pointer: `#/${UNKNOWN_PATHS}/responses`, responses: this.document[UNKNOWN_PATHS].responses, label: 'a path or method the document does not describe' };
+    return {
+      pointer: `#/${UNKNOWN_PATHS}/responses`,
+      responses: this.document[UNKNOWN_PATHS].responses,
+      label: 'a path or method the document does not describe',
+    };
   }
 
   /**
@@ -115,31 +130,49 @@ export class OpenApiCheck {
     const responses = found?.operation.responses;
     if (found && responses) {
       const { template, verb } = found;
-      return { pointer: `#/paths/${escape(template)}/${verb}/responses`, responses, label: `${verb.toUpperCase()} ${template}` };
+      return {
+        pointer: `#/paths/${escape(template)}/${verb}/responses`,
+        responses,
+        label: `${verb.toUpperCase()} ${template}`,
+      };
     }
     return this.unknown;
   }
 
   /** The path template and operation a request (path without the prefix) meets, if documented. */
-  private find(method: string, relative: string): { template: string; verb: string; operation: OpenAPIV3_1.OperationObject } | undefined {
+  private find(
+    method: string,
+    relative: string,
+  ): { template: string; verb: string; operation: OpenAPIV3_1.OperationObject } | undefined {
     const path = this.paths.find(({ pattern }) => pattern.test(relative));
-    const item = path ? (this.document.paths?.[path.template] as Record<string, OpenAPIV3_1.OperationObject | undefined>) : undefined;
+    const item = path
+      ? (this.document.paths?.[path.template] as Record<string, OpenAPIV3_1.OperationObject | undefined>)
+      : undefined;
     const verb = method === 'head' && item && !item['head'] ? 'get' : method;
     const operation = METHODS.has(verb) ? item?.[verb] : undefined;
     return path && operation ? { template: path.template, verb, operation } : undefined;
   }
 
-  private bodyProblems(method: string, at: string, documented: OpenAPIV3_1.ResponseObject, response: CheckedResponse): string[] {
+  private bodyProblems(
+    method: string,
+    at: string,
+    documented: OpenAPIV3_1.ResponseObject,
+    response: CheckedResponse,
+  ): string[] {
     const header = response.headers['content-type'];
     const type = typeof header === 'string' ? header.split(';')[0]!.trim().toLowerCase() : undefined;
     const text = response.text ?? '';
     const browser = (documented as Response)[BROWSER_CONTENT] ?? {};
     const types = [...Object.keys(documented.content ?? {}), ...Object.keys(browser)];
     if (types.length === 0) {
-      if (type !== undefined || text !== '') return [`the document says there is no body, but there is one (${type ?? 'no Content-Type'}: ${excerpt(text)})`];
+      if (type !== undefined || text !== '')
+        return [
+          `the document says there is no body, but there is one (${type ?? 'no Content-Type'}: ${excerpt(text)})`,
+        ];
       return [];
     }
-    if (type === undefined || !types.includes(type)) return [`Content-Type ${type ?? '(none)'} is not one of ${types.join(', ')}`];
+    if (type === undefined || !types.includes(type))
+      return [`Content-Type ${type ?? '(none)'} is not one of ${types.join(', ')}`];
     if (method === 'head') return [];
     let body: unknown = text;
     if (/^application\/(.+\+)?json$/.test(type)) {
@@ -151,7 +184,9 @@ export class OpenApiCheck {
     }
     const validate = this.validator(`${at}/${type in browser ? BROWSER_CONTENT : 'content'}/${escape(type)}/schema`);
     if (validate(body)) return [];
-    return [`the ${type} body does not match its schema: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; the body: ${excerpt(text)}`];
+    return [
+      `the ${type} body does not match its schema: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; the body: ${excerpt(text)}`,
+    ];
   }
 
   private headerProblems(documented: OpenAPIV3_1.ResponseObject, response: CheckedResponse): string[] {
@@ -164,7 +199,8 @@ export class OpenApiCheck {
       }
       const check = header.schema ? this.ajv.compile(header.schema) : undefined;
       for (const one of Array.isArray(value) ? value : [value]) {
-        if (check && !check(one)) problems.push(`the header ${name}: ${JSON.stringify(one)} does not match ${JSON.stringify(header.schema)}`);
+        if (check && !check(one))
+          problems.push(`the header ${name}: ${JSON.stringify(one)} does not match ${JSON.stringify(header.schema)}`);
       }
     }
     return problems;
@@ -264,11 +300,18 @@ const originalAssert = Test.assert;
 export const stats = { responses: 0, ms: 0 };
 
 /** The check, run after the test's own expectations (which report first when they fail). */
-function checkedAssert(this: SupertestInternals, resError: unknown, res: CheckedResponse | undefined, fn?: (error: unknown, res: unknown) => void): void {
+function checkedAssert(
+  this: SupertestInternals,
+  resError: unknown,
+  res: CheckedResponse | undefined,
+  fn?: (error: unknown, res: unknown) => void,
+): void {
   originalAssert.call(this, resError, res, (error, response) => {
     const started = performance.now();
     const auth = error || !res ? undefined : serviceAuthOf(this.app);
-    const problem = auth ? openApiCheckFor(auth.config).check(this.method, new URL(this.url).pathname, res!) : undefined;
+    const problem = auth
+      ? openApiCheckFor(auth.config).check(this.method, new URL(this.url).pathname, res!)
+      : undefined;
     if (auth) stats.responses++;
     stats.ms += performance.now() - started;
     fn?.call(this, error ?? (problem ? new Error(problem) : null), response);
@@ -287,6 +330,9 @@ export const mochaHooks = {
     checkResponses(true);
   },
   afterAll(): void {
-    if (process.env['OPENAPI_CHECK_STATS']) console.log(`  (OpenAPI check: ${stats.responses} responses, ${Math.round(stats.ms)} ms, ${checks.length} documents)`);
+    if (process.env['OPENAPI_CHECK_STATS'])
+      console.log(
+        `  (OpenAPI check: ${stats.responses} responses, ${Math.round(stats.ms)} ms, ${checks.length} documents)`,
+      );
   },
 };

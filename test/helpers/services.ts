@@ -12,10 +12,17 @@ export const redisUrl = process.env['SERVICE_AUTH_TEST_REDIS_URL'] || undefined;
 
 // On the global object: this module may be loaded more than once (through tsx and its loaders),
 // and the line is to be printed once per run.
-const announced: Set<string> = ((globalThis as Record<symbol, Set<string>>)[Symbol.for('service-auth.tests.skipped')] ??= new Set());
+const announced: Set<string> = ((globalThis as Record<symbol, Set<string>>)[
+  Symbol.for('service-auth.tests.skipped')
+] ??= new Set());
 
 /** Registers `suite` only when the variable is set; otherwise says once that it is skipped. */
-export function whenService(name: 'PostgreSQL' | 'Redis', url: string | undefined, variable: string, suite: () => void): void {
+export function whenService(
+  name: 'PostgreSQL' | 'Redis',
+  url: string | undefined,
+  variable: string,
+  suite: () => void,
+): void {
   if (url) {
     suite();
     return;
@@ -27,7 +34,9 @@ export function whenService(name: 'PostgreSQL' | 'Redis', url: string | undefine
 }
 
 export function describePostgres(title: string, suite: () => void): void {
-  whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () => describe(`${title} [PostgreSQL]`, suite));
+  whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
+    describe(`${title} [PostgreSQL]`, suite),
+  );
 }
 
 export function describeRedis(title: string, suite: () => void): void {
@@ -68,8 +77,9 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
  * This test process's SERVICE_AUTH_REDIS_PREFIX: suites running beside it (mocha's other worker,
  * another checkout's run) use the same Redis, and must neither see nor clear its counters.
  */
-export const redisPrefix: string = ((globalThis as Record<symbol, string>)[Symbol.for('service-auth.tests.redisPrefix')] ??=
-  `test-${process.pid}-${randomBytes(4).toString('hex')}:`); // one per process, however often this module loads
+export const redisPrefix: string = ((globalThis as Record<symbol, string>)[
+  Symbol.for('service-auth.tests.redisPrefix')
+] ??= `test-${process.pid}-${randomBytes(4).toString('hex')}:`); // one per process, however often this module loads
 
 /** The settings that point an app at the test Redis, under this process's prefix. */
 export const redisSettings = () => ({ SERVICE_AUTH_REDIS_URL: redisUrl, SERVICE_AUTH_REDIS_PREFIX: redisPrefix });

@@ -48,14 +48,29 @@ export class SoftAuthenticator {
       [-2, Buffer.from(jwk.x!, 'base64url')],
       [-3, Buffer.from(jwk.y!, 'base64url')],
     ]);
-    const attested = Buffer.concat([Buffer.alloc(16), uint(this.credentialId.length, 2), this.credentialId, isoCBOR.encode(coseKey)]);
+    const attested = Buffer.concat([
+      Buffer.alloc(16),
+      uint(this.credentialId.length, 2),
+      this.credentialId,
+      isoCBOR.encode(coseKey),
+    ]);
     const authData = Buffer.concat([this.authData(ATTESTED_CREDENTIAL), attested]);
-    const attestationObject = isoCBOR.encode(new Map<string, string | Uint8Array | Map<string, string>>([['fmt', 'none'], ['attStmt', new Map<string, string>()], ['authData', authData]]));
+    const attestationObject = isoCBOR.encode(
+      new Map<string, string | Uint8Array | Map<string, string>>([
+        ['fmt', 'none'],
+        ['attStmt', new Map<string, string>()],
+        ['authData', authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: this.clientData('webauthn.create', options.challenge), attestationObject: b64url(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: this.clientData('webauthn.create', options.challenge),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     };
   }
@@ -65,7 +80,11 @@ export class SoftAuthenticator {
     this.counter += 1;
     const authData = this.authData(0);
     const clientDataJSON = this.clientData('webauthn.get', options.challenge);
-    const signature = sign('sha256', Buffer.concat([authData, sha256(Buffer.from(clientDataJSON, 'base64url'))]), this.keys.privateKey);
+    const signature = sign(
+      'sha256',
+      Buffer.concat([authData, sha256(Buffer.from(clientDataJSON, 'base64url'))]),
+      this.keys.privateKey,
+    );
     return {
       id: this.id,
       rawId: this.id,
@@ -77,7 +96,11 @@ export class SoftAuthenticator {
 
   private authData(flags: number): Buffer {
     const rpIdHash = sha256(new URL(this.origin).hostname);
-    return Buffer.concat([rpIdHash, uint(USER_PRESENT | (this.userVerified ? USER_VERIFIED : 0) | flags, 1), uint(this.counter, 4)]);
+    return Buffer.concat([
+      rpIdHash,
+      uint(USER_PRESENT | (this.userVerified ? USER_VERIFIED : 0) | flags, 1),
+      uint(this.counter, 4),
+    ]);
   }
 
   private clientData(type: string, challenge: string): string {

@@ -36,6 +36,9 @@ export async function countingApp(settings: Record<string, unknown>): Promise<Co
   app.use(auth.errorHandler);
   await auth.ready;
   const parts = partsOf(auth);
-  (await parts.storage.em()).getConnection().getKnex().on('query', () => void statements++);
+  (await parts.storage.em())
+    .getConnection()
+    .getKnex()
+    .on('query', () => void statements++);
   return { app, auth, parts, log, statementsAtAnswer, statements: () => statements };
 }

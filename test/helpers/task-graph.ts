@@ -46,7 +46,12 @@ export const Task = defineEntity({
 export type Task = InferEntity<typeof Task>;
 
 export interface Graph {
-  projects: { id: number; archived: boolean | null; score: number | null; members: { user_id: number | null; role: string | null }[] }[];
+  projects: {
+    id: number;
+    archived: boolean | null;
+    score: number | null;
+    members: { user_id: number | null; role: string | null }[];
+  }[];
   /** `project`: a project's id, or null. */
   tasks: { id: number; done: boolean | null; project: number | null; org_id?: number | null }[];
 }
@@ -68,8 +73,14 @@ export async function storeGraph(orm: MikroORM, { projects, tasks }: Graph): Pro
   await em.nativeDelete(Member, {});
   await em.nativeDelete(Project, {});
   let id = 0;
-  const members = projects.flatMap((project) => project.members.map((member) => ({ id: ++id, project: project.id, ...member })));
-  if (projects.length) await em.insertMany(Project, projects.map(({ id, archived, score }) => ({ id, archived, score })));
+  const members = projects.flatMap((project) =>
+    project.members.map((member) => ({ id: ++id, project: project.id, ...member })),
+  );
+  if (projects.length)
+    await em.insertMany(
+      Project,
+      projects.map(({ id, archived, score }) => ({ id, archived, score })),
+    );
   if (members.length) await em.insertMany(Member, members);
   if (tasks.length) await em.insertMany(Task, tasks);
 }

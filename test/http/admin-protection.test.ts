@@ -30,7 +30,8 @@ describe('the admin console: admin accounts are protected', () => {
     const email = `root${++counter}@example.com`;
     return (await t.auth.users.create({ email, password: PASSWORD, isAdmin: true, roles: ['admin'] })).id;
   };
-  const post = (path: string, body: Record<string, string>, cookie: string) => formPost(t.app, path, body).set('Cookie', cookie);
+  const post = (path: string, body: Record<string, string>, cookie: string) =>
+    formPost(t.app, path, body).set('Cookie', cookie);
   const page = async (id: number, cookie: string): Promise<string> =>
     (await pageGet(t.app, `/admin/users/${id}`).set('Cookie', cookie).expect(200)).text;
 
@@ -54,8 +55,13 @@ describe('the admin console: admin accounts are protected', () => {
     expect(await page(id, support)).not.to.contain('Disable the account');
     const refused = await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, support).expect(403);
     expect(refused.type).to.equal('text/html');
-    const problem = await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, support).set('Accept', JSON_ONLY).expect(403);
-    expect(problem.body).to.include({ code: 'forbidden', detail: `Only an is_admin operator may disable an is_admin account, ${ANYWAY}` });
+    const problem = await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, support)
+      .set('Accept', JSON_ONLY)
+      .expect(403);
+    expect(problem.body).to.include({
+      code: 'forbidden',
+      detail: `Only an is_admin operator may disable an is_admin account, ${ANYWAY}`,
+    });
     expect((await t.auth.users.get(id)).disabled).to.equal(false);
     expect(await t.auth.audit.query({ userId: id, type: 'user_disabled' })).to.deep.equal([]);
     // The same operator still disables an account without the flag.
@@ -70,7 +76,9 @@ describe('the admin console: admin accounts are protected', () => {
     const shown = await page(id, roleAdmin);
     expect(shown).not.to.contain('Take away the role admin').and.not.to.contain('Disable the account');
     await post(`/admin/users/${id}/roles/remove`, { roles: 'admin' }, roleAdmin).expect(403);
-    const problem = await post(`/admin/users/${id}/roles/remove`, { roles: 'admin' }, roleAdmin).set('Accept', JSON_ONLY).expect(403);
+    const problem = await post(`/admin/users/${id}/roles/remove`, { roles: 'admin' }, roleAdmin)
+      .set('Accept', JSON_ONLY)
+      .expect(403);
     const detail = `Only an is_admin operator may remove a role from an is_admin account, ${ANYWAY}`;
     expect(problem.body).to.include({ code: 'forbidden', detail });
     await post(`/admin/users/${id}/disabled`, { disabled: 'true' }, roleAdmin).expect(403);
@@ -78,7 +86,9 @@ describe('the admin console: admin accounts are protected', () => {
     expect([[...after.roles], after.disabled]).to.deep.equal([['admin'], false]);
     expect(await t.auth.audit.query({ userId: id, type: 'role_removed' })).to.deep.equal([]);
     // Giving a role is not a protected change; taking admin from someone without the flag is allowed.
-    const held = (await t.auth.users.create({ email: `user${++counter}@example.com`, password: PASSWORD, roles: ['admin'] })).id;
+    const held = (
+      await t.auth.users.create({ email: `user${++counter}@example.com`, password: PASSWORD, roles: ['admin'] })
+    ).id;
     await post(`/admin/users/${held}/roles/remove`, { roles: 'admin' }, roleAdmin).expect(303);
     expect([...(await t.auth.users.get(held)).roles]).to.deep.equal([]);
   });
@@ -96,8 +106,13 @@ describe('the admin console: admin accounts are protected', () => {
       ['mfa', 'reset the second factor of'],
     ];
     for (const [path, change] of changes) {
-      const problem = await post(`/admin/users/${id}/${path}`, { [path]: 'true' }, roleAdmin).set('Accept', JSON_ONLY).expect(403);
-      expect(problem.body, path).to.include({ code: 'forbidden', detail: `Only an is_admin operator may ${change} an is_admin account, ${ANYWAY}` });
+      const problem = await post(`/admin/users/${id}/${path}`, { [path]: 'true' }, roleAdmin)
+        .set('Accept', JSON_ONLY)
+        .expect(403);
+      expect(problem.body, path).to.include({
+        code: 'forbidden',
+        detail: `Only an is_admin operator may ${change} an is_admin account, ${ANYWAY}`,
+      });
     }
     expect(await t.auth.tokens.list({ user: id })).to.have.length(1);
     expect(await t.parts.sessions.list(id)).to.have.length(sessionsBefore.length);
@@ -120,7 +135,10 @@ describe('the admin console: admin accounts are protected', () => {
     const id = await root();
     const operator = { id: 1, is_admin: false };
     for (const attempt of [t.auth.users.disable(id, operator), t.auth.users.removeRole(id, 'admin', operator)]) {
-      const error = await attempt.then(() => null, (caught: unknown) => caught);
+      const error = await attempt.then(
+        () => null,
+        (caught: unknown) => caught,
+      );
       expect(error).to.be.instanceOf(AuthError).and.to.include({ code: 'forbidden', status: 403 });
     }
     await t.auth.users.removeRole(id, 'admin');

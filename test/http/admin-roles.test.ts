@@ -40,7 +40,9 @@ describe('the admin console: the roles it gives', () => {
     const done = await post(`/admin/users/${id}/roles/add`, { roles: 'reviewer' }).expect(303);
     expect(done.headers['location']).to.equal(`/service-auth/admin/users/${id}?done=roleAddedUndefined`);
     expect(await rolesOf(id)).to.deep.equal(['reviewer']);
-    const shown = await pageGet(t.app, `/admin/users/${id}?done=roleAddedUndefined`).set('Cookie', operator).expect(200);
+    const shown = await pageGet(t.app, `/admin/users/${id}?done=roleAddedUndefined`)
+      .set('Cookie', operator)
+      .expect(200);
     expect(shown.text).to.contain('No definition gives it rules yet: it grants nothing until one does.');
     await post(`/admin/users/${id}/roles/remove`, { roles: 'reviewer' }).expect(303);
     expect(await rolesOf(id)).to.deep.equal([]);

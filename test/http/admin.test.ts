@@ -46,21 +46,33 @@ describe('the admin console', () => {
     operatorId = (await t.auth.users.create({ email: 'olga@example.com', password: PASSWORD, roles: ['operator'] })).id;
     await t.auth.users.create({ email: 'sam@example.com', password: PASSWORD, roles: ['support'] });
     memberId = (await t.auth.users.create({ email: 'mia@example.com', password: PASSWORD, roles: ['member'] })).id;
-    [operator, support, member] = (await Promise.all(['olga@example.com', 'sam@example.com', 'mia@example.com'].map(logIn))) as [string, string, string];
+    [operator, support, member] = (await Promise.all(
+      ['olga@example.com', 'sam@example.com', 'mia@example.com'].map(logIn),
+    )) as [string, string, string];
   });
   after(() => t.auth.close());
 
   const get = (path: string, cookie: string) => pageGet(t.app, path).set('Cookie', cookie);
-  const post = (path: string, body: Record<string, string>, cookie: string) => formPost(t.app, path, body).set('Cookie', cookie);
+  const post = (path: string, body: Record<string, string>, cookie: string) =>
+    formPost(t.app, path, body).set('Cookie', cookie);
 
   describe('who gets in', () => {
-    const pages = ['/admin', '/admin/users', '/admin/users/1', '/admin/orgs', '/admin/orgs/acme', '/admin/audit', '/admin/policy'];
+    const pages = [
+      '/admin',
+      '/admin/users',
+      '/admin/users/1',
+      '/admin/orgs',
+      '/admin/orgs/acme',
+      '/admin/audit',
+      '/admin/policy',
+    ];
 
     it('lets in an admin who also holds member: a grant with conditions above manage all takes nothing away (issue 39)', async () => {
       t.auth.defineRole('admin', [{ action: 'manage', subject: 'all' }]);
       // Roles by name: member's own-row rule comes after admin's, above it in CASL's priority.
       const both = await someone(['admin', 'member']);
-      for (const path of ['/admin', '/admin/users', `/admin/users/${memberId}`, '/admin/audit', '/admin/policy']) await get(path, both.cookie).expect(200);
+      for (const path of ['/admin', '/admin/users', `/admin/users/${memberId}`, '/admin/audit', '/admin/policy'])
+        await get(path, both.cookie).expect(200);
     });
 
     it('refuses every page and every form to a user whose rules reach only their own row (403)', async () => {
@@ -68,7 +80,11 @@ describe('the admin console', () => {
         const page = await get(path, member).expect(403);
         expect(page.type, path).to.equal('text/html');
       }
-      for (const [path, body] of [['disabled', { disabled: 'true' }], ['sessions', { sessions: 'end' }], ['roles/add', { roles: 'operator' }]] as const) {
+      for (const [path, body] of [
+        ['disabled', { disabled: 'true' }],
+        ['sessions', { sessions: 'end' }],
+        ['roles/add', { roles: 'operator' }],
+      ] as const) {
         await post(`/admin/users/${memberId}/${path}`, body, member).expect(403);
       }
       await formPost(t.app, '/admin/audit/verify', {}).set('Cookie', member).expect(403);
@@ -79,8 +95,14 @@ describe('the admin console', () => {
       const page = await pageGet(t.app, '/admin/users').expect(303);
       expect(page.headers['location']).to.equal('/service-auth/login?next=%2Fservice-auth%2Fadmin%2Fusers');
       const { token } = await t.auth.tokens.create(operatorId, { name: 'ops' });
-      const refused = await request(t.app).get('/service-auth/admin/users').set('Authorization', `Bearer ${token}`).expect(403);
-      expect(refused.body).to.include({ code: 'forbidden', detail: 'The admin console is for a signed-in person, not for API tokens.' });
+      const refused = await request(t.app)
+        .get('/service-auth/admin/users')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(403);
+      expect(refused.body).to.include({
+        code: 'forbidden',
+        detail: 'The admin console is for a signed-in person, not for API tokens.',
+      });
     });
 
     it('opens only the parts the rules reach: support sees users and the audit log, not organizations or policies', async () => {
@@ -102,7 +124,8 @@ describe('the admin console', () => {
       expect(found.text).to.contain('under_score@example.com').and.not.contain('underXscore@example.com');
       // 26 rows as they are stored, without hashing 26 passwords.
       const em = (await t.parts.storage.em()).fork();
-      for (let i = 0; i < 26; i++) em.create(User, { email: `many${i}@list.example`, passwordHash: 'not a hash: nobody logs in as them' });
+      for (let i = 0; i < 26; i++)
+        em.create(User, { email: `many${i}@list.example`, passwordHash: 'not a hash: nobody logs in as them' });
       await em.flush();
       const first = await get('/admin/users?email=list.example', operator).expect(200);
       expect(first.text.match(/@list\.example</g)).to.have.length(25);
@@ -144,7 +167,9 @@ describe('the admin console', () => {
       expect([...(await t.auth.users.get(bea.id)).roles]).to.deep.equal(['analyst']);
       const [added] = await t.auth.audit.query({ userId: bea.id, type: 'role_added' });
       expect(added!.detail).to.include({ role: 'analyst', by: operatorId });
-      expect((await post(`/admin/users/${bea.id}/roles/add`, { roles: 'nobody-defines-this' }, operator).expect(422)).type).to.equal('text/html');
+      expect(
+        (await post(`/admin/users/${bea.id}/roles/add`, { roles: 'nobody-defines-this' }, operator).expect(422)).type,
+      ).to.equal('text/html');
       await post(`/admin/users/${bea.id}/roles/add`, { roles: 'bad name!' }, operator).expect(400);
       await post(`/admin/users/${bea.id}/roles/add`, { roles: 'analyst', extra: 'x' }, operator).expect(400);
       // Support may read every user, and change their state, but not their roles.
@@ -165,8 +190,11 @@ describe('the admin console', () => {
       expect((await t.auth.users.get(cy.id)).mfa_enabled).to.equal(false);
       const again = await logIn(cy.email);
       await post(`/admin/users/${cy.id}/sessions`, { sessions: 'end' }, operator).expect(303);
-      for (const ended of [cookie, again]) await request(t.app).get('/service-auth/api/sessions').set('Cookie', ended).expect(401);
-      const types = (await t.auth.audit.query({ userId: cy.id })).filter((record) => record.detail['by'] === operatorId).map((record) => record.type);
+      for (const ended of [cookie, again])
+        await request(t.app).get('/service-auth/api/sessions').set('Cookie', ended).expect(401);
+      const types = (await t.auth.audit.query({ userId: cy.id }))
+        .filter((record) => record.detail['by'] === operatorId)
+        .map((record) => record.type);
       expect(types).to.include.members(['token_revoked', 'mfa_disabled', 'session_revoked']);
     });
 
@@ -174,7 +202,10 @@ describe('the admin console', () => {
       const dee = await someone();
       const page = await get(`/admin/users/${dee.id}`, support).expect(200);
       expect(page.text).to.contain('Disable the account').and.contain('End every session');
-      expect(page.text).not.to.contain('Revoke every token').and.not.contain('Reset the second factor').and.not.contain('Give the role');
+      expect(page.text)
+        .not.to.contain('Revoke every token')
+        .and.not.contain('Reset the second factor')
+        .and.not.contain('Give the role');
       await post(`/admin/users/${dee.id}/tokens`, { tokens: 'revoke' }, support).expect(403);
       await post(`/admin/users/${dee.id}/mfa`, { mfa: 'reset' }, support).expect(403);
       await post(`/admin/users/${dee.id}/sessions`, { sessions: 'end' }, support).expect(303);
@@ -182,7 +213,9 @@ describe('the admin console', () => {
 
     it('refuses a form posted from another site, and changes nothing', async () => {
       const eve = await someone();
-      const refused = await post(`/admin/users/${eve.id}/disabled`, { disabled: 'true' }, operator).set('Sec-Fetch-Site', 'cross-site').expect(403);
+      const refused = await post(`/admin/users/${eve.id}/disabled`, { disabled: 'true' }, operator)
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(403);
       expect(refused.text).to.contain('another site');
       expect((await t.auth.users.get(eve.id)).disabled).to.equal(false);
       await post(`/admin/users/${eve.id}/disabled`, { disabled: 'maybe' }, operator).expect(400);
@@ -190,7 +223,11 @@ describe('the admin console', () => {
 
     it('acts as a user from the user page: the impersonation service decides, and the browser goes home as them', async () => {
       const fay = await someone();
-      const root = await t.auth.users.create({ email: `root${++counter}@example.com`, password: PASSWORD, isAdmin: true });
+      const root = await t.auth.users.create({
+        email: `root${++counter}@example.com`,
+        password: PASSWORD,
+        isAdmin: true,
+      });
       const own = await logIn('olga@example.com'); // starting sets this session aside: not the shared cookie
       expect((await get(`/admin/users/${fay.id}`, own).expect(200)).text).to.contain('Act as this user');
       expect((await get(`/admin/users/${root.id}`, own).expect(200)).text).not.to.contain('Act as this user');
@@ -201,7 +238,9 @@ describe('the admin console', () => {
       const started = await post(`/admin/users/${fay.id}/impersonate`, { user_id: String(fay.id) }, own).expect(303);
       expect(started.headers['location']).to.equal('/');
       const acting = sessionCookieFrom(started)!;
-      expect((await request(t.app).get('/service-auth/me').set('Cookie', acting).expect(200)).body.user.email).to.equal(fay.email);
+      expect((await request(t.app).get('/service-auth/me').set('Cookie', acting).expect(200)).body.user.email).to.equal(
+        fay.email,
+      );
       const [record] = await t.auth.audit.query({ userId: fay.id, type: 'impersonation_started' });
       expect(record!.detail).to.include({ impersonator: operatorId, by: operatorId });
     });
@@ -222,15 +261,31 @@ describe('the admin console', () => {
   describe('the audit log', () => {
     it('filters by type, user and days, pages back, and verifies the chain', async () => {
       const fay = await someone();
-      for (let i = 0; i < 55; i++) t.parts.audit.fail({ type: 'login', userId: memberId, email: 'mia@example.com', reason: 'invalid_credentials' });
+      for (let i = 0; i < 55; i++)
+        t.parts.audit.fail({
+          type: 'login',
+          userId: memberId,
+          email: 'mia@example.com',
+          reason: 'invalid_credentials',
+        });
       await t.auth.audit.flush();
-      const filtered = await get(`/admin/audit?type=login&email=${encodeURIComponent(fay.email)}`, operator).expect(200);
+      const filtered = await get(`/admin/audit?type=login&email=${encodeURIComponent(fay.email)}`, operator).expect(
+        200,
+      );
       expect(filtered.text).to.contain(fay.email).and.contain('<code>login</code>');
       expect(filtered.text).not.to.contain('<code>user_created</code>');
       const today = new Date().toISOString().slice(0, 10);
-      expect((await get(`/admin/audit?since=${today}&until=${today}`, operator).expect(200)).text).to.contain('<code>login</code>');
+      expect((await get(`/admin/audit?since=${today}&until=${today}`, operator).expect(200)).text).to.contain(
+        '<code>login</code>',
+      );
       expect((await get('/admin/audit?until=2000-01-01', operator).expect(200)).text).to.contain('No record matches.');
-      for (const bad of ['type=nothing', 'since=yesterday', 'since=2026-13-45', 'since=2026-02-01&until=2026-01-01', 'before=-3']) {
+      for (const bad of [
+        'type=nothing',
+        'since=yesterday',
+        'since=2026-13-45',
+        'since=2026-02-01&until=2026-01-01',
+        'before=-3',
+      ]) {
         expect((await get(`/admin/audit?${bad}`, operator).expect(400)).type, bad).to.equal('text/html');
       }
       const first = await get('/admin/audit', operator).expect(200);
@@ -240,9 +295,16 @@ describe('the admin console', () => {
       const verified = await formPost(t.app, '/admin/audit/verify', {}).set('Cookie', support).expect(200);
       expect(verified.text).to.match(/The chain is intact: \d+ rows/);
       // Verified from a filtered page: the answer keeps its filters, and its form sends them again.
-      expect(filtered.text).to.contain(`action="/service-auth/admin/audit/verify?type=login&amp;email=${encodeURIComponent(fay.email)}"`);
-      const kept = await formPost(t.app, `/admin/audit/verify?type=login&email=${encodeURIComponent(fay.email)}`, {}).set('Cookie', support).expect(200);
-      expect(kept.text).to.match(/The chain is intact: \d+ rows/).and.contain(fay.email).and.not.contain('<code>user_created</code>');
+      expect(filtered.text).to.contain(
+        `action="/service-auth/admin/audit/verify?type=login&amp;email=${encodeURIComponent(fay.email)}"`,
+      );
+      const kept = await formPost(t.app, `/admin/audit/verify?type=login&email=${encodeURIComponent(fay.email)}`, {})
+        .set('Cookie', support)
+        .expect(200);
+      expect(kept.text)
+        .to.match(/The chain is intact: \d+ rows/)
+        .and.contain(fay.email)
+        .and.not.contain('<code>user_created</code>');
       expect(kept.text).to.contain(`value="${fay.email}"`);
     });
   });
@@ -251,17 +313,37 @@ describe('the admin console', () => {
     it('shows each role’s reach, and why a user may not do something, with the condition that failed', async () => {
       const auditor = await logIn((await someone(['auditor'])).email);
       const page = await get('/admin/policy', auditor).expect(200);
-      expect(page.text).to.contain('Global roles: member').and.contain('class="reach-some">conditional').and.contain('class="reach-all">allowed');
-      const why = await get(`/admin/policy?email=mia%40example.com&action=read&subject=User&fields=${encodeURIComponent(`id:=${operatorId}`)}`, auditor).expect(200);
+      expect(page.text)
+        .to.contain('Global roles: member')
+        .and.contain('class="reach-some">conditional')
+        .and.contain('class="reach-all">allowed');
+      const why = await get(
+        `/admin/policy?email=mia%40example.com&action=read&subject=User&fields=${encodeURIComponent(`id:=${operatorId}`)}`,
+        auditor,
+      ).expect(200);
       expect(why.text).to.contain('Refused: mia@example.com may not read this User.');
       expect(why.text).to.contain(`id $eq ${memberId}; the subject has ${operatorId}`);
-      const allowed = await get(`/admin/policy?email=mia%40example.com&action=read&subject=User&fields=${encodeURIComponent(`id:=${memberId}`)}`, auditor).expect(200);
+      const allowed = await get(
+        `/admin/policy?email=mia%40example.com&action=read&subject=User&fields=${encodeURIComponent(`id:=${memberId}`)}`,
+        auditor,
+      ).expect(200);
       expect(allowed.text).to.contain('Allowed: mia@example.com may read this User.');
       const typo = await get('/admin/policy?email=mia%40example.com&action=raed&subject=User', auditor).expect(400);
       expect(typo.text).to.contain('did you mean &quot;read&quot;?');
-      expect((await get('/admin/policy?email=nobody%40example.com&action=read&subject=User', auditor).expect(400)).text).to.contain('No user has this address.');
-      expect((await get('/admin/policy?email=mia%40example.com&action=read&subject=User&fields=nonsense', auditor).expect(400)).text).to.contain('name=text or name:=JSON');
-      expect((await get('/admin/policy?email=mia%40example.com&action=read&subject=User&org=nowhere', auditor).expect(400)).text).to.contain('field-error');
+      expect(
+        (await get('/admin/policy?email=nobody%40example.com&action=read&subject=User', auditor).expect(400)).text,
+      ).to.contain('No user has this address.');
+      expect(
+        (
+          await get('/admin/policy?email=mia%40example.com&action=read&subject=User&fields=nonsense', auditor).expect(
+            400,
+          )
+        ).text,
+      ).to.contain('name=text or name:=JSON');
+      expect(
+        (await get('/admin/policy?email=mia%40example.com&action=read&subject=User&org=nowhere', auditor).expect(400))
+          .text,
+      ).to.contain('field-error');
     });
   });
 });

@@ -45,7 +45,10 @@ async function exchange(server: Server, head: string, pieces: string[] = [], eve
     sent += Buffer.byteLength(piece);
   }, everyMs);
   let deadline: NodeJS.Timeout | undefined;
-  const closed = await Promise.race([once(socket, 'close').then(() => true), new Promise<false>((resolve) => (deadline = setTimeout(resolve, 1500, false)))]);
+  const closed = await Promise.race([
+    once(socket, 'close').then(() => true),
+    new Promise<false>((resolve) => (deadline = setTimeout(resolve, 1500, false))),
+  ]);
   clearTimeout(deadline);
   clearInterval(trickle);
   socket.destroy();
@@ -53,14 +56,23 @@ async function exchange(server: Server, head: string, pieces: string[] = [], eve
 }
 
 function head(lines: string[]): string {
-  return ['POST /service-auth/login HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', ...lines, '', ''].join('\r\n');
+  return [
+    'POST /service-auth/login HTTP/1.1',
+    'Host: localhost',
+    'Content-Type: application/json',
+    ...lines,
+    '',
+    '',
+  ].join('\r\n');
 }
 
 /** The status, the headers (lower-cased names) and the JSON body of an HTTP/1.1 answer. */
 function parse(text: string): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
   const [top = '', body = ''] = text.split('\r\n\r\n');
   const [statusLine = '', ...lines] = top.split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> };
 }
 
@@ -79,19 +91,32 @@ describe('bodies bounded at the door', () => {
   });
 
   it('answers a declared length over 16 KiB with 413 payload_too_large at once, and closes the connection without reading the body', async () => {
-    const { text, closed, sentBeforeAnswer } = await exchange(server, head(['Content-Length: 1000000000000']), ['{"email":', '"a@example.com"'], 100);
+    const { text, closed, sentBeforeAnswer } = await exchange(
+      server,
+      head(['Content-Length: 1000000000000']),
+      ['{"email":', '"a@example.com"'],
+      100,
+    );
     const answer = parse(text);
     expect(answer.status).to.equal(413);
     expect(answer.headers['content-type']).to.match(PROBLEM);
     expect(answer.headers['connection']).to.equal('close');
-    expect(answer.body).to.include({ status: 413, code: 'payload_too_large', detail: 'The request body is larger than 16 KiB' });
+    expect(answer.body).to.include({
+      status: 413,
+      code: 'payload_too_large',
+      detail: 'The request body is larger than 16 KiB',
+    });
     expect(sentBeforeAnswer, 'answered before any of the body was sent').to.equal(0);
     expect(closed).to.equal(true);
   });
 
   it('answers a body sent without a length (chunked) with 413 once more than 16 KiB has come, not when it ends', async () => {
     const chunk = `${(17 * 1024).toString(16)}\r\n${'x'.repeat(17 * 1024)}\r\n`;
-    const { text, closed } = await exchange(server, head(['Transfer-Encoding: chunked']) + chunk, Array.from({ length: 100 }, () => '1\r\nx\r\n'));
+    const { text, closed } = await exchange(
+      server,
+      head(['Transfer-Encoding: chunked']) + chunk,
+      Array.from({ length: 100 }, () => '1\r\nx\r\n'),
+    );
     expect(parse(text).body).to.include({ status: 413, code: 'payload_too_large' });
     expect(parse(text).headers['connection']).to.equal('close');
     expect(closed).to.equal(true);
@@ -99,11 +124,19 @@ describe('bodies bounded at the door', () => {
 
   it('answers a body that trickles in slower than the deadline allows with 408 request_timeout, and closes the connection', async () => {
     // 1,000 bytes promised, one every 20 ms: each byte would reset an idle timeout; the deadline holds.
-    const { text, closed, sentBeforeAnswer } = await exchange(server, head(['Content-Length: 1000']), Array.from({ length: 1000 }, () => ' '));
+    const { text, closed, sentBeforeAnswer } = await exchange(
+      server,
+      head(['Content-Length: 1000']),
+      Array.from({ length: 1000 }, () => ' '),
+    );
     const answer = parse(text);
     expect(answer.status).to.equal(408);
     expect(answer.headers['connection']).to.equal('close');
-    expect(answer.body).to.include({ status: 408, code: 'request_timeout', detail: 'The request body did not arrive within 0.3 seconds' });
+    expect(answer.body).to.include({
+      status: 408,
+      code: 'request_timeout',
+      detail: 'The request body did not arrive within 0.3 seconds',
+    });
     // Bytes kept arriving (an idle timeout would never have fired) and the answer came before the
     // body was whole: the deadline, not the byte count, ended it. How many bytes a loaded machine's
     // 20 ms timers get out in 0.3 s is not asserted.
@@ -113,7 +146,10 @@ describe('bodies bounded at the door', () => {
 
   it('reads a body that arrives in pieces within the deadline, as any other', async () => {
     const body = JSON.stringify({ email: 'nobody@example.com', password: 'Not-The-Password-1' });
-    const { text } = await exchange(server, head([`Content-Length: ${body.length}`, 'Connection: close']), [body.slice(0, 10), body.slice(10)]);
+    const { text } = await exchange(server, head([`Content-Length: ${body.length}`, 'Connection: close']), [
+      body.slice(0, 10),
+      body.slice(10),
+    ]);
     expect(parse(text).body).to.include({ status: 401, code: 'invalid_credentials' });
   });
 

@@ -68,7 +68,11 @@ function routes(app: Express, auth: ServiceAuth): void {
     res.json({ invoices: (await req.em.find(Invoice, {}, { orderBy: { id: 'asc' } })).map((invoice) => invoice.id) });
   });
   app.get('/raw', auth.loginRequired, async (req, res) => {
-    res.json({ rows: await (req.em as unknown as { execute(sql: string): Promise<unknown> }).execute('select * from careless_invoices') });
+    res.json({
+      rows: await (req.em as unknown as { execute(sql: string): Promise<unknown> }).execute(
+        'select * from careless_invoices',
+      ),
+    });
   });
 }
 
@@ -81,7 +85,12 @@ describe('the careless handlers of CONTRACT-4, with req.em', () => {
 
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, routes);
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Invoice, InvoiceProject], debug: false });
+    orm = await MikroORM.init({
+      driver: SqliteDriver,
+      dbName: ':memory:',
+      entities: [Invoice, InvoiceProject],
+      debug: false,
+    });
     await orm.schema.createSchema();
     t.auth.enforce(orm);
     const users: Record<string, number> = {};
@@ -92,7 +101,8 @@ describe('the careless handlers of CONTRACT-4, with req.em', () => {
     globex = (await t.auth.orgs.create({ name: 'Globex', slug: 'globex', owner: users['gina']! })).id;
     await t.auth.orgs.addMember(acme, users['vic']!, ['viewer']);
     await t.auth.orgs.addMember(acme, users['cleo']!, ['clerk']);
-    for (const name of Object.keys(users)) tokens[name] = (await t.auth.tokens.create(users[name]!, { name: 'test' })).token;
+    for (const name of Object.keys(users))
+      tokens[name] = (await t.auth.tokens.create(users[name]!, { name: 'test' })).token;
     const em = orm.em.fork();
     em.create(InvoiceProject, { id: 3, org_id: acme, name: 'acme site' });
     em.create(InvoiceProject, { id: 4, org_id: globex, name: 'globex site' });
@@ -108,7 +118,9 @@ describe('the careless handlers of CONTRACT-4, with req.em', () => {
   const as = (who: string) => ({ Authorization: `Bearer ${tokens[who]}` });
 
   it("a guard without load, then findOne by id: another tenant's invoice is not found", async () => {
-    expect((await request(t.app).get('/orgs/acme/invoices/2').set(as('vic')).expect(200)).body).to.deep.equal({ invoice: null });
+    expect((await request(t.app).get('/orgs/acme/invoices/2').set(as('vic')).expect(200)).body).to.deep.equal({
+      invoice: null,
+    });
     const own = await request(t.app).get('/orgs/acme/invoices/1').set(as('vic')).expect(200);
     expect(own.body.invoice).to.include({ id: 1, body: 'acme invoice' });
     const hidden = await request(t.app).get('/orgs/acme/invoices/2/or-fail').set(as('vic')).expect(404);
@@ -118,7 +130,11 @@ describe('the careless handlers of CONTRACT-4, with req.em', () => {
   });
 
   it("PATCH { project: 4 } with fields: 'body': refused, and nothing is written", async () => {
-    const refused = await request(t.app).patch('/orgs/acme/invoices/1').set(as('cleo')).send({ project: 4 }).expect(403);
+    const refused = await request(t.app)
+      .patch('/orgs/acme/invoices/1')
+      .set(as('cleo'))
+      .send({ project: 4 })
+      .expect(403);
     expect(refused.body).to.include({ code: 'forbidden' });
     expect(refused.body.detail).to.match(/project of this Invoice: names a InvoiceProject that you cannot read/);
     const row = await orm.em.fork().findOneOrFail(Invoice, 1);
@@ -127,11 +143,16 @@ describe('the careless handlers of CONTRACT-4, with req.em', () => {
     await request(t.app).patch('/orgs/acme/invoices/1').set(as('cleo')).send({ body: 'amended' }).expect(200);
     expect((await orm.em.fork().findOneOrFail(Invoice, 1)).body).to.equal('amended');
     // A field the rules do not let the clerk update, and the tenant field, are refused at flush.
-    const put = (who: string, id: number, body: object) => request(t.app).put(`/orgs/acme/invoices/${id}`).set(as(who)).send(body);
-    expect((await put('cleo', 1, { total: 0 }).expect(403)).body.detail).to.equal('You may not update the total of this Invoice');
+    const put = (who: string, id: number, body: object) =>
+      request(t.app).put(`/orgs/acme/invoices/${id}`).set(as(who)).send(body);
+    expect((await put('cleo', 1, { total: 0 }).expect(403)).body.detail).to.equal(
+      'You may not update the total of this Invoice',
+    );
     const moved = await put('olga', 1, { org_id: globex }).expect(403);
     expect(moved.body.detail).to.match(/update the org_id of this Invoice: names another organization/);
-    expect((await put('vic', 1, { body: 'x' }).expect(403)).body.detail).to.equal('You may not update the body of this Invoice');
+    expect((await put('vic', 1, { body: 'x' }).expect(403)).body.detail).to.equal(
+      'You may not update the body of this Invoice',
+    );
     // A reference to another tenant's row, written without reading it first.
     const foreign = await put('olga', 2, { body: 'x' }).expect(403);
     expect(foreign.body.detail).to.match(/update this Invoice: it belongs to another organization/);
@@ -143,8 +164,12 @@ describe('the careless handlers of CONTRACT-4, with req.em', () => {
   });
 
   it("a list route without accessibleBy: the organization's rows only, and none for a non-member", async () => {
-    expect((await request(t.app).get('/orgs/acme/invoices').set(as('vic')).expect(200)).body.invoices).to.deep.equal([1]);
-    expect((await request(t.app).get('/orgs/globex/invoices').set(as('gina')).expect(200)).body.invoices).to.deep.equal([2]);
+    expect((await request(t.app).get('/orgs/acme/invoices').set(as('vic')).expect(200)).body.invoices).to.deep.equal([
+      1,
+    ]);
+    expect((await request(t.app).get('/orgs/globex/invoices').set(as('gina')).expect(200)).body.invoices).to.deep.equal(
+      [2],
+    );
     await request(t.app).get('/orgs/globex/invoices').set(as('vic')).expect(404);
   });
 

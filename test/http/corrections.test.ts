@@ -3,7 +3,13 @@ import { expect } from 'chai';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import request from 'supertest';
-import type { AccountPageLocals, PageLocalsByName, ProblemPageLocals, RevokePageLocals, TokensPageLocals } from '../../src/index.js';
+import type {
+  AccountPageLocals,
+  PageLocalsByName,
+  ProblemPageLocals,
+  RevokePageLocals,
+  TokensPageLocals,
+} from '../../src/index.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { formPost, HTML, pageGet } from '../helpers/forms.js';
 
@@ -18,7 +24,8 @@ describe('CONTRACT-2 section 19 corrections', () => {
     let cookie: string;
     before(async () => {
       t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
-        const who = async (req: Parameters<typeof auth.currentUser>[0], res: { json(body: unknown): void }) => res.json({ user: await auth.currentUser(req) });
+        const who = async (req: Parameters<typeof auth.currentUser>[0], res: { json(body: unknown): void }) =>
+          res.json({ user: await auth.currentUser(req) });
         app.get('/optional', who);
         app.post('/optional', who);
       });
@@ -35,7 +42,9 @@ describe('CONTRACT-2 section 19 corrections', () => {
     });
 
     it('returns the user for the same cookie on a same-origin POST', async () => {
-      expect((await post().set('Sec-Fetch-Site', 'same-origin').expect(200)).body.user.email).to.equal('ada@example.com');
+      expect((await post().set('Sec-Fetch-Site', 'same-origin').expect(200)).body.user.email).to.equal(
+        'ada@example.com',
+      );
     });
 
     it('returns null for a revoked token', async () => {
@@ -65,7 +74,9 @@ describe('CONTRACT-2 section 19 corrections', () => {
         await request(t.app).get('/service-auth/me'),
         await request(t.app).get('/login-only'),
         await request(t.app).get('/token-only').set('Cookie', cookie),
-        await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' }),
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: 'ada@example.com', password: 'Wrong-Password-1' }),
       ];
       expect(responses.map((r) => [r.status, r.body.code])).to.deep.equal([
         [401, 'unauthenticated'],
@@ -85,7 +96,10 @@ describe('CONTRACT-2 section 19 corrections', () => {
     });
 
     it('challenges on the 401 page a browser gets for a failed login too', async () => {
-      const response = await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
+      const response = await formPost(t.app, '/login', {
+        email: 'ada@example.com',
+        password: 'Wrong-Password-1',
+      }).expect(401);
       expect(response.headers['content-type']).to.match(/^text\/html/);
       expect(response.headers['www-authenticate']).to.equal(CHALLENGE);
     });
@@ -93,10 +107,14 @@ describe('CONTRACT-2 section 19 corrections', () => {
 
   describe('item 8: a 429 describes the limit that refused', () => {
     it('answers the third failed login for one account with the failure limit’s RateLimit fields, not the per-client limit’s', async () => {
-      const t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_LOGIN: '100 per minute', SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '2 per minute' });
+      const t = await createTestApp({
+        SERVICE_AUTH_RATE_LIMIT_LOGIN: '100 per minute',
+        SERVICE_AUTH_RATE_LIMIT_LOGIN_FAILURES: '2 per minute',
+      });
       try {
         await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-        const fail = () => request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' });
+        const fail = () =>
+          request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' });
         await fail().expect(401);
         await fail().expect(401);
         const refused = await fail().expect(429);
@@ -114,11 +132,63 @@ describe('CONTRACT-2 section 19 corrections', () => {
   describe('item 9: every documented local is defined on every render', () => {
     /** The locals each page is documented to receive; the compiler checks them against the exported types. */
     const DOCUMENTED = {
-      login: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint'] satisfies (keyof AccountPageLocals)[],
-      register: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint'] satisfies (keyof AccountPageLocals)[],
-      forgot: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint'] satisfies (keyof AccountPageLocals)[],
-      reset: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint'] satisfies (keyof AccountPageLocals)[],
-      tokens: ['prefix', 'texts', 'email', 'tokens', 'created', 'notice', 'errors', 'values', 'maxExpiryDays', 'defaultExpiryDays', 'orgs'] satisfies (keyof TokensPageLocals)[],
+      login: [
+        'prefix',
+        'texts',
+        'notice',
+        'errors',
+        'email',
+        'next',
+        'token',
+        'tokenUsable',
+        'passwordHint',
+      ] satisfies (keyof AccountPageLocals)[],
+      register: [
+        'prefix',
+        'texts',
+        'notice',
+        'errors',
+        'email',
+        'next',
+        'token',
+        'tokenUsable',
+        'passwordHint',
+      ] satisfies (keyof AccountPageLocals)[],
+      forgot: [
+        'prefix',
+        'texts',
+        'notice',
+        'errors',
+        'email',
+        'next',
+        'token',
+        'tokenUsable',
+        'passwordHint',
+      ] satisfies (keyof AccountPageLocals)[],
+      reset: [
+        'prefix',
+        'texts',
+        'notice',
+        'errors',
+        'email',
+        'next',
+        'token',
+        'tokenUsable',
+        'passwordHint',
+      ] satisfies (keyof AccountPageLocals)[],
+      tokens: [
+        'prefix',
+        'texts',
+        'email',
+        'tokens',
+        'created',
+        'notice',
+        'errors',
+        'values',
+        'maxExpiryDays',
+        'defaultExpiryDays',
+        'orgs',
+      ] satisfies (keyof TokensPageLocals)[],
       revoke: ['prefix', 'texts', 'token'] satisfies (keyof RevokePageLocals)[],
       problem: ['prefix', 'texts', 'code', 'title', 'text', 'link'] satisfies (keyof ProblemPageLocals)[],
       // The account lifecycle's pages (part 2) have theirs checked in test/http/page-templates.test.ts.
@@ -156,7 +226,9 @@ describe('CONTRACT-2 section 19 corrections', () => {
       await pageGet(t.app, '/forgot').expect(200);
       await pageGet(t.app, '/reset').expect(200);
       await pageGet(t.app, '/reset?token=not-a-token').expect(200);
-      await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1', next: '/x' }).expect(401);
+      await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1', next: '/x' }).expect(
+        401,
+      );
       await formPost(t.app, '/register', { email: 'nope', password: PASSWORD }).expect(422);
       await formPost(t.app, '/register', { email: 'new@example.com', password: 'short' }).expect(422);
       await formPost(t.app, '/forgot', { email: '' }).expect(400);
@@ -169,7 +241,9 @@ describe('CONTRACT-2 section 19 corrections', () => {
       await formPost(t.app, '/api/tokens', { name: '', expires_in_days: 'soon' }).set('Cookie', cookie).expect(400);
       await pageGet(t.app, `/tokens/${id}/revoke`).set('Cookie', cookie).expect(200);
       await pageGet(t.app, '/tokens/unknown/revoke').set('Cookie', cookie).expect(404);
-      await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD }).set('Sec-Fetch-Site', 'cross-site').expect(403);
+      await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD })
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(403);
       await pageGet(t.app, '/nope').expect(404);
       await request(t.app).get('/admin').set('Accept', HTML).set('Cookie', cookie).expect(403);
 
@@ -198,7 +272,10 @@ describe('CONTRACT-2 section 19 corrections', () => {
         await t.auth.users.addRole(user.id, 'member');
       });
       try {
-        const response = await request(t.app).post('/service-auth/register').send({ email: 'new@example.com', password: PASSWORD }).expect(201);
+        const response = await request(t.app)
+          .post('/service-auth/register')
+          .send({ email: 'new@example.com', password: PASSWORD })
+          .expect(201);
         expect(response.body.user.roles).to.contain('member');
       } finally {
         unsubscribe();
@@ -211,7 +288,10 @@ describe('CONTRACT-2 section 19 corrections', () => {
         await t.auth.users.addRole(user.id, 'member');
       });
       try {
-        const response = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+        const response = await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: 'ada@example.com', password: PASSWORD })
+          .expect(200);
         expect(response.body.user.roles).to.contain('member');
       } finally {
         unsubscribe();

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { AuthUser } from '../../src/index.js';
-import { createAppWithOutbox, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, type AppWithOutbox } from '../helpers/app.js';
+import {
+  createAppWithOutbox,
+  outboxMails,
+  PASSWORD,
+  resetTokenFrom,
+  sessionCookieFrom,
+  type AppWithOutbox,
+} from '../helpers/app.js';
 
 describe('events', () => {
   let t: AppWithOutbox;
@@ -12,12 +19,21 @@ describe('events', () => {
 
   it('fires each of the five events with the user, from the endpoint that makes it happen', async () => {
     const seen: string[] = [];
-    for (const name of ['user_registered', 'user_login', 'user_logout', 'password_reset_requested', 'password_reset_completed'] as const) {
+    for (const name of [
+      'user_registered',
+      'user_login',
+      'user_logout',
+      'password_reset_requested',
+      'password_reset_completed',
+    ] as const) {
       t.auth.on(name, (user) => {
         seen.push(`${name}:${user.email}`);
       });
     }
-    const registered = await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+    const registered = await request(t.app)
+      .post('/service-auth/register')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(201);
     await request(t.app).post('/service-auth/logout').set('Cookie', sessionCookieFrom(registered)!).expect(204);
     await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
     await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
@@ -35,8 +51,12 @@ describe('events', () => {
   it('fires nothing for failures: wrong password, unknown email, logout without a session', async () => {
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
     const seen: string[] = [];
-    for (const name of ['user_login', 'user_logout', 'password_reset_requested'] as const) t.auth.on(name, () => void seen.push(name));
-    await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
+    for (const name of ['user_login', 'user_logout', 'password_reset_requested'] as const)
+      t.auth.on(name, () => void seen.push(name));
+    await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: 'Wrong-Password-1' })
+      .expect(401);
     await request(t.app).post('/service-auth/logout').expect(204);
     await request(t.app).post('/service-auth/forgot').send({ email: 'nobody@example.com' }).expect(202);
     expect(seen).to.deep.equal([]);
@@ -58,7 +78,10 @@ describe('events', () => {
   });
 
   it('throws a TypeError listing the valid names for an unknown event, in both forms', () => {
-    expect(() => t.auth.on('user_signed_in' as never)).to.throw(TypeError, /user_registered, user_login, user_logout, password_reset_requested, password_reset_completed/);
+    expect(() => t.auth.on('user_signed_in' as never)).to.throw(
+      TypeError,
+      /user_registered, user_login, user_logout, password_reset_requested, password_reset_completed/,
+    );
     expect(() => t.auth.on('login' as never, () => undefined)).to.throw(TypeError, /Unknown event "login"/);
   });
 
@@ -71,7 +94,10 @@ describe('events', () => {
     t.auth.on('user_registered')(() => {
       order.push('second');
     });
-    await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+    await request(t.app)
+      .post('/service-auth/register')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(201);
     order.push('response');
     expect(order).to.deep.equal(['first', 'second', 'response']);
   });
@@ -81,7 +107,10 @@ describe('events', () => {
     t.auth.on('user_registered', async (user) => {
       found = await t.auth.users.findById(user.id);
     });
-    await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+    await request(t.app)
+      .post('/service-auth/register')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(201);
     expect(found).not.to.equal(null);
   });
 
@@ -93,9 +122,16 @@ describe('events', () => {
     t.auth.on('user_registered', async () => {
       ran.push('after');
     });
-    const response = await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+    const response = await request(t.app)
+      .post('/service-auth/register')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(201);
     expect(response.body.user.email).to.equal('ada@example.com');
     expect(ran).to.deep.equal(['after']);
-    expect(t.log.entries.some((e) => e.level === 'error' && e.message.includes('user_registered') && e.message.includes('handler exploded'))).to.equal(true);
+    expect(
+      t.log.entries.some(
+        (e) => e.level === 'error' && e.message.includes('user_registered') && e.message.includes('handler exploded'),
+      ),
+    ).to.equal(true);
   });
 });

@@ -17,7 +17,10 @@ interface Setup extends CountingApp {
 
 async function setup(): Promise<Setup> {
   const outbox = await temporaryDirectory();
-  return { ...(await countingApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox })), outbox };
+  return {
+    ...(await countingApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox })),
+    outbox,
+  };
 }
 
 describe('POST /forgot reveals nothing by its timing', () => {

@@ -30,18 +30,32 @@ function routes(app: Express, auth: ServiceAuth): void {
   app.get('/all', auth.rolesRequired('admin', 'analyst'), (_req, res) => res.json({ ok: true }));
   app.get('/any', auth.rolesAccepted('admin', 'analyst'), (_req, res) => res.json({ ok: true }));
   app.get('/alias', auth.roles_required('analyst'), (_req, res) => res.json({ ok: true }));
-  app.get('/empty-role', auth.rolesRequired('empty'), auth.require({ action: 'read', subject: 'Anything' }), (_req, res) => res.json({ ok: true }));
+  app.get(
+    '/empty-role',
+    auth.rolesRequired('empty'),
+    auth.require({ action: 'read', subject: 'Anything' }),
+    (_req, res) => res.json({ ok: true }),
+  );
   app.get('/users/:user_id', auth.require({ policy: 'is_self' }), (_req, res) => res.json({ ok: true }));
   app.get('/context/:a/:b/:c/:d', auth.require({ policy: 'sees' }), (_req, res) => res.json({ ok: true }));
   app.get('/throws', auth.require({ policy: 'throws' }), (_req, res) => res.json({ ok: true }));
   app.get('/undefined-policy', auth.require({ policy: 'nobody_defined_this' }), (_req, res) => res.json({ ok: true }));
-  app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (req, res) => res.json({ team: req.params['team'] }));
-  app.get('/posts/:authorId', auth.require({ action: 'update', subject: 'Post' }), (_req, res) => res.json({ ok: true }));
+  app.get('/reports/:team', auth.require({ action: 'read', subject: 'Report' }), (req, res) =>
+    res.json({ team: req.params['team'] }),
+  );
+  app.get('/posts/:authorId', auth.require({ action: 'update', subject: 'Post' }), (_req, res) =>
+    res.json({ ok: true }),
+  );
   app.get('/optional', async (req, res) => res.json({ user: await auth.currentUser(req) }));
   // Two guards on one route: the second takes the credentials the first found, unless the request
   // logged out between them (as the package's logout does, through the same resolver).
-  app.get('/two-guards/:team', auth.loginRequired, auth.require({ action: 'read', subject: 'Report' }), (req, res) => res.json({ email: req.user!.email }));
-  const logOut: RequestHandler = (req, res, next) => void partsOf(auth).signIn.end(req, res).then(() => next(), next);
+  app.get('/two-guards/:team', auth.loginRequired, auth.require({ action: 'read', subject: 'Report' }), (req, res) =>
+    res.json({ email: req.user!.email }),
+  );
+  const logOut: RequestHandler = (req, res, next) =>
+    void partsOf(auth)
+      .signIn.end(req, res)
+      .then(() => next(), next);
   app.get('/logout-between', auth.loginRequired, logOut, auth.loginRequired, (_req, res) => res.json({ ok: true }));
 }
 const seen: Record<string, unknown>[] = [];
@@ -62,7 +76,10 @@ describe('route guards', () => {
     ];
     for (const user of users) {
       await t.auth.users.create({ email: user.email, password: PASSWORD, roles: user.roles });
-      const response = await request(t.app).post('/service-auth/login').send({ email: user.email, password: PASSWORD }).expect(200);
+      const response = await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: user.email, password: PASSWORD })
+        .expect(200);
       cookies[user.email.split('@')[0]!] = sessionCookieFrom(response)!;
     }
   });
@@ -181,23 +198,38 @@ describe('route guards', () => {
     it('auth.currentUser(req) resolves the user where login is optional, and null for bad credentials', async () => {
       expect((await get('/optional').expect(200)).body.user).to.equal(null);
       expect((await get('/optional', 'plain').expect(200)).body.user.email).to.equal('plain@example.com');
-      expect((await get('/optional').set('Authorization', 'Bearer sat_not_a_token').expect(200)).body.user).to.equal(null);
+      expect((await get('/optional').set('Authorization', 'Bearer sat_not_a_token').expect(200)).body.user).to.equal(
+        null,
+      );
       expect((await get('/optional').set('Authorization', 'Bearer').expect(200)).body.user).to.equal(null);
     });
 
     it("a later guard decides on the first guard's credentials, and looks again after a logout between them", async () => {
       expect((await get('/two-guards/north', 'analyst').expect(200)).body.email).to.equal('analyst@example.com');
       await get('/two-guards/north', 'plain').expect(403);
-      const login = await request(t.app).post('/service-auth/login').send({ email: 'plain@example.com', password: PASSWORD }).expect(200);
+      const login = await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'plain@example.com', password: PASSWORD })
+        .expect(200);
       const cookie = sessionCookieFrom(login)!;
-      expect((await request(t.app).get('/logout-between').set('Cookie', cookie).expect(401)).body.code).to.equal('unauthenticated');
+      expect((await request(t.app).get('/logout-between').set('Cookie', cookie).expect(401)).body.code).to.equal(
+        'unauthenticated',
+      );
       await request(t.app).get('/login-only').set('Cookie', cookie).expect(401);
     });
 
     it('refuses a cookie-authenticated unsafe request from another site (CSRF)', async () => {
-      const response = await request(t.app).post('/login-only').set('Cookie', cookies['plain']!).set('Sec-Fetch-Site', 'cross-site').expect(403);
+      const response = await request(t.app)
+        .post('/login-only')
+        .set('Cookie', cookies['plain']!)
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(403);
       expect(response.body.code).to.equal('csrf_rejected');
-      await request(t.app).post('/login-only').set('Cookie', cookies['plain']!).set('Sec-Fetch-Site', 'same-origin').expect(200);
+      await request(t.app)
+        .post('/login-only')
+        .set('Cookie', cookies['plain']!)
+        .set('Sec-Fetch-Site', 'same-origin')
+        .expect(200);
     });
   });
 
@@ -205,7 +237,9 @@ describe('route guards', () => {
     it("returns the user's serialisable rules, interpolated, without the policy functions", async () => {
       const author = await t.auth.users.findByEmail('author@example.com');
       const response = await get('/service-auth/api/abilities', 'author').expect(200);
-      expect(response.body).to.deep.equal({ rules: [{ action: 'update', subject: 'Post', conditions: { authorId: author!.id } }] });
+      expect(response.body).to.deep.equal({
+        rules: [{ action: 'update', subject: 'Post', conditions: { authorId: author!.id } }],
+      });
     });
 
     it('packs them with CASL packRules on request', async () => {

@@ -24,14 +24,19 @@ describe('impersonation', () => {
   const records: AuditRecord[] = [];
 
   before(async () => {
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_IMPERSONATION_TTL: TTL_SECONDS }, (_app, auth) => {
-      // Support may act as anyone but other support staff: the rule's conditions see the target.
-      auth.defineRole('support', [{ action: 'impersonate', subject: 'User', conditions: { roles: { $nin: ['support'] } } }]);
-      auth.defineRole('operator', [{ action: 'manage', subject: 'all' }]);
-      auth.on('audit', (record) => void records.push(record));
-      // Never reached: linking is refused before the provider is asked anything.
-      auth.addIdentityProvider({ id: 'corp', issuer: 'http://127.0.0.1:9', clientId: 'app', clientSecret: 'secret' });
-    });
+    t = await createTestApp(
+      { SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_IMPERSONATION_TTL: TTL_SECONDS },
+      (_app, auth) => {
+        // Support may act as anyone but other support staff: the rule's conditions see the target.
+        auth.defineRole('support', [
+          { action: 'impersonate', subject: 'User', conditions: { roles: { $nin: ['support'] } } },
+        ]);
+        auth.defineRole('operator', [{ action: 'manage', subject: 'all' }]);
+        auth.on('audit', (record) => void records.push(record));
+        // Never reached: linking is refused before the provider is asked anything.
+        auth.addIdentityProvider({ id: 'corp', issuer: 'http://127.0.0.1:9', clientId: 'app', clientSecret: 'secret' });
+      },
+    );
     const { users } = t.auth;
     support = await users.addRole(await users.create({ email: 'support@example.com', password: PASSWORD }), 'support');
     bob = await users.create({ email: 'bob@example.com', password: PASSWORD });
@@ -51,9 +56,17 @@ describe('impersonation', () => {
     return `service_auth_session=${(await t.parts.sessions.create(user.id)).id}`;
   };
   const me = (cookie: string) => request(t.app).get('/service-auth/me').set('Cookie', cookie);
-  const start = (cookie: string, userId: number) => request(t.app).post('/service-auth/api/impersonation').set('Cookie', cookie).send({ user_id: userId });
+  const start = (cookie: string, userId: number) =>
+    request(t.app).post('/service-auth/api/impersonation').set('Cookie', cookie).send({ user_id: userId });
   const sessionIds = async (cookie: string): Promise<string[]> =>
-    ((await request(t.app).get('/service-auth/api/sessions').set('Cookie', cookie).expect(200)).body.sessions as { id: string; current: boolean }[]).filter((s) => s.current).map((s) => s.id);
+    (
+      (await request(t.app).get('/service-auth/api/sessions').set('Cookie', cookie).expect(200)).body.sessions as {
+        id: string;
+        current: boolean;
+      }[]
+    )
+      .filter((s) => s.current)
+      .map((s) => s.id);
 
   /** Support logged in and acting as bob: both cookies. */
   const actingAsBob = async (): Promise<{ own: string; acting: string }> => {
@@ -88,7 +101,11 @@ describe('impersonation', () => {
 
     it('DELETE without an impersonation is 404 not_found', async () => {
       const own = await login('support@example.com');
-      const response = await request(t.app).delete('/service-auth/api/impersonation').set('Cookie', own).expect(404).expect('Content-Type', PROBLEM);
+      const response = await request(t.app)
+        .delete('/service-auth/api/impersonation')
+        .set('Cookie', own)
+        .expect(404)
+        .expect('Content-Type', PROBLEM);
       expect(response.body.code).to.equal('not_found');
     });
 
@@ -121,7 +138,7 @@ describe('impersonation', () => {
       while ((await me(acting)).status !== 401) expect(Date.now()).to.be.below(deadline);
     });
 
-        it('logging out while acting as someone logs the impersonator out too', async () => {
+    it('logging out while acting as someone logs the impersonator out too', async () => {
       const { acting } = await actingAsBob();
       await request(t.app).post('/service-auth/logout').set('Cookie', acting).expect(204);
       await me(acting).expect(401);
@@ -132,7 +149,10 @@ describe('impersonation', () => {
 
   describe('who may act as whom', () => {
     it('a global admin (is_admin) is never a target, even for manage all: 403 forbidden', async () => {
-      const operator = await t.auth.users.addRole(await t.auth.users.create({ email: 'operator@example.com', password: PASSWORD }), 'operator');
+      const operator = await t.auth.users.addRole(
+        await t.auth.users.create({ email: 'operator@example.com', password: PASSWORD }),
+        'operator',
+      );
       const cookie = await login(operator.email);
       expect((await start(cookie, root.id).expect(403)).body.code).to.equal('forbidden');
       // manage all allows everyone else.
@@ -146,7 +166,10 @@ describe('impersonation', () => {
     });
 
     it('the rule’s conditions see the target: support may not act as support', async () => {
-      const other = await t.auth.users.addRole(await t.auth.users.create({ email: 'support2@example.com', password: PASSWORD }), 'support');
+      const other = await t.auth.users.addRole(
+        await t.auth.users.create({ email: 'support2@example.com', password: PASSWORD }),
+        'support',
+      );
       const cookie = await login('support@example.com');
       expect((await start(cookie, other.id).expect(403)).body.code).to.equal('forbidden');
       expect((await start(cookie, 999_999).expect(404)).body.code).to.equal('not_found');
@@ -154,13 +177,21 @@ describe('impersonation', () => {
 
     it('a token never impersonates: 403 session_required', async () => {
       const { token } = await t.auth.tokens.create(support.id, { name: 'script' });
-      const response = await request(t.app).post('/service-auth/api/impersonation').set('Authorization', `Bearer ${token}`).send({ user_id: bob.id }).expect(403);
+      const response = await request(t.app)
+        .post('/service-auth/api/impersonation')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ user_id: bob.id })
+        .expect(403);
       expect(response.body.code).to.equal('session_required');
     });
 
     it('a malformed user_id is 400 bad_request naming the field', async () => {
       const cookie = await login('support@example.com');
-      const response = await request(t.app).post('/service-auth/api/impersonation').set('Cookie', cookie).send({ user_id: 'bob' }).expect(400);
+      const response = await request(t.app)
+        .post('/service-auth/api/impersonation')
+        .set('Cookie', cookie)
+        .send({ user_id: 'bob' })
+        .expect(400);
       expect(response.body.errors[0]).to.include({ field: 'user_id' });
     });
   });
@@ -207,7 +238,9 @@ describe('impersonation', () => {
 
     for (const [method, path, body] of API) {
       it(`${method} ${path}: 403 impersonation_forbidden`, async () => {
-        const call = request(t.app)[method.toLowerCase() as 'post' | 'delete'](`/service-auth${path}`).set('Cookie', acting);
+        const call = request(t.app)
+          [method.toLowerCase() as 'post' | 'delete'](`/service-auth${path}`)
+          .set('Cookie', acting);
         const response = await (body ? call.send(body) : call).expect(403).expect('Content-Type', PROBLEM);
         expect(response.body.code).to.equal('impersonation_forbidden');
       });
@@ -215,7 +248,10 @@ describe('impersonation', () => {
 
     for (const [path, body] of FORMS) {
       it(`the form posting to ${path}: a refusal page, with the banner`, async () => {
-        const response = await formPost(t.app, path, body).set('Cookie', acting).expect(403).expect('Content-Type', /text\/html/);
+        const response = await formPost(t.app, path, body)
+          .set('Cookie', acting)
+          .expect(403)
+          .expect('Content-Type', /text\/html/);
         expect(response.text).to.contain('Not while acting as another user');
         expect(response.text).to.contain('You are acting as bob@example.com');
       });
@@ -241,7 +277,10 @@ describe('impersonation', () => {
     for (const [shape, header, status, code] of HEADER_SHAPES) {
       it(`with ${shape}: every refused endpoint answers ${status} ${code}`, async () => {
         for (const [method, path, body] of [...API, LINK_START]) {
-          let call = request(t.app)[method.toLowerCase() as 'get' | 'post' | 'delete'](`/service-auth${path}`).set('Cookie', acting).set('Sec-Fetch-Site', 'same-origin');
+          let call = request(t.app)
+            [method.toLowerCase() as 'get' | 'post' | 'delete'](`/service-auth${path}`)
+            .set('Cookie', acting)
+            .set('Sec-Fetch-Site', 'same-origin');
           if (header !== null) call = call.set('Authorization', header as string);
           const response = await (body ? call.send(body) : call);
           expect([response.status, response.body.code], `${method} ${path}`).to.deep.equal([status, code]);
@@ -257,14 +296,22 @@ describe('impersonation', () => {
     }
 
     it('linking a sign-in provider to bob (GET /sso/:provider?link=1): 403 impersonation_forbidden, the provider never asked', async () => {
-      const response = await request(t.app).get('/service-auth/sso/corp?link=1').set('Cookie', acting).expect(403).expect('Content-Type', PROBLEM);
+      const response = await request(t.app)
+        .get('/service-auth/sso/corp?link=1')
+        .set('Cookie', acting)
+        .expect(403)
+        .expect('Content-Type', PROBLEM);
       expect(response.body.code).to.equal('impersonation_forbidden');
     });
 
     it('nothing was changed: bob still logs in with his password, has no token, no second factor, no identity, his sessions', async () => {
       const own = await login('bob@example.com');
-      expect((await request(t.app).get('/service-auth/api/tokens').set('Cookie', own).expect(200)).body.tokens).to.deep.equal([]);
-      expect((await request(t.app).get('/service-auth/api/identities').set('Cookie', own).expect(200)).body.identities).to.deep.equal([]);
+      expect(
+        (await request(t.app).get('/service-auth/api/tokens').set('Cookie', own).expect(200)).body.tokens,
+      ).to.deep.equal([]);
+      expect(
+        (await request(t.app).get('/service-auth/api/identities').set('Cookie', own).expect(200)).body.identities,
+      ).to.deep.equal([]);
       expect((await t.auth.users.findById(bob.id))!.toJSON()).to.include({ mfa_enabled: false });
       expect((await me(acting).expect(200)).body.user.email).to.equal('bob@example.com');
     });
@@ -281,7 +328,8 @@ describe('impersonation', () => {
     const refused: string[] = [];
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       for (const [method, operation] of Object.entries(item ?? {})) {
-        const forbidden = (operation as { responses?: Record<string, { description?: string }> }).responses?.['403']?.description ?? '';
+        const forbidden =
+          (operation as { responses?: Record<string, { description?: string }> }).responses?.['403']?.description ?? '';
         if (forbidden.includes('`impersonation_forbidden`')) listed.push(`${method.toUpperCase()} ${path}`);
         if (refusedWhileImpersonating(method, path, { link: '1' })) refused.push(`${method.toUpperCase()} ${path}`);
       }
@@ -292,7 +340,7 @@ describe('impersonation', () => {
     expect(listed.sort()).to.deep.equal([...refused, ...refusedByTheRoute].sort());
   });
 
-    describe('the audit log', () => {
+  describe('the audit log', () => {
     it('records the start and the stop, and names the impersonator in every record meanwhile', async () => {
       const { acting } = await actingAsBob();
       const startedRecord = records.filter((r) => r.type === 'impersonation_started').at(-1)!;
@@ -303,7 +351,9 @@ describe('impersonation', () => {
       const created = records.filter((r) => r.type === 'org_created').at(-1)!;
       expect(created.userId).to.equal(bob.id);
       expect(created.detail).to.include({ impersonator: support.id });
-      const back = sessionCookieFrom(await request(t.app).delete('/service-auth/api/impersonation').set('Cookie', acting).expect(200))!;
+      const back = sessionCookieFrom(
+        await request(t.app).delete('/service-auth/api/impersonation').set('Cookie', acting).expect(200),
+      )!;
       const ended = records.filter((r) => r.type === 'impersonation_ended').at(-1)!;
       expect(ended.detail).to.include({ impersonator: support.id, ended: 'stopped' });
       // Afterwards, support's own records name nobody else.
@@ -317,9 +367,14 @@ describe('impersonation', () => {
       const { acting } = await actingAsBob();
       for (const page of ['/sessions', '/tokens', '/security-log', '/login']) {
         const html = (await pageGet(t.app, page).set('Cookie', acting).expect(200)).text;
-        expect(html, page).to.match(/<aside class="impersonation" aria-label="Acting as another user"><form method="post" action="\/service-auth\/impersonation\/stop"><p>You are acting as bob@example.com — <button type="submit">Stop<\/button>/);
+        expect(html, page).to.match(
+          /<aside class="impersonation" aria-label="Acting as another user"><form method="post" action="\/service-auth\/impersonation\/stop"><p>You are acting as bob@example.com — <button type="submit">Stop<\/button>/,
+        );
       }
-      const stopped = await formPost(t.app, '/impersonation/stop', {}).set('Cookie', acting).expect(303).expect('Location', '/');
+      const stopped = await formPost(t.app, '/impersonation/stop', {})
+        .set('Cookie', acting)
+        .expect(303)
+        .expect('Location', '/');
       const back = sessionCookieFrom(stopped)!;
       const html = (await pageGet(t.app, '/sessions').set('Cookie', back).expect(200)).text;
       expect(html).to.contain('support@example.com').and.not.contain('You are acting as');
@@ -327,7 +382,10 @@ describe('impersonation', () => {
 
     it('the stop form is refused from another site (csrf_rejected), and the impersonation goes on', async () => {
       const { acting } = await actingAsBob();
-      await formPost(t.app, '/impersonation/stop', {}).set('Cookie', acting).set('Sec-Fetch-Site', 'cross-site').expect(403);
+      await formPost(t.app, '/impersonation/stop', {})
+        .set('Cookie', acting)
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(403);
       expect((await me(acting).expect(200)).body.user.email).to.equal('bob@example.com');
     });
   });

@@ -8,17 +8,84 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import request from 'supertest';
 import { defaultPageTexts, type PageLocalsByName, type PageTexts } from '../../src/index.js';
-import { createTestApp, outboxMails, PASSWORD, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import {
+  createTestApp,
+  outboxMails,
+  PASSWORD,
+  sessionCookieFrom,
+  temporaryDirectory,
+  type TestApp,
+} from '../helpers/app.js';
 import { formPost, pageGet } from '../helpers/forms.js';
 import { shout, wordsOutsideTexts } from './page-words.js';
 
 /** The locals each page is documented to receive (docs/pages.md); the compiler checks them against the exported types. */
 const DOCUMENTED = {
-  login: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
-  register: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
-  forgot: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
-  reset: ['prefix', 'texts', 'notice', 'errors', 'email', 'next', 'token', 'tokenUsable', 'passwordHint', 'confirmationPending', 'providers'],
-  tokens: ['prefix', 'texts', 'email', 'tokens', 'created', 'notice', 'errors', 'values', 'maxExpiryDays', 'defaultExpiryDays', 'orgs'],
+  login: [
+    'prefix',
+    'texts',
+    'notice',
+    'errors',
+    'email',
+    'next',
+    'token',
+    'tokenUsable',
+    'passwordHint',
+    'confirmationPending',
+    'providers',
+  ],
+  register: [
+    'prefix',
+    'texts',
+    'notice',
+    'errors',
+    'email',
+    'next',
+    'token',
+    'tokenUsable',
+    'passwordHint',
+    'confirmationPending',
+    'providers',
+  ],
+  forgot: [
+    'prefix',
+    'texts',
+    'notice',
+    'errors',
+    'email',
+    'next',
+    'token',
+    'tokenUsable',
+    'passwordHint',
+    'confirmationPending',
+    'providers',
+  ],
+  reset: [
+    'prefix',
+    'texts',
+    'notice',
+    'errors',
+    'email',
+    'next',
+    'token',
+    'tokenUsable',
+    'passwordHint',
+    'confirmationPending',
+    'providers',
+  ],
+  tokens: [
+    'prefix',
+    'texts',
+    'email',
+    'tokens',
+    'created',
+    'notice',
+    'errors',
+    'values',
+    'maxExpiryDays',
+    'defaultExpiryDays',
+    'orgs',
+  ],
   revoke: ['prefix', 'texts', 'token'],
   password: ['prefix', 'texts', 'email', 'notice', 'errors', 'passwordHint'],
   sessions: ['prefix', 'texts', 'email', 'sessions', 'notice'],
@@ -33,19 +100,37 @@ const DOCUMENTED = {
   'confirm-email': ['prefix', 'texts', 'state', 'token', 'email'],
   problem: ['prefix', 'texts', 'code', 'title', 'text', 'link'],
   orgs: ['prefix', 'texts', 'email', 'orgs', 'mayCreate', 'notice', 'errors', 'values'],
-  org: ['prefix', 'texts', 'email', 'org', 'roles', 'members', 'assignable', 'invitations', 'mayInvite', 'notice', 'errors', 'values'],
+  org: [
+    'prefix',
+    'texts',
+    'email',
+    'org',
+    'roles',
+    'members',
+    'assignable',
+    'invitations',
+    'mayInvite',
+    'notice',
+    'errors',
+    'values',
+  ],
   invitation: ['prefix', 'texts', 'state', 'token', 'invitation', 'email', 'back', 'notice'],
 } satisfies { [N in keyof PageLocalsByName]: (keyof PageLocalsByName[N])[] };
 
 type Mail = Awaited<ReturnType<typeof outboxMails>>[number];
-const linkToken = (mail: Mail, page: string) => new RegExp(`/service-auth/${page}\\?token=([A-Za-z0-9_-]+)`).exec(mail.text)![1]!;
+const linkToken = (mail: Mail, page: string) =>
+  new RegExp(`/service-auth/${page}\\?token=([A-Za-z0-9_-]+)`).exec(mail.text)![1]!;
 
 describe('the account lifecycle pages, replaced or reworded', () => {
   let t: TestApp;
   let views: string;
   let outbox: string;
   const renders: { page: string; locals: Record<string, unknown> }[] = [];
-  const settings = () => ({ SERVICE_AUTH_EMAIL_CONFIRMATION: true, SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox });
+  const settings = () => ({
+    SERVICE_AUTH_EMAIL_CONFIRMATION: true,
+    SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+    SERVICE_AUTH_MAIL_OUTBOX: outbox,
+  });
 
   beforeEach(async () => {
     views = await temporaryDirectory();
@@ -72,11 +157,18 @@ describe('the account lifecycle pages, replaced or reworded', () => {
   async function visitEveryState(): Promise<request.Response[]> {
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
     await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
-    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
+    const cookie = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
     await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
     const { token: apiToken } = await t.auth.tokens.create('ada@example.com', { name: 'ci' });
     const as = <R extends request.Test>(test: R) => test.set('Cookie', cookie);
-    const registered = await formPost(t.app, '/register', { email: 'nova@example.com', password: PASSWORD }).expect(202);
+    const registered = await formPost(t.app, '/register', { email: 'nova@example.com', password: PASSWORD }).expect(
+      202,
+    );
     // Nova's user is made after the answer, as her link is mailed.
     await t.parts.background.flush();
     const responses = [
@@ -89,7 +181,9 @@ describe('the account lifecycle pages, replaced or reworded', () => {
       await formPost(t.app, '/confirm/resend', { email: 'nova@example.com' }).expect(202),
       await formPost(t.app, '/confirm/resend', { email: 'nope' }).expect(422),
       await as(pageGet(t.app, '/password')).expect(200),
-      await as(formPost(t.app, '/password', { current_password: 'Wrong-Password-1', password: 'Brand-New-Password-42' })).expect(401),
+      await as(
+        formPost(t.app, '/password', { current_password: 'Wrong-Password-1', password: 'Brand-New-Password-42' }),
+      ).expect(401),
       await as(pageGet(t.app, '/sessions?ended=others')).expect(200),
       await as(formPost(t.app, '/sessions/AAAAAAAAAAAAAAAA/end', {})).expect(404),
       await as(pageGet(t.app, '/security-log')).expect(200),
@@ -97,8 +191,13 @@ describe('the account lifecycle pages, replaced or reworded', () => {
       await as(formPost(t.app, '/email', { email: 'bob@example.com', password: PASSWORD })).expect(409),
       await as(formPost(t.app, '/email', { email: 'ada.new@example.com', password: PASSWORD })).expect(202),
       await pageGet(t.app, '/confirm-email?token=nope').expect(200),
-      await pageGet(t.app, `/confirm-email?token=${linkToken(await mailTo('ada.new@example.com'), 'confirm-email')}`).expect(200),
-      await formPost(t.app, '/confirm-email', { token: linkToken(await mailTo('ada.new@example.com'), 'confirm-email') }).expect(200),
+      await pageGet(
+        t.app,
+        `/confirm-email?token=${linkToken(await mailTo('ada.new@example.com'), 'confirm-email')}`,
+      ).expect(200),
+      await formPost(t.app, '/confirm-email', {
+        token: linkToken(await mailTo('ada.new@example.com'), 'confirm-email'),
+      }).expect(200),
       await as(pageGet(t.app, '/delete-account')).expect(200),
       await as(formPost(t.app, '/delete-account', { password: 'Wrong-Password-1' })).expect(401),
       await pageGet(t.app, '/password').set('Authorization', `Bearer ${apiToken}`).expect(403),
@@ -106,7 +205,11 @@ describe('the account lifecycle pages, replaced or reworded', () => {
     // Taken meanwhile: the change asked for above, to an address someone registers before it is confirmed.
     await as(formPost(t.app, '/email', { email: 'late@example.com', password: PASSWORD })).expect(202);
     await t.auth.users.create({ email: 'late@example.com', password: PASSWORD });
-    responses.push(await formPost(t.app, '/confirm-email', { token: linkToken(await mailTo('late@example.com'), 'confirm-email') }).expect(409));
+    responses.push(
+      await formPost(t.app, '/confirm-email', {
+        token: linkToken(await mailTo('late@example.com'), 'confirm-email'),
+      }).expect(409),
+    );
     return responses;
   }
 
@@ -122,7 +225,9 @@ describe('the account lifecycle pages, replaced or reworded', () => {
     });
     await visitEveryState();
 
-    const seen = renders.map(({ page, locals }) => `${page}${typeof locals['state'] === 'string' ? `:${locals['state']}` : ''}`);
+    const seen = renders.map(
+      ({ page, locals }) => `${page}${typeof locals['state'] === 'string' ? `:${locals['state']}` : ''}`,
+    );
     expect(seen.join(' ')).to.equal(
       'register login confirm:resend confirm:unusable confirm:ask confirm:confirmed confirm:sent confirm:resend password password sessions sessions security-log email email email ' +
         'confirm-email:unusable confirm-email:ask confirm-email:changed delete-account delete-account problem email confirm-email:taken',

@@ -43,7 +43,10 @@ describe('mail', () => {
     const previous = process.env['NODE_ENV'];
     process.env['NODE_ENV'] = 'production';
     try {
-      const t = await createTestApp({ SERVICE_AUTH_PUBLIC_URL: 'https://app.example.com', SERVICE_AUTH_SESSION_COOKIE_SECURE: false });
+      const t = await createTestApp({
+        SERVICE_AUTH_PUBLIC_URL: 'https://app.example.com',
+        SERVICE_AUTH_SESSION_COOKIE_SECURE: false,
+      });
       try {
         await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
         await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
@@ -110,8 +113,14 @@ describe('mail', () => {
       const t = await createTestApp({ SERVICE_AUTH_SMTP_URL: 'smtp://127.0.0.1:1' });
       try {
         await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-        const response = await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
-        const unknown = await request(t.app).post('/service-auth/forgot').send({ email: 'nobody@example.com' }).expect(202);
+        const response = await request(t.app)
+          .post('/service-auth/forgot')
+          .send({ email: 'ada@example.com' })
+          .expect(202);
+        const unknown = await request(t.app)
+          .post('/service-auth/forgot')
+          .send({ email: 'nobody@example.com' })
+          .expect(202);
         expect(response.body).to.deep.equal(unknown.body);
         await t.auth.close();
         const logged = t.log.entries.find((e) => e.level === 'error' && e.message.includes('could not send'));

@@ -68,9 +68,13 @@ describe('a client generated from the OpenAPI document (openapi-typescript, open
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).to.deep.equal([]);
 
-    const { outputText } = ts.transpileModule(PROGRAM, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    const { outputText } = ts.transpileModule(PROGRAM, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
     await writeFile(join(dir, 'client.js'), outputText);
-    const { run } = (await import(pathToFileURL(join(dir, 'client.js')).href)) as { run(baseUrl: string): Promise<{ token: string; refusal: string | undefined }> };
+    const { run } = (await import(pathToFileURL(join(dir, 'client.js')).href)) as {
+      run(baseUrl: string): Promise<{ token: string; refusal: string | undefined }>;
+    };
     const server = t.app.listen(0);
     try {
       const { port } = server.address() as AddressInfo;

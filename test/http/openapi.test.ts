@@ -26,12 +26,17 @@ function routesOf(router: RouterLike, base = ''): string[] {
     }
     const nested = layer.handle as Partial<RouterLike>;
     if (!nested.stack) return [];
-    return routesOf(nested as RouterLike, typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? `${base}${layer.rawPath}` : base);
+    return routesOf(
+      nested as RouterLike,
+      typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? `${base}${layer.rawPath}` : base,
+    );
   });
 }
 
 function operationsOf(document: OpenApiDocument): string[] {
-  return Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item ?? {}).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.keys(item ?? {}).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 }
 
 function operation(document: OpenApiDocument, path: string, method: string): Operation {
@@ -76,12 +81,17 @@ describe('GET /service-auth/openapi.json', () => {
 
   it('answers a client that has the current copy with 304 Not Modified (ETag)', async () => {
     const first = await request(t.app).get('/service-auth/openapi.json').expect(200);
-    const again = await request(t.app).get('/service-auth/openapi.json').set('If-None-Match', first.headers['etag']!).expect(304);
+    const again = await request(t.app)
+      .get('/service-auth/openapi.json')
+      .set('If-None-Match', first.headers['etag']!)
+      .expect(304);
     expect(again.text).to.equal('');
   });
 
   it("lists every route of the auth router, and nothing else (compared with the router's own stack)", () => {
-    const mounted = (t.app as unknown as { router: RouterLike }).router.stack.find((layer) => layer.rawPath === '/service-auth' && (layer.handle as Partial<RouterLike>).stack);
+    const mounted = (t.app as unknown as { router: RouterLike }).router.stack.find(
+      (layer) => layer.rawPath === '/service-auth' && (layer.handle as Partial<RouterLike>).stack,
+    );
     const routes = routesOf(mounted!.handle as RouterLike);
     expect(routes.length).to.be.above(15);
     expect([...new Set(operationsOf(served))].sort()).to.deep.equal([...new Set(routes)].sort());
@@ -92,7 +102,11 @@ describe('GET /service-auth/openapi.json', () => {
     expect(codes(served, '/register', 'post', 409)).to.deep.equal(['email_taken']);
     expect(codes(served, '/login', 'post', 401)).to.deep.equal(['invalid_credentials', 'mfa_required']);
     expect(codes(served, '/login/mfa', 'post', 401)).to.deep.equal(['invalid_code', 'invalid_ticket']);
-    expect(codes(served, '/api/tokens', 'post', 403)).to.have.members(['csrf_rejected', 'session_required', 'impersonation_forbidden']);
+    expect(codes(served, '/api/tokens', 'post', 403)).to.have.members([
+      'csrf_rejected',
+      'session_required',
+      'impersonation_forbidden',
+    ]);
     expect(codes(served, '/api/tokens', 'post', 409)).to.deep.equal(['token_limit']);
     expect(codes(served, '/api/tokens/{id}', 'delete', 404)).to.deep.equal(['not_found']);
     expect(codes(served, '/me', 'get', 401)).to.have.members(['unauthenticated', 'invalid_token']);
@@ -101,7 +115,9 @@ describe('GET /service-auth/openapi.json', () => {
         expect(codes(served, path, method, 500), `${method} ${path}`).to.deep.equal(['internal_error']);
         // Every endpoint may be unavailable; those whose ability names user attributes, also for want of them.
         expect(codes(served, path, method, 503), `${method} ${path}`).to.include('unavailable');
-        expect(['unavailable', 'attributes_unavailable'], `${method} ${path}`).to.include.members(codes(served, path, method, 503));
+        expect(['unavailable', 'attributes_unavailable'], `${method} ${path}`).to.include.members(
+          codes(served, path, method, 503),
+        );
         for (const status of Object.keys(operation(served, path, method).responses!).filter((s) => Number(s) >= 400)) {
           for (const code of codes(served, path, method, Number(status))) expect(ERROR_CODES).to.include(code);
         }
@@ -113,8 +129,18 @@ describe('GET /service-auth/openapi.json', () => {
   });
 
   it('describes both security schemes, with the session cookie by its actual name', () => {
-    expect(served.components!.securitySchemes).to.deep.include({ bearer: { type: 'http', scheme: 'bearer', description: served.components!.securitySchemes!['bearer']!.description } });
-    expect(served.components!.securitySchemes!['session']).to.include({ type: 'apiKey', in: 'cookie', name: 'service_auth_session' });
+    expect(served.components!.securitySchemes).to.deep.include({
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: served.components!.securitySchemes!['bearer']!.description,
+      },
+    });
+    expect(served.components!.securitySchemes!['session']).to.include({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'service_auth_session',
+    });
     expect(operation(served, '/api/tokens', 'post').security).to.deep.equal([{ session: [] }]);
     expect(operation(served, '/me', 'get').security).to.deep.equal([{ session: [] }, { bearer: [] }]);
     expect(operation(served, '/login', 'post').security).to.deep.equal([]);
@@ -145,12 +171,16 @@ describe('the OpenAPI document for another configuration', () => {
     const days = property(component(document, 'NewTokenRequest'), 'expires_in_days') as { anyOf: Schema[] };
     expect(days.anyOf[0]).to.include({ type: 'integer', minimum: 1, maximum: 30 });
     expect(property(component(document, 'NewTokenRequest'), 'name')).to.include({ minLength: 1, maxLength: 100 });
-    expect((property(component(document, 'NewTokenRequest'), 'scopes') as { anyOf: { items: Schema }[] }).anyOf[0]!.items).to.include({ pattern: '^[a-z0-9:._-]{1,64}$' });
+    expect(
+      (property(component(document, 'NewTokenRequest'), 'scopes') as { anyOf: { items: Schema }[] }).anyOf[0]!.items,
+    ).to.include({ pattern: '^[a-z0-9:._-]{1,64}$' });
     expect(property(component(document, 'NewTokenForm'), 'expires_in_days')).to.include({ type: 'string' });
   });
 
   it('names the prefix, the secure cookie and the rate limits', () => {
-    expect(document.servers).to.deep.equal([{ url: '/auth', description: 'SERVICE_AUTH_URL_PREFIX, on this application' }]);
+    expect(document.servers).to.deep.equal([
+      { url: '/auth', description: 'SERVICE_AUTH_URL_PREFIX, on this application' },
+    ]);
     expect(document.components!.securitySchemes!['session']).to.include({ name: '__Host-sid' });
     expect(operation(document, '/login', 'post').description).to.contain('7 per hour');
   });
@@ -165,7 +195,11 @@ describe('the OpenAPI check every test response goes through', () => {
   after(() => checkResponses(wasOn));
   const problem = (status: number, code: string) => ({
     status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="service-auth"' },
+    headers: {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'cache-control': 'no-store',
+      'www-authenticate': 'Bearer realm="service-auth"',
+    },
     text: JSON.stringify({ type: 'about:blank', title: 'x', status, detail: 'x', code }),
   });
 
@@ -179,12 +213,17 @@ describe('the OpenAPI check every test response goes through', () => {
     auth.logger = captureLogger();
     try {
       await auth.ready;
-      const refusal = await request(app).get('/service-auth/me').then(
-        () => undefined,
-        (error: Error) => error,
-      );
+      const refusal = await request(app)
+        .get('/service-auth/me')
+        .then(
+          () => undefined,
+          (error: Error) => error,
+        );
       expect(refusal?.message).to.match(/^OpenAPI check: GET \/service-auth\/me answered 200/);
-      expect(refusal?.message).to.contain('does not match its schema').and.contain('body/user/id must be integer').and.contain('Cache-Control is missing');
+      expect(refusal?.message)
+        .to.contain('does not match its schema')
+        .and.contain('body/user/id must be integer')
+        .and.contain('Cache-Control is missing');
       // Outside the prefix: the application's own business, not checked.
       await request(app).get('/elsewhere').expect(418);
     } finally {
@@ -194,15 +233,39 @@ describe('the OpenAPI check every test response goes through', () => {
 
   it('refuses a code, a status, a content type or a header the document does not list for the endpoint', () => {
     expect(check().check('POST', '/service-auth/login', problem(401, 'invalid_credentials'))).to.equal(undefined);
-    expect(check().check('POST', '/service-auth/login', problem(401, 'invalid_token'))).to.match(/POST \/service-auth\/login answered 401[^]*\/code must be equal to one of the allowed values/);
-    expect(check().check('POST', '/service-auth/login', problem(418, 'bad_request'))).to.contain('status 418 is not documented for POST /login');
-    expect(check().check('POST', '/service-auth/login', { ...problem(401, 'invalid_credentials'), headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="service-auth"' } })).to.contain(
-      'Content-Type application/json is not one of application/problem+json, text/html',
+    expect(check().check('POST', '/service-auth/login', problem(401, 'invalid_token'))).to.match(
+      /POST \/service-auth\/login answered 401[^]*\/code must be equal to one of the allowed values/,
     );
-    expect(check().check('POST', '/service-auth/login', { ...problem(401, 'invalid_credentials'), headers: { 'content-type': 'application/problem+json' } })).to.contain('the header WWW-Authenticate is missing');
-    expect(check().check('DELETE', '/service-auth/api/tokens/abc', { status: 204, headers: { 'cache-control': 'no-store', 'content-type': 'application/json' }, text: '{}' })).to.contain('there is no body');
+    expect(check().check('POST', '/service-auth/login', problem(418, 'bad_request'))).to.contain(
+      'status 418 is not documented for POST /login',
+    );
+    expect(
+      check().check('POST', '/service-auth/login', {
+        ...problem(401, 'invalid_credentials'),
+        headers: {
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+          'www-authenticate': 'Bearer realm="service-auth"',
+        },
+      }),
+    ).to.contain('Content-Type application/json is not one of application/problem+json, text/html');
+    expect(
+      check().check('POST', '/service-auth/login', {
+        ...problem(401, 'invalid_credentials'),
+        headers: { 'content-type': 'application/problem+json' },
+      }),
+    ).to.contain('the header WWW-Authenticate is missing');
+    expect(
+      check().check('DELETE', '/service-auth/api/tokens/abc', {
+        status: 204,
+        headers: { 'cache-control': 'no-store', 'content-type': 'application/json' },
+        text: '{}',
+      }),
+    ).to.contain('there is no body');
     expect(check().check('GET', '/service-auth/nowhere', problem(404, 'not_found'))).to.equal(undefined);
-    expect(check().check('GET', '/service-auth/nowhere', { status: 200, headers: {}, text: '' })).to.contain('status 200 is not documented for a path or method the document does not describe');
+    expect(check().check('GET', '/service-auth/nowhere', { status: 200, headers: {}, text: '' })).to.contain(
+      'status 200 is not documented for a path or method the document does not describe',
+    );
     expect(check().check('GET', '/elsewhere', { status: 200, headers: {}, text: 'anything' })).to.equal(undefined);
   });
 });

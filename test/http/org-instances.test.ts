@@ -22,8 +22,17 @@ function orgInstancesSuite(database: () => Promise<{ url: string; drop: () => Pr
       auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]);
       auth.defineOrgRole('viewer', [{ action: 'read', subject: 'Project' }]);
       auth.defineOrgRole('member', { includes: ['viewer'], rules: [{ action: 'create', subject: 'Project' }] });
-      app.get('/orgs/:org', auth.orgRequired(), (req, res) => void res.json({ slug: req.org!.slug, roles: req.membership!.roles }));
-      app.post('/orgs/:org/projects', auth.orgRequired(), auth.require({ action: 'create', subject: 'Project' }), (_req, res) => void res.status(201).json({}));
+      app.get(
+        '/orgs/:org',
+        auth.orgRequired(),
+        (req, res) => void res.json({ slug: req.org!.slug, roles: req.membership!.roles }),
+      );
+      app.post(
+        '/orgs/:org/projects',
+        auth.orgRequired(),
+        auth.require({ action: 'create', subject: 'Project' }),
+        (_req, res) => void res.status(201).json({}),
+      );
     });
   const get = (path: string) => request(b.app).get(path).set('Authorization', `Bearer ${token}`);
   const create = () => request(b.app).post('/orgs/acme/projects').set('Authorization', `Bearer ${token}`);

@@ -23,11 +23,19 @@ describe('replacing the pages', () => {
   async function appWithViews(files: Record<string, string>): Promise<TestApp> {
     views = await temporaryDirectory();
     await mkdir(join(views, 'service-auth'));
-    for (const [name, template] of Object.entries(files)) await writeFile(join(views, 'service-auth', `${name}.html`), template);
+    for (const [name, template] of Object.entries(files))
+      await writeFile(join(views, 'service-auth', `${name}.html`), template);
     return createTestApp({ views, 'view engine': 'html', SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app) => {
       app.engine('html', (file, locals, callback) => {
         readFile(file, 'utf8')
-          .then((template) => callback(null, template.replace(/\{\{([\w.]+)\}\}/g, (_, path: string) => String(path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], locals)))))
+          .then((template) =>
+            callback(
+              null,
+              template.replace(/\{\{([\w.]+)\}\}/g, (_, path: string) =>
+                String(path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], locals)),
+              ),
+            ),
+          )
           .catch(callback);
       });
     });
@@ -55,11 +63,15 @@ describe('replacing the pages', () => {
     expect(register.text).to.equal('<p>email error: Enter an email address, like name@example.com.</p>');
 
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
+    const cookie = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+    )!;
     const created = await formPost(t.app, '/api/tokens', { name: 'ci' }).set('Cookie', cookie).expect(201);
     expect(created.text).to.equal('<p>ada@example.com created ci</p>');
 
-    const refused = await formPost(t.app, '/login', { email: 'a@example.com', password: 'x' }).set('Sec-Fetch-Site', 'cross-site').expect(403);
+    const refused = await formPost(t.app, '/login', { email: 'a@example.com', password: 'x' })
+      .set('Sec-Fetch-Site', 'cross-site')
+      .expect(403);
     expect(refused.text).to.equal('<p>csrf_rejected: Request refused (/service-auth/login)</p>');
   });
 
@@ -74,11 +86,22 @@ describe('replacing the pages', () => {
     };
     t.auth.texts = texts;
     const page = await pageGet(t.app, '/login').expect(200);
-    expect(page.text).to.contain('<html lang="fr">').and.contain('<title>Connexion</title>').and.contain('<label for="email">Adresse e-mail</label>').and.contain('>Se connecter</button>');
-    const refused = await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
-    expect(refused.text).to.contain('Adresse ou mot de passe incorrect.').and.not.contain(defaultPageTexts.errors.invalidCredentials);
+    expect(page.text)
+      .to.contain('<html lang="fr">')
+      .and.contain('<title>Connexion</title>')
+      .and.contain('<label for="email">Adresse e-mail</label>')
+      .and.contain('>Se connecter</button>');
+    const refused = await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(
+      401,
+    );
+    expect(refused.text)
+      .to.contain('Adresse ou mot de passe incorrect.')
+      .and.not.contain(defaultPageTexts.errors.invalidCredentials);
     // The JSON API keeps its own words.
-    const api = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
+    const api = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: 'Wrong-Password-1' })
+      .expect(401);
     expect(api.body.detail).to.equal('The email or password is not right');
   });
 
@@ -105,7 +128,9 @@ describe('replacing the pages', () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     t.auth.texts = shout(defaultPageTexts) as PageTexts;
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
+    const cookie = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+    )!;
     const { id } = await t.auth.tokens.create('ada@example.com', { name: 'CI' });
     const pages = [
       await pageGet(t.app, '/login'),

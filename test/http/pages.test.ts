@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { safeNext } from '../../src/http/requests/negotiation.js';
 import { COPY_SCRIPT, PASSKEY_SCRIPT, STYLESHEET, WEBAUTHN_BROWSER } from '../../src/http/pages/assets.js';
-import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, resetTokenFrom, sessionCookieFrom, type AppWithOutbox, type TestApp } from '../helpers/app.js';
+import {
+  createAppWithOutbox,
+  createTestApp,
+  outboxMails,
+  PASSWORD,
+  resetTokenFrom,
+  sessionCookieFrom,
+  type AppWithOutbox,
+  type TestApp,
+} from '../helpers/app.js';
 import { cspHash, formPost, tagWithId } from '../helpers/forms.js';
 
 describe('browser pages', () => {
@@ -26,7 +35,9 @@ describe('browser pages', () => {
       expect(response.headers['cache-control']).to.equal('no-store');
       expect(response.headers['x-frame-options']).to.equal('DENY');
       expect(response.text).to.contain(`<form method="post" action="${action}" novalidate>`);
-      expect(response.text).to.contain('<html lang="en">').and.contain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(response.text)
+        .to.contain('<html lang="en">')
+        .and.contain('<meta name="viewport" content="width=device-width, initial-scale=1">');
       for (const field of fields) {
         expect(response.text).to.contain(`<label for="${field}">`);
         expect(response.text).to.contain(`id="${field}" name="${field}"`);
@@ -71,14 +82,24 @@ describe('browser pages', () => {
     await ada();
     const page = await request(t.app).get('/service-auth/login?next=%2Fadmin%3Ftab%3D1').expect(200);
     expect(page.text).to.contain('name="next" value="/admin?tab=1"');
-    const response = await form('/login', { email: 'ada@example.com', password: PASSWORD, next: '/admin?tab=1' }).expect(303);
+    const response = await form('/login', {
+      email: 'ada@example.com',
+      password: PASSWORD,
+      next: '/admin?tab=1',
+    }).expect(303);
     expect(response.headers['location']).to.equal('/admin?tab=1');
     expect(sessionCookieFrom(response)).to.match(/^service_auth_session=/);
   });
 
   it('never redirects to another site (no open redirect)', async () => {
     await ada();
-    for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', '/\t/evil.example']) {
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/\t/evil.example',
+    ]) {
       const response = await form('/login', { email: 'ada@example.com', password: PASSWORD, next }).expect(303);
       expect(response.headers['location'], next).to.equal('/');
     }
@@ -91,7 +112,10 @@ describe('browser pages', () => {
     const response = await form('/login', { email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
     expect(response.headers['content-type']).to.match(/^text\/html/);
     const password = tagWithId(response.text, 'password');
-    expect(password).to.contain('aria-invalid="true"').and.contain('aria-describedby="password-error"').and.contain('autofocus');
+    expect(password)
+      .to.contain('aria-invalid="true"')
+      .and.contain('aria-describedby="password-error"')
+      .and.contain('autofocus');
     expect(response.text).to.match(/id="password-error">.*The email or password is not right\./);
     expect(response.text).to.contain('role="alert"').and.contain('<a href="#password">');
     expect(tagWithId(response.text, 'email')).to.contain('value="ada@example.com"').and.not.contain('aria-invalid');
@@ -104,18 +128,26 @@ describe('browser pages', () => {
     const error = /<div class="field-error" id="password-error">([\s\S]*?)<\/div>/.exec(response.text)![1]!;
     expect(error).to.contain('The password needs:');
     expect(error).to.contain('<li>at least 12 characters</li>').and.contain('<li>an uppercase letter (A-Z)</li>');
-    expect(error).to.contain('<li>a digit (0-9)</li>').and.contain('<li>a special character (anything but A-Z, a-z and 0-9)</li>');
+    expect(error)
+      .to.contain('<li>a digit (0-9)</li>')
+      .and.contain('<li>a special character (anything but A-Z, a-z and 0-9)</li>');
     expect(error).not.to.contain('lowercase');
-    expect(response.text).to.contain('<li><a href="#password">The password needs: at least 12 characters, an uppercase letter (A-Z), a digit (0-9),');
+    expect(response.text).to.contain(
+      '<li><a href="#password">The password needs: at least 12 characters, an uppercase letter (A-Z), a digit (0-9),',
+    );
     // The error first, then the rules the field always shows.
-    expect(tagWithId(response.text, 'password')).to.contain('aria-describedby="password-error password-hint"').and.contain('autofocus');
+    expect(tagWithId(response.text, 'password'))
+      .to.contain('aria-describedby="password-error password-hint"')
+      .and.contain('autofocus');
   });
 
   it('with several fields wrong, marks each and focuses the first', async () => {
     const response = await form('/register', { email: '', password: '' }).expect(400);
     expect(tagWithId(response.text, 'email')).to.contain('aria-invalid="true"').and.contain('autofocus');
     expect(tagWithId(response.text, 'password')).to.contain('aria-invalid="true"').and.not.contain('autofocus');
-    expect(response.text).to.match(/id="email-error">.*Fill in this field\./).and.to.match(/id="password-error">.*Fill in this field\./);
+    expect(response.text)
+      .to.match(/id="email-error">.*Fill in this field\./)
+      .and.to.match(/id="password-error">.*Fill in this field\./);
   });
 
   it('an address already registered, or not an address, is an error beside the email', async () => {
@@ -151,7 +183,10 @@ describe('browser pages', () => {
     await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
     const token = resetTokenFrom((await outboxMails(t.outbox))[0]!);
     await form('/reset', { token, password: 'Brand-New-Password-42' }).expect(303);
-    const bodies: Record<string, string>[] = [{ token, password: 'Another-New-Password-43' }, { password: 'Another-New-Password-43' }];
+    const bodies: Record<string, string>[] = [
+      { token, password: 'Another-New-Password-43' },
+      { password: 'Another-New-Password-43' },
+    ];
     for (const body of bodies) {
       const again = await form('/reset', body).expect(400);
       expect(again.headers['content-type']).to.match(/^text\/html/);
@@ -171,7 +206,9 @@ describe('browser pages', () => {
 
   it('a form logout redirects home', async () => {
     await ada();
-    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
+    const cookie = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+    )!;
     const response = await form('/logout', {}).set('Cookie', cookie).expect(303);
     expect(response.headers['location']).to.equal('/');
     await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(401);
@@ -179,10 +216,18 @@ describe('browser pages', () => {
 
   it('API clients still get JSON from the same endpoints', async () => {
     await ada();
-    const json = await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: 'Wrong-Password-1' }).expect(401);
+    const json = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: 'Wrong-Password-1' })
+      .expect(401);
     expect(json.headers['content-type']).to.match(/^application\/problem\+json/);
     // A urlencoded post from curl (Accept */*) is an API call too.
-    const curl = await request(t.app).post('/service-auth/login').set('Accept', '*/*').type('form').send({ email: 'ada@example.com', password: 'x' }).expect(401);
+    const curl = await request(t.app)
+      .post('/service-auth/login')
+      .set('Accept', '*/*')
+      .type('form')
+      .send({ email: 'ada@example.com', password: 'x' })
+      .expect(401);
     expect(curl.body.code).to.equal('invalid_credentials');
   });
 });
@@ -193,11 +238,19 @@ describe('browser pages: refusals get a page of their own', () => {
 
   it('too many attempts: 429 with Retry-After, what happened, and a link back to the form', async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_LOGIN: '1 per minute' });
-    await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1', next: '/admin' }).expect(401);
-    const response = await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1', next: '/admin' }).expect(429);
+    await formPost(t.app, '/login', { email: 'ada@example.com', password: 'Wrong-Password-1', next: '/admin' }).expect(
+      401,
+    );
+    const response = await formPost(t.app, '/login', {
+      email: 'ada@example.com',
+      password: 'Wrong-Password-1',
+      next: '/admin',
+    }).expect(429);
     expect(response.headers['content-type']).to.match(/^text\/html/);
     expect(Number(response.headers['retry-after'])).to.be.within(1, 60);
-    expect(response.text).to.contain('<h1>Too many attempts</h1>').and.contain(`Please wait ${response.headers['retry-after']} seconds`);
+    expect(response.text)
+      .to.contain('<h1>Too many attempts</h1>')
+      .and.contain(`Please wait ${response.headers['retry-after']} seconds`);
     expect(response.text).to.contain('href="/service-auth/login?next=%2Fadmin"');
     expect(response.text).not.to.contain('<form');
   });
@@ -205,16 +258,25 @@ describe('browser pages: refusals get a page of their own', () => {
   it('a form sent from another site: 403 explained, with a link to the page on this site', async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    const crossSite = (path: string) => formPost(t.app, path, { email: 'ada@example.com', password: PASSWORD }).set('Sec-Fetch-Site', 'cross-site');
+    const crossSite = (path: string) =>
+      formPost(t.app, path, { email: 'ada@example.com', password: PASSWORD }).set('Sec-Fetch-Site', 'cross-site');
     const login = await crossSite('/login').expect(403);
     expect(login.headers['content-type']).to.match(/^text\/html/);
-    expect(login.text).to.contain('<h1>Request refused</h1>').and.contain('sent from another site').and.contain('href="/service-auth/login"');
+    expect(login.text)
+      .to.contain('<h1>Request refused</h1>')
+      .and.contain('sent from another site')
+      .and.contain('href="/service-auth/login"');
     expect(login.headers['set-cookie']).to.equal(undefined);
 
-    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
+    const cookie = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+    )!;
     const logout = await crossSite('/logout').set('Cookie', cookie).expect(403);
     expect(logout.text).to.contain('<h1>Request refused</h1>');
-    const token = await formPost(t.app, '/api/tokens', { name: 'planted' }).set('Sec-Fetch-Site', 'cross-site').set('Cookie', cookie).expect(403);
+    const token = await formPost(t.app, '/api/tokens', { name: 'planted' })
+      .set('Sec-Fetch-Site', 'cross-site')
+      .set('Cookie', cookie)
+      .expect(403);
     expect(token.text).to.contain('<h1>Request refused</h1>').and.contain('href="/service-auth/tokens"');
     expect(await t.auth.tokens.list({ user: 'ada@example.com' })).to.have.length(0);
     await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(200);
@@ -222,9 +284,13 @@ describe('browser pages: refusals get a page of their own', () => {
 
   it('a token form sent after the session ended: 401 with a link to log in and come back', async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
-    const response = await formPost(t.app, '/api/tokens', { name: 'late' }).set('Cookie', 'service_auth_session=expired').expect(401);
+    const response = await formPost(t.app, '/api/tokens', { name: 'late' })
+      .set('Cookie', 'service_auth_session=expired')
+      .expect(401);
     expect(response.headers['content-type']).to.match(/^text\/html/);
-    expect(response.text).to.contain('<h1>Please log in again</h1>').and.contain('href="/service-auth/login?next=%2Fservice-auth%2Ftokens"');
+    expect(response.text)
+      .to.contain('<h1>Please log in again</h1>')
+      .and.contain('href="/service-auth/login?next=%2Fservice-auth%2Ftokens"');
   });
 });
 
@@ -232,7 +298,16 @@ describe('safeNext', () => {
   it('keeps same-site paths and refuses everything else', () => {
     expect(safeNext('/admin')).to.equal('/admin');
     expect(safeNext('/users/7/profile?x=1#top')).to.equal('/users/7/profile?x=1#top');
-    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'evil', '', '/a\nb', 42, undefined]) {
+    for (const bad of [
+      '//evil.example',
+      '/\\evil.example',
+      'https://evil.example',
+      'evil',
+      '',
+      '/a\nb',
+      42,
+      undefined,
+    ]) {
       expect(safeNext(bad), String(bad)).to.equal('/');
     }
   });

@@ -45,7 +45,8 @@ describe('password reset', () => {
     const mails = await outboxMails(outbox, count);
     return resetTokenFrom(mails[count - 1]!);
   };
-  const reset = (token: string, password = NEW_PASSWORD) => request(t.app).post('/service-auth/reset').send({ token, password });
+  const reset = (token: string, password = NEW_PASSWORD) =>
+    request(t.app).post('/service-auth/reset').send({ token, password });
 
   describe('POST /forgot', () => {
     it('answers 202 with the same body whether or not the email has an account', async () => {
@@ -86,8 +87,12 @@ describe('password reset', () => {
     });
 
     it('answers 422 for something that is not an email, and 400 without one', async () => {
-      expect((await request(t.app).post('/service-auth/forgot').send({ email: 'nope' }).expect(422)).body.code).to.equal('invalid_email');
-      expect((await request(t.app).post('/service-auth/forgot').send({}).expect(400)).body.code).to.equal('bad_request');
+      expect(
+        (await request(t.app).post('/service-auth/forgot').send({ email: 'nope' }).expect(422)).body.code,
+      ).to.equal('invalid_email');
+      expect((await request(t.app).post('/service-auth/forgot').send({}).expect(400)).body.code).to.equal(
+        'bad_request',
+      );
     });
   });
 
@@ -96,8 +101,14 @@ describe('password reset', () => {
       const token = await requestToken();
       const response = await reset(token).expect(200);
       expect(response.body.message).to.be.a('string');
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: NEW_PASSWORD }).expect(200);
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: NEW_PASSWORD })
+        .expect(200);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(401);
     });
 
     it('refuses a used token: reset tokens are single use', async () => {
@@ -105,7 +116,10 @@ describe('password reset', () => {
       await reset(token).expect(200);
       const again = await reset(token, 'Yet-Another-Password-1').expect(400);
       expect(again.body.code).to.equal('invalid_reset_token');
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: NEW_PASSWORD }).expect(200);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: NEW_PASSWORD })
+        .expect(200);
     });
 
     it('refuses an unknown token', async () => {
@@ -140,7 +154,10 @@ describe('password reset', () => {
 
     it('of two concurrent resets with one token, exactly one succeeds', async () => {
       const token = await requestToken();
-      const [first, second] = await Promise.all([reset(token, 'First-Racer-Password-1'), reset(token, 'Second-Racer-Password-2')]);
+      const [first, second] = await Promise.all([
+        reset(token, 'First-Racer-Password-1'),
+        reset(token, 'Second-Racer-Password-2'),
+      ]);
       expect([first.status, second.status].sort()).to.deep.equal([200, 400]);
       const winner = first.status === 200 ? 'First-Racer-Password-1' : 'Second-Racer-Password-2';
       await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: winner }).expect(200);
@@ -150,13 +167,22 @@ describe('password reset', () => {
       const token = await requestToken();
       const weak = await reset(token, 'weak').expect(422);
       expect(weak.body.code).to.equal('password_rules');
-      expect(weak.body.errors.map((e: { rule: string }) => e.rule)).to.deep.equal(['min_length', 'uppercase', 'digit', 'special']);
+      expect(weak.body.errors.map((e: { rule: string }) => e.rule)).to.deep.equal([
+        'min_length',
+        'uppercase',
+        'digit',
+        'special',
+      ]);
       await reset(token).expect(200);
     });
 
     it('ends every session of the user', async () => {
-      const first = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
-      const second = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
+      const first = sessionCookieFrom(
+        await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+      )!;
+      const second = sessionCookieFrom(
+        await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+      )!;
       await request(t.app).get('/service-auth/me').set('Cookie', first).expect(200);
       await reset(await requestToken()).expect(200);
       await request(t.app).get('/service-auth/me').set('Cookie', first).expect(401);
@@ -168,13 +194,22 @@ describe('password reset', () => {
       const addToken = async (publicId: string) => {
         const em = orm.em.fork();
         const user = await t.auth.users.findByEmail('ada@example.com');
-        em.create(ApiToken, { publicId, user: user!.id, name: 'ci', algorithm: 'sha256', hash: publicId.padEnd(64, '0'), scopes: [] });
+        em.create(ApiToken, {
+          publicId,
+          user: user!.id,
+          name: 'ci',
+          algorithm: 'sha256',
+          hash: publicId.padEnd(64, '0'),
+          scopes: [],
+        });
         await em.flush();
       };
       try {
         await addToken('tokenone');
         await reset(await requestToken(1)).expect(200);
-        expect((await orm.em.fork().findOneOrFail(ApiToken, { publicId: 'tokenone' })).revokedAt).to.be.instanceOf(Date);
+        expect((await orm.em.fork().findOneOrFail(ApiToken, { publicId: 'tokenone' })).revokedAt).to.be.instanceOf(
+          Date,
+        );
 
         const keeping = await createTestApp({
           SERVICE_AUTH_DATABASE_URL: database.url,
@@ -185,7 +220,10 @@ describe('password reset', () => {
           await addToken('tokentwo');
           await request(keeping.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
           const token = resetTokenFrom((await outboxMails(outbox, 2))[1]!);
-          await request(keeping.app).post('/service-auth/reset').send({ token, password: 'Kept-Tokens-Password-1' }).expect(200);
+          await request(keeping.app)
+            .post('/service-auth/reset')
+            .send({ token, password: 'Kept-Tokens-Password-1' })
+            .expect(200);
           expect((await orm.em.fork().findOneOrFail(ApiToken, { publicId: 'tokentwo' })).revokedAt).to.equal(null);
         } finally {
           await keeping.auth.close();
@@ -203,16 +241,24 @@ describe('password reset', () => {
 
   describe('auth.resetPassword (the operator path)', () => {
     it('sets the password and ends sessions without a token', async () => {
-      const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
+      const cookie = sessionCookieFrom(
+        await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+      )!;
       await t.auth.resetPassword('ada@example.com', NEW_PASSWORD);
       await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(401);
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: NEW_PASSWORD }).expect(200);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: NEW_PASSWORD })
+        .expect(200);
     });
 
     it('applies the password rules and changes nothing on failure', async () => {
       const error = await t.auth.resetPassword('ada@example.com', 'weak').catch((e: unknown) => e);
       expect(error).to.include({ code: 'password_rules' });
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(200);
     });
   });
 });

@@ -25,7 +25,12 @@ describe('every path and query parameter of the OpenAPI document, spoilt', () =>
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    const cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
+    const cookie = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
     const { token } = await t.auth.tokens.create('ada@example.com', { name: 'walk' });
     const sameSite = { 'Sec-Fetch-Site': 'same-origin', Cookie: cookie };
     clients = {
@@ -41,22 +46,35 @@ describe('every path and query parameter of the OpenAPI document, spoilt', () =>
 
   const send = (method: (typeof METHODS)[number], url: string, headers: Record<string, string>) => {
     const call = request(t.app)[method](url).set(headers);
-    return method === 'get' || method === 'head' ? call : call.send(headers['Content-Type'] === 'application/json' ? '{}' : '');
+    return method === 'get' || method === 'head'
+      ? call
+      : call.send(headers['Content-Type'] === 'application/json' ? '{}' : '');
   };
 
   it('refuses a NUL, an undecodable escape or 10 KB in any path parameter with 400 before any query, on every method, and never answers 500', async () => {
     const templates = Object.keys(document.paths ?? {}).filter((path) => path.includes('{'));
     // The JSON API's and the pages' alike.
-    expect(templates).to.include.members(['/api/passkeys/{id}', '/api/tokens/{id}', '/api/sessions/{id}', '/passkeys/{id}/remove', '/sessions/{id}/end', '/tokens/{id}/revoke']);
+    expect(templates).to.include.members([
+      '/api/passkeys/{id}',
+      '/api/tokens/{id}',
+      '/api/sessions/{id}',
+      '/passkeys/{id}/remove',
+      '/sessions/{id}/end',
+      '/tokens/{id}/revoke',
+    ]);
     // One parameter spoilt at a time, the others harmless: two of 10 KB would pass Node's limit on
     // the request line (431) before any route sees them.
-    const spoilt = templates.flatMap((template) => (template.match(/\{[^}]+\}/g) ?? []).map((parameter) => ({ template, parameter })));
+    const spoilt = templates.flatMap((template) =>
+      (template.match(/\{[^}]+\}/g) ?? []).map((parameter) => ({ template, parameter })),
+    );
     for (const { template, parameter } of spoilt) {
       for (const [name, value] of Object.entries(VALUES)) {
         const url = `/service-auth${template.replace(parameter, value).replace(/\{[^}]+\}/g, 'x')}`;
         for (const method of METHODS) {
           // Every method as a program; the documented ones also as a browser's form and with a token.
-          const documented = method in (document.paths![template] as object) || (method === 'head' && 'get' in (document.paths![template] as object));
+          const documented =
+            method in (document.paths![template] as object) ||
+            (method === 'head' && 'get' in (document.paths![template] as object));
           for (const [client, headers] of Object.entries(clients).slice(0, documented ? undefined : 1)) {
             statements.length = 0;
             const response = await send(method, url, headers);
@@ -65,7 +83,8 @@ describe('every path and query parameter of the OpenAPI document, spoilt', () =>
             if (!REFUSED.has(name)) continue;
             expect(response.status, what).to.equal(400);
             expect(statements, what).to.deep.equal([]);
-            if (client !== 'browser form' && method !== 'head') expect(response.body.code, what).to.equal('bad_request');
+            if (client !== 'browser form' && method !== 'head')
+              expect(response.body.code, what).to.equal('bad_request');
           }
         }
       }
@@ -74,18 +93,31 @@ describe('every path and query parameter of the OpenAPI document, spoilt', () =>
 
   it('answers any value of a query parameter without a 500, on the operation that takes it', async () => {
     const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, OpenAPIV3_1.OperationObject>).map(([method, operation]) => ({ path, method, operation })),
+      Object.entries(item as Record<string, OpenAPIV3_1.OperationObject>).map(([method, operation]) => ({
+        path,
+        method,
+        operation,
+      })),
     );
     let walked = 0;
     for (const { path, method, operation } of operations) {
-      const queries = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'query');
+      const queries = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter(
+        (parameter) => parameter.in === 'query',
+      );
       for (const parameter of queries) {
         for (const [name, value] of Object.entries(VALUES)) {
           // As a browser for a page's own URL, as a program for the API.
           const client = operation.tags?.includes('pages') ? 'browser form' : 'program';
           walked++;
-          const response = await send(method as (typeof METHODS)[number], `/service-auth${path.replace(/\{[^}]+\}/g, 'x')}?${parameter.name}=${value}`, clients[client]!);
-          expect(response.status, `${method.toUpperCase()} ${path}?${parameter.name}= ${name}, as a ${client}: ${response.text?.slice(0, 200)}`).to.be.below(500);
+          const response = await send(
+            method as (typeof METHODS)[number],
+            `/service-auth${path.replace(/\{[^}]+\}/g, 'x')}?${parameter.name}=${value}`,
+            clients[client]!,
+          );
+          expect(
+            response.status,
+            `${method.toUpperCase()} ${path}?${parameter.name}= ${name}, as a ${client}: ${response.text?.slice(0, 200)}`,
+          ).to.be.below(500);
         }
       }
     }

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
-import { createTestApp, outboxMails, PASSWORD, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import {
+  createTestApp,
+  outboxMails,
+  PASSWORD,
+  sessionCookieFrom,
+  temporaryDirectory,
+  type TestApp,
+} from '../helpers/app.js';
 
 const register = (t: TestApp, n: number, ip?: string) => {
   const call = request(t.app).post('/service-auth/register');
@@ -55,7 +62,8 @@ describe('rate limiting', () => {
     try {
       t = await createTestApp({ SERVICE_AUTH_MAIL_OUTBOX: outbox });
       await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-      for (let i = 0; i < 3; i++) await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
+      for (let i = 0; i < 3; i++)
+        await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
       await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(429);
       await t.auth.close();
       expect(await outboxMails(outbox, 3)).to.have.length(3);
@@ -66,7 +74,8 @@ describe('rate limiting', () => {
 
   it('refuses the 4th password reset attempt', async () => {
     t = await createTestApp();
-    for (let i = 0; i < 3; i++) await request(t.app).post('/service-auth/reset').send({ token: 'x', password: PASSWORD }).expect(400);
+    for (let i = 0; i < 3; i++)
+      await request(t.app).post('/service-auth/reset').send({ token: 'x', password: PASSWORD }).expect(400);
     await request(t.app).post('/service-auth/reset').send({ token: 'x', password: PASSWORD }).expect(429);
   });
 
@@ -80,26 +89,52 @@ describe('rate limiting', () => {
 
   it('limits the tokens each user creates (each costs a key derivation), from the API and the page alike, not from code', async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_TOKEN_CREATION: '3 per minute', 'trust proxy': true });
-    for (const email of ['ada@example.com', 'bob@example.com']) await t.auth.users.create({ email, password: PASSWORD });
+    for (const email of ['ada@example.com', 'bob@example.com'])
+      await t.auth.users.create({ email, password: PASSWORD });
     const session = async (email: string) => sessionCookieFrom(await login(t, email, PASSWORD).expect(200))!;
     const ada = await session('ada@example.com');
     const create = (cookie: string, ip: string) =>
-      request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).set('X-Forwarded-For', ip).send({ name: 'ci' });
+      request(t.app)
+        .post('/service-auth/api/tokens')
+        .set('Cookie', cookie)
+        .set('X-Forwarded-For', ip)
+        .send({ name: 'ci' });
     // A token's requests are refused before they count: a leaked token cannot use up ada's creations.
     const { token } = await t.auth.tokens.create('ada@example.com', { name: 'from code' });
     for (let i = 0; i < 4; i++) {
-      const refused = await request(t.app).post('/service-auth/api/tokens').set('Authorization', `Bearer ${token}`).send({ name: 'minted' }).expect(403);
-      expect([refused.body.code, refused.headers['ratelimit-remaining']]).to.deep.equal(['session_required', undefined]);
+      const refused = await request(t.app)
+        .post('/service-auth/api/tokens')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'minted' })
+        .expect(403);
+      expect([refused.body.code, refused.headers['ratelimit-remaining']]).to.deep.equal([
+        'session_required',
+        undefined,
+      ]);
     }
     const first = await create(ada, '203.0.113.1').expect(201);
     expect([first.headers['ratelimit-limit'], first.headers['ratelimit-remaining']]).to.deep.equal(['3', '2']);
     await create(ada, '203.0.113.2').expect(201);
     // From the tokens page's form, the same account's count.
-    await request(t.app).post('/service-auth/api/tokens').set('Cookie', ada).set('Accept', 'text/html').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: 'page' }).expect(201);
+    await request(t.app)
+      .post('/service-auth/api/tokens')
+      .set('Cookie', ada)
+      .set('Accept', 'text/html')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ name: 'page' })
+      .expect(201);
     const refused = await create(ada, '203.0.113.3').expect(429);
     expect(refused.body.code).to.equal('rate_limited');
     expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
-    const page = await request(t.app).post('/service-auth/api/tokens').set('Cookie', ada).set('Accept', 'text/html').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: 'page' }).expect(429);
+    const page = await request(t.app)
+      .post('/service-auth/api/tokens')
+      .set('Cookie', ada)
+      .set('Accept', 'text/html')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ name: 'page' })
+      .expect(429);
     expect(page.headers['content-type']).to.match(/^text\/html/);
     expect((await t.auth.tokens.list({ user: 'ada@example.com' })).length, 'nothing made past the limit').to.equal(4);
     await create(await session('bob@example.com'), '203.0.113.3').expect(201);
@@ -165,7 +200,9 @@ describe('rate limiting', () => {
 
     it('holds against guesses sent all at once: each is counted before its password is checked', async () => {
       const before = t.parts.hasher.calls.verify;
-      const responses = await Promise.all(Array.from({ length: 30 }, () => login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7')));
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () => login(t, 'ada@example.com', 'Wrong-Password-1', '198.51.100.7')),
+      );
       const statuses = responses.map((r) => r.status);
       expect(statuses.filter((s) => s === 401)).to.have.length(5);
       expect(statuses.filter((s) => s === 429)).to.have.length(25);

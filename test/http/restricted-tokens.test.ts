@@ -23,15 +23,21 @@ describe('tokens with scopes or bound to an organization, on the package’s own
   const tokens = {} as Record<'whole' | 'scoped' | 'bound' | 'scopedAndBound', { id: string; token: string }>;
 
   before(async () => {
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_TOKENS_PER_USER: 100 }, (_app, auth) => {
-      auth.defineRole('writer', [
-        { action: 'create', subject: 'Note' },
-        { action: ['read', 'update', 'delete'], subject: 'Note', conditions: { owner_id: '${user.id}' } },
-      ]);
-      auth.defineOrgRole('member', [{ action: 'read', subject: ['Organization', 'Project'] }, { action: ['create', 'update'], subject: 'Project', fields: ['name'] }]);
-      auth.defineScope('notes:read', [{ action: 'read', subject: 'Note' }], 'Read your notes');
-      auth.defineScope('projects:read', [{ action: 'read', subject: 'Project' }], 'Read projects');
-    });
+    t = await createTestApp(
+      { SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_TOKENS_PER_USER: 100 },
+      (_app, auth) => {
+        auth.defineRole('writer', [
+          { action: 'create', subject: 'Note' },
+          { action: ['read', 'update', 'delete'], subject: 'Note', conditions: { owner_id: '${user.id}' } },
+        ]);
+        auth.defineOrgRole('member', [
+          { action: 'read', subject: ['Organization', 'Project'] },
+          { action: ['create', 'update'], subject: 'Project', fields: ['name'] },
+        ]);
+        auth.defineScope('notes:read', [{ action: 'read', subject: 'Note' }], 'Read your notes');
+        auth.defineScope('projects:read', [{ action: 'read', subject: 'Project' }], 'Read projects');
+      },
+    );
     t.parts.knownOrgRole = (name) => ['owner', 'member'].includes(name);
     ada = (await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD, roles: ['writer'] })).id;
     const olga = (await t.auth.users.create({ email: 'olga@example.com', password: PASSWORD })).id;
@@ -40,27 +46,55 @@ describe('tokens with scopes or bound to an organization, on the package’s own
     await t.auth.orgs.create({ name: 'Initech', slug: 'initech', owner: olga });
     await t.auth.orgs.addMember(acme, ada, ['member']);
     await t.auth.orgs.addMember(globex, ada, ['member']);
-    cookie = sessionCookieFrom(await request(t.app).post(`${API}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app).post(`${API}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200),
+    )!;
     tokens.whole = await t.auth.tokens.create(ada, { name: 'whole' });
     tokens.scoped = await t.auth.tokens.create(ada, { name: 'scoped', scopes: ['notes:read'] });
     tokens.bound = await t.auth.tokens.create(ada, { name: 'bound', org: 'acme' });
-    tokens.scopedAndBound = await t.auth.tokens.create(ada, { name: 'scoped and bound', scopes: ['projects:read'], org: 'acme' });
+    tokens.scopedAndBound = await t.auth.tokens.create(ada, {
+      name: 'scoped and bound',
+      scopes: ['projects:read'],
+      org: 'acme',
+    });
   });
   after(() => t.auth.close());
 
-  const as = (token: string, method: 'get' | 'post' | 'delete', path: string) => request(t.app)[method](`${API}${path}`).set('Authorization', `Bearer ${token}`).send({});
+  const as = (token: string, method: 'get' | 'post' | 'delete', path: string) =>
+    request(t.app)[method](`${API}${path}`).set('Authorization', `Bearer ${token}`).send({});
 
   for (const kind of ['scoped', 'bound', 'scopedAndBound'] as const) {
     it(`${kind}: no listing, revoking others or the security log (403 insufficient_scope); no sessions, password, address, second factor or account (403 session_required)`, async () => {
       const { token } = tokens[kind];
-      for (const [method, path] of [['get', '/api/tokens'], ['delete', `/api/tokens/${tokens.whole.id}`], ['post', `/api/tokens/${tokens.whole.id}/revoke`], ['get', '/api/security-log']] as const) {
+      for (const [method, path] of [
+        ['get', '/api/tokens'],
+        ['delete', `/api/tokens/${tokens.whole.id}`],
+        ['post', `/api/tokens/${tokens.whole.id}/revoke`],
+        ['get', '/api/security-log'],
+      ] as const) {
         const refused = await as(token, method, path);
-        expect({ status: refused.status, code: refused.body.code, challenge: refused.headers['www-authenticate'] }, `${method} ${path}`).to.deep.equal({ status: 403, code: 'insufficient_scope', challenge: INSUFFICIENT });
+        expect(
+          { status: refused.status, code: refused.body.code, challenge: refused.headers['www-authenticate'] },
+          `${method} ${path}`,
+        ).to.deep.equal({ status: 403, code: 'insufficient_scope', challenge: INSUFFICIENT });
       }
-      const sessionOnly = [['post', '/api/tokens'], ['get', '/api/sessions'], ['delete', '/api/sessions'], ['delete', '/api/sessions/x'], ['post', '/password'], ['post', '/email'], ['delete', '/me'], ['get', '/api/mfa'], ['get', '/api/passkeys']] as const;
+      const sessionOnly = [
+        ['post', '/api/tokens'],
+        ['get', '/api/sessions'],
+        ['delete', '/api/sessions'],
+        ['delete', '/api/sessions/x'],
+        ['post', '/password'],
+        ['post', '/email'],
+        ['delete', '/me'],
+        ['get', '/api/mfa'],
+        ['get', '/api/passkeys'],
+      ] as const;
       for (const [method, path] of sessionOnly) {
         const refused = await as(token, method, path);
-        expect({ status: refused.status, code: refused.body.code }, `${method} ${path}`).to.deep.equal({ status: 403, code: 'session_required' });
+        expect({ status: refused.status, code: refused.body.code }, `${method} ${path}`).to.deep.equal({
+          status: 403,
+          code: 'session_required',
+        });
       }
       // The whole account's token was revoked by none of them.
       await as(tokens.whole.token, 'get', '/api/tokens').expect(200);
@@ -69,7 +103,12 @@ describe('tokens with scopes or bound to an organization, on the package’s own
 
   it('a token of the whole account lists the tokens and reads the security log', async () => {
     const listed = await as(tokens.whole.token, 'get', '/api/tokens').expect(200);
-    expect(listed.body.tokens.map((token: { name: string }) => token.name)).to.include.members(['whole', 'scoped', 'bound', 'scoped and bound']);
+    expect(listed.body.tokens.map((token: { name: string }) => token.name)).to.include.members([
+      'whole',
+      'scoped',
+      'bound',
+      'scoped and bound',
+    ]);
     await as(tokens.whole.token, 'get', '/api/security-log').expect(200);
   });
 
@@ -77,7 +116,11 @@ describe('tokens with scopes or bound to an organization, on the package’s own
     const rulesOf = async (token: string | null, query = '') => {
       const pending = request(t.app).get(`${API}/api/abilities${query}`);
       const response = await (token ? pending.set('Authorization', `Bearer ${token}`) : pending.set('Cookie', cookie));
-      return { status: response.status, rules: response.body.rules as RawRuleOf<MongoAbility>[], code: response.body.code as string | undefined };
+      return {
+        status: response.status,
+        rules: response.body.rules as RawRuleOf<MongoAbility>[],
+        code: response.body.code as string | undefined,
+      };
     };
     const abilityOf = (rules: RawRuleOf<MongoAbility>[]) => createMongoAbility(rules, { conditionsMatcher });
 
@@ -97,7 +140,9 @@ describe('tokens with scopes or bound to an organization, on the package’s own
       expect(bound.rules).to.deep.equal((await rulesOf(tokens.bound.token, `?org=${acme}`)).rules);
       const ability = abilityOf(bound.rules);
       expect(ability.can('read', subject('Project', { org_id: acme }))).to.equal(true);
-      expect(ability.can('read', subject('Project', { org_id: acme + 1 })), 'another organization’s project').to.equal(false);
+      expect(ability.can('read', subject('Project', { org_id: acme + 1 })), 'another organization’s project').to.equal(
+        false,
+      );
       expect(await rulesOf(tokens.bound.token, '?org=globex')).to.deep.include({ status: 403, code: 'forbidden' });
       // Outside organizations, a session has its global roles only.
       expect(abilityOf((await rulesOf(null)).rules).can('read', subject('Project', { org_id: acme }))).to.equal(false);

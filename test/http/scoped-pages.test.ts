@@ -11,7 +11,18 @@ import { pageGet } from '../helpers/forms.js';
 
 /** What shows nothing of an account, whoever asks. */
 // Signing in through a provider starts and ends on public routes (linking is for a session: sso tests).
-const PUBLIC_PAGES = ['/login', '/register', '/forgot', '/reset', '/confirm', '/confirm-email', '/invitations/accept', '/openapi.json', '/sso/:provider', '/sso/:provider/callback'];
+const PUBLIC_PAGES = [
+  '/login',
+  '/register',
+  '/forgot',
+  '/reset',
+  '/confirm',
+  '/confirm-email',
+  '/invitations/accept',
+  '/openapi.json',
+  '/sso/:provider',
+  '/sso/:provider/callback',
+];
 /** Who the credentials belong to: a token of any scope may ask (as `auth.currentUser`). */
 const WHO_AM_I = ['/me'];
 
@@ -29,11 +40,18 @@ interface Layer {
  */
 async function pageRoutes(app: Express): Promise<string[]> {
   await pageGet(app, '/login').expect(200);
-  const routers = (stack: Layer[]): Layer[] => stack.flatMap((layer) => (layer.handle.stack ? [layer, ...routers(layer.handle.stack)] : []));
-  const authRoutes = routers((app as unknown as { router: { stack: Layer[] } }).router.stack).find((layer) => layer.handle.stack!.length > 10)!;
-  return authRoutes.handle.stack!.filter((layer) => layer.slash && layer.handle.stack).flatMap((layer) =>
-    layer.handle.stack!.filter((inner) => inner.route?.methods['get'] && !inner.route.path.startsWith('/api/')).map((inner) => inner.route!.path),
-  );
+  const routers = (stack: Layer[]): Layer[] =>
+    stack.flatMap((layer) => (layer.handle.stack ? [layer, ...routers(layer.handle.stack)] : []));
+  const authRoutes = routers((app as unknown as { router: { stack: Layer[] } }).router.stack).find(
+    (layer) => layer.handle.stack!.length > 10,
+  )!;
+  return authRoutes.handle
+    .stack!.filter((layer) => layer.slash && layer.handle.stack)
+    .flatMap((layer) =>
+      layer.handle
+        .stack!.filter((inner) => inner.route?.methods['get'] && !inner.route.path.startsWith('/api/'))
+        .map((inner) => inner.route!.path),
+    );
 }
 
 describe('scopes on the pages', () => {
@@ -43,7 +61,9 @@ describe('scopes on the pages', () => {
   let other: { id: string; token: string };
 
   beforeEach(async () => {
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (_app, auth) => auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]));
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (_app, auth) =>
+      auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]),
+    );
     const ada = await t.auth.users.create({ email: 'ada@example.com', password: 'Correct-Horse-Battery-9' });
     await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: ada.id });
     scoped = await t.auth.tokens.create('ada@example.com', { name: 'reports only', scopes: ['reports:read'] });
@@ -56,7 +76,17 @@ describe('scopes on the pages', () => {
 
   it('refuses a token with scopes every page of the account, as the JSON API does', async () => {
     const routes = await pageRoutes(t.app);
-    expect(routes).to.include.members(['/tokens', '/tokens/:id/revoke', '/security-log', '/sessions', '/mfa', '/passkeys', '/password', '/orgs', '/orgs/:org']);
+    expect(routes).to.include.members([
+      '/tokens',
+      '/tokens/:id/revoke',
+      '/security-log',
+      '/sessions',
+      '/mfa',
+      '/passkeys',
+      '/password',
+      '/orgs',
+      '/orgs/:org',
+    ]);
     for (const route of routes) {
       const response = await page(route.replace(':id', other.id), scoped.token);
       expect(response.text, route).not.to.contain('nightly backup');
@@ -64,7 +94,9 @@ describe('scopes on the pages', () => {
       expect(response.status, route).to.equal(403);
       expect(response.headers['content-type'], route).to.match(/^text\/html/);
       // Seeing tokens, the log or organizations needs every scope; the account's own settings, a session.
-      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log', '/orgs', '/orgs/:org'].includes(route) ? 'Bearer realm="service-auth", error="insufficient_scope"' : undefined;
+      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log', '/orgs', '/orgs/:org'].includes(route)
+        ? 'Bearer realm="service-auth", error="insufficient_scope"'
+        : undefined;
       expect(response.headers['www-authenticate'], route).to.equal(needs);
     }
   });
@@ -80,7 +112,9 @@ describe('scopes on the pages', () => {
         continue;
       }
       expect(response.status, route).to.equal(403);
-      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log'].includes(route) ? 'Bearer realm="service-auth", error="insufficient_scope"' : undefined;
+      const needs = ['/tokens', '/tokens/:id/revoke', '/security-log'].includes(route)
+        ? 'Bearer realm="service-auth", error="insufficient_scope"'
+        : undefined;
       expect(response.headers['www-authenticate'], route).to.equal(needs);
     }
     const own = await page(`/tokens/${bound.id}/revoke`, bound.token).expect(200);
@@ -97,10 +131,16 @@ describe('scopes on the pages', () => {
   });
 
   it('answers the JSON security log only to a session or a token with every scope', async () => {
-    const refused = await request(t.app).get('/service-auth/api/security-log').set('Authorization', `Bearer ${scoped.token}`).expect(403);
+    const refused = await request(t.app)
+      .get('/service-auth/api/security-log')
+      .set('Authorization', `Bearer ${scoped.token}`)
+      .expect(403);
     expect(refused.body.code).to.equal('insufficient_scope');
     expect(refused.headers['www-authenticate']).to.equal('Bearer realm="service-auth", error="insufficient_scope"');
-    const allowed = await request(t.app).get('/service-auth/api/security-log').set('Authorization', `Bearer ${other.token}`).expect(200);
+    const allowed = await request(t.app)
+      .get('/service-auth/api/security-log')
+      .set('Authorization', `Bearer ${other.token}`)
+      .expect(200);
     expect(allowed.body.events.map((event: { type: string }) => event.type)).to.include('token_created');
   });
 });

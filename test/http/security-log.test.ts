@@ -17,8 +17,16 @@ describe('the security log', () => {
     adaId = (await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD })).id;
     await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
     await request(t.app).post('/service-auth/login').send({ email: 'bob@example.com', password: PASSWORD }).expect(200);
-    await request(t.app).post('/service-auth/login').set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0').send({ email: 'ada@example.com', password: 'Wrong-Guess-Battery-6' }).expect(401);
-    const login = await request(t.app).post('/service-auth/login').set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+    await request(t.app)
+      .post('/service-auth/login')
+      .set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0')
+      .send({ email: 'ada@example.com', password: 'Wrong-Guess-Battery-6' })
+      .expect(401);
+    const login = await request(t.app)
+      .post('/service-auth/login')
+      .set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0')
+      .send({ email: 'ada@example.com', password: PASSWORD })
+      .expect(200);
     cookie = sessionCookieFrom(login)!;
     await t.auth.audit.flush();
   });
@@ -28,19 +36,27 @@ describe('the security log', () => {
 
   it('answers the caller’s own records, newest first, without hashes, with a session or a token', async () => {
     const { body } = await log().expect(200);
-    expect(body.events.map((event: { type: string; outcome: string }) => `${event.type} ${event.outcome}`)).to.deep.equal(['login failure', 'login success', 'user_created success']);
+    expect(
+      body.events.map((event: { type: string; outcome: string }) => `${event.type} ${event.outcome}`),
+    ).to.deep.equal(['login failure', 'login success', 'user_created success']);
     expect(body.next).to.equal(null);
-    const success = body.events.find((event: { outcome: string; type: string }) => event.outcome === 'success' && event.type === 'login');
+    const success = body.events.find(
+      (event: { outcome: string; type: string }) => event.outcome === 'success' && event.type === 'login',
+    );
     expect(success).to.include({ email: 'ada@example.com', ip: '127.0.0.1', reason: null });
     expect(success.detail).to.have.keys('actor', 'session');
     expect(JSON.stringify(body)).not.to.match(/bob@example\.com|"hash"/);
     const { token } = await t.auth.tokens.create(adaId, { name: 'ci' });
-    const withToken = await request(t.app).get('/service-auth/api/security-log').set('Authorization', `Bearer ${token}`).expect(200);
+    const withToken = await request(t.app)
+      .get('/service-auth/api/security-log')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
     expect(withToken.body.events[0].type).to.equal('token_created');
   });
 
   it('pages back 50 at a time with before/next', async () => {
-    for (let i = 0; i < 60; i++) t.parts.audit.fail({ type: 'login', userId: adaId, email: 'ada@example.com', reason: 'invalid_credentials' });
+    for (let i = 0; i < 60; i++)
+      t.parts.audit.fail({ type: 'login', userId: adaId, email: 'ada@example.com', reason: 'invalid_credentials' });
     await t.auth.audit.flush();
     const first = (await log().expect(200)).body;
     expect(first.events).to.have.length(50);
@@ -59,7 +75,9 @@ describe('the security log', () => {
       expect(body).to.include({ code: 'bad_request' });
       expect(body.errors).to.deep.equal([{ field: 'before', message: 'must be a record id: a whole number from 1' }]);
     }
-    expect((await request(t.app).get('/service-auth/api/security-log').expect(401)).body.code).to.equal('unauthenticated');
+    expect((await request(t.app).get('/service-auth/api/security-log').expect(401)).body.code).to.equal(
+      'unauthenticated',
+    );
   });
 
   it('shows the page to a logged-in browser, linking older records, and sends others to log in', async () => {
@@ -70,7 +88,8 @@ describe('the security log', () => {
     expect(page.text).to.contain('127.0.0.1');
     expect(page.text).not.to.contain('bob@example.com');
     expect(page.text).not.to.contain('rel="next"');
-    for (let i = 0; i < 60; i++) t.parts.audit.fail({ type: 'login', userId: adaId, email: 'ada@example.com', reason: 'invalid_credentials' });
+    for (let i = 0; i < 60; i++)
+      t.parts.audit.fail({ type: 'login', userId: adaId, email: 'ada@example.com', reason: 'invalid_credentials' });
     await t.auth.audit.flush();
     const full = await pageGet(t.app, '/security-log').set('Cookie', cookie).expect(200);
     const older = /href="\/service-auth\/security-log\?before=(\d+)" rel="next"/.exec(full.text);

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { Session } from '../../src/storage/entities/index.js';
-import { createTestApp, openDatabase, PASSWORD, sessionCookieFrom, temporaryDatabase, type TestApp } from '../helpers/app.js';
+import {
+  createTestApp,
+  openDatabase,
+  PASSWORD,
+  sessionCookieFrom,
+  temporaryDatabase,
+  type TestApp,
+} from '../helpers/app.js';
 import { holdFeedClock } from '../helpers/feed-clock.js';
 
 const login = (t: TestApp, cookie?: string) => {
@@ -87,7 +94,9 @@ describe('sessions', () => {
       const cookie = sessionCookieFrom(await login(t))!;
       await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(200);
       const response = await request(t.app).post('/service-auth/logout').set('Cookie', cookie).expect(204);
-      expect((response.headers['set-cookie'] as unknown as string[])[0]).to.match(/^service_auth_session=;.*Expires=Thu, 01 Jan 1970/);
+      expect((response.headers['set-cookie'] as unknown as string[])[0]).to.match(
+        /^service_auth_session=;.*Expires=Thu, 01 Jan 1970/,
+      );
       await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(401);
       const orm = await openDatabase(database.url);
       try {
@@ -146,10 +155,14 @@ describe('sessions', () => {
       try {
         const clock = holdFeedClock(other);
         const cookie = sessionCookieFrom(await login(t))!;
-        expect((await request(other.app).get('/service-auth/me').set('Cookie', cookie)).body.user.roles).to.deep.equal([]);
+        expect((await request(other.app).get('/service-auth/me').set('Cookie', cookie)).body.user.roles).to.deep.equal(
+          [],
+        );
         await t.auth.users.addRole('ada@example.com', 'editor');
         clock.passInterval();
-        expect((await request(other.app).get('/service-auth/me').set('Cookie', cookie)).body.user.roles).to.deep.equal(['editor']);
+        expect((await request(other.app).get('/service-auth/me').set('Cookie', cookie)).body.user.roles).to.deep.equal([
+          'editor',
+        ]);
       } finally {
         await other.auth.close();
       }

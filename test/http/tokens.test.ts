@@ -10,22 +10,41 @@ describe('/api/tokens and the token guards', () => {
   let bob: string;
 
   beforeEach(async () => {
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_TOKENS_PER_USER: 3, SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS: 30, SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS: 7 }, (app, auth) => {
-      auth.defineRole('admin', [{ action: 'manage', subject: 'all' }]);
-      app.get('/api/whoami', auth.tokenRequired, (req, res) => res.json({ email: req.user!.email, method: req.authMethod, token: req.token }));
-      app.get('/alias', auth.token_required, (_req, res) => res.json({ ok: true }));
-      app.get('/api/reports', auth.tokenRequired, auth.requireScopes('reports:read'), (_req, res) => res.json({ ok: true }));
-      app.get('/mixed/reports', auth.requireScopes('reports:read', 'reports:write'), (_req, res) => res.json({ ok: true }));
-      app.get('/admin', auth.rolesRequired('admin'), (req, res) => res.json({ method: req.authMethod }));
-    });
+    t = await createTestApp(
+      {
+        SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+        SERVICE_AUTH_MAX_TOKENS_PER_USER: 3,
+        SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS: 30,
+        SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS: 7,
+      },
+      (app, auth) => {
+        auth.defineRole('admin', [{ action: 'manage', subject: 'all' }]);
+        app.get('/api/whoami', auth.tokenRequired, (req, res) =>
+          res.json({ email: req.user!.email, method: req.authMethod, token: req.token }),
+        );
+        app.get('/alias', auth.token_required, (_req, res) => res.json({ ok: true }));
+        app.get('/api/reports', auth.tokenRequired, auth.requireScopes('reports:read'), (_req, res) =>
+          res.json({ ok: true }),
+        );
+        app.get('/mixed/reports', auth.requireScopes('reports:read', 'reports:write'), (_req, res) =>
+          res.json({ ok: true }),
+        );
+        app.get('/admin', auth.rolesRequired('admin'), (req, res) => res.json({ method: req.authMethod }));
+      },
+    );
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD, roles: ['admin'] });
     await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
-    ada = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }))!;
-    bob = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'bob@example.com', password: PASSWORD }))!;
+    ada = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }),
+    )!;
+    bob = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: 'bob@example.com', password: PASSWORD }),
+    )!;
   });
   afterEach(() => t.auth.close());
 
-  const create = (cookie: string, body: Record<string, unknown>) => request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).send(body);
+  const create = (cookie: string, body: Record<string, unknown>) =>
+    request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).send(body);
   const bearer = (path: string, token: string) => request(t.app).get(path).set('Authorization', `Bearer ${token}`);
 
   describe('POST /api/tokens', () => {
@@ -33,7 +52,15 @@ describe('/api/tokens and the token guards', () => {
       const before = Date.now();
       const response = await create(ada, { name: 'deploy bot' }).expect(201);
       expect(response.headers['cache-control']).to.equal('no-store');
-      expect(Object.keys(response.body).sort()).to.deep.equal(['created_at', 'expires_at', 'id', 'name', 'org', 'scopes', 'token']);
+      expect(Object.keys(response.body).sort()).to.deep.equal([
+        'created_at',
+        'expires_at',
+        'id',
+        'name',
+        'org',
+        'scopes',
+        'token',
+      ]);
       expect(response.body.org, 'bound to no organization').to.equal(null);
       expect(response.body).to.include({ name: 'deploy bot' });
       expect(response.body.scopes).to.deep.equal([]);
@@ -47,7 +74,11 @@ describe('/api/tokens and the token guards', () => {
     });
 
     it('accepts expires_in_days from 1 to the maximum, and scopes', async () => {
-      const response = await create(ada, { name: 'ci', expires_in_days: 30, scopes: ['reports:read', 'deploy.prod'] }).expect(201);
+      const response = await create(ada, {
+        name: 'ci',
+        expires_in_days: 30,
+        scopes: ['reports:read', 'deploy.prod'],
+      }).expect(201);
       expect(response.body.scopes).to.deep.equal(['reports:read', 'deploy.prod']);
       expect((Date.parse(response.body.expires_at) - Date.parse(response.body.created_at)) / 86_400_000).to.equal(30);
       await create(ada, { name: 'short', expires_in_days: 1 }).expect(201);
@@ -71,14 +102,21 @@ describe('/api/tokens and the token guards', () => {
       for (const [body, fields] of cases) {
         const response = await create(ada, body).expect(400);
         expect(response.body.code).to.equal('bad_request');
-        expect(response.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body)).to.deep.equal(fields);
+        expect(
+          response.body.errors.map((e: { field: string }) => e.field),
+          JSON.stringify(body),
+        ).to.deep.equal(fields);
       }
       expect((await request(t.app).get('/service-auth/api/tokens').set('Cookie', ada)).body.tokens).to.deep.equal([]);
     });
 
     it('needs a session: 403 session_required with a token, 401 without credentials', async () => {
       const { token } = (await create(ada, { name: 'first' }).expect(201)).body;
-      const response = await request(t.app).post('/service-auth/api/tokens').set('Authorization', `Bearer ${token}`).send({ name: 'minted' }).expect(403);
+      const response = await request(t.app)
+        .post('/service-auth/api/tokens')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'minted' })
+        .expect(403);
       expect(response.body.code).to.equal('session_required');
       await request(t.app).post('/service-auth/api/tokens').send({ name: 'anonymous' }).expect(401);
     });
@@ -129,7 +167,7 @@ describe('/api/tokens and the token guards', () => {
   });
 
   describe('DELETE /api/tokens/<id>', () => {
-    it('revokes the caller\'s token: 204, then the token is refused', async () => {
+    it("revokes the caller's token: 204, then the token is refused", async () => {
       const { id, token } = (await create(ada, { name: 'doomed' }).expect(201)).body;
       await bearer('/api/whoami', token).expect(200);
       await request(t.app).delete(`/service-auth/api/tokens/${id}`).set('Cookie', ada).expect(204);
@@ -141,7 +179,10 @@ describe('/api/tokens and the token guards', () => {
     it("answers 404 for another user's token and for an unknown id, alike, and changes nothing", async () => {
       const { id, token } = (await create(ada, { name: 'ada only' }).expect(201)).body;
       const foreign = await request(t.app).delete(`/service-auth/api/tokens/${id}`).set('Cookie', bob).expect(404);
-      const unknown = await request(t.app).delete('/service-auth/api/tokens/doesnotexist').set('Cookie', bob).expect(404);
+      const unknown = await request(t.app)
+        .delete('/service-auth/api/tokens/doesnotexist')
+        .set('Cookie', bob)
+        .expect(404);
       expect(foreign.body.code).to.equal('not_found');
       expect(unknown.body.code).to.equal('not_found');
       await bearer('/api/whoami', token).expect(200);
@@ -150,7 +191,10 @@ describe('/api/tokens and the token guards', () => {
     it('works with a token as the credential too', async () => {
       const first = (await create(ada, { name: 'a' }).expect(201)).body;
       const second = (await create(ada, { name: 'b' }).expect(201)).body;
-      await request(t.app).delete(`/service-auth/api/tokens/${second.id}`).set('Authorization', `Bearer ${first.token}`).expect(204);
+      await request(t.app)
+        .delete(`/service-auth/api/tokens/${second.id}`)
+        .set('Authorization', `Bearer ${first.token}`)
+        .expect(204);
     });
   });
 
@@ -158,7 +202,11 @@ describe('/api/tokens and the token guards', () => {
     it('lets a token through with req.user, req.token and req.authMethod', async () => {
       const { id, token } = (await create(ada, { name: 'whoami', scopes: ['x:y'] }).expect(201)).body;
       const response = await bearer('/api/whoami', token).expect(200);
-      expect(response.body).to.deep.equal({ email: 'ada@example.com', method: 'token', token: { id, scopes: ['x:y'], org: null } });
+      expect(response.body).to.deep.equal({
+        email: 'ada@example.com',
+        method: 'token',
+        token: { id, scopes: ['x:y'], org: null },
+      });
       await bearer('/alias', token).expect(200);
     });
 
@@ -175,7 +223,11 @@ describe('/api/tokens and the token guards', () => {
     });
 
     it('refuses an invalid bearer token even when a valid session cookie comes along', async () => {
-      const response = await request(t.app).get('/admin').set('Cookie', ada).set('Authorization', 'Bearer sat_bogus_bogus').expect(401);
+      const response = await request(t.app)
+        .get('/admin')
+        .set('Cookie', ada)
+        .set('Authorization', 'Bearer sat_bogus_bogus')
+        .expect(401);
       expect(response.body.code).to.equal('invalid_token');
     });
 
@@ -203,11 +255,18 @@ describe('/api/tokens and the token guards', () => {
 
     it('POST /logout with a token is 400, saying to revoke it, and the token stays valid (a 204 would say it was gone)', async () => {
       const { token, id } = (await create(ada, { name: 'logout' }).expect(201)).body;
-      const refused = await request(t.app).post('/service-auth/logout').set('Authorization', `Bearer ${token}`).expect(400);
+      const refused = await request(t.app)
+        .post('/service-auth/logout')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(400);
       expect(refused.body.code).to.equal('bad_request');
       expect(refused.body.detail).to.match(/revoked: DELETE \/api\/tokens\/\{id\}/);
       // With a session cookie alongside, the token still decides: the session is not ended either.
-      await request(t.app).post('/service-auth/logout').set('Authorization', `Bearer ${token}`).set('Cookie', ada).expect(400);
+      await request(t.app)
+        .post('/service-auth/logout')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Cookie', ada)
+        .expect(400);
       await request(t.app).get('/service-auth/me').set('Cookie', ada).expect(200);
       await bearer('/api/whoami', token).expect(200);
       await request(t.app).delete(`/service-auth/api/tokens/${id}`).set('Authorization', `Bearer ${token}`).expect(204);
@@ -216,13 +275,22 @@ describe('/api/tokens and the token guards', () => {
     it('a scoped token may revoke itself, and no other token: 403 insufficient_scope', async () => {
       const scoped = (await create(ada, { name: 'scoped', scopes: ['reports:read'] }).expect(201)).body;
       const other = (await create(ada, { name: 'other' }).expect(201)).body;
-      const refused = await request(t.app).delete(`/service-auth/api/tokens/${other.id}`).set('Authorization', `Bearer ${scoped.token}`).expect(403);
+      const refused = await request(t.app)
+        .delete(`/service-auth/api/tokens/${other.id}`)
+        .set('Authorization', `Bearer ${scoped.token}`)
+        .expect(403);
       expect(refused.body.code).to.equal('insufficient_scope');
       await bearer('/api/whoami', other.token).expect(200);
-      await request(t.app).delete(`/service-auth/api/tokens/${scoped.id}`).set('Authorization', `Bearer ${scoped.token}`).expect(204);
+      await request(t.app)
+        .delete(`/service-auth/api/tokens/${scoped.id}`)
+        .set('Authorization', `Bearer ${scoped.token}`)
+        .expect(204);
       await bearer('/api/whoami', scoped.token).expect(401);
       // A token that carries every scope may revoke the user's others.
-      await request(t.app).delete(`/service-auth/api/tokens/${other.id}`).set('Authorization', `Bearer ${other.token}`).expect(204);
+      await request(t.app)
+        .delete(`/service-auth/api/tokens/${other.id}`)
+        .set('Authorization', `Bearer ${other.token}`)
+        .expect(204);
     });
   });
 
@@ -232,7 +300,9 @@ describe('/api/tokens and the token guards', () => {
       const right = (await create(ada, { name: 'right', scopes: ['reports:read'] }).expect(201)).body.token;
       const response = await bearer('/api/reports', narrow).expect(403);
       expect(response.body.code).to.equal('insufficient_scope');
-      expect(response.headers['www-authenticate']).to.equal('Bearer realm="service-auth", error="insufficient_scope", scope="reports:read"');
+      expect(response.headers['www-authenticate']).to.equal(
+        'Bearer realm="service-auth", error="insufficient_scope", scope="reports:read"',
+      );
       await bearer('/api/reports', right).expect(200);
       await bearer('/mixed/reports', right).expect(403);
     });

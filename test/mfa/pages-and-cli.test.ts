@@ -22,7 +22,9 @@ describe('§15.1 the second factor’s pages', () => {
   beforeEach(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    cookie = sessionCookieFrom(await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD }).expect(303))!;
+    cookie = sessionCookieFrom(
+      await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD }).expect(303),
+    )!;
   });
   afterEach(() => t.auth.close());
   const as = (test: request.Test) => test.set('Cookie', cookie);
@@ -50,20 +52,32 @@ describe('§15.1 the second factor’s pages', () => {
     const on = await as(formPost(t.app, '/mfa/totp/confirm', { code: totpCode(key, Date.now()) })).expect(200);
     const recovery = /<li><code>([a-z2-7-]{19})<\/code><\/li>/.exec(on.text)![1]!;
 
-    const step = await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD, next: '/after' }).expect(200);
+    const step = await formPost(t.app, '/login', {
+      email: 'ada@example.com',
+      password: PASSWORD,
+      next: '/after',
+    }).expect(200);
     expect(step.text).to.contain('Enter your code');
     expect(step.headers['set-cookie'] ?? []).to.deep.equal([]);
     const ticket = ticketOf(step.text);
     const wrong = await formPost(t.app, '/login/mfa', { ticket, next: '/after', code: '000000' }).expect(401);
     expect(ticketOf(wrong.text)).to.equal(ticket);
     expect(wrong.text).to.contain('That code is not right');
-    const done = await formPost(t.app, '/login/mfa', { ticket, next: '/after', code: totpCode(key, Date.now() + 30_000) }).expect(303);
+    const done = await formPost(t.app, '/login/mfa', {
+      ticket,
+      next: '/after',
+      code: totpCode(key, Date.now() + 30_000),
+    }).expect(303);
     expect(done.headers['location']).to.equal('/after');
     expect(sessionCookieFrom(done)).to.be.a('string');
 
-    const again = ticketOf((await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD }).expect(200)).text);
+    const again = ticketOf(
+      (await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD }).expect(200)).text,
+    );
     await formPost(t.app, '/login/mfa', { ticket: again, recovery_code: recovery }).expect(303);
-    const used = ticketOf((await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD }).expect(200)).text);
+    const used = ticketOf(
+      (await formPost(t.app, '/login', { email: 'ada@example.com', password: PASSWORD }).expect(200)).text,
+    );
     const refused = await formPost(t.app, '/login/mfa', { ticket: used, recovery_code: recovery }).expect(401);
     expect(refused.text).to.match(/<details open>/);
     const expired = await formPost(t.app, '/login/mfa', { ticket: 'not-a-ticket', code: '123456' }).expect(303);
@@ -88,18 +102,44 @@ describe('CLI: reset-mfa', () => {
     try {
       const ada = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
       // A session opened before: by a stolen device, say.
-      const earlier = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
+      const earlier = sessionCookieFrom(
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: 'ada@example.com', password: PASSWORD })
+          .expect(200),
+      )!;
       const setup = await t.parts.secondFactors.beginTotp(ada);
       await t.parts.secondFactors.confirmTotp(ada.id, totpCode(setup.secret, Date.now()));
       // A passkey as the browser test registers one (only its row matters here).
       const passkeys = () => t.parts.storage.em().then((em) => em.fork().count(Passkey, { user: ada.id }));
-      await (await t.parts.storage.em()).fork().insert(Passkey, { credentialId: 'cred-1', user: ada.id, name: 'Phone', publicKey: 'AA', counter: 0, transports: '', createdAt: new Date(), lastUsedAt: null });
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(401);
+      await (
+        await t.parts.storage.em()
+      )
+        .fork()
+        .insert(Passkey, {
+          credentialId: 'cred-1',
+          user: ada.id,
+          name: 'Phone',
+          publicKey: 'AA',
+          counter: 0,
+          transports: '',
+          createdAt: new Date(),
+          lastUsedAt: null,
+        });
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(401);
       const reset = await runCli(['auth', 'reset-mfa', 'ada@example.com', '--database', database.url]);
       expect(reset).to.include({ code: 0, stderr: '' });
-      expect(reset.stdout).to.contain('Removed the authenticator app and recovery codes and 1 passkey of ada@example.com, and ended their sessions');
+      expect(reset.stdout).to.contain(
+        'Removed the authenticator app and recovery codes and 1 passkey of ada@example.com, and ended their sessions',
+      );
       await untilStatus(() => meWithCookie(t, earlier), 401);
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(200);
       expect(await passkeys()).to.equal(0);
       const records = await t.auth.audit.query({ type: 'mfa_disabled' });
       expect(records.map((record) => [record.detail['factor'], record.detail['actor']])).to.have.deep.members([
@@ -109,7 +149,9 @@ describe('CLI: reset-mfa', () => {
       const again = await runCliInProcess(['auth', 'reset-mfa', 'ada@example.com', '--database', database.url]);
       expect(again).to.include({ code: 0 });
       expect(again.stdout).to.contain('has no second factor; nothing changed');
-      expect((await runCliInProcess(['auth', 'reset-mfa', 'nobody@example.com', '--database', database.url])).code).to.equal(1);
+      expect(
+        (await runCliInProcess(['auth', 'reset-mfa', 'nobody@example.com', '--database', database.url])).code,
+      ).to.equal(1);
     } finally {
       await t.auth.close();
       await database.remove();

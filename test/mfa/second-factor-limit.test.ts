@@ -21,20 +21,31 @@ function clients(apps: TestApp[]) {
   return {
     /** The ticket the password earns, logging in from this address. */
     async ticket(ip: number): Promise<string> {
-      const answer = await request(app(ip)).post('/service-auth/login').set('X-Forwarded-For', address(ip)).send({ email: EMAIL, password: PASSWORD }).expect(401);
+      const answer = await request(app(ip))
+        .post('/service-auth/login')
+        .set('X-Forwarded-For', address(ip))
+        .send({ email: EMAIL, password: PASSWORD })
+        .expect(401);
       return answer.body.ticket as string;
     },
-    secondStep: (ip: number, body: Record<string, string>) => request(app(ip)).post('/service-auth/login/mfa').set('X-Forwarded-For', address(ip)).send(body),
+    secondStep: (ip: number, body: Record<string, string>) =>
+      request(app(ip)).post('/service-auth/login/mfa').set('X-Forwarded-For', address(ip)).send(body),
   };
 }
 
 /** Ada, with an authenticator app set up; her secret and recovery codes. */
 async function enrolled(t: TestApp): Promise<{ secret: string; codes: string[] }> {
   await t.auth.users.create({ email: EMAIL, password: PASSWORD });
-  const login = await request(t.app).post('/service-auth/login').set('X-Forwarded-For', '192.0.2.1').send({ email: EMAIL, password: PASSWORD }).expect(200);
+  const login = await request(t.app)
+    .post('/service-auth/login')
+    .set('X-Forwarded-For', '192.0.2.1')
+    .send({ email: EMAIL, password: PASSWORD })
+    .expect(200);
   const as = (test: request.Test) => test.set('Cookie', sessionCookieFrom(login)!).set('X-Forwarded-For', '192.0.2.1');
   const { secret } = (await as(request(t.app).post('/service-auth/api/mfa/totp')).expect(200)).body;
-  const confirmed = await as(request(t.app).post('/service-auth/api/mfa/totp/confirm')).send({ code: totpCode(secret, Date.now()) }).expect(200);
+  const confirmed = await as(request(t.app).post('/service-auth/api/mfa/totp/confirm'))
+    .send({ code: totpCode(secret, Date.now()) })
+    .expect(200);
   return { secret, codes: confirmed.body.recovery_codes };
 }
 
@@ -50,9 +61,14 @@ function capsWrongCodesPerAccount(build: () => Promise<TestApp[]>) {
     const { ticket, secondStep } = clients(apps);
     // Four wrong codes from each of two addresses (each address's fifth failure would be its own
     // limit), and two from a third: ten, each from a ticket with tries left.
-    for (const [ip, wrong] of [[1, 4], [2, 4], [3, 2]] as const) {
+    for (const [ip, wrong] of [
+      [1, 4],
+      [2, 4],
+      [3, 2],
+    ] as const) {
       const mine = await ticket(ip);
-      for (let i = 0; i < wrong; i++) expect((await secondStep(ip, { ticket: mine, code: '000000' }).expect(401)).body.code).to.equal('invalid_code');
+      for (let i = 0; i < wrong; i++)
+        expect((await secondStep(ip, { ticket: mine, code: '000000' }).expect(401)).body.code).to.equal('invalid_code');
     }
     const fresh = await ticket(4);
     const refused = await secondStep(4, { ticket: fresh, code: '000000' }).expect(429);
@@ -61,11 +77,17 @@ function capsWrongCodesPerAccount(build: () => Promise<TestApp[]>) {
     expect(Number(refused.headers['retry-after'])).to.be.within(1, 86_400);
     expect(refused.headers['ratelimit-limit']).to.equal('10');
     const right = totpCode(secret, Date.now() + 30_000); // the enrolment used this step's
-    expect((await secondStep(4, { ticket: fresh, code: right }).expect(429)).body.code, 'the right code is not checked either').to.equal('rate_limited');
+    expect(
+      (await secondStep(4, { ticket: fresh, code: right }).expect(429)).body.code,
+      'the right code is not checked either',
+    ).to.equal('rate_limited');
     // The refusals took none of the ticket's tries: the owner's recovery code logs in with it.
     await secondStep(4, { ticket: fresh, recovery_code: codes[0]! }).expect(200);
     const later = await ticket(5);
-    expect((await secondStep(5, { ticket: later, code: '000000' }).expect(401)).body.code, 'the count was cleared').to.equal('invalid_code');
+    expect(
+      (await secondStep(5, { ticket: later, code: '000000' }).expect(401)).body.code,
+      'the count was cleared',
+    ).to.equal('invalid_code');
     await secondStep(5, { ticket: later, code: right }).expect(200);
   });
 
@@ -73,9 +95,14 @@ function capsWrongCodesPerAccount(build: () => Promise<TestApp[]>) {
     await enrolled(apps[0]!);
     const { ticket, secondStep } = clients(apps);
     const tickets = await Promise.all([1, 2, 3, 4, 5].map((ip) => ticket(ip)));
-    const guesses = tickets.flatMap((mine, n) => Array.from({ length: 4 }, () => secondStep(n + 1, { ticket: mine, code: '000000' })));
+    const guesses = tickets.flatMap((mine, n) =>
+      Array.from({ length: 4 }, () => secondStep(n + 1, { ticket: mine, code: '000000' })),
+    );
     const answers = (await Promise.all(guesses)).map((answer) => answer.body.code as string);
-    expect(answers.filter((code) => code === 'invalid_code'), 'codes checked').to.have.length(10);
+    expect(
+      answers.filter((code) => code === 'invalid_code'),
+      'codes checked',
+    ).to.have.length(10);
     expect(answers.filter((code) => code === 'rate_limited')).to.have.length(10);
   });
 }

@@ -37,7 +37,12 @@ describe('assigning organization roles over HTTP, as a property', () => {
     ada = (await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD })).id;
     await t.auth.users.create({ email: 'actor@example.com', password: PASSWORD });
     target = (await t.auth.users.create({ email: 'target@example.com', password: PASSWORD })).id;
-    cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'actor@example.com', password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'actor@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
   });
   after(() => t.auth.close());
 

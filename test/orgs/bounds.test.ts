@@ -37,7 +37,8 @@ describe('organizations are bounded', () => {
       .set('Sec-Fetch-Site', 'same-origin')
       .set('Accept', 'application/json')
       .send({ name });
-  const createForm = (cookie: string, name: string) => formPost(t.app, '/api/orgs', { name, slug: '' }).set('Cookie', cookie);
+  const createForm = (cookie: string, name: string) =>
+    formPost(t.app, '/api/orgs', { name, slug: '' }).set('Cookie', cookie);
   const organizations = async (): Promise<number> => (await t.parts.storage.em()).count(Organization, {});
 
   describe('SERVICE_AUTH_RATE_LIMIT_ORGS', () => {
@@ -82,7 +83,10 @@ describe('organizations are bounded', () => {
     it('refuses a third owned organization with 409 too_many_organizations when the bound is 2, creating nothing', async () => {
       await start({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_ORGS_PER_USER: 2 });
       const dee = await someone();
-      const [first] = await Promise.all([createJson(dee.cookie, 'First').expect(201), createJson(dee.cookie, 'Second').expect(201)]);
+      const [first] = await Promise.all([
+        createJson(dee.cookie, 'First').expect(201),
+        createJson(dee.cookie, 'Second').expect(201),
+      ]);
       const refused = await createJson(dee.cookie, 'Third').expect(409);
       expect(refused.body).to.include({ code: 'too_many_organizations' });
       expect(refused.body.detail).to.contain('(2)');
@@ -110,7 +114,10 @@ describe('organizations are bounded', () => {
       await start({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAX_ORGS_PER_USER: 1 });
       const fay = await someone();
       await t.auth.orgs.create({ name: 'Only', owner: fay.id });
-      const error = await t.auth.orgs.create({ name: 'Another', owner: fay.id }).then(() => null, (caught: unknown) => caught);
+      const error = await t.auth.orgs.create({ name: 'Another', owner: fay.id }).then(
+        () => null,
+        (caught: unknown) => caught,
+      );
       expect(error).to.include({ code: 'too_many_organizations', status: 409 });
     });
   });

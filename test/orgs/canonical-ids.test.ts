@@ -21,7 +21,20 @@ function spellingsOf(id: number): fc.Arbitrary<string> {
   const digits = String(id);
   return fc.oneof(
     fc.nat({ max: 3 }).map((zeros) => `${'0'.repeat(zeros + 1)}${digits}`),
-    fc.constantFrom(`+${digits}`, `${digits}.0`, `${digits}.`, ` ${digits}`, `${digits} `, `${digits}\t`, `-${digits}`, `${digits}e0`, `0x${id.toString(16)}`, `${digits}n`, '0', '-0'),
+    fc.constantFrom(
+      `+${digits}`,
+      `${digits}.0`,
+      `${digits}.`,
+      ` ${digits}`,
+      `${digits} `,
+      `${digits}\t`,
+      `-${digits}`,
+      `${digits}e0`,
+      `0x${id.toString(16)}`,
+      `${digits}n`,
+      '0',
+      '-0',
+    ),
     // Full-width and Arabic-Indic digits look like digits to some parsers.
     fc.constant(digits.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d)))),
     fc.constant(digits.replace(/[0-9]/g, (d) => String.fromCharCode(0x0660 + Number(d)))),
@@ -31,7 +44,12 @@ function spellingsOf(id: number): fc.Arbitrary<string> {
 /** Strings that can go into a path segment (escaped), and are not `.` or `..` (which a path resolves). */
 function segments(id: number, slug: string): fc.Arbitrary<string> {
   return fc
-    .oneof(spellingsOf(id), fc.string({ minLength: 1, maxLength: 20 }), fc.stringMatching(/^[0-9]{1,17}$/), fc.constantFrom(String(id), slug, slug.toUpperCase(), `${slug} `))
+    .oneof(
+      spellingsOf(id),
+      fc.string({ minLength: 1, maxLength: 20 }),
+      fc.stringMatching(/^[0-9]{1,17}$/),
+      fc.constantFrom(String(id), slug, slug.toUpperCase(), `${slug} `),
+    )
     .filter((text) => text !== '' && text !== '.' && text !== '..' && escapable(text));
 }
 
@@ -54,7 +72,9 @@ describe('organizations named in URLs: one spelling each', () => {
     defineDemoOrgRoles(t.auth);
     const email = 'canon@example.com';
     const user = await t.auth.users.create({ email, password: PASSWORD });
-    cookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200),
+    )!;
     // Some organizations of someone else's first, so that the one under test has an id of two digits.
     const other = await t.auth.users.create({ email: 'other@example.com', password: PASSWORD });
     for (let n = 0; n < 11; n++) await t.auth.orgs.create({ name: `Filler ${n}`, owner: other.id });
@@ -66,7 +86,8 @@ describe('organizations named in URLs: one spelling each', () => {
   const names = (text: string) => text === String(org.id) || text === org.slug;
 
   it('names an organization by its id only as the id is written: not 007, +7, 7.0 or " 7"', () => {
-    for (const spelling of ['007', '+7', '7.0', ' 7', '7 ', '0', '0007', '-7', '1e1']) expect(isIdString(spelling), spelling).to.equal(false);
+    for (const spelling of ['007', '+7', '7.0', ' 7', '7 ', '0', '0007', '-7', '1e1'])
+      expect(isIdString(spelling), spelling).to.equal(false);
     for (const id of ['7', '10', '999999999999999']) expect(isIdString(id), id).to.equal(true);
     expect(isIdString('1000000000000000'), 'more than 15 digits').to.equal(false);
   });
@@ -74,7 +95,10 @@ describe('organizations named in URLs: one spelling each', () => {
   it('JSON API: GET /api/orgs/<s> is 200 exactly for the id as written and the slug, else 404 not_found', async () => {
     await fc.assert(
       fc.asyncProperty(segments(org.id, org.slug), async (text) => {
-        const response = await request(t.app).get(`${PREFIX}/api/orgs/${encodeURIComponent(text)}`).set('Cookie', cookie).set('Accept', 'application/json');
+        const response = await request(t.app)
+          .get(`${PREFIX}/api/orgs/${encodeURIComponent(text)}`)
+          .set('Cookie', cookie)
+          .set('Accept', 'application/json');
         if (names(text)) {
           expect(response.status, text).to.equal(200);
           expect(response.body.org.id).to.equal(org.id);
@@ -90,7 +114,10 @@ describe('organizations named in URLs: one spelling each', () => {
   it('pages: /orgs/<s> shows the organization exactly for the id as written and the slug, else the 404 page', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(spellingsOf(org.id), fc.constantFrom(String(org.id), org.slug)), async (text) => {
-        const response = await request(t.app).get(`${PREFIX}/orgs/${encodeURIComponent(text)}`).set('Cookie', cookie).set('Accept', HTML);
+        const response = await request(t.app)
+          .get(`${PREFIX}/orgs/${encodeURIComponent(text)}`)
+          .set('Cookie', cookie)
+          .set('Accept', HTML);
         expect(response.status, JSON.stringify(text)).to.equal(names(text) ? 200 : 404);
         if (names(text)) expect(response.text).to.contain('Canon');
       }),

@@ -43,7 +43,12 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
     const [ada, bob] = [await newUser(t, 'ada'), await newUser(t, 'bob')];
     const org = await t.auth.orgs.create({ name: 'Standoff', owner: ada.id });
     await t.auth.orgs.addMember(org.id, bob.id, ['owner']);
-    expect(await outcomes([t.auth.orgs.removeMember(org.id, bob.id), t.auth.orgs.setMemberRoles(org.id, ada.id, ['member'])])).to.deep.equal(['last_owner', 'ok']);
+    expect(
+      await outcomes([
+        t.auth.orgs.removeMember(org.id, bob.id),
+        t.auth.orgs.setMemberRoles(org.id, ada.id, ['member']),
+      ]),
+    ).to.deep.equal(['last_owner', 'ok']);
     const owners = (await t.auth.orgs.members(org.id)).filter((member) => member.roles.includes('owner'));
     expect(owners).to.have.length(1);
   });
@@ -53,7 +58,10 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
     const org = await t.auth.orgs.create({ name: 'Exodus', owner: ada.id });
     await t.auth.orgs.addMember(org.id, bob.id, ['owner']);
     await t.auth.orgs.addMember(org.id, cy.id, ['member']);
-    expect(await outcomes([t.auth.users.delete(ada.id), t.auth.orgs.removeMember(org.id, bob.id)])).to.deep.equal(['last_owner', 'ok']);
+    expect(await outcomes([t.auth.users.delete(ada.id), t.auth.orgs.removeMember(org.id, bob.id)])).to.deep.equal([
+      'last_owner',
+      'ok',
+    ]);
     const members = await t.auth.orgs.members(org.id);
     expect(members.filter((member) => member.roles.includes('owner'))).to.have.length(1);
     expect(members.map((member) => member.user_id)).to.include(cy.id);
@@ -66,7 +74,10 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
     let token = '';
     t.auth.mail = { send: async (mail) => void (token = /token=([\w-]+)/.exec(mail.text)![1]!) };
     await t.auth.orgs.invite(org.id, { email: cy.email, roles: ['member'] });
-    const results = await outcomes([t.auth.orgs.acceptInvitation(token, cy.id), t.auth.orgs.acceptInvitation(token, cy.id)]);
+    const results = await outcomes([
+      t.auth.orgs.acceptInvitation(token, cy.id),
+      t.auth.orgs.acceptInvitation(token, cy.id),
+    ]);
     expect(results[1]).to.equal('ok');
     expect(['already_member', 'invalid_invitation']).to.include(results[0]);
     expect((await t.auth.orgs.members(org.id)).map((member) => member.user_id)).to.deep.equal([owner.id, cy.id]);
@@ -76,12 +87,16 @@ function concurrencySuite(database: () => Promise<{ url: string; drop: () => Pro
     const owner = (await newUser(t)).id;
     const derived = await Promise.all([1, 2, 3].map(() => t.auth.orgs.create({ name: 'Rush', owner })));
     expect(derived.map((org) => org.slug).sort()).to.deep.equal(['rush', 'rush-2', 'rush-3']);
-    expect(await outcomes([1, 2].map(() => t.auth.orgs.create({ name: 'Claim', slug: 'claimed', owner })))).to.deep.equal(['ok', 'slug_taken']);
+    expect(
+      await outcomes([1, 2].map(() => t.auth.orgs.create({ name: 'Claim', slug: 'claimed', owner }))),
+    ).to.deep.equal(['ok', 'slug_taken']);
   });
 
   it('creates no more than SERVICE_AUTH_MAX_ORGS_PER_USER for one owner of ten creations at once (409 too_many_organizations)', async () => {
     const owner = (await newUser(t)).id;
-    const results = await outcomes(Array.from({ length: 10 }, (_, n) => t.auth.orgs.create({ name: `Bound ${n}`, owner })));
+    const results = await outcomes(
+      Array.from({ length: 10 }, (_, n) => t.auth.orgs.create({ name: `Bound ${n}`, owner })),
+    );
     expect(results).to.deep.equal([...Array<string>(5).fill('ok'), ...Array<string>(5).fill('too_many_organizations')]);
     expect(await t.auth.orgs.listFor(owner)).to.have.length(5);
   });

@@ -21,7 +21,11 @@ describe('global refusals inside organizations', () => {
       // What the caller may do to a project of the organization, as req.ability has it.
       app.get('/orgs/:org/projects/may', auth.orgRequired(), (req, res) => {
         const project = (archived: boolean) => subject('Project', { id: 1, org_id: req.org!.id, archived });
-        res.json({ read: req.ability!.can('read', project(false)), delete: req.ability!.can('delete', project(false)), deleteArchived: req.ability!.can('delete', project(true)) });
+        res.json({
+          read: req.ability!.can('read', project(false)),
+          delete: req.ability!.can('delete', project(false)),
+          deleteArchived: req.ability!.can('delete', project(true)),
+        });
       });
     });
     t.auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]);
@@ -32,7 +36,9 @@ describe('global refusals inside organizations', () => {
     ]);
     user = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD, roles: ['no-deleting'] });
     org = await t.auth.orgs.create({ name: 'Acme', owner: user.id });
-    cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: user.email, password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: user.email, password: PASSWORD }).expect(200),
+    )!;
   });
   after(() => t.auth.close());
 
@@ -47,11 +53,20 @@ describe('global refusals inside organizations', () => {
   it('still lets an organization’s own refusal hold against a global grant', async () => {
     t.auth.defineRole('project-admin', [{ action: 'manage', subject: 'Project' }]);
     t.auth.defineOrgRole('careful', [{ action: 'delete', subject: 'Project', inverted: true }]);
-    const ability = await t.auth.abilityFor({ id: user.id, email: user.email, roles: ['project-admin'] }, { org: org.id });
+    const ability = await t.auth.abilityFor(
+      { id: user.id, email: user.email, roles: ['project-admin'] },
+      { org: org.id },
+    );
     expect(ability.can('update', subject('Project', { org_id: org.id }))).to.equal(true);
     // Ada is an owner here; as a member holding `careful` only:
-    const careful = t.parts.abilities.abilityFor({ id: user.id, email: user.email, is_admin: false, isAdmin: false, roles: new Set(['project-admin']) }, { org, roles: ['careful'] });
+    const careful = t.parts.abilities.abilityFor(
+      { id: user.id, email: user.email, is_admin: false, isAdmin: false, roles: new Set(['project-admin']) },
+      { org, roles: ['careful'] },
+    );
     expect(careful.can('delete', subject('Project', { org_id: org.id }))).to.equal(false);
-    expect(careful.can('delete', subject('Project', { org_id: org.id + 1 })), 'another organization’s row: the global grant').to.equal(true);
+    expect(
+      careful.can('delete', subject('Project', { org_id: org.id + 1 })),
+      'another organization’s row: the global grant',
+    ).to.equal(true);
   });
 });

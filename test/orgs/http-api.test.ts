@@ -7,7 +7,15 @@
 import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createAppWithOutbox, createTestApp, outboxMails, PASSWORD, sessionCookieFrom, temporaryDirectory, type AppWithOutbox } from '../helpers/app.js';
+import {
+  createAppWithOutbox,
+  createTestApp,
+  outboxMails,
+  PASSWORD,
+  sessionCookieFrom,
+  temporaryDirectory,
+  type AppWithOutbox,
+} from '../helpers/app.js';
 import { formPost, pageGet } from '../helpers/forms.js';
 import { defineDemoOrgRoles } from './org-roles.js';
 
@@ -15,7 +23,8 @@ const PREFIX = '/service-auth';
 
 /** A program with a session (same-site, as a browser's script would be). */
 function client(app: AppWithOutbox['app'], cookie: string) {
-  const as = (test: request.Test) => test.set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
+  const as = (test: request.Test) =>
+    test.set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
   return {
     get: (path: string) => as(request(app).get(PREFIX + path)),
     post: (path: string, body: object = {}) => as(request(app).post(PREFIX + path)).send(body),
@@ -36,7 +45,9 @@ describe('organizations over HTTP', () => {
   async function signIn(email: string): Promise<Client> {
     const user = await t.auth.users.create({ email, password: PASSWORD });
     ids[email] = user.id;
-    const cookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200))!;
+    const cookie = sessionCookieFrom(
+      await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200),
+    )!;
     return client(t.app, cookie);
   }
 
@@ -76,7 +87,10 @@ describe('organizations over HTTP', () => {
       expect(created.body.org).to.include({ slug: 'acme-corp', name: 'Acme Corp' });
       expect(Object.keys(created.body.org).sort()).to.deep.equal(['created_at', 'id', 'name', 'slug']);
       const { orgs } = (await ada.get('/api/orgs').expect(200)).body;
-      expect(orgs.find((org: { slug: string }) => org.slug === 'acme-corp')).to.deep.include({ id: created.body.org.id, roles: ['owner'] });
+      expect(orgs.find((org: { slug: string }) => org.slug === 'acme-corp')).to.deep.include({
+        id: created.body.org.id,
+        roles: ['owner'],
+      });
       expect((await dan.get('/api/orgs').expect(200)).body.orgs).to.deep.equal([]);
       // By id or by slug.
       expect((await ada.get(`/api/orgs/${created.body.org.id}`).expect(200)).body.org).to.deep.equal(created.body.org);
@@ -96,15 +110,23 @@ describe('organizations over HTTP', () => {
       const bad = await ada.post('/api/orgs', { name: '', slug: 'Not A Slug' }).expect(400);
       expect(bad.body.code).to.equal('bad_request');
       expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['name', 'slug']);
-      expect((await ada.post('/api/orgs', { name: 'x'.repeat(101) }).expect(400)).body.errors[0].field).to.equal('name');
+      expect((await ada.post('/api/orgs', { name: 'x'.repeat(101) }).expect(400)).body.errors[0].field).to.equal(
+        'name',
+      );
       expect((await ada.post('/api/orgs', { name: '   ' }).expect(400)).body.errors[0].field).to.equal('name');
-      expect((await ada.post('/api/orgs', { name: 'Fine', slug: 'a' }).expect(400)).body.errors[0].field).to.equal('slug');
+      expect((await ada.post('/api/orgs', { name: 'Fine', slug: 'a' }).expect(400)).body.errors[0].field).to.equal(
+        'slug',
+      );
       expect((await ada.post('/api/orgs', { name: 42 }).expect(400)).body.errors[0].field).to.equal('name');
       expect((await ada.post('/api/orgs', { name: 'Bell\u0007' }).expect(400)).body.errors[0].field).to.equal('name');
       // Digits alone name an organization by its id.
-      expect((await ada.post('/api/orgs', { name: 'Digits', slug: '2026' }).expect(400)).body.errors[0].field).to.equal('slug');
+      expect((await ada.post('/api/orgs', { name: 'Digits', slug: '2026' }).expect(400)).body.errors[0].field).to.equal(
+        'slug',
+      );
       // Characters, not UTF-16 units: 100 of them fit.
-      expect((await ada.post('/api/orgs', { name: '🚀'.repeat(100) }).expect(201)).body.org.name).to.equal('🚀'.repeat(100));
+      expect((await ada.post('/api/orgs', { name: '🚀'.repeat(100) }).expect(201)).body.org.name).to.equal(
+        '🚀'.repeat(100),
+      );
       expect((await ada.get('/api/orgs').expect(200)).body.orgs.length).to.equal(before);
     });
 
@@ -122,8 +144,15 @@ describe('organizations over HTTP', () => {
 
     it('needs a session or a token, and a same-site request to change anything', async () => {
       await request(t.app).get(`${PREFIX}/api/orgs`).set('Accept', 'application/json').expect(401);
-      const cookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
-      const crossSite = await request(t.app).post(`${PREFIX}/api/orgs`).set('Cookie', cookie).set('Sec-Fetch-Site', 'cross-site').send({ name: 'Forged' }).expect(403);
+      const cookie = sessionCookieFrom(
+        await request(t.app).post(`${PREFIX}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200),
+      )!;
+      const crossSite = await request(t.app)
+        .post(`${PREFIX}/api/orgs`)
+        .set('Cookie', cookie)
+        .set('Sec-Fetch-Site', 'cross-site')
+        .send({ name: 'Forged' })
+        .expect(403);
       expect(crossSite.body.code).to.equal('csrf_rejected');
     });
   });
@@ -135,7 +164,9 @@ describe('organizations over HTTP', () => {
       expect(renamed.body.org).to.include({ id: org.id, slug: 'rename-me', name: 'Renamed' });
       expect((await cy.get(`/api/orgs/${org.slug}`).expect(200)).body.org.name).to.equal('Renamed');
       expect((await cy.patch(`/api/orgs/${org.slug}`, { name: 'Mine' }).expect(403)).body.code).to.equal('forbidden');
-      expect((await ada.patch(`/api/orgs/${org.slug}`, { name: '' }).expect(400)).body.errors[0].field).to.equal('name');
+      expect((await ada.patch(`/api/orgs/${org.slug}`, { name: '' }).expect(400)).body.errors[0].field).to.equal(
+        'name',
+      );
     });
 
     it('deletes with delete on it (the owner), not as admin or member; then it is gone for everyone', async () => {
@@ -161,8 +192,14 @@ describe('organizations over HTTP', () => {
     it('changes roles only as far as the caller may assign: an admin makes members and admins, never owners', async () => {
       const org = await team('assign-rule');
       const cyId = ids['cy@example.com']!;
-      const changed = await bob.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['admin', 'viewer'] }).expect(200);
-      expect(changed.body.member).to.deep.include({ user_id: cyId, email: 'cy@example.com', roles: ['admin', 'viewer'] });
+      const changed = await bob
+        .patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['admin', 'viewer'] })
+        .expect(200);
+      expect(changed.body.member).to.deep.include({
+        user_id: cyId,
+        email: 'cy@example.com',
+        roles: ['admin', 'viewer'],
+      });
       const owner = await bob.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['owner'] }).expect(403);
       expect(owner.body.code).to.equal('forbidden');
       // Nor take the owner role from someone, nor remove an owner.
@@ -170,8 +207,12 @@ describe('organizations over HTTP', () => {
       await bob.delete(`/api/orgs/${org.slug}/members/${ids['ada@example.com']}`).expect(403);
       // Cy, an admin now, makes Bob a viewer; Bob, a viewer now, changes nobody's roles.
       await cy.patch(`/api/orgs/${org.slug}/members/${ids['bob@example.com']}`, { roles: ['viewer'] }).expect(200);
-      expect((await t.auth.orgs.members(org.id)).find((m) => m.email === 'bob@example.com')!.roles).to.deep.equal(['viewer']);
-      expect((await bob.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['member'] }).expect(403)).body.code).to.equal('forbidden');
+      expect((await t.auth.orgs.members(org.id)).find((m) => m.email === 'bob@example.com')!.roles).to.deep.equal([
+        'viewer',
+      ]);
+      expect(
+        (await bob.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['member'] }).expect(403)).body.code,
+      ).to.equal('forbidden');
       // The owner may make another owner.
       await ada.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['owner'] }).expect(200);
     });
@@ -179,9 +220,16 @@ describe('organizations over HTTP', () => {
     it('refuses an unknown role (422), a malformed role list (400) and an unknown member (404), changing nothing', async () => {
       const org = await team('bad-roles');
       const cyId = ids['cy@example.com']!;
-      expect((await ada.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['wizard'] }).expect(422)).body.code).to.equal('unknown_role');
-      expect((await ada.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: 'member' }).expect(400)).body.errors[0].field).to.equal('roles');
-      expect((await ada.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: [] }).expect(400)).body.errors[0].field).to.equal('roles');
+      expect(
+        (await ada.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: ['wizard'] }).expect(422)).body.code,
+      ).to.equal('unknown_role');
+      expect(
+        (await ada.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: 'member' }).expect(400)).body.errors[0]
+          .field,
+      ).to.equal('roles');
+      expect(
+        (await ada.patch(`/api/orgs/${org.slug}/members/${cyId}`, { roles: [] }).expect(400)).body.errors[0].field,
+      ).to.equal('roles');
       await ada.patch(`/api/orgs/${org.slug}/members/${ids['dan@example.com']}`, { roles: ['member'] }).expect(404);
       await ada.patch(`/api/orgs/${org.slug}/members/not-a-number`, { roles: ['member'] }).expect(404);
       await ada.delete(`/api/orgs/${org.slug}/members/999999`).expect(404);
@@ -191,7 +239,9 @@ describe('organizations over HTTP', () => {
     it('keeps a last owner: demoting or removing them is 409 last_owner', async () => {
       const org = await team('last-owner');
       const adaId = ids['ada@example.com']!;
-      expect((await ada.patch(`/api/orgs/${org.slug}/members/${adaId}`, { roles: ['admin'] }).expect(409)).body.code).to.equal('last_owner');
+      expect(
+        (await ada.patch(`/api/orgs/${org.slug}/members/${adaId}`, { roles: ['admin'] }).expect(409)).body.code,
+      ).to.equal('last_owner');
       expect((await ada.delete(`/api/orgs/${org.slug}/members/${adaId}`).expect(409)).body.code).to.equal('last_owner');
       await ada.patch(`/api/orgs/${org.slug}/members/${ids['cy@example.com']}`, { roles: ['owner'] }).expect(200);
       await ada.delete(`/api/orgs/${org.slug}/members/${adaId}`).expect(204);
@@ -208,7 +258,9 @@ describe('organizations over HTTP', () => {
       // A global role reaches every organization: reading it, and granting any role in it.
       t.auth.defineRole('staff', [{ action: 'manage', subject: 'all' }]);
       const staff = await t.auth.users.create({ email: 'staff@example.com', password: PASSWORD, roles: ['staff'] });
-      const cookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: staff.email, password: PASSWORD }).expect(200))!;
+      const cookie = sessionCookieFrom(
+        await request(t.app).post(`${PREFIX}/login`).send({ email: staff.email, password: PASSWORD }).expect(200),
+      )!;
       const operator = client(t.app, cookie);
       expect((await operator.get(`/api/orgs/${org.slug}/members`).expect(200)).body.members).to.have.length(3);
       await operator.patch(`/api/orgs/${org.slug}/members/${ids['cy@example.com']}`, { roles: ['owner'] }).expect(200);
@@ -220,14 +272,18 @@ describe('organizations over HTTP', () => {
       await cy.delete(`/api/orgs/${org.slug}/members/${ids['bob@example.com']}`).expect(403);
       await cy.delete(`/api/orgs/${org.slug}/members/${ids['cy@example.com']}`).expect(204);
       await cy.get(`/api/orgs/${org.slug}`).expect(404);
-      expect((await cy.get('/api/orgs').expect(200)).body.orgs.map((o: { slug: string }) => o.slug)).not.to.include('leave-me');
+      expect((await cy.get('/api/orgs').expect(200)).body.orgs.map((o: { slug: string }) => o.slug)).not.to.include(
+        'leave-me',
+      );
     });
   });
 
   describe('invitations', () => {
     it('invites with create Invitation and assign, mails a link, lists it without its token, and the invitee accepts it', async () => {
       const org = await team('invites');
-      const created = await bob.post(`/api/orgs/${org.slug}/invitations`, { email: ' Eve@Example.com ', roles: ['member'] }).expect(201);
+      const created = await bob
+        .post(`/api/orgs/${org.slug}/invitations`, { email: ' Eve@Example.com ', roles: ['member'] })
+        .expect(201);
       expect(created.body.invitation).to.have.all.keys('id', 'email', 'roles', 'created_at', 'expires_at');
       expect(created.body.invitation).to.deep.include({ email: 'eve@example.com', roles: ['member'] });
       const { invitations } = (await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body;
@@ -237,26 +293,65 @@ describe('organizations over HTTP', () => {
       expect(JSON.stringify(invitations)).not.to.contain(token);
       const eve = await signIn('eve@example.com');
       const accepted = await eve.post('/api/invitations/accept', { token }).expect(200);
-      expect(accepted.body).to.deep.equal({ org: { id: org.id, slug: org.slug, name: `Team ${org.slug}`, created_at: accepted.body.org.created_at }, roles: ['member'] });
-      expect((await eve.get(`/api/orgs/${org.slug}/members`).expect(200)).body.members.map((m: { email: string }) => m.email)).to.include('eve@example.com');
+      expect(accepted.body).to.deep.equal({
+        org: { id: org.id, slug: org.slug, name: `Team ${org.slug}`, created_at: accepted.body.org.created_at },
+        roles: ['member'],
+      });
+      expect(
+        (await eve.get(`/api/orgs/${org.slug}/members`).expect(200)).body.members.map(
+          (m: { email: string }) => m.email,
+        ),
+      ).to.include('eve@example.com');
       expect((await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body.invitations).to.deep.equal([]);
       // Once only.
-      expect((await eve.post('/api/invitations/accept', { token }).expect(400)).body.code).to.equal('invalid_invitation');
+      expect((await eve.post('/api/invitations/accept', { token }).expect(400)).body.code).to.equal(
+        'invalid_invitation',
+      );
     });
 
     it('refuses to invite with a role the caller may not assign, or without create Invitation', async () => {
       const org = await team('invite-rule');
-      expect((await bob.post(`/api/orgs/${org.slug}/invitations`, { email: 'fay@example.com', roles: ['owner'] }).expect(403)).body.code).to.equal('forbidden');
-      expect((await cy.post(`/api/orgs/${org.slug}/invitations`, { email: 'fay@example.com', roles: ['viewer'] }).expect(403)).body.code).to.equal('forbidden');
+      expect(
+        (
+          await bob
+            .post(`/api/orgs/${org.slug}/invitations`, { email: 'fay@example.com', roles: ['owner'] })
+            .expect(403)
+        ).body.code,
+      ).to.equal('forbidden');
+      expect(
+        (
+          await cy
+            .post(`/api/orgs/${org.slug}/invitations`, { email: 'fay@example.com', roles: ['viewer'] })
+            .expect(403)
+        ).body.code,
+      ).to.equal('forbidden');
       expect((await cy.get(`/api/orgs/${org.slug}/invitations`).expect(403)).body.code).to.equal('forbidden');
       expect((await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body.invitations).to.deep.equal([]);
     });
 
     it('refuses a member’s address (409), an unknown role (422), a malformed address (422) or body (400)', async () => {
       const org = await team('invite-input');
-      expect((await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'CY@example.com', roles: ['member'] }).expect(409)).body.code).to.equal('already_member');
-      expect((await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'gus@example.com', roles: ['wizard'] }).expect(422)).body.code).to.equal('unknown_role');
-      expect((await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'not an address', roles: ['member'] }).expect(422)).body.code).to.equal('invalid_email');
+      expect(
+        (
+          await ada
+            .post(`/api/orgs/${org.slug}/invitations`, { email: 'CY@example.com', roles: ['member'] })
+            .expect(409)
+        ).body.code,
+      ).to.equal('already_member');
+      expect(
+        (
+          await ada
+            .post(`/api/orgs/${org.slug}/invitations`, { email: 'gus@example.com', roles: ['wizard'] })
+            .expect(422)
+        ).body.code,
+      ).to.equal('unknown_role');
+      expect(
+        (
+          await ada
+            .post(`/api/orgs/${org.slug}/invitations`, { email: 'not an address', roles: ['member'] })
+            .expect(422)
+        ).body.code,
+      ).to.equal('invalid_email');
       const bad = await ada.post(`/api/orgs/${org.slug}/invitations`, { roles: 'member' }).expect(400);
       expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['email', 'roles']);
       expect((await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body.invitations).to.deep.equal([]);
@@ -266,17 +361,25 @@ describe('organizations over HTTP', () => {
       const org = await team('accept-rules');
       await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'hal@example.com', roles: ['viewer'] }).expect(201);
       const token = await invitationToken('hal@example.com');
-      expect((await dan.post('/api/invitations/accept', { token }).expect(403)).body.code).to.equal('invitation_email_mismatch');
-      expect((await dan.post('/api/invitations/accept', { token: 'nope' }).expect(400)).body.code).to.equal('invalid_invitation');
+      expect((await dan.post('/api/invitations/accept', { token }).expect(403)).body.code).to.equal(
+        'invitation_email_mismatch',
+      );
+      expect((await dan.post('/api/invitations/accept', { token: 'nope' }).expect(400)).body.code).to.equal(
+        'invalid_invitation',
+      );
       expect((await dan.post('/api/invitations/accept', {}).expect(400)).body.code).to.equal('bad_request');
 
       const { invitations } = (await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body;
-      expect((await cy.delete(`/api/orgs/${org.slug}/invitations/${invitations[0].id}`).expect(403)).body.code).to.equal('forbidden');
+      expect(
+        (await cy.delete(`/api/orgs/${org.slug}/invitations/${invitations[0].id}`).expect(403)).body.code,
+      ).to.equal('forbidden');
       await bob.delete(`/api/orgs/${org.slug}/invitations/${invitations[0].id}`).expect(204);
       await bob.delete(`/api/orgs/${org.slug}/invitations/${invitations[0].id}`).expect(404);
       await bob.delete(`/api/orgs/${org.slug}/invitations/x`).expect(404);
       const hal = await signIn('hal@example.com');
-      expect((await hal.post('/api/invitations/accept', { token }).expect(400)).body.code).to.equal('invalid_invitation');
+      expect((await hal.post('/api/invitations/accept', { token }).expect(400)).body.code).to.equal(
+        'invalid_invitation',
+      );
       await hal.get(`/api/orgs/${org.slug}`).expect(404);
     });
 
@@ -297,10 +400,16 @@ describe('organizations over HTTP', () => {
       ]);
       const org = await team('replace-rule');
       await t.auth.orgs.addMember(org.id, 'dan@example.com', ['recruiter']);
-      const pending = (await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'kim@example.com', roles: ['admin'] }).expect(201)).body.invitation;
-      const refused = await dan.post(`/api/orgs/${org.slug}/invitations`, { email: 'KIM@example.com', roles: ['viewer'] }).expect(403);
+      const pending = (
+        await ada.post(`/api/orgs/${org.slug}/invitations`, { email: 'kim@example.com', roles: ['admin'] }).expect(201)
+      ).body.invitation;
+      const refused = await dan
+        .post(`/api/orgs/${org.slug}/invitations`, { email: 'KIM@example.com', roles: ['viewer'] })
+        .expect(403);
       expect(refused.body.code).to.equal('forbidden');
-      expect((await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body.invitations).to.deep.equal([pending]);
+      expect((await ada.get(`/api/orgs/${org.slug}/invitations`).expect(200)).body.invitations).to.deep.equal([
+        pending,
+      ]);
       // An address with no invitation pending, the recruiter may invite.
       await dan.post(`/api/orgs/${org.slug}/invitations`, { email: 'lou@example.com', roles: ['viewer'] }).expect(201);
       // One who may delete invitations replaces it.
@@ -315,7 +424,9 @@ describe('organizations over HTTP', () => {
     it('does not let an invitation of another organization be revoked through this one', async () => {
       const one = await team('revoke-one');
       const two = await team('revoke-two');
-      const { invitation } = (await ada.post(`/api/orgs/${two.slug}/invitations`, { email: 'ivy@example.com', roles: ['member'] }).expect(201)).body;
+      const { invitation } = (
+        await ada.post(`/api/orgs/${two.slug}/invitations`, { email: 'ivy@example.com', roles: ['member'] }).expect(201)
+      ).body;
       await ada.delete(`/api/orgs/${one.slug}/invitations/${invitation.id}`).expect(404);
       expect((await ada.get(`/api/orgs/${two.slug}/invitations`).expect(200)).body.invitations).to.have.length(1);
     });
@@ -325,14 +436,29 @@ describe('organizations over HTTP', () => {
     it('acts with a token made without scopes, and refuses one with scopes (403 insufficient_scope)', async () => {
       const org = await team('tokens');
       const { token: all } = await t.auth.tokens.create('ada@example.com', { name: 'all' });
-      const { token: scoped } = await t.auth.tokens.create('ada@example.com', { name: 'scoped', scopes: ['reports:read'] });
+      const { token: scoped } = await t.auth.tokens.create('ada@example.com', {
+        name: 'scoped',
+        scopes: ['reports:read'],
+      });
       const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-      expect((await request(t.app).get(`${PREFIX}/api/orgs/${org.slug}/members`).set(bearer(all)).expect(200)).body.members).to.have.length(3);
-      await request(t.app).patch(`${PREFIX}/api/orgs/${org.slug}`).set(bearer(all)).send({ name: 'By token' }).expect(200);
-      expect((await request(t.app).get(`${PREFIX}/api/orgs`).set(bearer(scoped)).expect(403)).body.code).to.equal('insufficient_scope');
-      expect((await request(t.app).get(`${PREFIX}/api/orgs/${org.slug}`).set(bearer(scoped)).expect(403)).body.code).to.equal('insufficient_scope');
+      expect(
+        (await request(t.app).get(`${PREFIX}/api/orgs/${org.slug}/members`).set(bearer(all)).expect(200)).body.members,
+      ).to.have.length(3);
+      await request(t.app)
+        .patch(`${PREFIX}/api/orgs/${org.slug}`)
+        .set(bearer(all))
+        .send({ name: 'By token' })
+        .expect(200);
+      expect((await request(t.app).get(`${PREFIX}/api/orgs`).set(bearer(scoped)).expect(403)).body.code).to.equal(
+        'insufficient_scope',
+      );
+      expect(
+        (await request(t.app).get(`${PREFIX}/api/orgs/${org.slug}`).set(bearer(scoped)).expect(403)).body.code,
+      ).to.equal('insufficient_scope');
       // Before the organization is looked up: one that does not exist reads the same.
-      expect((await request(t.app).get(`${PREFIX}/api/orgs/no-such-org`).set(bearer(scoped)).expect(403)).body.code).to.equal('insufficient_scope');
+      expect(
+        (await request(t.app).get(`${PREFIX}/api/orgs/no-such-org`).set(bearer(scoped)).expect(403)).body.code,
+      ).to.equal('insufficient_scope');
     });
 
     it('acts with a token bound to an organization in that one only: it lists only it, and neither creates nor joins another', async () => {
@@ -340,11 +466,29 @@ describe('organizations over HTTP', () => {
       const other = await team('bound-elsewhere');
       const { token } = await t.auth.tokens.create('ada@example.com', { name: 'bound', org: mine.slug });
       const bound = (test: request.Test) => test.set('Authorization', `Bearer ${token}`);
-      expect((await bound(request(t.app).get(`${PREFIX}/api/orgs`)).expect(200)).body.orgs.map((o: { slug: string }) => o.slug)).to.deep.equal(['bound-here']);
+      expect(
+        (await bound(request(t.app).get(`${PREFIX}/api/orgs`)).expect(200)).body.orgs.map(
+          (o: { slug: string }) => o.slug,
+        ),
+      ).to.deep.equal(['bound-here']);
       await bound(request(t.app).get(`${PREFIX}/api/orgs/${mine.slug}/members`)).expect(200);
-      expect((await bound(request(t.app).get(`${PREFIX}/api/orgs/${other.slug}`)).expect(403)).body.code).to.equal('forbidden');
-      expect((await bound(request(t.app).post(`${PREFIX}/api/orgs`)).send({ name: 'By bound token' }).expect(403)).body.code).to.equal('forbidden');
-      expect((await bound(request(t.app).post(`${PREFIX}/api/invitations/accept`)).send({ token: 'whatever' }).expect(403)).body.code).to.equal('forbidden');
+      expect((await bound(request(t.app).get(`${PREFIX}/api/orgs/${other.slug}`)).expect(403)).body.code).to.equal(
+        'forbidden',
+      );
+      expect(
+        (
+          await bound(request(t.app).post(`${PREFIX}/api/orgs`))
+            .send({ name: 'By bound token' })
+            .expect(403)
+        ).body.code,
+      ).to.equal('forbidden');
+      expect(
+        (
+          await bound(request(t.app).post(`${PREFIX}/api/invitations/accept`))
+            .send({ token: 'whatever' })
+            .expect(403)
+        ).body.code,
+      ).to.equal('forbidden');
     });
   });
 });
@@ -357,18 +501,36 @@ describe('SERVICE_AUTH_ORG_CREATION=admins', () => {
       t.auth.defineRole('founder', [{ action: 'create', subject: 'Organization' }]);
       const login = async (email: string, options: { isAdmin?: boolean; roles?: string[] } = {}) => {
         await t.auth.users.create({ email, password: PASSWORD, ...options });
-        return client(t.app, sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200))!);
+        return client(
+          t.app,
+          sessionCookieFrom(
+            await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200),
+          )!,
+        );
       };
       const plain = await login('plain@example.com');
       expect((await plain.post('/api/orgs', { name: 'Nope' }).expect(403)).body.code).to.equal('forbidden');
       // The page says so instead of showing the form, and a form sent anyway is told the same.
-      const plainCookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: 'plain@example.com', password: PASSWORD }).expect(200))!;
+      const plainCookie = sessionCookieFrom(
+        await request(t.app)
+          .post(`${PREFIX}/login`)
+          .send({ email: 'plain@example.com', password: PASSWORD })
+          .expect(200),
+      )!;
       const page = await pageGet(t.app, '/orgs').set('Cookie', plainCookie).expect(200);
-      expect(page.text).to.contain('Only administrators may create organizations here.').and.not.contain('action="/service-auth/api/orgs"');
-      const form = await formPost(t.app, '/api/orgs', { name: 'Nope', slug: '' }).set('Cookie', plainCookie).expect(403);
+      expect(page.text)
+        .to.contain('Only administrators may create organizations here.')
+        .and.not.contain('action="/service-auth/api/orgs"');
+      const form = await formPost(t.app, '/api/orgs', { name: 'Nope', slug: '' })
+        .set('Cookie', plainCookie)
+        .expect(403);
       expect(form.text).to.contain('Only administrators may create organizations here.');
       await (await login('root@example.com', { isAdmin: true })).post('/api/orgs', { name: 'By admin' }).expect(201);
-      await (await login('founder@example.com', { roles: ['founder'] })).post('/api/orgs', { name: 'By founder' }).expect(201);
+      await (
+        await login('founder@example.com', { roles: ['founder'] })
+      )
+        .post('/api/orgs', { name: 'By founder' })
+        .expect(201);
       expect((await plain.get('/api/orgs').expect(200)).body.orgs).to.deep.equal([]);
     } finally {
       await t.auth.close();
@@ -379,18 +541,36 @@ describe('SERVICE_AUTH_ORG_CREATION=admins', () => {
 describe('the limits of the organization endpoints', () => {
   it('counts invitations per client with the other mails asked for, and answers 429 past it', async () => {
     const outbox = await temporaryDirectory();
-    const t = await createTestApp({ SERVICE_AUTH_MAIL_OUTBOX: outbox, SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '2 per minute' });
+    const t = await createTestApp({
+      SERVICE_AUTH_MAIL_OUTBOX: outbox,
+      SERVICE_AUTH_RATE_LIMIT_FORGOT_PASSWORD: '2 per minute',
+    });
     try {
       defineDemoOrgRoles(t.auth);
       await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-      const ada = client(t.app, sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!);
+      const ada = client(
+        t.app,
+        sessionCookieFrom(
+          await request(t.app)
+            .post(`${PREFIX}/login`)
+            .send({ email: 'ada@example.com', password: PASSWORD })
+            .expect(200),
+        )!,
+      );
       await ada.post('/api/orgs', { name: 'Limited', slug: 'limited' }).expect(201);
-      const first = await ada.post('/api/orgs/limited/invitations', { email: 'a@example.com', roles: ['member'] }).expect(201);
+      const first = await ada
+        .post('/api/orgs/limited/invitations', { email: 'a@example.com', roles: ['member'] })
+        .expect(201);
       expect(first.headers['ratelimit-remaining']).to.equal('1');
       await ada.post('/api/orgs/limited/invitations', { email: 'b@example.com', roles: ['member'] }).expect(201);
-      const refused = await ada.post('/api/orgs/limited/invitations', { email: 'c@example.com', roles: ['member'] }).expect(429);
+      const refused = await ada
+        .post('/api/orgs/limited/invitations', { email: 'c@example.com', roles: ['member'] })
+        .expect(429);
       expect(refused.body.code).to.equal('rate_limited');
-      expect((await t.auth.orgs.invitations('limited')).map((i) => i.email)).to.deep.equal(['a@example.com', 'b@example.com']);
+      expect((await t.auth.orgs.invitations('limited')).map((i) => i.email)).to.deep.equal([
+        'a@example.com',
+        'b@example.com',
+      ]);
     } finally {
       await t.auth.close();
       await rm(outbox, { recursive: true, force: true });

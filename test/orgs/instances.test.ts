@@ -25,7 +25,10 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
     a = await orgApp({ SERVICE_AUTH_DATABASE_URL: made.url });
     b = await orgApp({ SERVICE_AUTH_DATABASE_URL: made.url });
     clock = holdFeedClock(b);
-    (await b.parts.storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => void statementsOnB.push(query.sql));
+    (await b.parts.storage.em())
+      .getConnection()
+      .getKnex()
+      .on('query', (query: { sql: string }) => void statementsOnB.push(query.sql));
   });
   after(async () => {
     await a?.auth.close();
@@ -57,7 +60,9 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
 
   it('reads an organization and a membership once, then nothing but the feed once per interval', async () => {
     const { owner, org } = await orgOnA('Held');
-    await holdOnB(() => Promise.all([b.auth.orgs.find(org.slug), b.auth.orgs.find(org.id), b.auth.orgs.membership(org.id, owner.id)]));
+    await holdOnB(() =>
+      Promise.all([b.auth.orgs.find(org.slug), b.auth.orgs.find(org.id), b.auth.orgs.membership(org.id, owner.id)]),
+    );
     clock.passInterval();
     const read = await readOnB(async () => {
       for (let i = 0; i < 5; i++) {
@@ -73,7 +78,12 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
   it('shows a rename made elsewhere within the interval, reading that organization again, and no membership or user', async () => {
     const { owner, org } = await orgOnA('Before');
     const other = (await orgOnA('Bystander')).org;
-    const hold = () => Promise.all([...[org.id, org.slug, other.id].map((ref) => b.auth.orgs.find(ref)), b.auth.orgs.membership(org.id, owner.id), b.parts.users.cached(owner.id)]);
+    const hold = () =>
+      Promise.all([
+        ...[org.id, org.slug, other.id].map((ref) => b.auth.orgs.find(ref)),
+        b.auth.orgs.membership(org.id, owner.id),
+        b.parts.users.cached(owner.id),
+      ]);
     await holdOnB(hold);
     await a.auth.orgs.rename(org.id, 'After');
     clock.passInterval();
@@ -84,8 +94,14 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
       expect(await b.auth.orgs.membership(org.id, owner.id)).to.deep.include({ roles: ['owner'] });
       expect(await b.parts.users.cached(owner.id)).to.include({ email: owner.email });
     });
-    expect(read.filter((sql) => /service_auth_orgs/.test(sql)), 'the renamed one, by slug and by id').to.have.length(2);
-    expect(read.filter((sql) => /service_auth_(memberships|users)/.test(sql)), 'no membership, no user: nobody’s credentials').to.deep.equal([]);
+    expect(
+      read.filter((sql) => /service_auth_orgs/.test(sql)),
+      'the renamed one, by slug and by id',
+    ).to.have.length(2);
+    expect(
+      read.filter((sql) => /service_auth_(memberships|users)/.test(sql)),
+      'no membership, no user: nobody’s credentials',
+    ).to.deep.equal([]);
   });
 
   it('finds neither a deleted organization nor its memberships within the interval', async () => {
@@ -111,7 +127,9 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
   it('shows a membership added, changed and removed elsewhere within the interval, reading again only that user’s', async () => {
     const { owner, org } = await orgOnA('Changing');
     const bob = await newUser(a, 'bob');
-    await holdOnB(() => Promise.all([b.auth.orgs.membership(org.id, bob.id), b.auth.orgs.membership(org.id, owner.id)]));
+    await holdOnB(() =>
+      Promise.all([b.auth.orgs.membership(org.id, bob.id), b.auth.orgs.membership(org.id, owner.id)]),
+    );
     expect(await b.auth.orgs.membership(org.id, bob.id)).to.equal(null);
 
     await a.auth.orgs.addMember(org.id, bob.id, ['member']);
@@ -120,7 +138,10 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
       expect(await b.auth.orgs.membership(org.id, bob.id)).to.deep.include({ roles: ['member'] });
       expect(await b.auth.orgs.membership(org.id, owner.id)).to.deep.include({ roles: ['owner'] });
     });
-    expect(read.filter((sql) => /service_auth_memberships/.test(sql)), 'bob’s memberships only').to.have.length(1);
+    expect(
+      read.filter((sql) => /service_auth_memberships/.test(sql)),
+      'bob’s memberships only',
+    ).to.have.length(1);
 
     await a.auth.orgs.setMemberRoles(org.id, bob.id, ['admin', 'viewer']);
     clock.passInterval();

@@ -25,8 +25,11 @@ describe('invitations whose inviter lost the right to grant their roles', () => 
   async function signIn(name: string) {
     const email = `${name}-${++made}@example.com`;
     const user = await t.auth.users.create({ email, password: PASSWORD });
-    const cookie = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200))!;
-    const as = (test: request.Test) => test.set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
+    const cookie = sessionCookieFrom(
+      await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200),
+    )!;
+    const as = (test: request.Test) =>
+      test.set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
     return {
       id: user.id,
       email,
@@ -84,10 +87,14 @@ describe('invitations whose inviter lost the right to grant their roles', () => 
     const invited = await invitedByAdmin('steady-inviter');
     // Another role that still lets them assign `admin`: the invitation holds.
     await t.auth.orgs.setMemberRoles(invited.org.id, invited.admin.id, ['admin', 'member']);
-    expect((await invited.invitee.post('/api/invitations/accept', { token: invited.token }).expect(200)).body.roles).to.deep.equal(['admin']);
+    expect(
+      (await invited.invitee.post('/api/invitations/accept', { token: invited.token }).expect(200)).body.roles,
+    ).to.deep.equal(['admin']);
 
     const guest = await signIn('guest');
     await t.auth.orgs.invite(invited.org.id, { email: guest.email, roles: ['owner'] });
-    expect((await guest.post('/api/invitations/accept', { token: await tokenMailedTo(guest.email) }).expect(200)).body.roles).to.deep.equal(['owner']);
+    expect(
+      (await guest.post('/api/invitations/accept', { token: await tokenMailedTo(guest.email) }).expect(200)).body.roles,
+    ).to.deep.equal(['owner']);
   });
 });

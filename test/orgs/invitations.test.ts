@@ -39,7 +39,11 @@ describe('invitations', () => {
 
   it('mails a link to the public URL with a token stored only as its SHA-256; lists it, never the token', async () => {
     const { owner, org } = await orgWithOwner('Inviting');
-    const invitation = await t.auth.orgs.invite(org.slug, { email: '  New.Person@Example.com ', roles: ['member', 'viewer'] }, owner);
+    const invitation = await t.auth.orgs.invite(
+      org.slug,
+      { email: '  New.Person@Example.com ', roles: ['member', 'viewer'] },
+      owner,
+    );
     expect(invitation).to.have.keys('id', 'email', 'roles', 'created_at', 'expires_at');
     expect(invitation).to.include({ email: 'new.person@example.com' });
     expect(invitation.roles).to.deep.equal(['member', 'viewer']);
@@ -94,17 +98,24 @@ describe('invitations', () => {
     await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['member'] });
     const current = tokenMailedTo(ada.email);
     await refusal(t.auth.orgs.acceptInvitation(replaced, ada.id), 'invalid_invitation');
-    expect((await t.auth.orgs.invitations(org.id)).map((i) => [i.email, i.roles])).to.deep.equal([[ada.email, ['member']]]);
+    expect((await t.auth.orgs.invitations(org.id)).map((i) => [i.email, i.roles])).to.deep.equal([
+      [ada.email, ['member']],
+    ]);
     await refusal(t.auth.orgs.revokeInvitation(org.id, first.id), 'not_found');
 
     const [pending] = await t.auth.orgs.invitations(org.id);
-    for (const id of ['x', '1.5', -1, pending!.id + 1000]) await refusal(t.auth.orgs.revokeInvitation(org.id, id), 'not_found');
+    for (const id of ['x', '1.5', -1, pending!.id + 1000])
+      await refusal(t.auth.orgs.revokeInvitation(org.id, id), 'not_found');
     await t.auth.orgs.revokeInvitation(org.slug, String(pending!.id));
     await refusal(t.auth.orgs.acceptInvitation(current, ada.id), 'invalid_invitation');
 
     await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['member'] });
     const expired = tokenMailedTo(ada.email);
-    await (await t.parts.storage.em()).fork().nativeUpdate(Invitation, { tokenHash: sha256Hex(expired) }, { expiresAt: new Date(Date.now() - 1000) });
+    await (
+      await t.parts.storage.em()
+    )
+      .fork()
+      .nativeUpdate(Invitation, { tokenHash: sha256Hex(expired) }, { expiresAt: new Date(Date.now() - 1000) });
     await refusal(t.auth.orgs.acceptInvitation(expired, ada.id), 'invalid_invitation');
     expect(await t.auth.orgs.invitations(org.id)).to.deep.equal([]);
     expect(await t.auth.orgs.membership(org.id, ada.id)).to.equal(null);
@@ -131,7 +142,11 @@ describe('invitations', () => {
 
     await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['member'] });
     const expiring = tokenMailedTo(ada.email);
-    await (await t.parts.storage.em()).fork().nativeUpdate(Invitation, { tokenHash: sha256Hex(expiring) }, { expiresAt: new Date(Date.now() - 1000) });
+    await (
+      await t.parts.storage.em()
+    )
+      .fork()
+      .nativeUpdate(Invitation, { tokenHash: sha256Hex(expiring) }, { expiresAt: new Date(Date.now() - 1000) });
     expect(await t.auth.orgs.pendingInvitation(expiring), 'expired').to.equal(null);
 
     await t.auth.orgs.invite(org.id, { email: ada.email, roles: ['admin'] });
@@ -149,7 +164,14 @@ describe('invitations', () => {
     const without = await t.auth.orgs.invite(org.id, { email: 'no-account@example.com', roles: ['member'] });
     const shape = (invitation: typeof without) => ({ ...invitation, id: 0, email: '', created_at: '', expires_at: '' });
     expect(shape(withAccount)).to.deep.equal(shape(without));
-    const [a, b] = mails.slice(sent).map((mail) => ({ ...mail, to: '', text: mail.text.replace(/token=\S+/, ''), html: mail.html?.replace(/token=[^"]+/g, '') }));
+    const [a, b] = mails
+      .slice(sent)
+      .map((mail) => ({
+        ...mail,
+        to: '',
+        text: mail.text.replace(/token=\S+/, ''),
+        html: mail.html?.replace(/token=[^"]+/g, ''),
+      }));
     expect(a).to.deep.equal(b);
   });
 
@@ -167,8 +189,18 @@ describe('invitations', () => {
 
   it('hands each organization event the acting user (null if none) and { org, member?, roles? }, and records each', async () => {
     const seen: [string, number | null, OrgEventDetail][] = [];
-    const names = ['org_created', 'org_deleted', 'member_added', 'member_removed', 'member_roles_changed', 'invitation_created', 'invitation_accepted'] as const;
-    const stops = names.map((name) => t.auth.on(name, (actor, detail) => void seen.push([name, actor?.id ?? null, detail])));
+    const names = [
+      'org_created',
+      'org_deleted',
+      'member_added',
+      'member_removed',
+      'member_roles_changed',
+      'invitation_created',
+      'invitation_accepted',
+    ] as const;
+    const stops = names.map((name) =>
+      t.auth.on(name, (actor, detail) => void seen.push([name, actor?.id ?? null, detail])),
+    );
     const boom = t.auth.on('member_added', () => {
       throw new Error('a handler that fails');
     });
@@ -195,8 +227,12 @@ describe('invitations', () => {
       ]);
       expect(t.log.text()).to.contain('a member_added handler failed');
 
-      const records = (await t.auth.audit.query({ since: new Date(Date.parse(org.created_at) - 1000), limit: 100 })).reverse();
-      const ours = records.filter((r) => r.detail['org_id'] === org.id).map((r) => [r.type, r.userId, r.detail['by'] ?? null]);
+      const records = (
+        await t.auth.audit.query({ since: new Date(Date.parse(org.created_at) - 1000), limit: 100 })
+      ).reverse();
+      const ours = records
+        .filter((r) => r.detail['org_id'] === org.id)
+        .map((r) => [r.type, r.userId, r.detail['by'] ?? null]);
       expect(ours).to.deep.equal([
         ['org_created', owner.id, owner.id],
         ['member_added', bob.id, owner.id],

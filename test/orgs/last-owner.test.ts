@@ -59,7 +59,12 @@ describe('the last-owner rule, as a property', () => {
         const model = new Map<number, string[]>([[0, ['owner']]]);
         for (const c of changes) {
           const user = users[c.who]!.id;
-          const work = c.kind === 'add' ? t.auth.orgs.addMember(org.id, user, c.roles) : c.kind === 'set' ? t.auth.orgs.setMemberRoles(org.id, user, c.roles) : t.auth.orgs.removeMember(org.id, user);
+          const work =
+            c.kind === 'add'
+              ? t.auth.orgs.addMember(org.id, user, c.roles)
+              : c.kind === 'set'
+                ? t.auth.orgs.setMemberRoles(org.id, user, c.roles)
+                : t.auth.orgs.removeMember(org.id, user);
           const got = await work.then(
             () => 'ok',
             (error: unknown) => (error instanceof AuthError ? error.code : Promise.reject(error)),

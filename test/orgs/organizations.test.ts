@@ -39,7 +39,11 @@ describe('organizations', () => {
     const em = (await t.parts.storage.em()).fork();
     return {
       orgs: await em.count(Organization, {}),
-      memberships: (await em.find(Membership, {}, { orderBy: { id: 'asc' } })).map((m) => [m.org.id, m.user.id, m.roles]),
+      memberships: (await em.find(Membership, {}, { orderBy: { id: 'asc' } })).map((m) => [
+        m.org.id,
+        m.user.id,
+        m.roles,
+      ]),
       invitations: await em.count(Invitation, {}),
       records: (await t.auth.audit.query({ limit: 1 }))[0]?.id,
     };
@@ -51,16 +55,20 @@ describe('organizations', () => {
       const org = await t.auth.orgs.create({ name: 'Globex', owner: ada.id });
       expect(org).to.include({ slug: 'globex', name: 'Globex' });
       expect(Date.parse(org.created_at)).to.be.closeTo(Date.now(), 60_000);
-      for (const ref of [org.id, 'globex', String(org.id)]) expect(await t.auth.orgs.find(ref), String(ref)).to.deep.equal(org);
+      for (const ref of [org.id, 'globex', String(org.id)])
+        expect(await t.auth.orgs.find(ref), String(ref)).to.deep.equal(org);
       expect(await t.auth.orgs.get('globex')).to.deep.equal(org);
       expect(await t.auth.orgs.membership(org.id, ada.id)).to.deep.include({ roles: ['owner'] });
-      expect(await t.auth.orgs.members(org.slug)).to.deep.equal([{ user_id: ada.id, email: ada.email, roles: ['owner'], created_at: org.created_at }]);
+      expect(await t.auth.orgs.members(org.slug)).to.deep.equal([
+        { user_id: ada.id, email: ada.email, roles: ['owner'], created_at: org.created_at },
+      ]);
     });
 
     it('derives the slug from the name (lower case, accents dropped, never digits alone), with a numeric suffix when taken', async () => {
       const owner = (await newUser(t)).id;
       const slugs = [];
-      for (const name of ['Café Crème', 'café crème!', 'CAFÉ CRÈME', '2024', '!!', 'x'.repeat(100)]) slugs.push((await t.auth.orgs.create({ name, owner })).slug);
+      for (const name of ['Café Crème', 'café crème!', 'CAFÉ CRÈME', '2024', '!!', 'x'.repeat(100)])
+        slugs.push((await t.auth.orgs.create({ name, owner })).slug);
       expect(slugs).to.deep.equal(['cafe-creme', 'cafe-creme-2', 'cafe-creme-3', 'org-2024', 'org', 'x'.repeat(40)]);
     });
 
@@ -71,19 +79,24 @@ describe('organizations', () => {
       await refusal(t.auth.orgs.create({ name: 'Initech again', slug: 'initech', owner }), 'slug_taken');
       for (const slug of ['I', 'Initech', 'ini tech', '12345', 'a'.repeat(49), 'ini_tech']) {
         const error = await refusal(t.auth.orgs.create({ name: 'Fine', slug, owner }), 'bad_request');
-        expect(error.errors).to.deep.equal([{ field: 'slug', message: `${JSON.stringify(slug)} is not a slug (2 to 48 of a-z 0-9 -, not digits alone)` }]);
+        expect(error.errors).to.deep.equal([
+          { field: 'slug', message: `${JSON.stringify(slug)} is not a slug (2 to 48 of a-z 0-9 -, not digits alone)` },
+        ]);
       }
       for (const name of ['', '   ', 'x'.repeat(101), 'tab\there', 42 as unknown as string]) {
         const error = await refusal(t.auth.orgs.create({ name, owner }), 'bad_request');
         expect(error.errors?.[0]).to.include({ field: 'name' });
       }
       await refusal(t.auth.orgs.create({ name: 'Nobody’s', owner: 'nobody@example.com' }), 'not_found');
-      expect((await refusal(t.auth.orgs.create({ name: 'Ownerless' } as never), 'bad_request')).errors).to.deep.equal([{ field: 'owner', message: 'the user who becomes its owner is required' }]);
+      expect((await refusal(t.auth.orgs.create({ name: 'Ownerless' } as never), 'bad_request')).errors).to.deep.equal([
+        { field: 'owner', message: 'the user who becomes its owner is required' },
+      ]);
       expect(await snapshot()).to.deep.equal(before);
     });
 
     it('finds nothing for what names no organization', async () => {
-      for (const ref of [999_999, 0, -1, 1.5, '999999', 'no-such-org', 'Not A Slug', '', '#1']) expect(await t.auth.orgs.find(ref), String(ref)).to.equal(null);
+      for (const ref of [999_999, 0, -1, 1.5, '999999', 'no-such-org', 'Not A Slug', '', '#1'])
+        expect(await t.auth.orgs.find(ref), String(ref)).to.equal(null);
       await refusal(t.auth.orgs.get('no-such-org'), 'not_found');
     });
 
@@ -91,10 +104,23 @@ describe('organizations', () => {
       const owner = await newUser(t);
       const org = await t.auth.orgs.create({ name: 'Umbrella', owner: owner.id });
       expect(await t.auth.orgs.find(org.id)).to.include({ name: 'Umbrella' });
-      expect(await t.auth.orgs.rename(org.slug, '  Umbrella Corp  ', owner)).to.deep.equal({ ...org, name: 'Umbrella Corp' });
+      expect(await t.auth.orgs.rename(org.slug, '  Umbrella Corp  ', owner)).to.deep.equal({
+        ...org,
+        name: 'Umbrella Corp',
+      });
       expect(await t.auth.orgs.find(org.slug)).to.deep.equal({ ...org, name: 'Umbrella Corp' });
       const [record] = await t.auth.audit.query({ type: 'org_renamed', limit: 1 });
-      expect(record).to.deep.include({ userId: owner.id, detail: { actor: 'api', org_id: org.id, org: 'umbrella', name: 'Umbrella Corp', previous_name: 'Umbrella', by: owner.id } });
+      expect(record).to.deep.include({
+        userId: owner.id,
+        detail: {
+          actor: 'api',
+          org_id: org.id,
+          org: 'umbrella',
+          name: 'Umbrella Corp',
+          previous_name: 'Umbrella',
+          by: owner.id,
+        },
+      });
       await refusal(t.auth.orgs.rename(org.id, ''), 'bad_request');
     });
 
@@ -135,7 +161,10 @@ describe('organizations', () => {
       // A member added at the same moment is either counted (the delete refused) or too late (404): never deleted unseen.
       for (let round = 0; round < 5; round++) {
         const raced = await t.auth.orgs.create({ name: `Raced ${round}`, owner: owner.id });
-        const [added, deleted] = await Promise.allSettled([t.auth.orgs.addMember(raced.id, member.id, ['member']), t.auth.orgs.delete(raced.id, null, { onlyOwners: true })]);
+        const [added, deleted] = await Promise.allSettled([
+          t.auth.orgs.addMember(raced.id, member.id, ['member']),
+          t.auth.orgs.delete(raced.id, null, { onlyOwners: true }),
+        ]);
         if (deleted.status === 'fulfilled') {
           expect(added.status).to.equal('rejected');
           expect((added as PromiseRejectedResult).reason.code).to.equal('not_found');
@@ -173,7 +202,10 @@ describe('organizations', () => {
       expect(await t.auth.orgs.membership(org.id, bob.id)).to.equal(null);
       const member = await t.auth.orgs.addMember(org.slug, bob.email, ['viewer', 'member', 'viewer']);
       expect(member).to.deep.include({ user_id: bob.id, email: bob.email, roles: ['member', 'viewer'] });
-      expect(await t.auth.orgs.membership(org.id, bob.id)).to.deep.equal({ roles: ['member', 'viewer'], created_at: member.created_at });
+      expect(await t.auth.orgs.membership(org.id, bob.id)).to.deep.equal({
+        roles: ['member', 'viewer'],
+        created_at: member.created_at,
+      });
       const before = await snapshot();
       await refusal(t.auth.orgs.addMember(org.id, bob.id, ['admin']), 'already_member');
       expect(await snapshot()).to.deep.equal(before);
@@ -183,7 +215,10 @@ describe('organizations', () => {
       const [owner, bob] = [await newUser(t), await newUser(t)];
       const org = await t.auth.orgs.create({ name: 'Strict', owner: owner.id });
       const before = await snapshot();
-      const unknown = await refusal(t.auth.orgs.addMember(org.id, bob.id, ['member', 'overlord', 'czar']), 'unknown_role');
+      const unknown = await refusal(
+        t.auth.orgs.addMember(org.id, bob.id, ['member', 'overlord', 'czar']),
+        'unknown_role',
+      );
       expect(unknown.message).to.equal('no organization role named "czar", "overlord"');
       for (const roles of [[], ['has space'], [''], [42], 'member', null]) {
         const error = await refusal(t.auth.orgs.addMember(org.id, bob.id, roles as string[]), 'bad_request');
@@ -202,11 +237,15 @@ describe('organizations', () => {
       const before = await snapshot();
       await refusal(t.auth.orgs.setMemberRoles(org.id, ada.id, ['admin']), 'last_owner');
       const lastOwner = await refusal(t.auth.orgs.removeMember(org.id, ada.id), 'last_owner');
-      expect(lastOwner.message).to.equal(`${ada.email} is the last owner of owned: give another member an owner role first, or delete the organization`);
+      expect(lastOwner.message).to.equal(
+        `${ada.email} is the last owner of owned: give another member an owner role first, or delete the organization`,
+      );
       expect(await snapshot()).to.deep.equal(before);
 
       await t.auth.orgs.addMember(org.id, bob.id, ['owner']);
-      expect(await t.auth.orgs.setMemberRoles(org.id, ada.id, ['admin', 'member'])).to.deep.include({ roles: ['admin', 'member'] });
+      expect(await t.auth.orgs.setMemberRoles(org.id, ada.id, ['admin', 'member'])).to.deep.include({
+        roles: ['admin', 'member'],
+      });
       expect(await t.auth.orgs.membership(org.id, ada.id)).to.deep.include({ roles: ['admin', 'member'] });
       await refusal(t.auth.orgs.removeMember(org.id, bob.id), 'last_owner');
       await t.auth.orgs.removeMember(org.id, cy.id);
@@ -228,7 +267,10 @@ describe('organizations', () => {
       await t.auth.users.delete(bob.id);
       expect((await t.auth.orgs.members(org.id)).map((m) => m.user_id)).to.deep.equal([owner.id]);
       const [record] = await t.auth.audit.query({ type: 'member_removed', limit: 1 });
-      expect(record).to.deep.include({ userId: bob.id, detail: { actor: 'api', org_id: org.id, org: 'leavers', roles: 'member', by: null, because: 'user_deleted' } });
+      expect(record).to.deep.include({
+        userId: bob.id,
+        detail: { actor: 'api', org_id: org.id, org: 'leavers', roles: 'member', by: null, because: 'user_deleted' },
+      });
     });
 
     it('refuses to delete the last owner of an organization with other members (409 last_owner), changing nothing', async () => {
@@ -248,8 +290,16 @@ describe('organizations', () => {
       const org = await t.auth.orgs.create({ name: 'Kept Over HTTP', owner: owner.id });
       await t.auth.orgs.addMember(org.id, bob.id, ['member']);
       const cookie = await login(t, owner.email);
-      const response = await request(t.app).delete('/service-auth/me').set('Cookie', cookie).send({ password: PASSWORD }).expect(409).expect('Content-Type', PROBLEM);
-      expect(response.body).to.include({ code: 'last_owner', detail: `${owner.email} is the last owner of kept-over-http: give another member an owner role first, or delete the organization` });
+      const response = await request(t.app)
+        .delete('/service-auth/me')
+        .set('Cookie', cookie)
+        .send({ password: PASSWORD })
+        .expect(409)
+        .expect('Content-Type', PROBLEM);
+      expect(response.body).to.include({
+        code: 'last_owner',
+        detail: `${owner.email} is the last owner of kept-over-http: give another member an owner role first, or delete the organization`,
+      });
       await request(t.app).get('/service-auth/me').set('Cookie', cookie).expect(200);
     });
 

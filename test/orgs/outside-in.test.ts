@@ -19,13 +19,19 @@ describe('organization endpoints, probed from outside', () => {
   let org: { id: number; slug: string };
   let other: { id: number; slug: string };
 
-  const as = (test: request.Test) => test.set('Cookie', ada.cookie).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
+  const as = (test: request.Test) =>
+    test.set('Cookie', ada.cookie).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
 
   before(async () => {
     t = await orgApp();
     defineDemoOrgRoles(t.auth);
     const user = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
-    ada = { id: user.id, cookie: sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200))! };
+    ada = {
+      id: user.id,
+      cookie: sessionCookieFrom(
+        await request(t.app).post(`${PREFIX}/login`).send({ email: 'ada@example.com', password: PASSWORD }).expect(200),
+      )!,
+    };
     eve = await t.auth.users.create({ email: 'eve-secret@example.com', password: PASSWORD });
     org = await t.auth.orgs.create({ name: 'Home', slug: 'home', owner: ada.id });
     other = await t.auth.orgs.create({ name: 'Elsewhere', slug: 'elsewhere', owner: ada.id });
@@ -36,12 +42,19 @@ describe('organization endpoints, probed from outside', () => {
     const bob = await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
     await t.auth.orgs.addMember(org.id, bob.id, ['member']);
     for (const role of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
-      const changed = await as(request(t.app).patch(`${PREFIX}/api/orgs/${org.slug}/members/${bob.id}`)).send({ roles: [role] });
+      const changed = await as(request(t.app).patch(`${PREFIX}/api/orgs/${org.slug}/members/${bob.id}`)).send({
+        roles: [role],
+      });
       expect([changed.status, changed.body.code], role).to.deep.equal([422, 'unknown_role']);
-      const invited = await as(request(t.app).post(`${PREFIX}/api/orgs/${org.slug}/invitations`)).send({ email: 'new@example.com', roles: [role] });
+      const invited = await as(request(t.app).post(`${PREFIX}/api/orgs/${org.slug}/invitations`)).send({
+        email: 'new@example.com',
+        roles: [role],
+      });
       expect([invited.status, invited.body.code], role).to.deep.equal([422, 'unknown_role']);
     }
-    expect((await t.auth.orgs.members(org.id)).find((member) => member.user_id === bob.id)?.roles).to.deep.equal(['member']);
+    expect((await t.auth.orgs.members(org.id)).find((member) => member.user_id === bob.id)?.roles).to.deep.equal([
+      'member',
+    ]);
   });
 
   it('answers one 404 for a member id that is a non-member’s, no one’s, or malformed, naming nobody', async () => {
@@ -61,11 +74,20 @@ describe('organization endpoints, probed from outside', () => {
 
   it('keeps a token bound to one organization out of another (403 where the user is a member, 404 where not)', async () => {
     const { token } = await t.auth.tokens.create(ada.id, { name: 'bound', org: org.slug });
-    const bearer = (test: request.Test) => test.set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
+    const bearer = (test: request.Test) =>
+      test.set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
     await bearer(request(t.app).get(`${PREFIX}/api/orgs/${org.slug}/members`)).expect(200);
-    expect((await bearer(request(t.app).get(`${PREFIX}/api/orgs/${other.slug}/members`)).expect(403)).body.code).to.equal('forbidden');
-    expect((await bearer(request(t.app).get(`${PREFIX}/api/orgs`)).expect(200)).body.orgs.map((listed: { slug: string }) => listed.slug)).to.deep.equal([org.slug]);
+    expect(
+      (await bearer(request(t.app).get(`${PREFIX}/api/orgs/${other.slug}/members`)).expect(403)).body.code,
+    ).to.equal('forbidden');
+    expect(
+      (await bearer(request(t.app).get(`${PREFIX}/api/orgs`)).expect(200)).body.orgs.map(
+        (listed: { slug: string }) => listed.slug,
+      ),
+    ).to.deep.equal([org.slug]);
     const stranger = await t.auth.orgs.create({ name: 'Not hers', slug: 'not-hers', owner: eve.id });
-    expect((await bearer(request(t.app).get(`${PREFIX}/api/orgs/${stranger.slug}`)).expect(404)).body.code).to.equal('not_found');
+    expect((await bearer(request(t.app).get(`${PREFIX}/api/orgs/${stranger.slug}`)).expect(404)).body.code).to.equal(
+      'not_found',
+    );
   });
 });

@@ -10,7 +10,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import request from 'supertest';
 import { defaultPageTexts, type PageTexts } from '../../src/index.js';
-import { createTestApp, outboxMails, PASSWORD, sessionCookieFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
+import {
+  createTestApp,
+  outboxMails,
+  PASSWORD,
+  sessionCookieFrom,
+  temporaryDirectory,
+  type TestApp,
+} from '../helpers/app.js';
 import { formPost, HTML, pageGet } from '../helpers/forms.js';
 import { shout, wordsOutsideTexts } from '../http/page-words.js';
 import { defineDemoOrgRoles } from './org-roles.js';
@@ -18,7 +25,13 @@ import { defineDemoOrgRoles } from './org-roles.js';
 /** A browser's form with repeated fields (one `roles` per box ticked). */
 function formPostFields(app: TestApp['app'], path: string, fields: [string, string][], cookie: string): request.Test {
   const body = fields.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
-  return request(app).post(`/service-auth${path}`).set('Accept', HTML).set('Sec-Fetch-Site', 'same-origin').set('Cookie', cookie).type('form').send(body);
+  return request(app)
+    .post(`/service-auth${path}`)
+    .set('Accept', HTML)
+    .set('Sec-Fetch-Site', 'same-origin')
+    .set('Cookie', cookie)
+    .type('form')
+    .send(body);
 }
 
 describe('the organization pages', () => {
@@ -29,13 +42,21 @@ describe('the organization pages', () => {
   const ids: Record<string, number> = {};
   const renders: { page: string; locals: Record<string, unknown> }[] = [];
 
-  async function start(settings: Record<string, unknown> = {}, routes?: Parameters<typeof createTestApp>[1]): Promise<void> {
+  async function start(
+    settings: Record<string, unknown> = {},
+    routes?: Parameters<typeof createTestApp>[1],
+  ): Promise<void> {
     outbox = await temporaryDirectory();
-    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...settings }, routes);
+    t = await createTestApp(
+      { SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...settings },
+      routes,
+    );
     defineDemoOrgRoles(t.auth);
     for (const email of ['ada@example.com', 'cy@example.com', 'dan@example.com']) {
       ids[email] = (await t.auth.users.create({ email, password: PASSWORD })).id;
-      cookies[email] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email, password: PASSWORD }).expect(200))!;
+      cookies[email] = sessionCookieFrom(
+        await request(t.app).post('/service-auth/login').send({ email, password: PASSWORD }).expect(200),
+      )!;
     }
   }
   async function stop(): Promise<void> {
@@ -81,8 +102,14 @@ describe('the organization pages', () => {
     await keep(get('ada@example.com', '/orgs/page-team'), 200);
     await keep(get('cy@example.com', '/orgs/page-team'), 200);
     await keep(post('ada@example.com', '/api/orgs/page-team/invitations', { email: 'eve@example.com' }), 400);
-    await keep(post('ada@example.com', '/api/orgs/page-team/invitations', { email: 'cy@example.com', roles: 'member' }), 409);
-    await keep(post('ada@example.com', '/api/orgs/page-team/invitations', { email: 'eve@example.com', roles: 'viewer' }), 303);
+    await keep(
+      post('ada@example.com', '/api/orgs/page-team/invitations', { email: 'cy@example.com', roles: 'member' }),
+      409,
+    );
+    await keep(
+      post('ada@example.com', '/api/orgs/page-team/invitations', { email: 'eve@example.com', roles: 'viewer' }),
+      303,
+    );
     await keep(get('ada@example.com', '/orgs/page-team?done=invited'), 200);
     await keep(post('ada@example.com', `/orgs/page-team/members/${ids['ada@example.com']}/remove`, {}), 409);
     const token = await invitationToken('eve@example.com');
@@ -91,7 +118,12 @@ describe('the organization pages', () => {
     await keep(get('dan@example.com', `/invitations/accept?token=${token}`), 200);
     await keep(post('dan@example.com', '/api/invitations/accept', { token }), 403);
     await t.auth.users.create({ email: 'eve@example.com', password: PASSWORD });
-    cookies['eve@example.com'] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'eve@example.com', password: PASSWORD }).expect(200))!;
+    cookies['eve@example.com'] = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'eve@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
     await keep(get('eve@example.com', `/invitations/accept?token=${token}`), 200);
     await keep(post('eve@example.com', '/api/invitations/accept', { token }), 303);
     await keep(post('eve@example.com', '/api/invitations/accept', { token }), 400);
@@ -108,7 +140,9 @@ describe('the organization pages', () => {
       const created = await post('dan@example.com', '/api/orgs', { name: 'Dan’s Shop', slug: '' }).expect(303);
       expect(created.headers['location']).to.equal('/service-auth/orgs/dan-s-shop');
       const list = await get('dan@example.com', '/orgs').expect(200);
-      expect(list.text).to.match(/<a href="\/service-auth\/orgs\/dan-s-shop">Dan’s Shop<\/a><\/td>\s*<td[^>]*>dan-s-shop<\/td>\s*<td[^>]*>owner<\/td>/);
+      expect(list.text).to.match(
+        /<a href="\/service-auth\/orgs\/dan-s-shop">Dan’s Shop<\/a><\/td>\s*<td[^>]*>dan-s-shop<\/td>\s*<td[^>]*>owner<\/td>/,
+      );
     });
 
     it('shows a refused field beside its input, with what was typed, and the status of the API', async () => {
@@ -145,16 +179,42 @@ describe('the organization pages', () => {
       await t.auth.orgs.addMember('forms', 'cy@example.com', ['member']);
       await t.auth.orgs.addMember('forms', 'dan@example.com', ['viewer']);
       const cyId = ids['cy@example.com']!;
-      const saved = await formPostFields(t.app, `/orgs/forms/members/${cyId}/roles`, [['roles', 'admin'], ['roles', 'viewer']], cookies['ada@example.com']!).expect(303);
+      const saved = await formPostFields(
+        t.app,
+        `/orgs/forms/members/${cyId}/roles`,
+        [
+          ['roles', 'admin'],
+          ['roles', 'viewer'],
+        ],
+        cookies['ada@example.com']!,
+      ).expect(303);
       expect(saved.headers['location']).to.equal('/service-auth/orgs/forms?done=roles');
-      expect((await t.auth.orgs.members('forms')).find((m) => m.user_id === cyId)!.roles).to.have.members(['admin', 'viewer']);
-      expect((await get('ada@example.com', '/orgs/forms?done=roles').expect(200)).text).to.contain('The roles were saved.');
+      expect((await t.auth.orgs.members('forms')).find((m) => m.user_id === cyId)!.roles).to.have.members([
+        'admin',
+        'viewer',
+      ]);
+      expect((await get('ada@example.com', '/orgs/forms?done=roles').expect(200)).text).to.contain(
+        'The roles were saved.',
+      );
 
       // Cy, an admin now, may not make an owner: the page says so, with the API's status.
-      const refused = await formPostFields(t.app, `/orgs/forms/members/${ids['dan@example.com']}/roles`, [['roles', 'owner']], cookies['cy@example.com']!).expect(403);
+      const refused = await formPostFields(
+        t.app,
+        `/orgs/forms/members/${ids['dan@example.com']}/roles`,
+        [['roles', 'owner']],
+        cookies['cy@example.com']!,
+      ).expect(403);
       expect(refused.text).to.contain('Your roles here do not allow this.');
 
-      const invited = await formPostFields(t.app, '/api/orgs/forms/invitations', [['email', 'fay@example.com'], ['roles', 'member']], cookies['cy@example.com']!).expect(303);
+      const invited = await formPostFields(
+        t.app,
+        '/api/orgs/forms/invitations',
+        [
+          ['email', 'fay@example.com'],
+          ['roles', 'member'],
+        ],
+        cookies['cy@example.com']!,
+      ).expect(303);
       expect(invited.headers['location']).to.equal('/service-auth/orgs/forms?done=invited');
       const [invitation] = await t.auth.orgs.invitations('forms');
       expect(invitation).to.deep.include({ email: 'fay@example.com', roles: ['member'] });
@@ -163,7 +223,9 @@ describe('the organization pages', () => {
       await post('cy@example.com', `/orgs/forms/invitations/${invitation!.id}/revoke`, {}).expect(303);
       expect(await t.auth.orgs.invitations('forms')).to.deep.equal([]);
 
-      const removed = await post('cy@example.com', `/orgs/forms/members/${ids['dan@example.com']}/remove`, {}).expect(303);
+      const removed = await post('cy@example.com', `/orgs/forms/members/${ids['dan@example.com']}/remove`, {}).expect(
+        303,
+      );
       expect(removed.headers['location']).to.equal('/service-auth/orgs/forms?done=removed');
       const left = await post('cy@example.com', `/orgs/forms/members/${cyId}/remove`, {}).expect(303);
       expect(left.headers['location']).to.equal('/service-auth/orgs?left=1');
@@ -178,7 +240,9 @@ describe('the organization pages', () => {
       const refused = await get('dan@example.com', '/orgs/closed').expect(403);
       expect(refused.headers['content-type']).to.match(/^text\/html/);
       expect(refused.text).to.contain('Your account does not have permission for this.');
-      const form = await post('dan@example.com', `/orgs/closed/members/${ids['dan@example.com']}/remove`, {}).expect(303);
+      const form = await post('dan@example.com', `/orgs/closed/members/${ids['dan@example.com']}/remove`, {}).expect(
+        303,
+      );
       expect(form.headers['location']).to.equal('/service-auth/orgs?left=1');
       expect(t.log.entries.filter((entry) => entry.level === 'error')).to.deep.equal([]);
     });
@@ -194,47 +258,89 @@ describe('the organization pages', () => {
       expect(program.body.code).to.equal('not_found');
       // A form another site made the browser send is refused, and changes nothing.
       await t.auth.orgs.addMember('only-forms', 'cy@example.com', ['member']);
-      const forged = await as('ada@example.com', formPost(t.app, `/orgs/only-forms/members/${ids['cy@example.com']}/remove`, {}))
+      const forged = await as(
+        'ada@example.com',
+        formPost(t.app, `/orgs/only-forms/members/${ids['cy@example.com']}/remove`, {}),
+      )
         .set('Sec-Fetch-Site', 'cross-site')
         .expect(403);
       expect(forged.text).to.contain('This form was sent from another site');
-      expect((await t.auth.orgs.members('only-forms')).map((m) => m.email)).to.deep.equal(['ada@example.com', 'cy@example.com']);
+      expect((await t.auth.orgs.members('only-forms')).map((m) => m.email)).to.deep.equal([
+        'ada@example.com',
+        'cy@example.com',
+      ]);
     });
 
     it('shows the invitation link’s page in each state, and accepting it leads to the organization', async () => {
       await post('ada@example.com', '/api/orgs', { name: 'Link Team', slug: 'link-team' }).expect(303);
-      await formPostFields(t.app, '/api/orgs/link-team/invitations', [['email', 'gus@example.com'], ['roles', 'viewer']], cookies['ada@example.com']!).expect(303);
+      await formPostFields(
+        t.app,
+        '/api/orgs/link-team/invitations',
+        [
+          ['email', 'gus@example.com'],
+          ['roles', 'viewer'],
+        ],
+        cookies['ada@example.com']!,
+      ).expect(303);
       const token = await invitationToken('gus@example.com');
       const link = `/invitations/accept?token=${token}`;
 
-      expect((await pageGet(t.app, '/invitations/accept?token=nope').expect(200)).text).to.contain('This invitation link is unknown, expired, revoked or already used.');
+      expect((await pageGet(t.app, '/invitations/accept?token=nope').expect(200)).text).to.contain(
+        'This invitation link is unknown, expired, revoked or already used.',
+      );
       const anonymous = (await pageGet(t.app, link).expect(200)).text;
       expect(anonymous).to.contain('You are invited to join Link Team as viewer.');
       expect(anonymous).to.contain(`href="/service-auth/register?next=${encodeURIComponent(`/service-auth${link}`)}"`);
       expect(anonymous).to.contain(`href="/service-auth/login?next=${encodeURIComponent(`/service-auth${link}`)}"`);
       expect(anonymous).not.to.contain('Accept the invitation');
       const other = (await get('dan@example.com', link).expect(200)).text;
-      expect(other).to.contain('You are logged in as dan@example.com, but this invitation was mailed to another address.');
-      expect((await post('dan@example.com', '/api/invitations/accept', { token }).expect(403)).text).to.contain('You are logged in as dan@example.com');
+      expect(other).to.contain(
+        'You are logged in as dan@example.com, but this invitation was mailed to another address.',
+      );
+      expect((await post('dan@example.com', '/api/invitations/accept', { token }).expect(403)).text).to.contain(
+        'You are logged in as dan@example.com',
+      );
 
       // The invited address, not confirmed (an account made by an operator, say): confirm it first.
       await t.auth.users.create({ email: 'gus@example.com', password: PASSWORD, emailConfirmed: false });
-      const unconfirmed = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'gus@example.com', password: PASSWORD }).expect(200))!;
+      const unconfirmed = sessionCookieFrom(
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: 'gus@example.com', password: PASSWORD })
+          .expect(200),
+      )!;
       const waiting = (await pageGet(t.app, link).set('Cookie', unconfirmed).expect(200)).text;
       expect(waiting).to.contain('Your email address is not confirmed yet.');
       expect(waiting).not.to.contain('Accept the invitation');
       await t.auth.users.confirmEmail('gus@example.com');
-      cookies['gus@example.com'] = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'gus@example.com', password: PASSWORD }).expect(200))!;
+      cookies['gus@example.com'] = sessionCookieFrom(
+        await request(t.app)
+          .post('/service-auth/login')
+          .send({ email: 'gus@example.com', password: PASSWORD })
+          .expect(200),
+      )!;
       const invitee = (await get('gus@example.com', link).expect(200)).text;
       expect(invitee).to.contain('Accept the invitation');
       expect(invitee).to.contain('action="/service-auth/api/invitations/accept"');
       const accepted = await post('gus@example.com', '/api/invitations/accept', { token }).expect(303);
       expect(accepted.headers['location']).to.equal('/service-auth/orgs/link-team?done=joined');
-      expect((await get('gus@example.com', '/orgs/link-team?done=joined').expect(200)).text).to.contain('You joined the organization.');
-      expect((await post('gus@example.com', '/api/invitations/accept', { token }).expect(400)).text).to.contain('This invitation link is unknown, expired, revoked or already used.');
+      expect((await get('gus@example.com', '/orgs/link-team?done=joined').expect(200)).text).to.contain(
+        'You joined the organization.',
+      );
+      expect((await post('gus@example.com', '/api/invitations/accept', { token }).expect(400)).text).to.contain(
+        'This invitation link is unknown, expired, revoked or already used.',
+      );
 
       // Made a member meanwhile: the page says so, with the way to the organization.
-      await formPostFields(t.app, '/api/orgs/link-team/invitations', [['email', 'cy@example.com'], ['roles', 'viewer']], cookies['ada@example.com']!).expect(303);
+      await formPostFields(
+        t.app,
+        '/api/orgs/link-team/invitations',
+        [
+          ['email', 'cy@example.com'],
+          ['roles', 'viewer'],
+        ],
+        cookies['ada@example.com']!,
+      ).expect(303);
       const second = await invitationToken('cy@example.com');
       await t.auth.orgs.addMember('link-team', 'cy@example.com', ['member']);
       const member = await post('cy@example.com', '/api/invitations/accept', { token: second }).expect(409);
@@ -251,7 +357,15 @@ describe('the organization pages', () => {
       t.auth.texts = shout(defaultPageTexts) as PageTexts;
       for (const page of await visitEveryState()) {
         if (page.status === 303) continue;
-        expect(wordsOutsideTexts(page.text.replaceAll(/(Page Team|Again|page-team|eve@example\.com|cy@example\.com|dan@example\.com|ada@example\.com|owner|member|viewer|admin)/g, '')), page.text).to.deep.equal([]);
+        expect(
+          wordsOutsideTexts(
+            page.text.replaceAll(
+              /(Page Team|Again|page-team|eve@example\.com|cy@example\.com|dan@example\.com|ada@example\.com|owner|member|viewer|admin)/g,
+              '',
+            ),
+          ),
+          page.text,
+        ).to.deep.equal([]);
       }
     });
 
@@ -260,7 +374,20 @@ describe('the organization pages', () => {
       await mkdir(join(views, 'service-auth'));
       const documented: Record<string, string[]> = {
         orgs: ['prefix', 'texts', 'email', 'orgs', 'mayCreate', 'notice', 'errors', 'values'],
-        org: ['prefix', 'texts', 'email', 'org', 'roles', 'members', 'assignable', 'invitations', 'mayInvite', 'notice', 'errors', 'values'],
+        org: [
+          'prefix',
+          'texts',
+          'email',
+          'org',
+          'roles',
+          'members',
+          'assignable',
+          'invitations',
+          'mayInvite',
+          'notice',
+          'errors',
+          'values',
+        ],
         invitation: ['prefix', 'texts', 'state', 'token', 'invitation', 'email', 'back', 'notice'],
       };
       for (const page of Object.keys(documented)) await writeFile(join(views, 'service-auth', `${page}.html`), page);
@@ -272,8 +399,12 @@ describe('the organization pages', () => {
         });
       });
       await visitEveryState();
-      const seen = renders.filter((r) => r.page in documented).map(({ page, locals }) => `${page}${typeof locals['state'] === 'string' ? `:${locals['state']}` : ''}`);
-      expect(seen.join(' ')).to.equal('orgs orgs orgs orgs org org org org org org invitation:unusable invitation:sign-in invitation:other-account invitation:other-account invitation:accept invitation:unusable');
+      const seen = renders
+        .filter((r) => r.page in documented)
+        .map(({ page, locals }) => `${page}${typeof locals['state'] === 'string' ? `:${locals['state']}` : ''}`);
+      expect(seen.join(' ')).to.equal(
+        'orgs orgs orgs orgs org org org org org org invitation:unusable invitation:sign-in invitation:other-account invitation:other-account invitation:accept invitation:unusable',
+      );
       for (const { page, locals } of renders.filter((r) => r.page in documented)) {
         for (const key of documented[page]!) {
           expect(locals, `${page}: ${key}`).to.have.property(key);

@@ -24,7 +24,12 @@ describe('probing for organizations', () => {
     const ada = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
     await t.auth.users.create({ email: 'eve@example.com', password: PASSWORD });
     await t.auth.orgs.create({ name: 'Acme', slug: 'acme', owner: ada.id });
-    cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'eve@example.com', password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'eve@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
   });
   after(() => t.auth.close());
 
@@ -37,7 +42,10 @@ describe('probing for organizations', () => {
 
   it('runs as many statements for an organization that exists as for one that does not, asked again and again', async () => {
     const acme = await t.auth.orgs.get('acme');
-    for (const [existing, missing] of [['acme', 'nowhere'], [String(acme.id), '999']] as const) {
+    for (const [existing, missing] of [
+      ['acme', 'nowhere'],
+      [String(acme.id), '999'],
+    ] as const) {
       // The first of each may read what is then held; after it, the same work every time.
       await probe(existing);
       await probe(missing);
@@ -53,7 +61,12 @@ describe('probing for organizations', () => {
     await probe('latecomer');
     const ada = await t.auth.users.get('ada@example.com');
     await t.auth.orgs.create({ name: 'Latecomer', slug: 'latecomer', owner: ada.id });
-    const cookieOfAda = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200))!;
+    const cookieOfAda = sessionCookieFrom(
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(200),
+    )!;
     await request(t.app).get('/service-auth/api/orgs/latecomer').set('Cookie', cookieOfAda).expect(200);
   });
 });

@@ -25,7 +25,8 @@ describePostgres('member role changes crossing each other', () => {
   const cookies: Record<string, string> = {};
   const ids: Record<string, number> = {};
 
-  const as = (who: string, test: request.Test) => test.set('Cookie', cookies[who]!).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
+  const as = (who: string, test: request.Test) =>
+    test.set('Cookie', cookies[who]!).set('Sec-Fetch-Site', 'same-origin').set('Accept', 'application/json');
 
   before(async () => {
     database = await createPostgresDatabase();
@@ -34,7 +35,9 @@ describePostgres('member role changes crossing each other', () => {
     for (const who of ['ada', 'bob', 'cy']) {
       const email = `${who}@example.com`;
       ids[who] = (await t.auth.users.create({ email, password: PASSWORD })).id;
-      cookies[who] = sessionCookieFrom(await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200))!;
+      cookies[who] = sessionCookieFrom(
+        await request(t.app).post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200),
+      )!;
     }
     holder = new pg.Client({ connectionString: database.url });
     observer = new pg.Client({ connectionString: database.url });
@@ -59,7 +62,9 @@ describePostgres('member role changes crossing each other', () => {
   async function waiting(count: number): Promise<void> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const { rows } = await observer.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock'");
+      const { rows } = await observer.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock'",
+      );
       if (rows[0].n >= count) return;
       if (Date.now() > deadline) throw new Error(`${rows[0].n} statements wait for a lock, not ${count}`);
       await new Promise((resolve) => setImmediate(resolve));
@@ -67,10 +72,15 @@ describePostgres('member role changes crossing each other', () => {
   }
 
   /** Runs the owner's promotion of Cy, then the admin's `change`, queued in that order behind a held lock. */
-  async function crossing(orgId: number, change: request.Test): Promise<{ promoted: request.Response; changed: request.Response }> {
+  async function crossing(
+    orgId: number,
+    change: request.Test,
+  ): Promise<{ promoted: request.Response; changed: request.Response }> {
     await holder.query('BEGIN');
     await holder.query('SELECT id FROM service_auth_orgs WHERE id = $1 FOR UPDATE', [orgId]);
-    const promoted = as('ada', request(t.app).patch(`${PREFIX}/api/orgs/${orgId}/members/${ids['cy']}`)).send({ roles: ['owner'] }).then((r) => r);
+    const promoted = as('ada', request(t.app).patch(`${PREFIX}/api/orgs/${orgId}/members/${ids['cy']}`))
+      .send({ roles: ['owner'] })
+      .then((r) => r);
     await waiting(1);
     const changed = as('bob', change).then((r) => r);
     await waiting(2);
@@ -80,7 +90,12 @@ describePostgres('member role changes crossing each other', () => {
 
   it('refuses an admin’s change of a member who became an owner meanwhile (403), and the owner stays an owner', async () => {
     const orgId = await team('crossed-roles');
-    const { promoted, changed } = await crossing(orgId, request(t.app).patch(`${PREFIX}/api/orgs/${orgId}/members/${ids['cy']}`).send({ roles: ['viewer'] }));
+    const { promoted, changed } = await crossing(
+      orgId,
+      request(t.app)
+        .patch(`${PREFIX}/api/orgs/${orgId}/members/${ids['cy']}`)
+        .send({ roles: ['viewer'] }),
+    );
     expect(promoted.status).to.equal(200);
     expect(changed.status, JSON.stringify(changed.body)).to.equal(403);
     expect(changed.body.code).to.equal('forbidden');
@@ -90,7 +105,10 @@ describePostgres('member role changes crossing each other', () => {
 
   it('refuses an admin’s removal of a member who became an owner meanwhile (403), and the owner stays', async () => {
     const orgId = await team('crossed-removal');
-    const { promoted, changed } = await crossing(orgId, request(t.app).delete(`${PREFIX}/api/orgs/${orgId}/members/${ids['cy']}`));
+    const { promoted, changed } = await crossing(
+      orgId,
+      request(t.app).delete(`${PREFIX}/api/orgs/${orgId}/members/${ids['cy']}`),
+    );
     expect(promoted.status).to.equal(200);
     expect(changed.status, JSON.stringify(changed.body)).to.equal(403);
     const cy = (await t.auth.orgs.members(orgId)).find((member) => member.user_id === ids['cy']);
@@ -99,9 +117,16 @@ describePostgres('member role changes crossing each other', () => {
 
   it('applies both of two changes that cross when each is allowed on what it replaces: the later one wins', async () => {
     const orgId = await team('crossed-allowed');
-    const { promoted, changed } = await crossing(orgId, request(t.app).patch(`${PREFIX}/api/orgs/${orgId}/members/${ids['bob']}`).send({ roles: ['viewer'] }));
+    const { promoted, changed } = await crossing(
+      orgId,
+      request(t.app)
+        .patch(`${PREFIX}/api/orgs/${orgId}/members/${ids['bob']}`)
+        .send({ roles: ['viewer'] }),
+    );
     expect([promoted.status, changed.status]).to.deep.equal([200, 200]);
-    const roles = Object.fromEntries((await t.auth.orgs.members(orgId)).map((member) => [member.user_id, member.roles]));
+    const roles = Object.fromEntries(
+      (await t.auth.orgs.members(orgId)).map((member) => [member.user_id, member.roles]),
+    );
     expect(roles[ids['cy']!]).to.deep.equal(['owner']);
     expect(roles[ids['bob']!]).to.deep.equal(['viewer']);
   });

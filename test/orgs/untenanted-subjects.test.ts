@@ -21,8 +21,18 @@ describe('organization roles on subjects without a tenant field', () => {
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
       app.use(express.json());
-      app.patch('/orgs/:org/users/:id/name', auth.orgRequired(), auth.require({ action: 'update', subject: 'User' }), (_req, res) => res.json({ ok: true }));
-      app.patch('/orgs/:org/projects/:id', auth.orgRequired(), auth.require({ action: 'update', subject: 'Project' }), (_req, res) => res.json({ ok: true }));
+      app.patch(
+        '/orgs/:org/users/:id/name',
+        auth.orgRequired(),
+        auth.require({ action: 'update', subject: 'User' }),
+        (_req, res) => res.json({ ok: true }),
+      );
+      app.patch(
+        '/orgs/:org/projects/:id',
+        auth.orgRequired(),
+        auth.require({ action: 'update', subject: 'Project' }),
+        (_req, res) => res.json({ ok: true }),
+      );
     });
     t.auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]);
     t.auth.defineRole('platform', [{ action: 'manage', subject: 'all' }]);
@@ -34,11 +44,14 @@ describe('organization roles on subjects without a tenant field', () => {
     const user = await t.auth.users.create({ email: 'gus@example.com', password: PASSWORD });
     owner = { id: user.id, email: user.email, is_admin: false, roles: [] };
     globex = await t.auth.orgs.create({ name: 'Globex', owner: user.id });
-    cookie = sessionCookieFrom(await request(t.app).post('/service-auth/login').send({ email: user.email, password: PASSWORD }).expect(200))!;
+    cookie = sessionCookieFrom(
+      await request(t.app).post('/service-auth/login').send({ email: user.email, password: PASSWORD }).expect(200),
+    )!;
   });
   after(() => t.auth.close());
 
-  const patch = (path: string) => request(t.app).patch(path).set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin').send({});
+  const patch = (path: string) =>
+    request(t.app).patch(path).set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin').send({});
 
   it("refuses globex's owner the platform admin's account on /orgs/globex/users/:id, and lets them update the organization's projects", async () => {
     await patch(`/orgs/${globex.slug}/users/${adminId}/name`).expect(403);
@@ -69,7 +82,11 @@ describe('organization roles on subjects without a tenant field', () => {
       ['read', 'update'],
       ['AuditRecord', 'Policy', 'Project', 'Role', 'User'],
     );
-    for (const type of ['AuditRecord', 'Policy', 'Role', 'User']) expect(row!.reach[type], type).to.deep.equal({ read: 'none', update: 'none' });
-    expect(row!.reach['Project'], 'every project of its own organization').to.deep.equal({ read: 'all', update: 'all' });
+    for (const type of ['AuditRecord', 'Policy', 'Role', 'User'])
+      expect(row!.reach[type], type).to.deep.equal({ read: 'none', update: 'none' });
+    expect(row!.reach['Project'], 'every project of its own organization').to.deep.equal({
+      read: 'all',
+      update: 'all',
+    });
   });
 });

@@ -27,9 +27,18 @@ describe('user attributes in organization roles and scopes', () => {
     knowOrgRoles(t);
     const { auth, app } = t;
     // ada and bob are members of Acme; cyd, with a global role that reads every board, makes a scoped token.
-    for (const [name, roles] of [['ada', []], ['bob', []], ['cyd', ['reader']]] as const) {
+    for (const [name, roles] of [
+      ['ada', []],
+      ['bob', []],
+      ['cyd', ['reader']],
+    ] as const) {
       users[name] = await auth.users.create({ email: `${name}@example.com`, password: PASSWORD, roles: [...roles] });
-      cookies[name] = sessionCookieFrom(await request(app).post('/service-auth/login').send({ email: `${name}@example.com`, password: PASSWORD }).expect(200))!;
+      cookies[name] = sessionCookieFrom(
+        await request(app)
+          .post('/service-auth/login')
+          .send({ email: `${name}@example.com`, password: PASSWORD })
+          .expect(200),
+      )!;
     }
     const org = await auth.orgs.create({ name: 'Acme', owner: users['ada']!.id });
     slug = org.slug;
@@ -48,7 +57,11 @@ describe('user attributes in organization roles and scopes', () => {
       { action: 'read', subject: 'Board', conditions: { team: '${user.team}' } },
     ]);
     auth.defineRole('reader', [{ action: 'read', subject: 'Board' }]);
-    auth.defineScope('team-boards', [{ action: 'read', subject: 'Board', conditions: { team: '${user.team}' } }], 'Read your team’s boards');
+    auth.defineScope(
+      'team-boards',
+      [{ action: 'read', subject: 'Board', conditions: { team: '${user.team}' } }],
+      'Read your team’s boards',
+    );
     const boards = new Map([
       [1, { id: 1, team: 'red' }],
       [2, { id: 2, team: 'blue' }],
@@ -57,8 +70,17 @@ describe('user attributes in organization roles and scopes', () => {
       const board = boards.get(Number(req.params['id']));
       return board ? { ...board, org_id: req.org!.id } : null;
     };
-    app.get('/orgs/:org/boards/:id', auth.orgRequired(), auth.require({ action: 'read', subject: 'Board', load }), (_req, res) => res.json({ ok: true }));
-    app.get('/boards/:id', auth.require({ action: 'read', subject: 'Board', load: (req) => boards.get(Number(req.params['id'])) ?? null }), (_req, res) => res.json({ ok: true }));
+    app.get(
+      '/orgs/:org/boards/:id',
+      auth.orgRequired(),
+      auth.require({ action: 'read', subject: 'Board', load }),
+      (_req, res) => res.json({ ok: true }),
+    );
+    app.get(
+      '/boards/:id',
+      auth.require({ action: 'read', subject: 'Board', load: (req) => boards.get(Number(req.params['id'])) ?? null }),
+      (_req, res) => res.json({ ok: true }),
+    );
   }
 
   it('decides in the organization with the user’s value; a member without it reads none', async () => {
@@ -79,17 +101,28 @@ describe('user attributes in organization roles and scopes', () => {
   });
 
   it('fills a token’s scope with its owner’s values', async () => {
-    const created = await request(t.app).post('/service-auth/api/tokens').set('Cookie', cookies['cyd']!).send({ name: 'boards', scopes: ['team-boards'] }).expect(201);
+    const created = await request(t.app)
+      .post('/service-auth/api/tokens')
+      .set('Cookie', cookies['cyd']!)
+      .send({ name: 'boards', scopes: ['team-boards'] })
+      .expect(201);
     const bearer = `Bearer ${created.body.token as string}`;
     await request(t.app).get('/boards/1').set('Authorization', bearer).expect(200);
     await request(t.app).get('/boards/2').set('Authorization', bearer).expect(403);
     // Without a token, cyd's global role reads every board.
     await request(t.app).get('/boards/2').set('Cookie', cookies['cyd']!).expect(200);
     const cyd = { id: users['cyd']!.id, email: 'cyd@example.com', roles: ['reader'] };
-    expect(() => t.auth.abilityFor(cyd, { scopes: ['team-boards'] }), 'the scope names an attribute').to.throw(TypeError, /scopes of this token name user attributes/);
+    expect(() => t.auth.abilityFor(cyd, { scopes: ['team-boards'] }), 'the scope names an attribute').to.throw(
+      TypeError,
+      /scopes of this token name user attributes/,
+    );
     const loaded = await t.auth.loadUserAttributes(cyd);
-    expect(t.auth.abilityFor(loaded, { scopes: ['team-boards'] }).can('read', subject('Board', { team: 'blue' }))).to.equal(false);
-    expect(t.auth.abilityFor(loaded, { scopes: ['team-boards'] }).can('read', subject('Board', { team: 'red' }))).to.equal(true);
+    expect(
+      t.auth.abilityFor(loaded, { scopes: ['team-boards'] }).can('read', subject('Board', { team: 'blue' })),
+    ).to.equal(false);
+    expect(
+      t.auth.abilityFor(loaded, { scopes: ['team-boards'] }).can('read', subject('Board', { team: 'red' })),
+    ).to.equal(true);
   });
 
   it('answers 503 attributes_unavailable from orgRequired when the resolver fails', async () => {
@@ -100,7 +133,10 @@ describe('user attributes in organization roles and scopes', () => {
       expect(answer.body.code).to.equal('attributes_unavailable');
       expect(JSON.stringify(answer.body)).to.not.include('directory down');
       // The package's own routes in an organization decide with the ability there, which needs them too.
-      expect((await request(t.app).get(`/service-auth/api/orgs/${slug}`).set('Cookie', cookies['bob']!).expect(503)).body.code).to.equal('attributes_unavailable');
+      expect(
+        (await request(t.app).get(`/service-auth/api/orgs/${slug}`).set('Cookie', cookies['bob']!).expect(503)).body
+          .code,
+      ).to.equal('attributes_unavailable');
     } finally {
       failing = false;
     }

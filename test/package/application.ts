@@ -38,7 +38,8 @@ export const CLI = 'node_modules/service-auth/dist/cli/index.js';
  * the newest 6.x whose packages are all published (`@mikro-orm/sqlite` 6.6.17 is, without the
  * `@mikro-orm/knex` 6.6.17 it needs).
  */
-export const LOWEST_MIKRO_ORM = /^\^(\d+\.\d+\.\d+)(?= \|\||$)/.exec(manifest.peerDependencies['@mikro-orm/core'] ?? '')?.[1] ?? 'no ^x.y.z range';
+export const LOWEST_MIKRO_ORM =
+  /^\^(\d+\.\d+\.\d+)(?= \|\||$)/.exec(manifest.peerDependencies['@mikro-orm/core'] ?? '')?.[1] ?? 'no ^x.y.z range';
 export const NEWEST_MIKRO_ORM = manifest.devDependencies['@mikro-orm/core']!;
 
 export interface MikroOrmVersion {
@@ -70,9 +71,13 @@ const NATIVE = [
  * would test anything of ours.
  */
 async function useBuiltBindings(dir: string): Promise<void> {
-  const version = async (root: string, name: string) => (JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = async (root: string, name: string) =>
+    (JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+      .version;
   for (const [name, binding] of NATIVE) {
-    expect(await version(dir, name), `the ${name} the package installs is the one this checkout built`).to.equal(await version(ROOT, name));
+    expect(await version(dir, name), `the ${name} the package installs is the one this checkout built`).to.equal(
+      await version(ROOT, name),
+    );
     await cp(join(ROOT, 'node_modules', name, binding), join(dir, 'node_modules', name, binding));
   }
 }
@@ -86,7 +91,10 @@ function tarball(): Promise<string> {
   return (packing ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'service-auth-tarball-'));
     scratch.push(dir);
-    const { stdout } = await promisify(execFile)(NPM, ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+    const { stdout } = await promisify(execFile)(NPM, ['pack', '--ignore-scripts', '--pack-destination', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     return join(dir, stdout.trim().split('\n').pop()!);
   })());
 }
@@ -119,13 +127,19 @@ async function install(version: MikroOrmVersion): Promise<string> {
         pino: manifest.devDependencies['pino'],
         ...Object.fromEntries(APPLICATION_MIKRO_ORM.map((name) => [name, version.version])),
       },
-      devDependencies: Object.fromEntries(APPLICATION_DEV_DEPENDENCIES.map((name) => [name, manifest.devDependencies[name]])),
+      devDependencies: Object.fromEntries(
+        APPLICATION_DEV_DEPENDENCIES.map((name) => [name, manifest.devDependencies[name]]),
+      ),
     }),
   );
   // From the registry as a user would, the cache first (CI's `npm ci` has just filled it with the
   // newest; the lowest's packages are fetched on the first run), but without the install
   // scripts, whose work this checkout has already done (useBuiltBindings).
-  await promisify(execFile)(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, maxBuffer: 16 << 20 });
+  await promisify(execFile)(
+    NPM,
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
+    { cwd: dir, maxBuffer: 16 << 20 },
+  );
   await useBuiltBindings(dir);
   return dir;
 }
@@ -165,9 +179,30 @@ export default app;
     JSON.stringify({
       principals: { ann: { roles: ['member'] }, root: { roles: ['admin'] } },
       tests: [
-        { description: "members read team north's reports", principal: 'ann', action: 'read', subject: 'Report', fields: { team: 'north' }, allowed: true },
-        { description: "but not team south's", principal: 'ann', action: 'read', subject: 'Report', fields: { team: 'south' }, allowed: false },
-        { description: 'admins delete any report', principal: 'root', action: 'delete', subject: 'Report', fields: { team: 'south' }, allowed: true },
+        {
+          description: "members read team north's reports",
+          principal: 'ann',
+          action: 'read',
+          subject: 'Report',
+          fields: { team: 'north' },
+          allowed: true,
+        },
+        {
+          description: "but not team south's",
+          principal: 'ann',
+          action: 'read',
+          subject: 'Report',
+          fields: { team: 'south' },
+          allowed: false,
+        },
+        {
+          description: 'admins delete any report',
+          principal: 'root',
+          action: 'delete',
+          subject: 'Report',
+          fields: { team: 'south' },
+          allowed: true,
+        },
       ],
     }),
   );
@@ -219,7 +254,9 @@ export async function mikroOrmCopies(modules: string): Promise<Record<string, st
       const path = join(folder, entry.name);
       if (entry.name === '@mikro-orm') {
         for (const name of await readdir(path)) {
-          const { version } = JSON.parse(await readFile(join(path, name, 'package.json'), 'utf8')) as { version: string };
+          const { version } = JSON.parse(await readFile(join(path, name, 'package.json'), 'utf8')) as {
+            version: string;
+          };
           (copies[`@mikro-orm/${name}`] ??= []).push(version);
           await walk(join(path, name, 'node_modules'));
         }
@@ -235,7 +272,11 @@ export async function mikroOrmCopies(modules: string): Promise<Record<string, st
 }
 
 /** Runs `node <args>` in `cwd` to completion. */
-export function run(cwd: string, args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function run(
+  cwd: string,
+  args: string[],
+  input = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -16,7 +16,18 @@ import { pathToFileURL } from 'node:url';
 import { codeBlocks } from '../docs/code-blocks.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT } from '../helpers/processes.js';
-import { APPLICATION_MIKRO_ORM, CLI, installedApplication, manifest, mikroOrmCopies, MIKRO_ORM_VERSIONS, NPM, removeApplications, run, writeApplicationFiles } from './application.js';
+import {
+  APPLICATION_MIKRO_ORM,
+  CLI,
+  installedApplication,
+  manifest,
+  mikroOrmCopies,
+  MIKRO_ORM_VERSIONS,
+  NPM,
+  removeApplications,
+  run,
+  writeApplicationFiles,
+} from './application.js';
 
 const REPOSITORY = 'https://github.com/service-auth/service-auth';
 
@@ -39,27 +50,46 @@ describe('the published package', function () {
   after(removeApplications);
 
   before(() => {
-    const output = execFileSync(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const output = execFileSync(NPM, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     files = (JSON.parse(output) as { files: PackedFile[] }[])[0]!.files.map((file) => file.path);
   });
 
   it('holds the build, the README, the LICENSE and the docs, and no tests, benchmarks, demo or TypeScript sources', () => {
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/cli/index.js']) expect(files).to.include(needed);
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/cli/index.js',
+    ])
+      expect(files).to.include(needed);
     expect(files.filter((file) => file.startsWith('docs/') && file.endsWith('.md'))).to.have.length.above(5);
-    const unwanted = files.filter((file) => /^(test|bench|demo|scripts|policies|\.ci)\//.test(file) || /(^|\/)[^/]+\.test\./.test(file) || (/\.ts$/.test(file) && !file.endsWith('.d.ts')));
+    const unwanted = files.filter(
+      (file) =>
+        /^(test|bench|demo|scripts|policies|\.ci)\//.test(file) ||
+        /(^|\/)[^/]+\.test\./.test(file) ||
+        (/\.ts$/.test(file) && !file.endsWith('.d.ts')),
+    );
     expect(unwanted).to.deep.equal([]);
   });
 
   it('holds every target of main, types, bin and exports', () => {
     const targets = [manifest.main, manifest.types, ...Object.values(manifest.bin)];
-    for (const target of Object.values(manifest.exports)) targets.push(...(typeof target === 'string' ? [target] : Object.values(target)));
+    for (const target of Object.values(manifest.exports))
+      targets.push(...(typeof target === 'string' ? [target] : Object.values(target)));
     const missing = targets.map((target) => target.replace(/^\.\//, '')).filter((target) => !files.includes(target));
     expect(missing).to.deep.equal([]);
   });
 
   it('is built with its bin executable, so that npx service-auth runs in the repository itself', () => {
     // tsc writes files without the execute bit; npm sets it only when it installs the package.
-    for (const bin of Object.values(manifest.bin)) expect(statSync(join(ROOT, bin)).mode & 0o111, `${bin} (npm run build)`).to.equal(0o111);
+    for (const bin of Object.values(manifest.bin))
+      expect(statSync(join(ROOT, bin)).mode & 0o111, `${bin} (npm run build)`).to.equal(0o111);
   });
 
   it('holds everything the README and the shipped documents link to', async () => {
@@ -72,7 +102,8 @@ describe('the published package', function () {
         count++;
         // Where the link leads inside the package: relative to the document's folder.
         const path = posix.normalize(posix.join(posix.dirname(document), decodeURIComponent(target)));
-        if (!files.some((file) => file === path || file.startsWith(path.replace(/\/?$/, '/')))) missing.push(`${document}: ${target}`);
+        if (!files.some((file) => file === path || file.startsWith(path.replace(/\/?$/, '/'))))
+          missing.push(`${document}: ${target}`);
       }
     }
     expect(count).to.be.above(20);
@@ -93,14 +124,36 @@ describe('the published package', function () {
   });
 
   it('leaves express, @casl/ability and MikroORM to the application: they are peer dependencies, the database drivers optional ones', () => {
-    const peers = ['express', '@casl/ability', '@mikro-orm/core', '@mikro-orm/knex', '@mikro-orm/migrations', '@mikro-orm/sqlite', '@mikro-orm/postgresql'];
+    const peers = [
+      'express',
+      '@casl/ability',
+      '@mikro-orm/core',
+      '@mikro-orm/knex',
+      '@mikro-orm/migrations',
+      '@mikro-orm/sqlite',
+      '@mikro-orm/postgresql',
+    ];
     expect(Object.keys(manifest.peerDependencies)).to.include.members(peers);
-    expect(Object.keys(manifest.dependencies ?? {}).filter((name) => peers.includes(name) || name.startsWith('@mikro-orm/'))).to.deep.equal([]);
-    const optional = Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name);
+    expect(
+      Object.keys(manifest.dependencies ?? {}).filter((name) => peers.includes(name) || name.startsWith('@mikro-orm/')),
+    ).to.deep.equal([]);
+    const optional = Object.entries(manifest.peerDependenciesMeta ?? {})
+      .filter(([, meta]) => meta.optional)
+      .map(([name]) => name);
     // The drivers, and the SQL layer of each major: knex (MikroORM 6 only), @mikro-orm/sql (7 only).
-    expect(optional.sort()).to.deep.equal(['@mikro-orm/knex', '@mikro-orm/postgresql', '@mikro-orm/sql', '@mikro-orm/sqlite']);
+    expect(optional.sort()).to.deep.equal([
+      '@mikro-orm/knex',
+      '@mikro-orm/postgresql',
+      '@mikro-orm/sql',
+      '@mikro-orm/sqlite',
+    ]);
     // One range for every @mikro-orm package of both majors, and one version of them all for the repository itself.
-    const mikroOrm = (dependencies: Record<string, string>) => new Set(Object.entries(dependencies).filter(([name]) => name.startsWith('@mikro-orm/')).map(([, version]) => version));
+    const mikroOrm = (dependencies: Record<string, string>) =>
+      new Set(
+        Object.entries(dependencies)
+          .filter(([name]) => name.startsWith('@mikro-orm/'))
+          .map(([, version]) => version),
+      );
     const { '@mikro-orm/knex': knex, '@mikro-orm/sql': sql, ...bothMajors } = manifest.peerDependencies;
     expect({ knex, sql }).to.deep.equal({ knex: '^6.6.4', sql: '^7' });
     expect([...mikroOrm(bothMajors)]).to.deep.equal(['^6.6.4 || ^7']);
@@ -110,11 +163,24 @@ describe('the published package', function () {
   it("the README's install lines install the peer dependencies npm leaves to the application (express, @casl/ability, the SQLite driver), and tsx, which its quick start runs", async () => {
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Requirements'));
-    const packages = (flag: string) => [...install.matchAll(new RegExp(`^npm install ${flag}([^#\\n]+)`, 'gm'))].flatMap((match) => match[1]!.trim().split(/\s+/));
+    const packages = (flag: string) =>
+      [...install.matchAll(new RegExp(`^npm install ${flag}([^#\\n]+)`, 'gm'))].flatMap((match) =>
+        match[1]!.trim().split(/\s+/),
+      );
     // npm installs the required peers itself; the optional ones are the database drivers, of which the line names SQLite's.
-    const optional = new Set(Object.entries(manifest.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name));
+    const optional = new Set(
+      Object.entries(manifest.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => meta.optional)
+        .map(([name]) => name),
+    );
     const named = packages('').map((name) => name.replace(/(?<=.)@[^@/]+$/, ''));
-    expect(named, 'npm install').to.include.members(['service-auth', ...Object.keys(manifest.peerDependencies).filter((name) => !optional.has(name) && !name.startsWith('@mikro-orm/')), '@mikro-orm/sqlite']);
+    expect(named, 'npm install').to.include.members([
+      'service-auth',
+      ...Object.keys(manifest.peerDependencies).filter(
+        (name) => !optional.has(name) && !name.startsWith('@mikro-orm/'),
+      ),
+      '@mikro-orm/sqlite',
+    ]);
     expect(readme).to.contain('npx tsx app.ts');
     expect(packages('-D '), 'npm install -D').to.include.members(['tsx', 'typescript']);
     // Under the repository's own commands at the top, the same install line, for a reader of the package.
@@ -134,14 +200,20 @@ describe('the published package', function () {
         const port = await freePort();
         await writeApplicationFiles(dir, port);
         url = `http://localhost:${port}`;
-        const quickStart = codeBlocks(await readFile(join(ROOT, 'README.md'), 'utf8')).find((block) => /^ts\b/.test(block.info) && block.code.includes('new ServiceAuth(app)'))!;
+        const quickStart = codeBlocks(await readFile(join(ROOT, 'README.md'), 'utf8')).find(
+          (block) => /^ts\b/.test(block.info) && block.code.includes('new ServiceAuth(app)'),
+        )!;
         // The README's TypeScript as it is, on a free port, run with the application's tsx.
         await writeFile(join(dir, 'quick-start.ts'), quickStart.code.replaceAll('3000', String(port)));
-        server = spawn(process.execPath, ['--import', 'tsx', 'quick-start.ts'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+        server = spawn(process.execPath, ['--import', 'tsx', 'quick-start.ts'], {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
         server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        for (const deadline = Date.now() + 60_000; !output.includes('Listening on'); ) {
-          if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the quick start did not start:\n${output}`);
+        for (const deadline = Date.now() + 60_000; !output.includes('Listening on');) {
+          if (Date.now() > deadline || server.exitCode !== null)
+            throw new Error(`the quick start did not start:\n${output}`);
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       });
@@ -149,26 +221,40 @@ describe('the published package', function () {
         server?.kill();
       });
 
-      const json = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
+      const json = (path: string, init: RequestInit = {}) =>
+        fetch(`${url}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
       const cli = (args: string[], input = '') => run(dir, [CLI, 'auth', ...args], input);
 
       it('installs one copy of each @mikro-orm package, the version the application asked for, and no PostgreSQL driver', async () => {
         const copies = await mikroOrmCopies(join(dir, 'node_modules'));
-        expect(copies).to.deep.equal(Object.fromEntries(APPLICATION_MIKRO_ORM.map((name) => [name, [mikroOrm.version]])));
+        expect(copies).to.deep.equal(
+          Object.fromEntries(APPLICATION_MIKRO_ORM.map((name) => [name, [mikroOrm.version]])),
+        );
       });
 
       it('creates a first admin with the installed CLI, who logs in and reaches /admin', async () => {
-        const created = await cli(['create-user', '--email', 'admin@example.com', '--role', 'admin', '--admin', '--password-stdin'], `${PASSWORD}\n`);
+        const created = await cli(
+          ['create-user', '--email', 'admin@example.com', '--role', 'admin', '--admin', '--password-stdin'],
+          `${PASSWORD}\n`,
+        );
         expect(created.code, created.stderr).to.equal(0);
-        const login = await json('/service-auth/login', { method: 'POST', body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) });
+        const login = await json('/service-auth/login', {
+          method: 'POST',
+          body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
+        });
         expect(login.status).to.equal(200);
         const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-        expect(await (await fetch(`${url}/admin`, { headers: { Cookie: cookie } })).json()).to.deep.equal({ hello: 'admin@example.com' });
+        expect(await (await fetch(`${url}/admin`, { headers: { Cookie: cookie } })).json()).to.deep.equal({
+          hello: 'admin@example.com',
+        });
         expect((await fetch(`${url}/admin`)).status).to.equal(401);
       });
 
       it('gives a member who registers their team and their note, and nothing else', async () => {
-        const register = await json('/service-auth/register', { method: 'POST', body: JSON.stringify({ email: 'ada@example.com', password: PASSWORD }) });
+        const register = await json('/service-auth/register', {
+          method: 'POST',
+          body: JSON.stringify({ email: 'ada@example.com', password: PASSWORD }),
+        });
         expect(register.status).to.equal(201);
         const { user } = (await register.json()) as { user: { id: number; roles: string[] } };
         expect(user.roles).to.deep.equal(['member']);
@@ -184,46 +270,82 @@ describe('the published package', function () {
 
       it("runs the TypeScript application's policy tests: auth test-policies --app app.ts", async () => {
         // app.ts logs as it loads and listens: on stderr.
-        expect(await cli(['test-policies', 'policies/tests/app.json', '--app', 'app.ts'])).to.deep.include({ code: 0, stdout: '3 passed, 0 failed\n' });
+        expect(await cli(['test-policies', 'policies/tests/app.json', '--app', 'app.ts'])).to.deep.include({
+          code: 0,
+          stdout: '3 passed, 0 failed\n',
+        });
       });
 
       // Once is enough: how the CLI loads an application does not depend on MikroORM's version.
-      if (mikroOrm.name === 'newest') it('loads app.ts, which listens on the port the server holds and logs, for auth check and create-token: stdout holds only their output, and they exit', async function () {
-        this.timeout(60_000); // a command left running by the application's server fails here, not at the suite's timeout
-        const check = await cli(['check', '--email', 'admin@example.com', '--action', 'read', '--subject', 'Report', '--field', 'team=south', '--app', 'app.ts']);
-        const token = await cli(['create-token', '--email', 'admin@example.com', '--name', 'deploy', '--app', 'app.ts']);
-        for (const result of [check, token]) {
-          expect(result.code, result.stderr).to.equal(0);
-          expect(result.stderr).to.match(/^app\.ts loaded\nListening on http:\/\/localhost:\d+\n/);
-        }
-        expect(check.stdout).to.match(/^allowed\nby role "admin".*\n$/);
-        expect(token.stdout).to.match(/^sat_[\w-]+\n$/);
-        const admin = await fetch(`${url}/admin`, { headers: { Authorization: `Bearer ${token.stdout.trim()}` } });
-        expect(admin.status).to.equal(200);
-      });
+      if (mikroOrm.name === 'newest')
+        it('loads app.ts, which listens on the port the server holds and logs, for auth check and create-token: stdout holds only their output, and they exit', async function () {
+          this.timeout(60_000); // a command left running by the application's server fails here, not at the suite's timeout
+          const check = await cli([
+            'check',
+            '--email',
+            'admin@example.com',
+            '--action',
+            'read',
+            '--subject',
+            'Report',
+            '--field',
+            'team=south',
+            '--app',
+            'app.ts',
+          ]);
+          const token = await cli([
+            'create-token',
+            '--email',
+            'admin@example.com',
+            '--name',
+            'deploy',
+            '--app',
+            'app.ts',
+          ]);
+          for (const result of [check, token]) {
+            expect(result.code, result.stderr).to.equal(0);
+            expect(result.stderr).to.match(/^app\.ts loaded\nListening on http:\/\/localhost:\d+\n/);
+          }
+          expect(check.stdout).to.match(/^allowed\nby role "admin".*\n$/);
+          expect(token.stdout).to.match(/^sat_[\w-]+\n$/);
+          const admin = await fetch(`${url}/admin`, { headers: { Authorization: `Bearer ${token.stdout.trim()}` } });
+          expect(admin.status).to.equal(200);
+        });
 
       it("keeps the package's tables and rows, the audit log's included, through the application's own MikroORM schema:update with skipTables: SERVICE_AUTH_TABLES", async () => {
         const update = await run(dir, ['--import', 'tsx', 'schema-update.ts']);
         expect(update.stderr).to.equal('');
-        const { tables, users, events } = JSON.parse(update.stdout) as { tables: string[]; users: number; events: number };
-        const { SERVICE_AUTH_TABLES } = (await import(pathToFileURL(join(dir, 'node_modules/service-auth/dist/src/index.js')).href)) as { SERVICE_AUTH_TABLES: string[] };
+        const { tables, users, events } = JSON.parse(update.stdout) as {
+          tables: string[];
+          users: number;
+          events: number;
+        };
+        const { SERVICE_AUTH_TABLES } = (await import(
+          pathToFileURL(join(dir, 'node_modules/service-auth/dist/src/index.js')).href
+        )) as { SERVICE_AUTH_TABLES: string[] };
         expect(tables).to.deep.equal([...SERVICE_AUTH_TABLES, 'app_notes'].sort());
         // The admin and the member, and what the audit log recorded of them.
         expect(users).to.equal(2);
         expect(events).to.be.at.least(3);
-        const login = await json('/service-auth/login', { method: 'POST', body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) });
+        const login = await json('/service-auth/login', {
+          method: 'POST',
+          body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
+        });
         expect(login.status).to.equal(200);
       });
 
       // Once is enough: the message names the installed version, which only the lowest shows is not the repository's.
-      if (mikroOrm.name === 'lowest') it('names the driver to install, at the version of the installed MikroORM, for a database whose driver the application lacks', async () => {
-        const version = JSON.parse(await readFile(join(dir, 'node_modules/@mikro-orm/core/package.json'), 'utf8')) as { version: string };
-        expect(await cli(['list-users', '--database', 'postgresql://auth@127.0.0.1:1/app'])).to.deep.equal({
-          code: 1,
-          stdout: '',
-          stderr: `Database unavailable: cannot open the database postgresql://auth@127.0.0.1:1/app: the PostgreSQL driver is not installed: npm install @mikro-orm/postgresql@${version.version}\n`,
+      if (mikroOrm.name === 'lowest')
+        it('names the driver to install, at the version of the installed MikroORM, for a database whose driver the application lacks', async () => {
+          const version = JSON.parse(
+            await readFile(join(dir, 'node_modules/@mikro-orm/core/package.json'), 'utf8'),
+          ) as { version: string };
+          expect(await cli(['list-users', '--database', 'postgresql://auth@127.0.0.1:1/app'])).to.deep.equal({
+            code: 1,
+            stdout: '',
+            stderr: `Database unavailable: cannot open the database postgresql://auth@127.0.0.1:1/app: the PostgreSQL driver is not installed: npm install @mikro-orm/postgresql@${version.version}\n`,
+          });
         });
-      });
 
       it("hands the application's own pino an error object with the request, not a string", async () => {
         // A route that throws, answered by the package's error middleware, logged through pino.
@@ -257,7 +379,15 @@ process.stdout.write(JSON.stringify({ status, lines }));
         expect(result.code, result.stderr).to.equal(0);
         const { status, lines } = JSON.parse(result.stdout) as { status: number; lines: string[] };
         expect(status).to.equal(500);
-        const records = lines.map((line) => JSON.parse(line) as { level: number; err?: { type: string; message: string; stack: string }; req?: unknown; msg: string });
+        const records = lines.map(
+          (line) =>
+            JSON.parse(line) as {
+              level: number;
+              err?: { type: string; message: string; stack: string };
+              req?: unknown;
+              msg: string;
+            },
+        );
         const logged = records.find((record) => record.err !== undefined);
         expect(logged, JSON.stringify(records)).not.to.equal(undefined);
         expect(logged!.level).to.equal(50);
@@ -268,4 +398,3 @@ process.stdout.write(JSON.stringify({ status, lines }));
     });
   }
 });
-

@@ -28,7 +28,12 @@ describe('password hashing', () => {
   });
 
   it('asks for a rehash of hashes made with weaker parameters', async () => {
-    const weak = await argon2.hash('Correct-Horse-9', { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
+    const weak = await argon2.hash('Correct-Horse-9', {
+      type: argon2.argon2id,
+      memoryCost: 4096,
+      timeCost: 1,
+      parallelism: 1,
+    });
     expect(hasher.needsRehash(weak)).to.equal(true);
     expect(hasher.needsRehash(await hasher.hash('Correct-Horse-9'))).to.equal(false);
     expect(hasher.needsRehash('$2b$10$somebcrypthash')).to.equal(true);
@@ -56,7 +61,12 @@ describe('password hashing', () => {
   it('keeps the event loop free while hashing', async () => {
     // A timer scheduled now fires before a hash completes only if the hash runs off the loop.
     let ticked = false;
-    const timer = new Promise<void>((resolve) => setImmediate(() => { ticked = true; resolve(); }));
+    const timer = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        ticked = true;
+        resolve();
+      }),
+    );
     const hashing = hasher.hash('Correct-Horse-9').then(() => ticked);
     await timer;
     expect(await hashing).to.equal(true);

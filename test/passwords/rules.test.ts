@@ -3,7 +3,8 @@ import { passwordFailures } from '../../src/passwords/rules.js';
 import type { PasswordPolicy } from '../../src/config/config.js';
 
 const defaults: PasswordPolicy = { minLength: 12, maxLength: 256, complexity: true, blocklist: false };
-const rules = (password: string, policy: Partial<PasswordPolicy> = {}) => passwordFailures(password, { ...defaults, ...policy }).map((f) => f.rule);
+const rules = (password: string, policy: Partial<PasswordPolicy> = {}) =>
+  passwordFailures(password, { ...defaults, ...policy }).map((f) => f.rule);
 
 describe('password rules', () => {
   it('accepts a password that meets every rule', () => {
@@ -47,7 +48,9 @@ describe('password rules', () => {
     const common = 'passwordpassword';
     expect(rules(common, { complexity: false, minLength: 15 })).to.deep.equal([]);
     expect(rules(common, { complexity: false, minLength: 15, blocklist: true })).to.deep.equal(['blocklisted']);
-    expect(rules('PasswordPassword', { complexity: false, minLength: 15, blocklist: true })).to.deep.equal(['blocklisted']);
+    expect(rules('PasswordPassword', { complexity: false, minLength: 15, blocklist: true })).to.deep.equal([
+      'blocklisted',
+    ]);
     expect(rules('Correct-Horse-Battery-9', { blocklist: true })).to.deep.equal([]);
   });
 

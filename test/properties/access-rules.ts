@@ -72,7 +72,8 @@ const EMAILS = ['ada@example.com', 'bob@example.com'];
 /** Redefined by every run, all of them, so that no role of an earlier run is left to be included. */
 export const ROLE_NAMES = ['base', 'staff', 'lead', 'owner'] as const;
 
-const weighted = <T>(...choices: [number, fc.Arbitrary<T>][]) => fc.oneof(...choices.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+const weighted = <T>(...choices: [number, fc.Arbitrary<T>][]) =>
+  fc.oneof(...choices.map(([weight, arbitrary]) => ({ weight, arbitrary })));
 const orNull = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null, freq: 4 });
 
 type Field = 'team' | 'score' | 'flag' | 'ownerId';
@@ -95,14 +96,19 @@ function operators(field: Field, compound: boolean): fc.Arbitrary<Record<string,
     fc.tuple(fc.constantFrom('$in', '$nin'), list),
   ];
   if (ORDERED.includes(field)) entries.push(fc.tuple(fc.constantFrom('$lt', '$lte', '$gt', '$gte'), VALUES[field]));
-  const pairs = (maxLength: number) => fc.uniqueArray(fc.oneof(...entries), { minLength: 1, maxLength, selector: ([name]) => name });
+  const pairs = (maxLength: number) =>
+    fc.uniqueArray(fc.oneof(...entries), { minLength: 1, maxLength, selector: ([name]) => name });
   const plain = weighted([3, pairs(1)], [1, pairs(2)]).map((chosen) => Object.fromEntries(chosen));
   if (!compound) return plain;
-  return weighted([4, plain], [1, fc.tuple(plain, fc.option(plain, { nil: undefined })).map(([negated, more]) => ({ ...more, $not: negated }))]);
+  return weighted(
+    [4, plain],
+    [1, fc.tuple(plain, fc.option(plain, { nil: undefined })).map(([negated, more]) => ({ ...more, $not: negated }))],
+  );
 }
 
 /** A field's test: a bare value (`$eq`) or operators. */
-const fieldTest = (field: Field, compound: boolean) => weighted<unknown>([1, orNull(VALUES[field])], [3, operators(field, compound)]);
+const fieldTest = (field: Field, compound: boolean) =>
+  weighted<unknown>([1, orNull(VALUES[field])], [3, operators(field, compound)]);
 
 /**
  * Tests of some fields (all must hold: one or two mostly, so that rows pass), none at times (which
@@ -114,8 +120,13 @@ function condition(compound: boolean, depth = 2): fc.Arbitrary<Record<string, un
     .record({ team: maybe('team'), score: maybe('score'), flag: maybe('flag'), ownerId: maybe('ownerId') })
     .map((tests) => Object.fromEntries(Object.entries(tests).filter(([, test]) => test !== undefined)));
   if (!compound || depth === 0) return fields;
-  const nested = fc.tuple(fc.constantFrom('$and', '$or', '$nor'), fc.array(condition(compound, depth - 1), { minLength: 1, maxLength: 3 }));
-  return fc.tuple(fields, fc.option(nested, { nil: undefined, freq: 2 })).map(([tests, logic]) => (logic ? { ...tests, [logic[0]]: logic[1] } : tests));
+  const nested = fc.tuple(
+    fc.constantFrom('$and', '$or', '$nor'),
+    fc.array(condition(compound, depth - 1), { minLength: 1, maxLength: 3 }),
+  );
+  return fc
+    .tuple(fields, fc.option(nested, { nil: undefined, freq: 2 }))
+    .map(([tests, logic]) => (logic ? { ...tests, [logic[0]]: logic[1] } : tests));
 }
 
 /**
@@ -125,14 +136,32 @@ function condition(compound: boolean, depth = 2): fc.Arbitrary<Record<string, un
 function rule(compound: boolean, manyRefusals = false): fc.Arbitrary<RoleRule> {
   return fc
     .record({
-      action: weighted<string | string[]>([5, fc.constant('read')], [2, fc.constant('update')], [2, fc.constantFrom('manage', ['read', 'update'])]),
-      subject: weighted<string | string[]>([6, fc.constant('Thing')], [1, fc.constantFrom('all', 'Other', ['Thing', 'Other'])]),
+      action: weighted<string | string[]>(
+        [5, fc.constant('read')],
+        [2, fc.constant('update')],
+        [2, fc.constantFrom('manage', ['read', 'update'])],
+      ),
+      subject: weighted<string | string[]>(
+        [6, fc.constant('Thing')],
+        [1, fc.constantFrom('all', 'Other', ['Thing', 'Other'])],
+      ),
       inverted: weighted([manyRefusals ? 1 : 2, fc.constant(false)], [1, fc.constant(true)]),
-      conditions: weighted<Record<string, unknown> | undefined>([1, fc.constant(undefined)], [manyRefusals ? 30 : 8, condition(compound)]),
+      conditions: weighted<Record<string, unknown> | undefined>(
+        [1, fc.constant(undefined)],
+        [manyRefusals ? 30 : 8, condition(compound)],
+      ),
       // A per-field rule: `can(action, row)` asks about no field, so an inverted one is not applied.
       fields: weighted<string[] | undefined>([8, fc.constant(undefined)], [1, fc.constant(['team'])]),
     })
-    .map(({ inverted, conditions, fields, ...rest }) => ({ ...rest, ...(inverted && { inverted }), ...(conditions && { conditions }), ...(fields && { fields }) }) as RoleRule);
+    .map(
+      ({ inverted, conditions, fields, ...rest }) =>
+        ({
+          ...rest,
+          ...(inverted && { inverted }),
+          ...(conditions && { conditions }),
+          ...(fields && { fields }),
+        }) as RoleRule,
+    );
 }
 
 /** A scope's rule: one of `rule`'s, granting only (scopes do not take away). */
@@ -154,8 +183,15 @@ const row: fc.Arbitrary<Omit<Row, 'id'>> = fc.record({
  * that grants and refusals interleave for many levels (the filter nests by priority: filters.ts).
  */
 export function accessCase({ compound = true, manyRefusals = false } = {}): fc.Arbitrary<AccessCase> {
-  const rules = fc.array(rule(compound, manyRefusals), { minLength: manyRefusals ? 6 : 1, maxLength: manyRefusals ? 12 : 4 });
-  const roles = fc.tuple(...ROLE_NAMES.map((name, index) => fc.record({ name: fc.constant(name), rules, includes: fc.subarray(ROLE_NAMES.slice(0, index)) })));
+  const rules = fc.array(rule(compound, manyRefusals), {
+    minLength: manyRefusals ? 6 : 1,
+    maxLength: manyRefusals ? 12 : 4,
+  });
+  const roles = fc.tuple(
+    ...ROLE_NAMES.map((name, index) =>
+      fc.record({ name: fc.constant(name), rules, includes: fc.subarray(ROLE_NAMES.slice(0, index)) }),
+    ),
+  );
   const user = fc.record({
     id: fc.integer({ min: 1, max: 3 }),
     email: fc.constantFrom(...EMAILS),
@@ -184,7 +220,11 @@ export async function openThings(url?: string): Promise<MikroORM> {
 export async function store(orm: MikroORM, rows: readonly Row[]): Promise<void> {
   const em = orm.em.fork();
   await em.nativeDelete(Thing, {});
-  if (rows.length) await em.insertMany(Thing, rows.map((values) => ({ ...values })));
+  if (rows.length)
+    await em.insertMany(
+      Thing,
+      rows.map((values) => ({ ...values })),
+    );
 }
 
 /** The ids of the rows `filter` selects, sorted (each query on a fork of its own: no identity map between them). */
@@ -196,8 +236,12 @@ export async function idsWhere(orm: MikroORM, filter: unknown): Promise<number[]
 /** The ids of the stored rows `allowed` holds for, as `em.find` reads them back, sorted. */
 export async function idsAllowed(orm: MikroORM, allowed: (row: Row) => boolean): Promise<number[]> {
   const found = await orm.em.fork().find(Thing, {});
-  return found.filter((thing) => allowed({ ...thing } as Row)).map((thing) => thing.id).sort((a, b) => a - b);
+  return found
+    .filter((thing) => allowed({ ...thing } as Row))
+    .map((thing) => thing.id)
+    .sort((a, b) => a - b);
 }
 
 /** Whether the ability allows `action` on the row: on a plain copy, since `subject()` tags the object. */
-export const allows = (ability: MongoAbility, action: string, row: Row) => ability.can(action, subject('Thing', { ...row }));
+export const allows = (ability: MongoAbility, action: string, row: Row) =>
+  ability.can(action, subject('Thing', { ...row }));

@@ -14,7 +14,16 @@ import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { appAndTables, defineRoles, expectSameIds, inMemory, type OpenDatabase } from './database-suite.js';
-import { accessCase, allows, idsAllowed, idsWhere, openThings, store, type AccessCase, type Row } from './access-rules.js';
+import {
+  accessCase,
+  allows,
+  idsAllowed,
+  idsWhere,
+  openThings,
+  store,
+  type AccessCase,
+  type Row,
+} from './access-rules.js';
 
 /** What service code composes the filter with. */
 const NORTH = { team: 'north' };
@@ -73,7 +82,9 @@ function accessibleBySuite(open: OpenDatabase): void {
     t.auth.defineRole('unit', rules, { includes: Object.keys(extra) });
     await store(orm, ROWS);
     const ids = await idsWhere(orm, t.auth.accessibleBy(ada, action, 'Thing'));
-    expect(ids, 'the ability').to.deep.equal(await idsAllowed(orm, (row) => allows(t.auth.abilityFor(ada), action, row)));
+    expect(ids, 'the ability').to.deep.equal(
+      await idsAllowed(orm, (row) => allows(t.auth.abilityFor(ada), action, row)),
+    );
     return ids;
   };
 
@@ -99,7 +110,12 @@ function accessibleBySuite(open: OpenDatabase): void {
   });
 
   it('decides by priority: the highest rule that matches, whatever lies below it; each rule written once', async () => {
-    const read = (conditions: Record<string, unknown>, inverted = false): RoleRule => ({ action: 'read', subject: 'Thing', conditions, ...(inverted && { inverted }) });
+    const read = (conditions: Record<string, unknown>, inverted = false): RoleRule => ({
+      action: 'read',
+      subject: 'Thing',
+      conditions,
+      ...(inverted && { inverted }),
+    });
     // From the bottom: north rows, but not the flagged, except the flagged with score 2, but not owner 1's.
     const rules = [read({ team: 'north' }), read({ flag: true }, true), read({ score: 2 }), read({ ownerId: 1 }, true)];
     expect(await selected(rules)).to.deep.equal([4]);
@@ -109,9 +125,17 @@ function accessibleBySuite(open: OpenDatabase): void {
   });
 
   it('needs no NULL branch on a NOT NULL column (the primary key, with { em }), and selects the same rows', async () => {
-    const read = (conditions: Record<string, unknown>, inverted = false): RoleRule => ({ action: 'read', subject: 'Thing', conditions, ...(inverted && { inverted }) });
+    const read = (conditions: Record<string, unknown>, inverted = false): RoleRule => ({
+      action: 'read',
+      subject: 'Thing',
+      conditions,
+      ...(inverted && { inverted }),
+    });
     const cases: [RoleRule[], number[]][] = [
-      [[read({ id: { $ne: 2 } }), read({ id: { $nin: [1, null] }, team: 'north' }, true)], [1, 3]],
+      [
+        [read({ id: { $ne: 2 } }), read({ id: { $nin: [1, null] }, team: 'north' }, true)],
+        [1, 3],
+      ],
       [[read({ id: { $in: [1, 2, null] } }), read({ id: null }, true), read({ id: { $lt: 2 } }, true)], [2]],
     ];
     await store(orm, ROWS);
@@ -127,8 +151,15 @@ function accessibleBySuite(open: OpenDatabase): void {
 
   it('matches nothing when no rule grants the action, alone or composed: $and, $or, spread', async () => {
     expect(await selected([])).to.deep.equal([]);
-    expect(await selected([{ action: 'update', subject: 'Thing' }, { action: 'read', subject: 'Other' }])).to.deep.equal([]);
-    expect(await selected([{ action: 'read', subject: 'Thing', inverted: true, conditions: { team: 'south' } }])).to.deep.equal([]);
+    expect(
+      await selected([
+        { action: 'update', subject: 'Thing' },
+        { action: 'read', subject: 'Other' },
+      ]),
+    ).to.deep.equal([]);
+    expect(
+      await selected([{ action: 'read', subject: 'Thing', inverted: true, conditions: { team: 'south' } }]),
+    ).to.deep.equal([]);
     const none = t.auth.accessibleBy(ada, 'read', 'Thing');
     expect(await idsWhere(orm, { $and: [none, NORTH] })).to.deep.equal([]);
     expect(await idsWhere(orm, { $or: [none, NORTH] })).to.deep.equal([1, 4]);
@@ -143,25 +174,49 @@ function accessibleBySuite(open: OpenDatabase): void {
     expect(await selected([{ action: 'manage', subject: 'all' }], 'delete')).to.deep.equal([1, 2, 3, 4]);
     expect(await idsWhere(orm, { $and: [t.auth.accessibleBy(ada, 'read', 'Thing'), NORTH] })).to.deep.equal([1, 4]);
     // `{}` in an `$or` was dropped by MikroORM, leaving the other branch alone.
-    expect(await idsWhere(orm, { $or: [t.auth.accessibleBy(ada, 'read', 'Thing'), { team: 'nobody' }] })).to.deep.equal([1, 2, 3, 4]);
+    expect(await idsWhere(orm, { $or: [t.auth.accessibleBy(ada, 'read', 'Thing'), { team: 'nobody' }] })).to.deep.equal(
+      [1, 2, 3, 4],
+    );
   });
 
   it('matches nothing under an unconditional inverted rule above conditional grants, and only those grants under one below them', async () => {
     const grant: RoleRule = { action: 'read', subject: 'Thing', conditions: { team: 'north' } };
     const refusal: RoleRule = { action: 'read', subject: 'Thing', inverted: true };
     expect(await selected([grant, refusal])).to.deep.equal([]);
-    expect(await selected([refusal], 'read', { viewer: [grant] }), 'above the rules of an included role').to.deep.equal([]);
+    expect(await selected([refusal], 'read', { viewer: [grant] }), 'above the rules of an included role').to.deep.equal(
+      [],
+    );
     expect(await selected([refusal, grant])).to.deep.equal([1, 4]);
   });
 
   it('matches a NULL column where the ability does: $ne, $nin, inverted rules, and no order (strict by type)', async () => {
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { team: { $ne: 'north' } } }])).to.deep.equal([2, 3]);
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { ownerId: { $nin: ['${user.id}', 2] } } }])).to.deep.equal([3, 4]);
-    expect(await selected([{ action: 'read', subject: 'Thing' }, { action: 'read', subject: 'Thing', inverted: true, conditions: { flag: false } }])).to.deep.equal([1, 3]);
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $lt: 1 } } }]), 'NULL is below no bound').to.deep.equal([2]);
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $gt: 0 } } }])).to.deep.equal([1]);
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $gt: -2 } } }]), 'NULL is above no bound').to.deep.equal([1, 2]);
-    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $not: { $lt: 1 } } } }]), 'the negation holds for NULL').to.deep.equal([1, 3, 4]);
+    expect(
+      await selected([{ action: 'read', subject: 'Thing', conditions: { team: { $ne: 'north' } } }]),
+    ).to.deep.equal([2, 3]);
+    expect(
+      await selected([{ action: 'read', subject: 'Thing', conditions: { ownerId: { $nin: ['${user.id}', 2] } } }]),
+    ).to.deep.equal([3, 4]);
+    expect(
+      await selected([
+        { action: 'read', subject: 'Thing' },
+        { action: 'read', subject: 'Thing', inverted: true, conditions: { flag: false } },
+      ]),
+    ).to.deep.equal([1, 3]);
+    expect(
+      await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $lt: 1 } } }]),
+      'NULL is below no bound',
+    ).to.deep.equal([2]);
+    expect(await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $gt: 0 } } }])).to.deep.equal([
+      1,
+    ]);
+    expect(
+      await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $gt: -2 } } }]),
+      'NULL is above no bound',
+    ).to.deep.equal([1, 2]);
+    expect(
+      await selected([{ action: 'read', subject: 'Thing', conditions: { score: { $not: { $lt: 1 } } } }]),
+      'the negation holds for NULL',
+    ).to.deep.equal([1, 3, 4]);
   });
 }
 
@@ -184,12 +239,21 @@ describe('accessibleBy refuses what has no faithful SQL form, naming the rule', 
   const expectRefused = (conditions: Record<string, unknown>, inverted = false) => {
     const rule = { action: 'read', subject: 'Thing', conditions, ...(inverted && { inverted }) } as RoleRule;
     t.auth.defineRole('x', [{ action: 'read', subject: 'Thing', conditions: { ownerId: 1 } }, rule]);
-    expect(() => t.auth.accessibleBy(ada, 'read', 'Thing'), JSON.stringify(conditions)).to.throw(TypeError, /role "x", rule 2/);
+    expect(() => t.auth.accessibleBy(ada, 'read', 'Thing'), JSON.stringify(conditions)).to.throw(
+      TypeError,
+      /role "x", rule 2/,
+    );
   };
   const ada = { id: 1, email: 'ada@example.com', is_admin: false, roles: ['x'] };
 
   it('an operator with no SQL form: $regex, $exists, $elemMatch, $size, $all', () => {
-    for (const conditions of [{ team: { $regex: '^n' } }, { team: { $exists: true } }, { team: { $elemMatch: { $eq: 'n' } } }, { team: { $size: 1 } }, { team: { $all: ['n'] } }]) {
+    for (const conditions of [
+      { team: { $regex: '^n' } },
+      { team: { $exists: true } },
+      { team: { $elemMatch: { $eq: 'n' } } },
+      { team: { $size: 1 } },
+      { team: { $all: ['n'] } },
+    ]) {
       expectRefused(conditions);
       expectRefused(conditions, true);
     }
@@ -210,9 +274,19 @@ describe('accessibleBy refuses what has no faithful SQL form, naming the rule', 
     // $not: with a value that is not a list, the name went into the filter, where MikroORM took it
     // for its own operator (the query failed, naming no rule). Now they are operators, and such
     // values are refused with the role's definition.
-    for (const conditions of [{ $or: null }, { $or: 'x' }, { $not: 'x' }, { $nor: 1 }, { $and: true }, { team: { $foo: 1 } }]) {
+    for (const conditions of [
+      { $or: null },
+      { $or: 'x' },
+      { $not: 'x' },
+      { $nor: 1 },
+      { $and: true },
+      { team: { $foo: 1 } },
+    ]) {
       const rule = { action: 'read', subject: 'Thing', conditions } as RoleRule;
-      expect(() => t.auth.defineRole('x', [{ action: 'read', subject: 'Thing' }, rule]), JSON.stringify(conditions)).to.throw(TypeError, /role "x", rule 2: "conditions": (the conditions cannot be read|unknown operator)/);
+      expect(
+        () => t.auth.defineRole('x', [{ action: 'read', subject: 'Thing' }, rule]),
+        JSON.stringify(conditions),
+      ).to.throw(TypeError, /role "x", rule 2: "conditions": (the conditions cannot be read|unknown operator)/);
     }
   });
 

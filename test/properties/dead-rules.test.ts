@@ -23,39 +23,70 @@ const ACTIONS = ['read', 'update'];
 const SUBJECTS = ['Doc', 'Log'];
 const FIELDS = ['n', 'm', 'r.n'];
 // Small numbers, now and then a null or a number's string (comparisons are strict by type: matcher.ts).
-const value = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 4 }) }, fc.constantFrom<number | string | null>(null, '1'));
+const value = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 0, max: 4 }) },
+  fc.constantFrom<number | string | null>(null, '1'),
+);
 /** What an order operator compares with: not null. */
 const bound = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 4 }) }, fc.constant('1'));
 
 const fieldCondition = fc.oneof(
   value,
   fc.record({ $eq: value }, { requiredKeys: [], noNullPrototype: true }),
-  fc.record({ $ne: value, $gt: bound, $gte: bound, $lt: bound, $lte: bound }, { requiredKeys: [], noNullPrototype: true }).filter((operators) => Object.keys(operators).length > 0),
+  fc
+    .record(
+      { $ne: value, $gt: bound, $gte: bound, $lt: bound, $lte: bound },
+      { requiredKeys: [], noNullPrototype: true },
+    )
+    .filter((operators) => Object.keys(operators).length > 0),
   fc.record({ $in: fc.array(value, { maxLength: 3 }) }, { noNullPrototype: true }),
   fc.record({ $nin: fc.array(value, { maxLength: 3 }) }, { noNullPrototype: true }),
 );
-const plainConditions = fc.dictionary(fc.constantFrom(...FIELDS), fieldCondition, { minKeys: 1, maxKeys: 2, noNullPrototype: true });
+const plainConditions = fc.dictionary(fc.constantFrom(...FIELDS), fieldCondition, {
+  minKeys: 1,
+  maxKeys: 2,
+  noNullPrototype: true,
+});
 const conditions = fc.oneof(
   { weight: 3, arbitrary: plainConditions },
   fc.record({ $and: fc.array(plainConditions, { minLength: 1, maxLength: 2 }) }, { noNullPrototype: true }),
-  fc.tuple(plainConditions, fc.array(plainConditions, { minLength: 1, maxLength: 2 })).map(([outer, $or]) => ({ ...outer, $or })),
+  fc
+    .tuple(plainConditions, fc.array(plainConditions, { minLength: 1, maxLength: 2 }))
+    .map(([outer, $or]) => ({ ...outer, $or })),
 );
 const names = (list: string[]) => fc.oneof(fc.constantFrom(...list), fc.subarray(list, { minLength: 1 }));
 const rule: fc.Arbitrary<RoleRule> = fc
   .record(
-    { action: fc.oneof({ weight: 4, arbitrary: names(ACTIONS) }, fc.constant('manage')), subject: names(SUBJECTS), conditions, fields: fc.subarray(['title', 'body'], { minLength: 1 }), inverted: fc.boolean() },
+    {
+      action: fc.oneof({ weight: 4, arbitrary: names(ACTIONS) }, fc.constant('manage')),
+      subject: names(SUBJECTS),
+      conditions,
+      fields: fc.subarray(['title', 'body'], { minLength: 1 }),
+      inverted: fc.boolean(),
+    },
     { requiredKeys: ['action', 'subject'], noNullPrototype: true },
   )
   .map((raw) => raw as RoleRule);
 // Rules repeated on purpose now and then: duplicates and overrides are what lint looks for.
-const rules = fc.array(rule, { minLength: 1, maxLength: 6 }).chain((list) => fc.array(fc.constantFrom(...list), { maxLength: 2 }).map((again) => [...list, ...again]));
+const rules = fc
+  .array(rule, { minLength: 1, maxLength: 6 })
+  .chain((list) => fc.array(fc.constantFrom(...list), { maxLength: 2 }).map((again) => [...list, ...again]));
 const element = fc.record({ n: value }, { requiredKeys: [], noNullPrototype: true });
-const subjectFields = fc.record({ n: value, m: value, r: fc.oneof(element, fc.array(element, { maxLength: 3 })) }, { requiredKeys: [], noNullPrototype: true });
+const subjectFields = fc.record(
+  { n: value, m: value, r: fc.oneof(element, fc.array(element, { maxLength: 3 })) },
+  { requiredKeys: [], noNullPrototype: true },
+);
 
 function decisions(role: readonly RoleRule[], subjects: Record<string, unknown>[]): boolean[] {
   const ability = createMongoAbility([...role], { conditionsMatcher });
   return subjects.flatMap((fields) =>
-    ACTIONS.flatMap((action) => SUBJECTS.flatMap((type) => [undefined, 'title', 'body'].map((field) => decide(ability, action, asSubject(type, structuredClone(fields)), field).allowed))),
+    ACTIONS.flatMap((action) =>
+      SUBJECTS.flatMap((type) =>
+        [undefined, 'title', 'body'].map(
+          (field) => decide(ability, action, asSubject(type, structuredClone(fields)), field).allowed,
+        ),
+      ),
+    ),
   );
 }
 
@@ -63,7 +94,9 @@ describe('property: a rule lint calls dead decides nothing', () => {
   it('removing any rule found unsatisfiable or overridden changes no decision', () => {
     fc.assert(
       fc.property(rules, fc.array(subjectFields, { minLength: 1, maxLength: 8 }), (role, subjects) => {
-        const findings = lintRoles([{ role: 'r', org: false, includes: [], rules: role }]).filter(({ kind }) => kind === 'unsatisfiable' || kind === 'overridden');
+        const findings = lintRoles([{ role: 'r', org: false, includes: [], rules: role }]).filter(
+          ({ kind }) => kind === 'unsatisfiable' || kind === 'overridden',
+        );
         const before = decisions(role, subjects);
         for (const { rule: index } of findings) {
           const without = role.filter((_rule, at) => at !== index - 1);
@@ -80,7 +113,9 @@ describe('property: a rule lint calls dead decides nothing', () => {
       { action: 'read', subject: 'Doc', conditions: { n: 1 } },
       { action: 'manage', subject: 'Doc', inverted: true },
     ];
-    expect(lintRoles([{ role: 'r', org: false, includes: [], rules: role }]).map(({ kind, rule }) => [kind, rule])).to.deep.equal([
+    expect(
+      lintRoles([{ role: 'r', org: false, includes: [], rules: role }]).map(({ kind, rule }) => [kind, rule]),
+    ).to.deep.equal([
       ['unsatisfiable', 1],
       ['overridden', 2],
     ]);
@@ -92,11 +127,15 @@ describe('property: a rule lint calls dead decides nothing', () => {
       { action: 'read', subject: 'Doc', conditions: { 'r.n': { $in: [] } } },
       { action: 'read', subject: 'Doc', conditions: { 'r.n': 1, $nor: [{ 'r.n': { $in: [1, 2] } }] } },
     ];
-    const dead = (relations?: EntityRelations) => lintRoles([{ role: 'r', org: false, includes: [], rules: role }], relations && { relations }).map(({ kind, rule }) => `${kind} ${rule}`);
+    const dead = (relations?: EntityRelations) =>
+      lintRoles([{ role: 'r', org: false, includes: [], rules: role }], relations && { relations }).map(
+        ({ kind, rule }) => `${kind} ${rule}`,
+      );
     // Unknown relation: rule 1 holds for r = [{ n: 4 }, { n: 0 }].
     expect(decisions(role.slice(0, 1), [{ r: [{ n: 4 }, { n: 0 }] }]).some(Boolean)).to.equal(true);
     expect(dead()).to.deep.equal(['unsatisfiable 2', 'unsatisfiable 3']);
-    const kinds = (kind: 'one' | 'many'): EntityRelations => new Map([['Doc', new Map([['r', { kind, target: 'R' }]])]]);
+    const kinds = (kind: 'one' | 'many'): EntityRelations =>
+      new Map([['Doc', new Map([['r', { kind, target: 'R' }]])]]);
     expect(dead(kinds('many'))).to.deep.equal(['unsatisfiable 2', 'unsatisfiable 3']);
     expect(dead(kinds('one'))).to.deep.equal(['unsatisfiable 1', 'unsatisfiable 2', 'unsatisfiable 3']);
   });

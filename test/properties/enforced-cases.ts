@@ -72,7 +72,14 @@ export interface EnforcedCase {
   place: Place;
   scopes: string[] | undefined;
   folders: { id: number; org: 0 | 1; archived: boolean | null }[];
-  docs: { id: number; org: 0 | 1; owner: 'me' | 'other' | null; status: string | null; level: number | null; folder: number | null }[];
+  docs: {
+    id: number;
+    org: 0 | 1;
+    owner: 'me' | 'other' | null;
+    status: string | null;
+    level: number | null;
+    folder: number | null;
+  }[];
   operations: Operation[];
 }
 
@@ -82,7 +89,10 @@ const orNull = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: nu
 function docConditions(): fc.Arbitrary<Record<string, unknown>> {
   const tests: fc.Arbitrary<[string, unknown]>[] = [
     fc.tuple(fc.constant('owner_id'), fc.constantFrom<unknown>('${user.id}', { $ne: '${user.id}' }, null)),
-    fc.tuple(fc.constant('status'), fc.constantFrom<unknown>('draft', { $in: ['final'] }, { $ne: 'final' }, { $nin: [null, 'draft'] })),
+    fc.tuple(
+      fc.constant('status'),
+      fc.constantFrom<unknown>('draft', { $in: ['final'] }, { $ne: 'final' }, { $nin: [null, 'draft'] }),
+    ),
     fc.tuple(fc.constant('level'), fc.constantFrom<unknown>({ $gt: 0 }, { $lte: 1 }, 2, null)),
     fc.tuple(fc.constant('folder.archived'), fc.constantFrom<unknown>(false, { $ne: true }, null)),
   ];
@@ -95,13 +105,19 @@ function rule(): fc.Arbitrary<RoleRule> {
     action: fc.constantFrom('read', 'create', 'update', 'delete', 'manage'),
     subject: fc.constant('EDoc'),
     conditions: fc.option(docConditions(), { nil: undefined, freq: 3 }),
-    fields: fc.option(fc.subarray(['status', 'level', 'owner_id', 'folder', 'org_id'], { minLength: 1 }), { nil: undefined, freq: 4 }),
+    fields: fc.option(fc.subarray(['status', 'level', 'owner_id', 'folder', 'org_id'], { minLength: 1 }), {
+      nil: undefined,
+      freq: 4,
+    }),
     inverted: fc.option(fc.constant(true), { nil: undefined, freq: 4 }),
   });
   const folder = fc.record({
     action: fc.constantFrom('read', 'manage'),
     subject: fc.constant('EFolder'),
-    conditions: fc.option(fc.record({ archived: fc.constantFrom<unknown>(false, { $ne: true }) }), { nil: undefined, freq: 2 }),
+    conditions: fc.option(fc.record({ archived: fc.constantFrom<unknown>(false, { $ne: true }) }), {
+      nil: undefined,
+      freq: 2,
+    }),
     inverted: fc.option(fc.constant(true), { nil: undefined, freq: 5 }),
   });
   const defined = (r: object) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as RoleRule;
@@ -109,16 +125,18 @@ function rule(): fc.Arbitrary<RoleRule> {
 }
 
 function body(): fc.Arbitrary<Body> {
-  return fc.record(
-    {
-      status: orNull(fc.constantFrom(...STATUSES)),
-      level: orNull(fc.integer({ min: -1, max: 2 })),
-      owner_id: orNull(fc.constantFrom(0, 1)),
-      folder: orNull(fc.integer({ min: 1, max: 3 })),
-      org: fc.constantFrom<0 | 1>(0, 1),
-    },
-    { requiredKeys: [] },
-  ).filter((b) => Object.keys(b).length > 0);
+  return fc
+    .record(
+      {
+        status: orNull(fc.constantFrom(...STATUSES)),
+        level: orNull(fc.integer({ min: -1, max: 2 })),
+        owner_id: orNull(fc.constantFrom(0, 1)),
+        folder: orNull(fc.integer({ min: 1, max: 3 })),
+        org: fc.constantFrom<0 | 1>(0, 1),
+      },
+      { requiredKeys: [] },
+    )
+    .filter((b) => Object.keys(b).length > 0);
 }
 
 /** A body for an update: now and then, one that sets the primary key too. */

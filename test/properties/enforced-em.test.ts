@@ -30,7 +30,9 @@ interface World {
 
 async function snapshot(orm: MikroORM): Promise<{ docs: Row[]; folders: Row[] }> {
   const em = orm.em.fork();
-  const folders = (await em.find(EFolder, {}, { orderBy: { id: 'asc' }, filters: false })).map((f) => ({ ...wrap(f).toObject() }));
+  const folders = (await em.find(EFolder, {}, { orderBy: { id: 'asc' }, filters: false })).map((f) => ({
+    ...wrap(f).toObject(),
+  }));
   const rows = await em.find(EDoc, {}, { orderBy: { id: 'asc' }, filters: false });
   const docs = rows.map((d) => ({ ...wrap(d).toObject(), folder: d.folder?.id ?? null }));
   return { docs, folders };
@@ -50,19 +52,30 @@ async function check(w: World, c: EnforcedCase): Promise<void> {
   const em0 = orm.em.fork();
   await em0.nativeDelete(EDoc, {});
   await em0.nativeDelete(EFolder, {});
-  await em0.insertMany(EFolder, c.folders.map((f) => ({ id: f.id, org_id: orgs[f.org], archived: f.archived })));
+  await em0.insertMany(
+    EFolder,
+    c.folders.map((f) => ({ id: f.id, org_id: orgs[f.org], archived: f.archived })),
+  );
   const owner = (o: 'me' | 'other' | null) => (o === 'me' ? me.id : o === 'other' ? me.id + 100 : null);
-  const docRow = ({ id, org, owner: who, status, level, folder }: EnforcedCase['docs'][number]) =>
-    ({ id, org_id: orgs[org], owner_id: owner(who), status, level, folder });
+  const docRow = ({ id, org, owner: who, status, level, folder }: EnforcedCase['docs'][number]) => ({
+    id,
+    org_id: orgs[org],
+    owner_id: owner(who),
+    status,
+    level,
+    folder,
+  });
   await em0.insertMany(EDoc, c.docs.map(docRow));
   // PostgreSQL's sequence did not count the ids given: new rows start beyond them.
   if (orm.config.get('clientUrl')?.startsWith('postgres')) {
     await em0.getConnection().execute("select setval(pg_get_serial_sequence('enforced_docs', 'id'), 100)");
   }
   const { scopes } = c;
-  const ability: AppAbility = org === undefined ? t.auth.abilityFor(me, { scopes }) : await t.auth.abilityFor(me, { org, scopes });
+  const ability: AppAbility =
+    org === undefined ? t.auth.abilityFor(me, { scopes }) : await t.auth.abilityFor(me, { org, scopes });
   const inPlace = (row: Row) => org === undefined || row['org_id'] === org;
-  const readable = (type: 'EDoc' | 'EFolder', row: Row) => inPlace(row) && ability.can('read', subject(type, { ...row }));
+  const readable = (type: 'EDoc' | 'EFolder', row: Row) =>
+    inPlace(row) && ability.can('read', subject(type, { ...row }));
   const em = () => (org === undefined ? t.auth.em(me, { scopes: c.scopes }) : t.auth.em(me, { org, scopes: c.scopes }));
   for (const op of c.operations) {
     const before = await snapshot(orm);
@@ -73,14 +86,21 @@ async function check(w: World, c: EnforcedCase): Promise<void> {
       const row = docs.find((d) => d['id'] === op.id);
       expect(found?.id ?? null, where).to.equal(row && readable('EDoc', row) ? op.id : null);
     } else if (op.kind === 'list') {
-      const expected = (op.entity === 'EDoc' ? docs : before.folders).filter((row) => readable(op.entity, row)).map((row) => row['id']);
+      const expected = (op.entity === 'EDoc' ? docs : before.folders)
+        .filter((row) => readable(op.entity, row))
+        .map((row) => row['id']);
       if (op.entity === 'EFolder') {
         const folders = await (await em()).find(EFolder, {}, { orderBy: { id: 'asc' } });
-        expect(folders.map((f) => f.id), where).to.deep.equal(expected);
-      }
-      else {
+        expect(
+          folders.map((f) => f.id),
+          where,
+        ).to.deep.equal(expected);
+      } else {
         const listed = await (await em()).find(EDoc, {}, { orderBy: { id: 'asc' }, populate: ['folder'] });
-        expect(listed.map((d) => d.id), where).to.deep.equal(expected);
+        expect(
+          listed.map((d) => d.id),
+          where,
+        ).to.deep.equal(expected);
         for (const doc of listed) {
           const related = docs.find((d) => d['id'] === doc.id)!['folder'] as Row | null;
           const shown = related && readable('EFolder', related) ? related['id'] : null;
@@ -92,17 +112,31 @@ async function check(w: World, c: EnforcedCase): Promise<void> {
       const passes = (doc: Row): boolean => docPasses(op.test, doc);
       const expected = before.folders.filter((folder) => {
         if (!readable('EFolder', folder)) return false;
-        const inside = docs.filter((doc) => (doc['folder'] as Row | null)?.['id'] === folder['id'] && readable('EDoc', doc));
-        return op.operator === '$some' ? inside.some(passes) : op.operator === '$none' ? !inside.some(passes) : inside.every(passes);
+        const inside = docs.filter(
+          (doc) => (doc['folder'] as Row | null)?.['id'] === folder['id'] && readable('EDoc', doc),
+        );
+        return op.operator === '$some'
+          ? inside.some(passes)
+          : op.operator === '$none'
+            ? !inside.some(passes)
+            : inside.every(passes);
       });
-      const asked = (await em()).find(EFolder, { docs: { [op.operator]: op.test } } as never, { orderBy: { id: 'asc' } });
+      const asked = (await em()).find(EFolder, { docs: { [op.operator]: op.test } } as never, {
+        orderBy: { id: 'asc' },
+      });
       // req.em refuses `$every` (collection-operators.ts: MikroORM 6.6 would answer it wrongly).
       if (op.operator === '$every') {
-        await asked.then(() => expect.fail(`${where}: $every taken`), (error: unknown) => expect(error, where).to.be.instanceOf(TypeError));
+        await asked.then(
+          () => expect.fail(`${where}: $every taken`),
+          (error: unknown) => expect(error, where).to.be.instanceOf(TypeError),
+        );
         continue;
       }
       const found = await asked;
-      expect(found.map((folder) => folder.id), where).to.deep.equal(expected.map((folder) => folder['id']));
+      expect(
+        found.map((folder) => folder.id),
+        where,
+      ).to.deep.equal(expected.map((folder) => folder['id']));
     } else {
       await write(w, { em: await em(), ability, org, readable, docs, folders: before.folders }, op, where);
     }
@@ -173,18 +207,25 @@ function writeAllowed(x: Context, { action, row, final, changed, changes }: Writ
   // The tenant field naming the request's organization is the package's to set, not a field the caller sets.
   const fields = changed.filter((field) => !(x.org !== undefined && field === 'org_id' && inOrg));
   const can = (target: Row, field?: string) => x.ability.can(action, subject('EDoc', { ...target }), field);
-  const decided = (target: Row) => (fields.length ? fields.every((field) => can(target, field)) : action === 'update' || can(target));
+  const decided = (target: Row) =>
+    fields.length ? fields.every((field) => can(target, field)) : action === 'update' || can(target);
   return inOrg && referenceOk && (!row || decided(row)) && decided(final);
 }
 
 /** Whether the write should pass, by `can` on the rows as they are; then the write through req.em, and its effect. */
-async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findOne' | 'list' | 'folders' }>, where: string): Promise<void> {
+async function write(
+  w: World,
+  x: Context,
+  op: Exclude<Operation, { kind: 'findOne' | 'list' | 'folders' }>,
+  where: string,
+): Promise<void> {
   const row = op.kind === 'create' ? undefined : x.docs.find((d) => d['id'] === op.id);
   let allowed: boolean;
   let run: () => Promise<void>;
   if (op.kind === 'delete') {
     // A delete by a key that names no row is refused, as an update is.
-    allowed = !!row && ((x.org === undefined || row['org_id'] === x.org) && x.ability.can('delete', subject('EDoc', { ...row })));
+    allowed =
+      !!row && (x.org === undefined || row['org_id'] === x.org) && x.ability.can('delete', subject('EDoc', { ...row }));
     run = async () => {
       x.em.remove(x.em.getReference(EDoc, op.id));
       await x.em.flush();
@@ -215,10 +256,13 @@ async function write(w: World, x: Context, op: Exclude<Operation, { kind: 'findO
     };
   }
   const before = await snapshot(w.orm);
-  const outcome = await run().then(() => true, (error: unknown) => {
-    if (error instanceof AuthError && error.code === 'forbidden') return false;
-    throw error;
-  });
+  const outcome = await run().then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof AuthError && error.code === 'forbidden') return false;
+      throw error;
+    },
+  );
   expect(outcome, `${where}: allowed`).to.equal(allowed);
   if (!outcome) expect(await snapshot(w.orm), `${where}: a refused flush writes nothing`).to.deep.equal(before);
 }
@@ -234,7 +278,11 @@ function suite(open: () => Promise<{ url?: string; drop(): Promise<void> }>): vo
     t.auth.enforce(orm);
     t.auth.defineOrgRole('owner', []);
     t.auth.defineScope('docs:read', [{ action: 'read', subject: ['EDoc', 'EFolder'] }], 'Read documents');
-    t.auth.defineScope('docs:write', [{ action: ['read', 'create', 'update'], subject: ['EDoc', 'EFolder'] }], 'Write documents');
+    t.auth.defineScope(
+      'docs:write',
+      [{ action: ['read', 'create', 'update'], subject: ['EDoc', 'EFolder'] }],
+      'Write documents',
+    );
     const boss = await t.auth.users.create({ email: 'boss@example.com', password: PASSWORD });
     const user = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
     t.auth.defineRole('g', []);
@@ -251,7 +299,10 @@ function suite(open: () => Promise<{ url?: string; drop(): Promise<void> }>): vo
   });
 
   it('reads exactly what can allows, writes only what it allows, and a refused flush writes nothing', async () => {
-    await fc.assert(fc.asyncProperty(enforcedCase(), (c) => check(w, c)), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(enforcedCase(), (c) => check(w, c)),
+      { numRuns: 150 },
+    );
   });
 
   it('fixed cases', async () => {

@@ -4,7 +4,14 @@
  */
 import type { EnforcedCase } from './enforced-cases.js';
 
-const plainDoc = (id: number) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: id === 1 ? 1 : null });
+const plainDoc = (id: number) => ({
+  id,
+  org: 0 as const,
+  owner: 'me' as const,
+  status: null,
+  level: null,
+  folder: id === 1 ? 1 : null,
+});
 const plainDocs = [1, 2, 3, 4].map(plainDoc);
 const plainFolders = [1, 2, 3].map((id) => ({ id, org: 0 as const, archived: null }));
 /** Counterexamples the property found, and meanings worth stating. */
@@ -20,7 +27,14 @@ export const FIXED: EnforcedCase[] = [
       { id: 2, org: 0, archived: null },
       { id: 3, org: 0, archived: false },
     ],
-    docs: [1, 2, 3, 4].map((id) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: id === 2 ? 3 : null })),
+    docs: [1, 2, 3, 4].map((id) => ({
+      id,
+      org: 0 as const,
+      owner: 'me' as const,
+      status: null,
+      level: null,
+      folder: id === 2 ? 3 : null,
+    })),
     operations: [
       { kind: 'update', id: 2, body: { owner_id: null, folder: null }, reference: false },
       { kind: 'update', id: 1, body: { org: 0 }, reference: false },
@@ -33,7 +47,14 @@ export const FIXED: EnforcedCase[] = [
     place: 'none',
     scopes: undefined,
     folders: plainFolders,
-    docs: [1, 2, 3, 4].map((id) => ({ id, org: 0 as const, owner: 'me' as const, status: null, level: null, folder: null })),
+    docs: [1, 2, 3, 4].map((id) => ({
+      id,
+      org: 0 as const,
+      owner: 'me' as const,
+      status: null,
+      level: null,
+      folder: null,
+    })),
     operations: [
       { kind: 'create', body: { org: 0 } },
       { kind: 'list', entity: 'EDoc' },
@@ -109,13 +130,24 @@ export const FIXED: EnforcedCase[] = [
   },
   // The rules an update is decided by follow `folder` in a rule limited to fields: the row as it was is loaded with it.
   {
-    global: [{ action: 'update', subject: 'EDoc', conditions: { 'folder.archived': false }, fields: ['status'], inverted: true }],
+    global: [
+      {
+        action: 'update',
+        subject: 'EDoc',
+        conditions: { 'folder.archived': false },
+        fields: ['status'],
+        inverted: true,
+      },
+    ],
     org: [],
     place: 'none',
     scopes: undefined,
     folders: plainFolders,
     docs: plainDocs,
-    operations: [{ kind: 'update', id: 1, body: { status: null }, reference: true }, { kind: 'delete', id: 1 }],
+    operations: [
+      { kind: 'update', id: 1, body: { status: null }, reference: true },
+      { kind: 'delete', id: 1 },
+    ],
   },
   // A null set on a mere reference is a change (MikroORM writes it): decided as one.
   {
@@ -144,7 +176,10 @@ export const FIXED: EnforcedCase[] = [
     scopes: undefined,
     folders: plainFolders,
     docs: plainDocs,
-    operations: [{ kind: 'create', body: { org: 0 } }, { kind: 'delete', id: 1 }],
+    operations: [
+      { kind: 'create', body: { org: 0 } },
+      { kind: 'delete', id: 1 },
+    ],
   },
   // A body that sets the primary key is refused, whatever the rules allow: found, or a mere reference.
   {
@@ -180,7 +215,10 @@ export const FIXED: EnforcedCase[] = [
     scopes: undefined,
     folders: plainFolders,
     docs: plainDocs,
-    operations: [{ kind: 'update', id: 6, body: { status: 'draft' }, reference: true }, { kind: 'delete', id: 5 }],
+    operations: [
+      { kind: 'update', id: 6, body: { status: 'draft' }, reference: true },
+      { kind: 'delete', id: 5 },
+    ],
   },
   // A collection operator where no rule names the entities: the read condition "no row" inside it.
   {

@@ -16,7 +16,16 @@ import { AuthError, ERROR_CODES, type ErrorCode } from '../../src/errors.js';
 import type { AuthConfig } from '../../src/config/config.js';
 import { PASSWORD } from '../helpers/app.js';
 import { openApiCheckFor } from '../helpers/openapi-check.js';
-import { SEEDED_EMAIL, startFuzzed, type Fuzzed, type FuzzRequest, type FuzzResponse, type Outcome, type Received, type Snapshot } from './http-harness.js';
+import {
+  SEEDED_EMAIL,
+  startFuzzed,
+  type Fuzzed,
+  type FuzzRequest,
+  type FuzzResponse,
+  type Outcome,
+  type Received,
+  type Snapshot,
+} from './http-harness.js';
 import { anyRequest, browserRequest } from './http-requests.js';
 
 /** Everything a client relies on, for one request, and what the API's OpenAPI description says of it. */
@@ -34,22 +43,28 @@ function checkOutcome({ request, received, response, before, after }: Outcome, c
   for (const leak of ['    at ', '/work/']) if (!sent.includes(leak)) expect(text, where).not.to.include(leak);
   if (status >= 400) {
     const usesToken = Object.values(request.headers).some((value) => value.includes('{{TOKEN}}'));
-    expect(withoutTokenUse(after, usesToken), `the database changed after ${where}`).to.deep.equal(withoutTokenUse(before, usesToken));
+    expect(withoutTokenUse(after, usesToken), `the database changed after ${where}`).to.deep.equal(
+      withoutTokenUse(before, usesToken),
+    );
   }
 
   const type = String(response.headers['content-type'] ?? '');
   const page = askedForPage(received);
-  if (type.startsWith('text/html') && !(status < 300 && isPageUrl(received, config))) expect(page, `a page for a request that did not ask for one: ${where}`).to.equal(true);
+  if (type.startsWith('text/html') && !(status < 300 && isPageUrl(received, config)))
+    expect(page, `a page for a request that did not ask for one: ${where}`).to.equal(true);
   if (status >= 400) {
     expect(type, where).to.match(page ? /^(text\/html|application\/problem\+json)/ : /^application\/problem\+json/);
-    if (type.startsWith('application/problem+json') && received.method !== 'HEAD') checkProblem(JSON.parse(text) as Record<string, unknown>, status, where);
+    if (type.startsWith('application/problem+json') && received.method !== 'HEAD')
+      checkProblem(JSON.parse(text) as Record<string, unknown>, status, where);
   }
 }
 
 function checkProblem(problem: Record<string, unknown>, status: number, where: string): void {
   expect(ERROR_CODES, where).to.include(problem['code']);
   expect(problem['status'], where).to.equal(status);
-  expect(new AuthError(problem['code'] as ErrorCode, '').status, `the code's documented status: ${where}`).to.equal(status);
+  expect(new AuthError(problem['code'] as ErrorCode, '').status, `the code's documented status: ${where}`).to.equal(
+    status,
+  );
   expect(problem, where).to.include({ type: 'about:blank' });
   expect(problem['title'], where).to.be.a('string');
   expect(problem['detail'], where).to.be.a('string');
@@ -110,7 +125,9 @@ describe('the auth router under fuzzed requests', () => {
           const outcome = await fuzzed.exercise(request);
           checkOutcome(outcome, fuzzed.config);
           // Our own pages' forms, sent the way a browser sends them: a person reads every answer.
-          expect(outcome.response.headers['content-type'] ?? '', explain(request, outcome.response)).not.to.match(/json/);
+          expect(outcome.response.headers['content-type'] ?? '', explain(request, outcome.response)).not.to.match(
+            /json/,
+          );
         }),
         { numRuns: 150 },
       );
@@ -118,7 +135,12 @@ describe('the auth router under fuzzed requests', () => {
 
     it('sees a write in its snapshot of the database, so that "writes nothing" means something', async () => {
       const body = JSON.stringify({ email: SEEDED_EMAIL, password: PASSWORD });
-      const { response, before, after } = await fuzzed.exercise({ method: 'POST', path: '/service-auth/login', headers: { 'Content-Type': 'application/json' }, body });
+      const { response, before, after } = await fuzzed.exercise({
+        method: 'POST',
+        path: '/service-auth/login',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
       expect(response.status).to.equal(200);
       expect(after, 'a login stores a session').not.to.deep.equal(before);
     });
@@ -133,16 +155,26 @@ describe('the auth router under fuzzed requests', () => {
       it('answers a program that opens the revoke page of an unknown token with a 404 problem, not the HTML page', async () => {
         // Found as GET /service-auth/tokens/!/revoke with a valid bearer token (and a JSON body,
         // which does not matter); a session cookie with Accept: application/json fares the same.
-        expectNotFoundProblem(await fuzzed.send({ method: 'GET', path: '/service-auth/tokens/!/revoke', headers: { Authorization: 'Bearer {{TOKEN}}' } }));
+        expectNotFoundProblem(
+          await fuzzed.send({
+            method: 'GET',
+            path: '/service-auth/tokens/!/revoke',
+            headers: { Authorization: 'Bearer {{TOKEN}}' },
+          }),
+        );
         const json = { Accept: 'application/json', Cookie: '{{SESSION}}' };
-        expectNotFoundProblem(await fuzzed.send({ method: 'GET', path: '/service-auth/tokens/unknown/revoke', headers: json }));
+        expectNotFoundProblem(
+          await fuzzed.send({ method: 'GET', path: '/service-auth/tokens/unknown/revoke', headers: json }),
+        );
       });
 
       it("answers an unknown path under the prefix with a 404 problem even when it reads as an authority ('//a@b#')", async () => {
         // Found as the first (a raw `#` in the request target: browsers and curl never send one,
         // a hand-written client may); the second is the shortest that shows it.
         const json = { 'Content-Type': 'application/json' };
-        expectNotFoundProblem(await fuzzed.send({ method: 'POST', path: '/service-auth//register?token=#@!', headers: json, body: '{}' }));
+        expectNotFoundProblem(
+          await fuzzed.send({ method: 'POST', path: '/service-auth//register?token=#@!', headers: json, body: '{}' }),
+        );
         expectNotFoundProblem(await fuzzed.send({ method: 'GET', path: '/service-auth//a@b#', headers: {} }));
       });
 
@@ -150,7 +182,12 @@ describe('the auth router under fuzzed requests', () => {
         // Found as this request: the check had read the path through a URL parser (`\` → `/`) and
         // looked up `/tokens///revoke`, which the document does not describe; Express had routed it
         // to `/tokens/{id}/revoke` with the id `\`, whose 401 the document lists.
-        const request = { method: 'GET', path: '/service-auth/tokens/\\/revoke', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `email=fuzz%40example.com&password=${PASSWORD}` };
+        const request = {
+          method: 'GET',
+          path: '/service-auth/tokens/\\/revoke',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `email=fuzz%40example.com&password=${PASSWORD}`,
+        };
         const outcome = await fuzzed.exercise(request);
         expect(outcome.response.status).to.equal(401);
         checkOutcome(outcome, fuzzed.config);
@@ -160,7 +197,12 @@ describe('the auth router under fuzzed requests', () => {
         // Found as `POST /service-auth/register/#` (answered by /register, here 409 for the taken
         // address; 429 when found): the check had kept the `#` and looked for an unknown path.
         const body = JSON.stringify({ email: SEEDED_EMAIL, password: PASSWORD });
-        const outcome = await fuzzed.exercise({ method: 'POST', path: '/service-auth/register/#', headers: { 'Content-Type': 'application/json' }, body });
+        const outcome = await fuzzed.exercise({
+          method: 'POST',
+          path: '/service-auth/register/#',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        });
         expect(outcome.response.status).to.equal(409);
         checkOutcome(outcome, fuzzed.config);
       });

@@ -94,9 +94,21 @@ export async function startFuzzed(settings: Record<string, unknown>): Promise<Fu
   let user = await t.auth.users.create({ email: SEEDED_EMAIL, password: PASSWORD });
   await t.auth.users.create({ email: 'other@example.com', password: PASSWORD });
   const otherTokenId = (await t.auth.tokens.create('other@example.com', { name: 'not yours' })).id;
-  const credentials: Credentials = { cookie: '', token: '', tokenId: '', otherTokenId, reset: '', origin: `http://127.0.0.1:${port}` };
+  const credentials: Credentials = {
+    cookie: '',
+    token: '',
+    tokenId: '',
+    otherTokenId,
+    reset: '',
+    origin: `http://127.0.0.1:${port}`,
+  };
   const body = JSON.stringify({ email: SEEDED_EMAIL, password: PASSWORD });
-  const login = await send(port, credentials, { method: 'POST', path: '/service-auth/login', headers: { 'Content-Type': 'application/json' }, body });
+  const login = await send(port, credentials, {
+    method: 'POST',
+    path: '/service-auth/login',
+    headers: { 'Content-Type': 'application/json' },
+    body,
+  });
   if (login.status !== 200) throw new Error(`the seeded user could not log in: ${login.status} ${login.text}`);
   credentials.cookie = String(login.headers['set-cookie']?.[0]?.split(';')[0]);
   const newToken = async () => {
@@ -112,12 +124,14 @@ export async function startFuzzed(settings: Record<string, unknown>): Promise<Fu
   const renew = async () => {
     const found = await t.auth.users.findByEmail(SEEDED_EMAIL);
     if (!found) user = await t.auth.users.create({ email: SEEDED_EMAIL, password: PASSWORD });
-    else if (!(await t.auth.users.authenticate(SEEDED_EMAIL, PASSWORD))) await t.auth.users.setPassword(SEEDED_EMAIL, PASSWORD);
+    else if (!(await t.auth.users.authenticate(SEEDED_EMAIL, PASSWORD)))
+      await t.auth.users.setPassword(SEEDED_EMAIL, PASSWORD);
     if (!(await t.parts.sessions.find(credentials.cookie.split('=')[1]!))) {
       credentials.cookie = `${t.parts.cookie.name}=${(await t.parts.sessions.create(user.id)).id}`;
     }
     if (!(await t.parts.verifier.verify(credentials.token))) await newToken();
-    if ((await t.parts.resetTokens.userOf(credentials.reset)) === null) credentials.reset = await t.parts.resetTokens.issue(user.id);
+    if ((await t.parts.resetTokens.userOf(credentials.reset)) === null)
+      credentials.reset = await t.parts.resetTokens.issue(user.id);
   };
 
   return {
@@ -168,23 +182,43 @@ async function snapshot(t: TestApp): Promise<Snapshot> {
 /** Sends the request on a connection of its own, placeholders filled in, and reads the whole answer. */
 function send(port: number, credentials: Credentials, request: FuzzRequest): Promise<FuzzResponse> {
   const fill = (value: string) =>
-    value.replace(/\{\{(SESSION|OTHER_TOKEN_ID|TOKEN_ID|TOKEN|RESET|SELF|FORGED:([0-9a-f]+))\}\}/g, (_all, name: string, secret?: string) => {
-      if (secret) return assembleToken('sat', credentials.tokenId, Buffer.from(secret, 'hex'));
-      const { cookie, token, tokenId, otherTokenId, reset, origin } = credentials;
-      return { SESSION: cookie, TOKEN: token, TOKEN_ID: tokenId, OTHER_TOKEN_ID: otherTokenId, RESET: reset, SELF: origin }[name]!;
-    });
+    value.replace(
+      /\{\{(SESSION|OTHER_TOKEN_ID|TOKEN_ID|TOKEN|RESET|SELF|FORGED:([0-9a-f]+))\}\}/g,
+      (_all, name: string, secret?: string) => {
+        if (secret) return assembleToken('sat', credentials.tokenId, Buffer.from(secret, 'hex'));
+        const { cookie, token, tokenId, otherTokenId, reset, origin } = credentials;
+        return {
+          SESSION: cookie,
+          TOKEN: token,
+          TOKEN_ID: tokenId,
+          OTHER_TOKEN_ID: otherTokenId,
+          RESET: reset,
+          SELF: origin,
+        }[name]!;
+      },
+    );
   const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, fill(value)]));
-  let bytes = request.raw ? Buffer.from(request.raw) : request.body !== undefined ? Buffer.from(fill(request.body), 'utf8') : undefined;
-  if (bytes && request.compress) bytes = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[request.compress](bytes);
+  let bytes = request.raw
+    ? Buffer.from(request.raw)
+    : request.body !== undefined
+      ? Buffer.from(fill(request.body), 'utf8')
+      : undefined;
+  if (bytes && request.compress)
+    bytes = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[request.compress](bytes);
   if (bytes && request.chunked) headers['Transfer-Encoding'] = 'chunked';
   else if (bytes) headers['Content-Length'] = String(bytes.length);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, method: request.method, path: fill(request.path), headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port, method: request.method, path: fill(request.path), headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     if (bytes && request.chunked) outgoing.write(bytes.subarray(0, bytes.length >> 1));
     outgoing.end(bytes && request.chunked ? bytes.subarray(bytes.length >> 1) : bytes);

@@ -34,18 +34,29 @@ const ALLOWED: [string, string][] = [
 
 /** The path as a client may send it: each letter in either case, and some trailing slashes. */
 const spelled = (path: string) =>
-  fc.tuple(fc.array(fc.boolean(), { minLength: path.length, maxLength: path.length }), fc.integer({ min: 0, max: 3 })).map(
-    ([upper, slashes]) => [...path].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('') + '/'.repeat(slashes),
-  );
+  fc
+    .tuple(fc.array(fc.boolean(), { minLength: path.length, maxLength: path.length }), fc.integer({ min: 0, max: 3 }))
+    .map(
+      ([upper, slashes]) => [...path].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('') + '/'.repeat(slashes),
+    );
 
 describe('property: what is refused while impersonating', () => {
   it('is the same however the path’s case and trailing slashes are spelled', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...REFUSED, ...ALLOWED).chain(([method, path]) => spelled(path).map((variant) => ({ method, path, variant }))), ({ method, path, variant }) => {
-        expect(refusedWhileImpersonating(method, variant), `${method} ${variant}`).to.equal(refusedWhileImpersonating(method, path));
-      }),
+      fc.property(
+        fc
+          .constantFrom(...REFUSED, ...ALLOWED)
+          .chain(([method, path]) => spelled(path).map((variant) => ({ method, path, variant }))),
+        ({ method, path, variant }) => {
+          expect(refusedWhileImpersonating(method, variant), `${method} ${variant}`).to.equal(
+            refusedWhileImpersonating(method, path),
+          );
+        },
+      ),
     );
-    for (const [method, path] of REFUSED) expect(refusedWhileImpersonating(method, path), `${method} ${path}`).to.equal(true);
-    for (const [method, path] of ALLOWED) expect(refusedWhileImpersonating(method, path), `${method} ${path}`).to.equal(false);
+    for (const [method, path] of REFUSED)
+      expect(refusedWhileImpersonating(method, path), `${method} ${path}`).to.equal(true);
+    for (const [method, path] of ALLOWED)
+      expect(refusedWhileImpersonating(method, path), `${method} ${path}`).to.equal(false);
   });
 });

@@ -34,32 +34,52 @@ const fieldTest = fc.constantFrom(...FIELDS).chain(([field, value]) =>
     value.map((item) => ({ [field]: { $ne: item } })),
     fc.array(value, { maxLength: 2 }).map((items) => ({ [field]: { $in: items } })),
     fc.array(value, { maxLength: 2 }).map((items) => ({ [field]: { $nin: items } })),
-    fc.tuple(fc.constantFrom('$lt', '$gt'), fc.constantFrom(0, 1, 2, '1')).map(([operator, item]) => ({ [field]: { [operator]: item } })),
+    fc
+      .tuple(fc.constantFrom('$lt', '$gt'), fc.constantFrom(0, 1, 2, '1'))
+      .map(([operator, item]) => ({ [field]: { [operator]: item } })),
   ),
 );
-const fieldTests = fc.array(fieldTest, { minLength: 1, maxLength: 2 }).map((tests) => Object.assign({}, ...tests) as Record<string, unknown>);
+const fieldTests = fc
+  .array(fieldTest, { minLength: 1, maxLength: 2 })
+  .map((tests) => Object.assign({}, ...tests) as Record<string, unknown>);
 const conditions = fc.oneof(
   { weight: 4, arbitrary: fieldTests },
   fc.array(fieldTests, { minLength: 1, maxLength: 2 }).map(($or) => ({ $or })),
   fieldTests.map((tests) => ({ $nor: [tests] })),
 );
 const rule = fc.record(
-  { action: fc.constantFrom('read', 'read', 'manage'), subject: fc.constantFrom('Doc', 'Doc', 'all'), inverted: fc.boolean(), conditions },
+  {
+    action: fc.constantFrom('read', 'read', 'manage'),
+    subject: fc.constantFrom('Doc', 'Doc', 'all'),
+    inverted: fc.boolean(),
+    conditions,
+  },
   { requiredKeys: ['action', 'subject'], noNullPrototype: true },
 ) as fc.Arbitrary<RoleRule>;
 const rules = fc.array(rule, { minLength: 1, maxLength: 4 });
 /** A scope only grants. */
-const grants = fc.array(rule.map((one) => ({ ...one, inverted: false })), { minLength: 1, maxLength: 3 });
+const grants = fc.array(
+  rule.map((one) => ({ ...one, inverted: false })),
+  { minLength: 1, maxLength: 3 },
+);
 
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
 const teamOf = fc.record({ team: maybe(TEAM.filter((team) => team !== '${user.team}')) }).map(defined);
 const docs = fc.array(
-  fc.record({
-    team: maybe(TEAM.filter((team) => team !== '${user.team}')),
-    score: maybe(SCORE),
-    org_id: maybe(fc.constantFrom(1, 2)),
-    project: maybe(fc.option(fc.record({ owner: maybe(fc.option(teamOf)), members: maybe(fc.array(fc.option(teamOf), { maxLength: 2 })) }).map(defined))),
-  }).map(defined),
+  fc
+    .record({
+      team: maybe(TEAM.filter((team) => team !== '${user.team}')),
+      score: maybe(SCORE),
+      org_id: maybe(fc.constantFrom(1, 2)),
+      project: maybe(
+        fc.option(
+          fc
+            .record({ owner: maybe(fc.option(teamOf)), members: maybe(fc.array(fc.option(teamOf), { maxLength: 2 })) })
+            .map(defined),
+        ),
+      ),
+    })
+    .map(defined),
   { minLength: 1, maxLength: 6 },
 );
 const attributes = fc.constantFrom<Record<string, unknown>>({}, { team: 'red' }, { team: 'blue' }, { team: 1 });
@@ -77,9 +97,11 @@ describe('one decision everywhere, by property', () => {
   });
   after(() => t.auth.close());
 
-  const user = (roles: string[], values: Record<string, unknown>) => toPrincipal({ id: 1, email: 'ada@example.com', is_admin: false, roles, attributes: values });
+  const user = (roles: string[], values: Record<string, unknown>) =>
+    toPrincipal({ id: 1, email: 'ada@example.com', is_admin: false, roles, attributes: values });
   const doc = (fields: object) => asSubject('Doc', structuredClone(fields));
-  const canAll = (ability: AppAbility, subjects: object[]) => subjects.map((fields) => ability.can('read', doc(fields)));
+  const canAll = (ability: AppAbility, subjects: object[]) =>
+    subjects.map((fields) => ability.can('read', doc(fields)));
 
   it('guards, can, explain, policy tests, reach and the client agree, everywhere, in an organization and for a scoped token', () => {
     fc.assert(
@@ -93,14 +115,27 @@ describe('one decision everywhere, by property', () => {
         const client = createClientAbility(t.parts.abilities.serializableRules(principal));
         expect(canAll(client as AppAbility, subjects), 'the client').to.deep.equal(allowed);
         subjects.forEach((fields, index) => {
-          const explained = t.auth.explain(principal, 'read', 'Doc', structuredClone(fields) as Record<string, unknown>);
+          const explained = t.auth.explain(
+            principal,
+            'read',
+            'Doc',
+            structuredClone(fields) as Record<string, unknown>,
+          );
           expect(explained.allowed, `explain ${JSON.stringify(fields)}`).to.equal(allowed[index]);
           const deciding = ability.relevantRuleFor('read', doc(fields));
-          expect(explained.rule?.index ?? null, 'the deciding rule').to.equal(deciding ? t.parts.abilities.sourceOf(deciding.origin)?.index ?? null : null);
+          expect(explained.rule?.index ?? null, 'the deciding rule').to.equal(
+            deciding ? (t.parts.abilities.sourceOf(deciding.origin)?.index ?? null) : null,
+          );
         });
         const report = t.auth.testPolicies({
           principals: { ada: { roles: ['r'], attributes: values } },
-          tests: subjects.map((fields, index) => ({ principal: 'ada', action: 'read', subject: 'Doc', fields, allowed: allowed[index] })),
+          tests: subjects.map((fields, index) => ({
+            principal: 'ada',
+            action: 'read',
+            subject: 'Doc',
+            fields,
+            allowed: allowed[index],
+          })),
         });
         expect(report.failed, 'policy tests').to.equal(0);
         const reach = reachOf(ability, 'read', 'Doc');
@@ -110,13 +145,21 @@ describe('one decision everywhere, by property', () => {
         const place = { org: { id: 1, slug: 'acme' }, roles: ['o'] };
         const inOrg = t.parts.abilities.abilityFor(principal, place);
         const orgClient = createClientAbility(t.parts.abilities.serializableRules(principal, place));
-        expect(canAll(orgClient as AppAbility, subjects), 'the client in the organization').to.deep.equal(canAll(inOrg, subjects));
+        expect(canAll(orgClient as AppAbility, subjects), 'the client in the organization').to.deep.equal(
+          canAll(inOrg, subjects),
+        );
         const token = t.parts.abilities.forToken(ability, principal, ['docs']);
         const tokenClient = createClientAbility(t.parts.abilities.serializableRules(principal, undefined, ['docs']));
         const tokenAllowed = canAll(token, subjects);
-        expect(canAll(tokenClient as AppAbility, subjects), 'the client for a scoped token').to.deep.equal(tokenAllowed);
+        expect(canAll(tokenClient as AppAbility, subjects), 'the client for a scoped token').to.deep.equal(
+          tokenAllowed,
+        );
         subjects.forEach((fields, index) => {
-          expect(t.auth.explain(principal, 'read', 'Doc', structuredClone(fields) as Record<string, unknown>).allowed || !tokenAllowed[index], 'the token within its owner').to.equal(true);
+          expect(
+            t.auth.explain(principal, 'read', 'Doc', structuredClone(fields) as Record<string, unknown>).allowed ||
+              !tokenAllowed[index],
+            'the token within its owner',
+          ).to.equal(true);
         });
       }),
       { numRuns: 80 },
@@ -125,14 +168,27 @@ describe('one decision everywhere, by property', () => {
 
   it("the console's reach: all exactly when can allows every subject, none exactly when it allows none (issue 39)", () => {
     // Each rule tests a field of its own, so that every combination of rules applying is some subject.
-    const reachRules = fc.array(fc.record({ inverted: fc.boolean(), conditional: fc.boolean(), action: fc.constantFrom('read', 'manage') }), { minLength: 1, maxLength: 4 });
+    const reachRules = fc.array(
+      fc.record({ inverted: fc.boolean(), conditional: fc.boolean(), action: fc.constantFrom('read', 'manage') }),
+      { minLength: 1, maxLength: 4 },
+    );
     fc.assert(
       fc.property(reachRules, (drawn) => {
-        const own = drawn.map(({ inverted, conditional, action }, index) => ({ action, subject: 'Doc', inverted, ...(conditional && { conditions: { [`f${index}`]: 'a' } }) }));
+        const own = drawn.map(({ inverted, conditional, action }, index) => ({
+          action,
+          subject: 'Doc',
+          inverted,
+          ...(conditional && { conditions: { [`f${index}`]: 'a' } }),
+        }));
         t.auth.defineRole('r', own);
         const ability = t.auth.abilityFor(user(['r'], {}));
         let subjects: Record<string, string>[] = [{}];
-        for (let index = 0; index < own.length; index++) subjects = subjects.flatMap((fields) => [fields, { ...fields, [`f${index}`]: 'a' }, { ...fields, [`f${index}`]: 'b' }]);
+        for (let index = 0; index < own.length; index++)
+          subjects = subjects.flatMap((fields) => [
+            fields,
+            { ...fields, [`f${index}`]: 'a' },
+            { ...fields, [`f${index}`]: 'b' },
+          ]);
         const allowed = canAll(ability, subjects);
         const reach = reachOf(ability, 'read', 'Doc');
         expect(reach === 'all', `all: ${reach}`).to.equal(!allowed.includes(false));
@@ -143,9 +199,18 @@ describe('one decision everywhere, by property', () => {
   });
 
   it('an ability of many rules finds the deciding rule CASL finds, through its index on an equality field', () => {
-    const keyed = fc.tuple(rule, fc.constantFrom<unknown>(1, 2, '1', true, { $eq: 2 }, null)).map(([one, org]) => ({ ...one, conditions: { ...one.conditions, org_id: org } }) as RoleRule);
+    const keyed = fc
+      .tuple(rule, fc.constantFrom<unknown>(1, 2, '1', true, { $eq: 2 }, null))
+      .map(([one, org]) => ({ ...one, conditions: { ...one.conditions, org_id: org } }) as RoleRule);
     const many = fc.array(fc.oneof({ weight: 3, arbitrary: keyed }, rule), { minLength: 12, maxLength: 30 });
-    const withOrg = docs.chain((list) => fc.array(fc.constantFrom<unknown>(undefined, null, 1, 2, '1', true), { minLength: list.length, maxLength: list.length }).map((orgs) => list.map((fields, index) => defined({ ...fields, org_id: orgs[index] }))));
+    const withOrg = docs.chain((list) =>
+      fc
+        .array(fc.constantFrom<unknown>(undefined, null, 1, 2, '1', true), {
+          minLength: list.length,
+          maxLength: list.length,
+        })
+        .map((orgs) => list.map((fields, index) => defined({ ...fields, org_id: orgs[index] }))),
+    );
     fc.assert(
       fc.property(many, attributes, withOrg, (own, values, subjects) => {
         t.auth.defineRole('r', own);
@@ -154,7 +219,9 @@ describe('one decision everywhere, by property', () => {
         const plain = createMongoAbility([...indexed.rules], { conditionsMatcher });
         for (const fields of subjects) {
           for (const action of ['read', 'manage']) {
-            expect(indexed.relevantRuleFor(action, doc(fields))?.origin ?? null, JSON.stringify(fields)).to.equal(plain.relevantRuleFor(action, doc(fields))?.origin ?? null);
+            expect(indexed.relevantRuleFor(action, doc(fields))?.origin ?? null, JSON.stringify(fields)).to.equal(
+              plain.relevantRuleFor(action, doc(fields))?.origin ?? null,
+            );
           }
         }
       }),
@@ -163,16 +230,41 @@ describe('one decision everywhere, by property', () => {
   });
 
   it('fixed case: diff never gives an attribute the value null, which drops the rule rather than compare', () => {
-    const before = [{ action: 'read', subject: 'Doc', conditions: { 'project.owner.team': { $nin: ['${user.team}'] }, team: { $ne: 'red' } } }];
-    const added = { action: 'read', subject: 'Doc', inverted: true, conditions: { 'project.members.team': { $ne: null }, 'project.owner.team': { $in: ['red'] } } };
-    const { changes } = t.auth.policies.diff({ userAttributes: ['team'], roles: { r: before } }, { userAttributes: ['team'], roles: { r: [...before, added] } });
+    const before = [
+      {
+        action: 'read',
+        subject: 'Doc',
+        conditions: { 'project.owner.team': { $nin: ['${user.team}'] }, team: { $ne: 'red' } },
+      },
+    ];
+    const added = {
+      action: 'read',
+      subject: 'Doc',
+      inverted: true,
+      conditions: { 'project.members.team': { $ne: null }, 'project.owner.team': { $in: ['red'] } },
+    };
+    const { changes } = t.auth.policies.diff(
+      { userAttributes: ['team'], roles: { r: before } },
+      { userAttributes: ['team'], roles: { r: [...before, added] } },
+    );
     expect(changes.map((change) => change.change)).to.deep.equal(['revoke']);
     expect(changes[0]!.witness.user.attributes!['team']).to.not.equal(null);
   });
 
   it('fixed case: a witness gives every attribute the rules name a value, even one its deciding conditions do not name', () => {
-    const before = [{ action: 'read', subject: 'Doc' }, { action: 'read', subject: 'Doc', inverted: true, conditions: { 'project.members.team': { $lt: 0 }, team: { $nin: ['${user.team}'] } } }];
-    const { changes } = t.auth.policies.diff({ userAttributes: ['team'], roles: { r: before } }, { userAttributes: ['team'], roles: { r: [...before, { action: 'read', subject: 'Doc', inverted: true }] } });
+    const before = [
+      { action: 'read', subject: 'Doc' },
+      {
+        action: 'read',
+        subject: 'Doc',
+        inverted: true,
+        conditions: { 'project.members.team': { $lt: 0 }, team: { $nin: ['${user.team}'] } },
+      },
+    ];
+    const { changes } = t.auth.policies.diff(
+      { userAttributes: ['team'], roles: { r: before } },
+      { userAttributes: ['team'], roles: { r: [...before, { action: 'read', subject: 'Doc', inverted: true }] } },
+    );
     expect(changes.map((change) => change.change)).to.deep.equal(['revoke']);
     expect(changes[0]!.witness.user.attributes).to.have.property('team');
   });
@@ -204,11 +296,27 @@ describe('one decision everywhere, by property', () => {
         t.auth.defineRole('after', after);
         const was = canAll(t.auth.abilityFor(user(['before'], values)), subjects);
         const is = canAll(t.auth.abilityFor(user(['after'], values)), subjects);
-        const { changes, not_analysed } = t.auth.policies.diff({ userAttributes: ['team'], roles: { r: before } }, { userAttributes: ['team'], roles: { r: after } });
+        const { changes, not_analysed } = t.auth.policies.diff(
+          { userAttributes: ['team'], roles: { r: before } },
+          { userAttributes: ['team'], roles: { r: after } },
+        );
         if (not_analysed.length > 0) return;
-        const whole = changes.filter((change) => change.fields === null && ['read', 'manage'].includes(change.action) && ['Doc', 'all'].includes(change.subject));
-        if (subjects.some((_, index) => is[index] && !was[index])) expect(whole.map((change) => change.change), 'a grant').to.include('grant');
-        if (subjects.some((_, index) => was[index] && !is[index])) expect(whole.map((change) => change.change), 'a revoke').to.include('revoke');
+        const whole = changes.filter(
+          (change) =>
+            change.fields === null &&
+            ['read', 'manage'].includes(change.action) &&
+            ['Doc', 'all'].includes(change.subject),
+        );
+        if (subjects.some((_, index) => is[index] && !was[index]))
+          expect(
+            whole.map((change) => change.change),
+            'a grant',
+          ).to.include('grant');
+        if (subjects.some((_, index) => was[index] && !is[index]))
+          expect(
+            whole.map((change) => change.change),
+            'a revoke',
+          ).to.include('revoke');
       }),
       { numRuns: 30 },
     );

@@ -27,7 +27,11 @@ const typedSubject = fc.record({
   l: fc.array(text, { maxLength: 3 }),
 });
 
-const column = (type: PropertyKind['column'], more?: Partial<PropertyKind>): PropertyKind => ({ kind: 'scalar', column: type, ...more });
+const column = (type: PropertyKind['column'], more?: Partial<PropertyKind>): PropertyKind => ({
+  kind: 'scalar',
+  column: type,
+  ...more,
+});
 const OWN: [string, PropertyKind][] = [
   ['a', column('number', { integer: true })],
   ['b', column('string', { nullable: true })],
@@ -38,21 +42,36 @@ const OWN: [string, PropertyKind][] = [
 /** The relations and columns of `typedSubject`. */
 const TYPED: EntityRelations = new Map<string, Map<string, PropertyKind>>([
   ...TYPES.map((type): [string, Map<string, PropertyKind>] => [type, new Map([...RELATIONS.get(type)!, ...OWN])]),
-  ['P', new Map([['n', { kind: 'many', target: 'M' }], ['q', column('boolean')]])],
-  ['M', new Map([['x', column('number')], ['y', column('string', { nullable: true })]])],
+  [
+    'P',
+    new Map([
+      ['n', { kind: 'many', target: 'M' }],
+      ['q', column('boolean')],
+    ]),
+  ],
+  [
+    'M',
+    new Map([
+      ['x', column('number')],
+      ['y', column('string', { nullable: true })],
+    ]),
+  ],
 ]);
 
 /** Whether each value of a witness is one the entity could hold: of its column's type, null where nullable, a list for `l`. */
 function typed(value: unknown, type: string): boolean {
   const fits = (item: unknown, property: PropertyKind): boolean => {
-    if (property.kind === 'many') return Array.isArray(item) && item.every((element) => typed(element, property.target!));
+    if (property.kind === 'many')
+      return Array.isArray(item) && item.every((element) => typed(element, property.target!));
     if (property.kind === 'one') return item === null || typed(item, property.target!);
     if (property.list) return Array.isArray(item) && item.every((element) => typeof element === property.column);
     if (item === null) return property.nullable === true;
     return typeof item === property.column && (!property.integer || Number.isInteger(item));
   };
   const properties = TYPED.get(type)!;
-  return Object.entries(value as Json).every(([name, item]) => properties.has(name) && fits(item, properties.get(name)!));
+  return Object.entries(value as Json).every(
+    ([name, item]) => properties.has(name) && fits(item, properties.get(name)!),
+  );
 }
 
 function typedWitness(change: PolicyChange): void {
@@ -62,6 +81,9 @@ function typedWitness(change: PolicyChange): void {
 
 describe('policy diff, by property, with the columns typed', () => {
   it("reports every difference on typed entities; each witness differs, of the columns' types, a list for a list field", () => {
-    fc.assert(fc.property(pairOf(typedSubject), (pair) => check(pair, TYPED, typedWitness)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(pairOf(typedSubject), (pair) => check(pair, TYPED, typedWitness)),
+      { numRuns: RUNS },
+    );
   });
 });

@@ -22,11 +22,17 @@ import { anySubject, check, entitySubject, FOUND, pairOf, RELATIONS, RUNS } from
 describe('policy diff, by property', () => {
   it('reports every difference that can shows on generated subjects, and each witness differs', () => {
     for (const found of FOUND) check(found);
-    fc.assert(fc.property(pairOf(anySubject), (pair) => check(pair)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(pairOf(anySubject), (pair) => check(pair)),
+      { numRuns: RUNS },
+    );
   });
 
   it('and so with the relations known: to-many paths on arrays of no, one or several elements', () => {
     for (const found of FOUND) check(found, RELATIONS);
-    fc.assert(fc.property(pairOf(entitySubject), (pair) => check(pair, RELATIONS)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(pairOf(entitySubject), (pair) => check(pair, RELATIONS)),
+      { numRuns: RUNS },
+    );
   });
 });

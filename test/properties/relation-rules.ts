@@ -24,7 +24,8 @@ export interface RelationCase {
   graph: Graph;
 }
 
-const weighted = <T>(...choices: [number, fc.Arbitrary<T>][]) => fc.oneof(...choices.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+const weighted = <T>(...choices: [number, fc.Arbitrary<T>][]) =>
+  fc.oneof(...choices.map(([weight, arbitrary]) => ({ weight, arbitrary })));
 const orNull = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null, freq: 4 });
 
 const ROLES_OF_MEMBERS = ['lead', 'dev'] as const;
@@ -50,15 +51,34 @@ function fieldTest([value, ordered]: [fc.Arbitrary<unknown>, boolean]): fc.Arbit
     fc.tuple(fc.constantFrom('$in', '$nin'), fc.array(orNull(value), { maxLength: 3 })),
   ];
   if (ordered) entries.push(fc.tuple(fc.constantFrom('$lt', '$lte', '$gt', '$gte'), value));
-  const operators = fc.uniqueArray(fc.oneof(...entries), { minLength: 1, maxLength: 2, selector: ([name]) => name }).map((pairs) => Object.fromEntries(pairs));
+  const operators = fc
+    .uniqueArray(fc.oneof(...entries), { minLength: 1, maxLength: 2, selector: ([name]) => name })
+    .map((pairs) => Object.fromEntries(pairs));
   return weighted<unknown>([2, orNull(value)], [4, operators], [1, operators.map((negated) => ({ $not: negated }))]);
 }
 
 /** Tests of some of `paths` (none at times: every row), and sometimes `$and`, `$or` or `$nor` of more. */
-function conditions(paths: Record<string, [fc.Arbitrary<unknown>, boolean]>, depth: number, elemMatch: boolean): fc.Arbitrary<Record<string, unknown>> {
-  const tests = fc.subarray(Object.keys(paths), { maxLength: 2 }).chain((names) => fc.tuple(...names.map((name) => fieldTest(paths[name]!).map((test) => [name, test] as const))));
-  const members = elemMatch ? fc.option(conditions(MEMBER_PATHS, 0, false), { nil: undefined, freq: 3 }) : fc.constant(undefined);
-  const nested = depth > 0 ? fc.option(fc.tuple(fc.constantFrom('$and', '$or', '$nor'), fc.array(conditions(paths, depth - 1, elemMatch), { minLength: 1, maxLength: 2 })), { nil: undefined, freq: 3 }) : fc.constant(undefined);
+function conditions(
+  paths: Record<string, [fc.Arbitrary<unknown>, boolean]>,
+  depth: number,
+  elemMatch: boolean,
+): fc.Arbitrary<Record<string, unknown>> {
+  const tests = fc
+    .subarray(Object.keys(paths), { maxLength: 2 })
+    .chain((names) => fc.tuple(...names.map((name) => fieldTest(paths[name]!).map((test) => [name, test] as const))));
+  const members = elemMatch
+    ? fc.option(conditions(MEMBER_PATHS, 0, false), { nil: undefined, freq: 3 })
+    : fc.constant(undefined);
+  const nested =
+    depth > 0
+      ? fc.option(
+          fc.tuple(
+            fc.constantFrom('$and', '$or', '$nor'),
+            fc.array(conditions(paths, depth - 1, elemMatch), { minLength: 1, maxLength: 2 }),
+          ),
+          { nil: undefined, freq: 3 },
+        )
+      : fc.constant(undefined);
   return fc.tuple(tests, members, nested).map(([pairs, match, logic]) => ({
     ...Object.fromEntries(pairs),
     ...(match && { 'project.members': { $elemMatch: match } }),
@@ -70,12 +90,22 @@ function conditions(paths: Record<string, [fc.Arbitrary<unknown>, boolean]>, dep
 function rule(manyRefusals = false): fc.Arbitrary<RoleRule> {
   return fc
     .record({
-      action: weighted<string | string[]>([5, fc.constant('read')], [1, fc.constant('update')], [1, fc.constant('manage')]),
+      action: weighted<string | string[]>(
+        [5, fc.constant('read')],
+        [1, fc.constant('update')],
+        [1, fc.constant('manage')],
+      ),
       subject: weighted<string>([8, fc.constant('Task')], [1, fc.constant('all')]),
       inverted: weighted([manyRefusals ? 1 : 2, fc.constant(false)], [1, fc.constant(true)]),
-      conditions: weighted<Record<string, unknown> | undefined>([1, fc.constant(undefined)], [manyRefusals ? 30 : 8, conditions(TASK_PATHS, 1, true)]),
+      conditions: weighted<Record<string, unknown> | undefined>(
+        [1, fc.constant(undefined)],
+        [manyRefusals ? 30 : 8, conditions(TASK_PATHS, 1, true)],
+      ),
     })
-    .map(({ inverted, conditions, ...rest }) => ({ ...rest, ...(inverted && { inverted }), ...(conditions && { conditions }) }) as RoleRule);
+    .map(
+      ({ inverted, conditions, ...rest }) =>
+        ({ ...rest, ...(inverted && { inverted }), ...(conditions && { conditions }) }) as RoleRule,
+    );
 }
 
 const graph: fc.Arbitrary<Graph> = fc
@@ -83,7 +113,13 @@ const graph: fc.Arbitrary<Graph> = fc
     fc.record({
       archived: orNull(fc.boolean()),
       score: orNull(fc.integer({ min: -2, max: 2 })),
-      members: fc.array(fc.record({ user_id: orNull(fc.integer({ min: 1, max: 3 })), role: orNull(fc.constantFrom(...ROLES_OF_MEMBERS)) }), { maxLength: 3 }),
+      members: fc.array(
+        fc.record({
+          user_id: orNull(fc.integer({ min: 1, max: 3 })),
+          role: orNull(fc.constantFrom(...ROLES_OF_MEMBERS)),
+        }),
+        { maxLength: 3 },
+      ),
     }),
     { maxLength: 3 },
   )
@@ -91,8 +127,20 @@ const graph: fc.Arbitrary<Graph> = fc
     fc.record({
       projects: fc.constant(projects.map((project, index) => ({ id: index + 1, ...project }))),
       tasks: fc
-        .array(fc.record({ done: orNull(fc.boolean()), project: orNull(fc.integer({ min: 1, max: Math.max(projects.length, 1) })) }), { maxLength: 8 })
-        .map((tasks) => tasks.map((task, index) => ({ id: index + 1, ...task, project: task.project !== null && task.project <= projects.length ? task.project : null }))),
+        .array(
+          fc.record({
+            done: orNull(fc.boolean()),
+            project: orNull(fc.integer({ min: 1, max: Math.max(projects.length, 1) })),
+          }),
+          { maxLength: 8 },
+        )
+        .map((tasks) =>
+          tasks.map((task, index) => ({
+            id: index + 1,
+            ...task,
+            project: task.project !== null && task.project <= projects.length ? task.project : null,
+          })),
+        ),
     }),
   );
 
@@ -103,8 +151,17 @@ const graph: fc.Arbitrary<Graph> = fc
  */
 export function relationCase({ manyRefusals = false } = {}): fc.Arbitrary<RelationCase> {
   const rules = fc.array(rule(manyRefusals), { minLength: manyRefusals ? 5 : 1, maxLength: manyRefusals ? 10 : 3 });
-  const roles = fc.tuple(...ROLE_NAMES.map((name, index) => fc.record({ name: fc.constant(name), rules, includes: fc.subarray(ROLE_NAMES.slice(0, index)) })));
-  const user = fc.record({ id: fc.integer({ min: 1, max: 3 }), email: fc.constant('ada@example.com'), is_admin: fc.constant(false), roles: fc.subarray([...ROLE_NAMES], { minLength: 1 }) });
+  const roles = fc.tuple(
+    ...ROLE_NAMES.map((name, index) =>
+      fc.record({ name: fc.constant(name), rules, includes: fc.subarray(ROLE_NAMES.slice(0, index)) }),
+    ),
+  );
+  const user = fc.record({
+    id: fc.integer({ min: 1, max: 3 }),
+    email: fc.constant('ada@example.com'),
+    is_admin: fc.constant(false),
+    roles: fc.subarray([...ROLE_NAMES], { minLength: 1 }),
+  });
   return fc.record({ roles, user, action: weighted([4, fc.constant('read')], [1, fc.constant('update')]), graph });
 }
 
@@ -115,7 +172,15 @@ export async function tasksWhere(orm: MikroORM, filter: unknown): Promise<number
 }
 
 /** The ids of the tasks the ability allows `action` on, each loaded with its project and members, sorted. */
-export async function tasksAllowed(orm: MikroORM, ability: MongoAbility, action: string, also: (task: Task) => boolean = () => false): Promise<number[]> {
+export async function tasksAllowed(
+  orm: MikroORM,
+  ability: MongoAbility,
+  action: string,
+  also: (task: Task) => boolean = () => false,
+): Promise<number[]> {
   const found = await orm.em.fork().find(Task, {}, { populate: ['project.members'] });
-  return found.filter((task) => also(task) || ability.can(action, subject('Task', task))).map((task) => task.id).sort((a, b) => a - b);
+  return found
+    .filter((task) => also(task) || ability.can(action, subject('Task', task)))
+    .map((task) => task.id)
+    .sort((a, b) => a - b);
 }

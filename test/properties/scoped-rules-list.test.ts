@@ -77,7 +77,7 @@ describe("a scoped token's rule list", () => {
   const principal = toPrincipal({ id: 1, email: 'ada@example.com', is_admin: false, roles: ['r'] });
   const token = (): AppAbility => t.parts.abilities.forToken(t.auth.abilityFor(principal), principal, ['docs']);
 
-  it("fixed case: a scope granting on a field the object lacks refuses it in the list, as can does", () => {
+  it('fixed case: a scope granting on a field the object lacks refuses it in the list, as can does', () => {
     t.auth.defineRole('r', [{ action: 'read', subject: 'Doc' }]);
     t.auth.defineScope('docs', [{ action: 'read', subject: 'Doc', conditions: { team: 'red' } }], 'Red documents');
     const ability = token();

@@ -20,7 +20,17 @@ import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { appAndTables, defineRoles, expectSameIds, inMemory, type OpenDatabase } from './database-suite.js';
-import { accessCase, allows, grantRule, idsAllowed, idsWhere, openThings, store, type AccessCase, type Row } from './access-rules.js';
+import {
+  accessCase,
+  allows,
+  grantRule,
+  idsAllowed,
+  idsWhere,
+  openThings,
+  store,
+  type AccessCase,
+  type Row,
+} from './access-rules.js';
 import { createMongoAbility, subject } from '@casl/ability';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
@@ -45,33 +55,53 @@ const scopedCase: fc.Arbitrary<ScopedCase> = fc
   )
   .map(([access, scopes, carried]) => ({ ...access, scopes, carried }));
 
-const decided = (ability: AppAbility, action: string, row: Row, field?: string) => decide(ability, action, subject('Thing', { ...row }), field).allowed;
+const decided = (ability: AppAbility, action: string, row: Row, field?: string) =>
+  decide(ability, action, subject('Thing', { ...row }), field).allowed;
 
 async function check(t: TestApp, orm: MikroORM, c: ScopedCase): Promise<void> {
   defineRoles(t, { action: ['read', 'update', 'delete'], subject: 'Thing' }, c.roles);
   for (const [name, rules] of Object.entries(c.scopes)) t.auth.defineScope(name, rules, `Scope ${name}`);
   // The scopes' ability, independently: a role with the union of the carried scopes' rules.
-  t.auth.defineRole('token-scopes', c.carried.flatMap((name) => c.scopes[name as keyof ScopedCase['scopes']] ?? []));
+  t.auth.defineRole(
+    'token-scopes',
+    c.carried.flatMap((name) => c.scopes[name as keyof ScopedCase['scopes']] ?? []),
+  );
   const owner = t.auth.abilityFor(c.user);
   const scopes = t.auth.abilityFor({ ...c.user, roles: ['token-scopes'] });
   const scoped = t.auth.abilityFor(c.user, { scopes: c.carried });
   const { action } = c;
-  const fieldless = [...c.roles.flatMap((role) => role.rules), ...Object.values(c.scopes).flat()].every((rule) => rule.fields === undefined);
-  const front = createMongoAbility(t.parts.abilities.serializableRules(toPrincipal(c.user), undefined, c.carried), { conditionsMatcher });
+  const fieldless = [...c.roles.flatMap((role) => role.rules), ...Object.values(c.scopes).flat()].every(
+    (rule) => rule.fields === undefined,
+  );
+  const front = createMongoAbility(t.parts.abilities.serializableRules(toPrincipal(c.user), undefined, c.carried), {
+    conditionsMatcher,
+  });
   for (const row of c.rows) {
     const where = `row ${JSON.stringify(row)}`;
-    expect(allows(scoped, action, row), `can, ${where}`).to.equal(allows(owner, action, row) && allows(scopes, action, row));
-    expect(decided(scoped, action, row), `decide, ${where}`).to.equal(decided(owner, action, row) && decided(scopes, action, row));
-    expect(decided(scoped, action, row, 'team'), `decide on a field, ${where}`).to.equal(decided(owner, action, row, 'team') && decided(scopes, action, row, 'team'));
+    expect(allows(scoped, action, row), `can, ${where}`).to.equal(
+      allows(owner, action, row) && allows(scopes, action, row),
+    );
+    expect(decided(scoped, action, row), `decide, ${where}`).to.equal(
+      decided(owner, action, row) && decided(scopes, action, row),
+    );
+    expect(decided(scoped, action, row, 'team'), `decide on a field, ${where}`).to.equal(
+      decided(owner, action, row, 'team') && decided(scopes, action, row, 'team'),
+    );
     // The rules GET /api/abilities hands a front end, built into a plain CASL ability: the same
     // answers on a field; on no field in particular, the same where no rule names fields, and
     // never more (two rules allowing no field in common make no rule: rule-intersection.ts).
     const thing = subject('Thing', { ...row });
-    for (const field of ['team', 'score'] as const) expect(front.can(action, thing, field), `serialised rules on ${field}, ${where}`).to.equal(scoped.can(action, thing, field));
+    for (const field of ['team', 'score'] as const)
+      expect(front.can(action, thing, field), `serialised rules on ${field}, ${where}`).to.equal(
+        scoped.can(action, thing, field),
+      );
     if (fieldless) expect(front.can(action, thing), `serialised rules, ${where}`).to.equal(allows(scoped, action, row));
-    else if (front.can(action, thing)) expect(allows(scoped, action, row), `serialised rules allow no more, ${where}`).to.equal(true);
+    else if (front.can(action, thing))
+      expect(allows(scoped, action, row), `serialised rules allow no more, ${where}`).to.equal(true);
     // CASL's own walk of `rulesFor` (what rule walkers read) gives the same answer.
-    const rule = scoped.rulesFor(action, 'Thing').find((candidate) => candidate.matchesConditions(subject('Thing', { ...row })));
+    const rule = scoped
+      .rulesFor(action, 'Thing')
+      .find((candidate) => candidate.matchesConditions(subject('Thing', { ...row })));
     expect(Boolean(rule && !rule.inverted), `rulesFor, ${where}`).to.equal(allows(scoped, action, row));
   }
   await store(orm, c.rows);
@@ -115,7 +145,11 @@ describe('the rules GET /api/abilities serialises for a scoped token, in a corne
       const user = { id: 1, email: 'ada@example.com', is_admin: false, roles: ['renamer'] };
       const thing = subject('Thing', { id: 1, team: 'north', score: 1 });
       const scoped = t.auth.abilityFor(user, { scopes: ['things:score'] });
-      expect([scoped.can('update', thing), scoped.can('update', thing, 'team'), scoped.can('update', thing, 'score')]).to.deep.equal([true, false, false]);
+      expect([
+        scoped.can('update', thing),
+        scoped.can('update', thing, 'team'),
+        scoped.can('update', thing, 'score'),
+      ]).to.deep.equal([true, false, false]);
       expect(t.parts.abilities.serializableRules(toPrincipal(user), undefined, ['things:score'])).to.deep.equal([]);
     } finally {
       await t.auth.close();

@@ -28,7 +28,49 @@ import { Doc, idsWhere, Org, ORGS, openTenantTables, storeDocs, tenantCase, type
  * decided for both (the roles are now taken by name).
  */
 const FOUND: TenantCase[] = [
-  {"globalRoles":[{"name":"staff","rules":[{"action":"update","subject":"Organization"}],"includes":[]},{"name":"auditor","rules":[{"action":"read","subject":["Doc","Organization"],"inverted":true,"conditions":{"id":null}}],"includes":[]}],"orgRoles":[{"name":"viewer","rules":[{"action":"update","subject":["Doc","Organization"]}],"includes":[]},{"name":"member","rules":[{"action":"read","subject":["Doc","Organization"],"conditions":{"org_id":{"$not":{"$in":[]}},"id":{"$lt":1},"team":{"$in":[]},"score":{"$lt":0},"ownerId":{"$not":{"$eq":null}}}}],"includes":[]},{"name":"owner","rules":[{"action":"update","subject":"Doc","inverted":true},{"action":"read","subject":"Doc","inverted":true}],"includes":[]}],"user":{"id":1,"email":"ada@example.com","is_admin":false,"roles":[]},"org":1,"membership":["viewer","owner","ghost"],"action":"update","docs":[{"id":1,"org_id":1,"team":null,"score":null,"ownerId":null}]},
+  {
+    globalRoles: [
+      { name: 'staff', rules: [{ action: 'update', subject: 'Organization' }], includes: [] },
+      {
+        name: 'auditor',
+        rules: [{ action: 'read', subject: ['Doc', 'Organization'], inverted: true, conditions: { id: null } }],
+        includes: [],
+      },
+    ],
+    orgRoles: [
+      { name: 'viewer', rules: [{ action: 'update', subject: ['Doc', 'Organization'] }], includes: [] },
+      {
+        name: 'member',
+        rules: [
+          {
+            action: 'read',
+            subject: ['Doc', 'Organization'],
+            conditions: {
+              org_id: { $not: { $in: [] } },
+              id: { $lt: 1 },
+              team: { $in: [] },
+              score: { $lt: 0 },
+              ownerId: { $not: { $eq: null } },
+            },
+          },
+        ],
+        includes: [],
+      },
+      {
+        name: 'owner',
+        rules: [
+          { action: 'update', subject: 'Doc', inverted: true },
+          { action: 'read', subject: 'Doc', inverted: true },
+        ],
+        includes: [],
+      },
+    ],
+    user: { id: 1, email: 'ada@example.com', is_admin: false, roles: [] },
+    org: 1,
+    membership: ['viewer', 'owner', 'ghost'],
+    action: 'update',
+    docs: [{ id: 1, org_id: 1, team: null, score: null, ownerId: null }],
+  },
 ];
 
 function define(t: TestApp, c: TenantCase): void {
@@ -42,7 +84,10 @@ function define(t: TestApp, c: TenantCase): void {
 /** The ability in the case's organization, and the user's global one. */
 function abilities(t: TestApp, c: TenantCase): { inOrg: AppAbility; global: AppAbility } {
   const org = ORGS[c.org - 1]!;
-  return { inOrg: t.parts.abilities.abilityFor(principal(c), { org, roles: c.membership }), global: t.auth.abilityFor(c.user) };
+  return {
+    inOrg: t.parts.abilities.abilityFor(principal(c), { org, roles: c.membership }),
+    global: t.auth.abilityFor(c.user),
+  };
 }
 
 const principal = (c: TenantCase) => toPrincipal(c.user);
@@ -52,11 +97,15 @@ function checkInMemory(t: TestApp, c: TenantCase): void {
   const { inOrg, global } = abilities(t, c);
   for (const row of c.docs.filter((doc) => doc.org_id !== c.org)) {
     const doc = subject('Doc', { ...row });
-    expect(inOrg.can(c.action, doc), `${c.action} ${JSON.stringify(row)} outside organization ${c.org}`).to.equal(global.can(c.action, doc));
+    expect(inOrg.can(c.action, doc), `${c.action} ${JSON.stringify(row)} outside organization ${c.org}`).to.equal(
+      global.can(c.action, doc),
+    );
   }
   for (const org of ORGS.filter((org) => org.id !== c.org)) {
     const target = subject('Organization', { ...org });
-    expect(inOrg.can(c.action, target), `${c.action} organization ${org.id} from organization ${c.org}`).to.equal(global.can(c.action, target));
+    expect(inOrg.can(c.action, target), `${c.action} organization ${org.id} from organization ${c.org}`).to.equal(
+      global.can(c.action, target),
+    );
   }
 }
 
@@ -105,10 +154,14 @@ function accessibleBySuite(open: OpenDatabase): void {
     const { inOrg } = abilities(t, c);
     await storeDocs(orm, c.docs);
     const docs = await filterIn(t, c, 'Doc');
-    const expected = c.docs.filter((row) => row.org_id === c.org && inOrg.can(c.action, subject('Doc', { ...row }))).map((row) => row.id);
+    const expected = c.docs
+      .filter((row) => row.org_id === c.org && inOrg.can(c.action, subject('Doc', { ...row })))
+      .map((row) => row.id);
     expect(await idsWhere(orm, Doc, docs), `Doc filter ${JSON.stringify(docs)}`).to.deep.equal(expected);
     const orgs = await filterIn(t, c, 'Organization');
-    const own = ORGS.filter((org) => org.id === c.org && inOrg.can(c.action, subject('Organization', { ...org }))).map((org) => org.id);
+    const own = ORGS.filter((org) => org.id === c.org && inOrg.can(c.action, subject('Organization', { ...org }))).map(
+      (org) => org.id,
+    );
     expect(await idsWhere(orm, Org, orgs), `Organization filter ${JSON.stringify(orgs)}`).to.deep.equal(own);
   }
 

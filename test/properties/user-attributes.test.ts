@@ -24,32 +24,70 @@ type Attributes = { team?: string | null; level?: number | null };
 
 /** A test that names an attribute, or one that does not. */
 const leaf: fc.Arbitrary<[string, unknown]> = fc.oneof(
-  fc.tuple(fc.constant('project.members.role'), fc.constantFrom<unknown>('${user.team}', { $ne: '${user.team}' }, { $in: ['${user.team}', 'lead'] }, { $nin: ['${user.team}'] })),
-  fc.tuple(fc.constant('project.score'), fc.constantFrom<unknown>('${user.level}', { $gte: '${user.level}' }, { $lt: '${user.level}' }, { $ne: '${user.level}' })),
-  fc.tuple(fc.constant('project.members'), fc.constantFrom<unknown>({ $elemMatch: { role: '${user.team}', user_id: '${user.id}' } }, { $elemMatch: { role: { $ne: '${user.team}' } } })),
+  fc.tuple(
+    fc.constant('project.members.role'),
+    fc.constantFrom<unknown>(
+      '${user.team}',
+      { $ne: '${user.team}' },
+      { $in: ['${user.team}', 'lead'] },
+      { $nin: ['${user.team}'] },
+    ),
+  ),
+  fc.tuple(
+    fc.constant('project.score'),
+    fc.constantFrom<unknown>(
+      '${user.level}',
+      { $gte: '${user.level}' },
+      { $lt: '${user.level}' },
+      { $ne: '${user.level}' },
+    ),
+  ),
+  fc.tuple(
+    fc.constant('project.members'),
+    fc.constantFrom<unknown>(
+      { $elemMatch: { role: '${user.team}', user_id: '${user.id}' } },
+      { $elemMatch: { role: { $ne: '${user.team}' } } },
+    ),
+  ),
   fc.tuple(fc.constant('done'), fc.boolean()),
   fc.tuple(fc.constant('project.archived'), fc.boolean()),
 );
 
 const conditions: fc.Arbitrary<Record<string, unknown>> = fc
   .tuple(fc.uniqueArray(leaf, { minLength: 1, maxLength: 2, selector: ([path]) => path }), fc.boolean())
-  .map(([pairs, either]) => (either && pairs.length === 2 ? { $or: pairs.map((pair) => Object.fromEntries([pair])) } : Object.fromEntries(pairs)));
+  .map(([pairs, either]) =>
+    either && pairs.length === 2 ? { $or: pairs.map((pair) => Object.fromEntries([pair])) } : Object.fromEntries(pairs),
+  );
 
 const rule: fc.Arbitrary<RoleRule> = fc
   .record({ inverted: fc.boolean(), conditions: fc.option(conditions, { nil: undefined, freq: 6 }) })
-  .map(({ inverted, conditions }) => ({ action: 'read', subject: 'Task', ...(inverted && { inverted }), ...(conditions && { conditions }) }));
+  .map(({ inverted, conditions }) => ({
+    action: 'read',
+    subject: 'Task',
+    ...(inverted && { inverted }),
+    ...(conditions && { conditions }),
+  }));
 
 /** An attribute's value: one of the domain, or missing (left out, or null). */
 const value = <T>(domain: readonly T[]) => fc.oneof(fc.constantFrom(...domain), fc.constantFrom(undefined, null));
 
-const attributes: fc.Arbitrary<Attributes> = fc.record({ team: value(TEAMS), level: value(LEVELS) }, { requiredKeys: [] });
+const attributes: fc.Arbitrary<Attributes> = fc.record(
+  { team: value(TEAMS), level: value(LEVELS) },
+  { requiredKeys: [] },
+);
 
 const graph: fc.Arbitrary<Graph> = fc
   .array(
     fc.record({
       archived: fc.option(fc.boolean(), { nil: null }),
       score: fc.option(fc.constantFrom(...LEVELS), { nil: null }),
-      members: fc.array(fc.record({ user_id: fc.option(fc.constantFrom(1, 2), { nil: null }), role: fc.option(fc.constantFrom(...TEAMS), { nil: null }) }), { maxLength: 3 }),
+      members: fc.array(
+        fc.record({
+          user_id: fc.option(fc.constantFrom(1, 2), { nil: null }),
+          role: fc.option(fc.constantFrom(...TEAMS), { nil: null }),
+        }),
+        { maxLength: 3 },
+      ),
     }),
     { minLength: 1, maxLength: 3 },
   )
@@ -57,7 +95,13 @@ const graph: fc.Arbitrary<Graph> = fc
     fc.record({
       projects: fc.constant(projects.map((project, index) => ({ id: index + 1, ...project }))),
       tasks: fc
-        .array(fc.record({ done: fc.option(fc.boolean(), { nil: null }), project: fc.option(fc.integer({ min: 1, max: projects.length }), { nil: null }) }), { minLength: 1, maxLength: 6 })
+        .array(
+          fc.record({
+            done: fc.option(fc.boolean(), { nil: null }),
+            project: fc.option(fc.integer({ min: 1, max: projects.length }), { nil: null }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        )
         .map((tasks) => tasks.map((task, index) => ({ id: index + 1, ...task }))),
     }),
   );
@@ -95,13 +139,17 @@ describe('user attributes in rules: accessibleBy agrees with the ability, and a 
     if (given.team != null && given.level != null) return;
     for (const filled of fillings(given)) {
       const withValues = await tasksAllowed(orm, t.auth.abilityFor(user(filled)), 'read');
-      expect(withValues, `without ${JSON.stringify(given)} ⊆ with ${JSON.stringify(filled)}`).to.include.members(allowed);
+      expect(withValues, `without ${JSON.stringify(given)} ⊆ with ${JSON.stringify(filled)}`).to.include.members(
+        allowed,
+      );
     }
   }
 
   it('holds for generated rules, users and graphs', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(rule, { minLength: 1, maxLength: 4 }), attributes, graph, (rules, given, tasks) => check(rules, given, tasks)),
+      fc.asyncProperty(fc.array(rule, { minLength: 1, maxLength: 4 }), attributes, graph, (rules, given, tasks) =>
+        check(rules, given, tasks),
+      ),
       { numRuns: 60 },
     );
   });
@@ -120,7 +168,12 @@ describe('user attributes in rules: accessibleBy agrees with the ability, and a 
         { id: 4, done: null, project: null },
       ],
     };
-    const read = (conditions?: Record<string, unknown>, inverted = false): RoleRule => ({ action: 'read', subject: 'Task', ...(conditions && { conditions }), ...(inverted && { inverted }) });
+    const read = (conditions?: Record<string, unknown>, inverted = false): RoleRule => ({
+      action: 'read',
+      subject: 'Task',
+      ...(conditions && { conditions }),
+      ...(inverted && { inverted }),
+    });
     const selected = async (given: Attributes, ...rules: RoleRule[]) => {
       await check(rules, given, GRAPH);
       return tasksWhere(orm, t.auth.accessibleBy(user(given), 'read', 'Task', { em: orm.em }));
@@ -131,14 +184,20 @@ describe('user attributes in rules: accessibleBy agrees with the ability, and a 
       expect(await selected({}, read({ 'project.members.role': '${user.team}' }))).to.deep.equal([]);
       expect(await selected({ team: null }, read({ 'project.members.role': '${user.team}' }))).to.deep.equal([]);
       expect(await selected({}, read({ 'project.members.role': { $ne: '${user.team}' } }))).to.deep.equal([]);
-      expect(await selected({}, read({ done: false }), read({ 'project.score': { $lt: '${user.level}' } }))).to.deep.equal([1, 2]);
+      expect(
+        await selected({}, read({ done: false }), read({ 'project.score': { $lt: '${user.level}' } })),
+      ).to.deep.equal([1, 2]);
     });
 
     it('a refusal on a missing value refuses everything it covers', async () => {
-      expect(await selected({ level: 1 }, read(), read({ 'project.score': { $ne: '${user.level}' } }, true))).to.deep.equal([1]);
+      expect(
+        await selected({ level: 1 }, read(), read({ 'project.score': { $ne: '${user.level}' } }, true)),
+      ).to.deep.equal([1]);
       expect(await selected({}, read(), read({ 'project.score': { $ne: '${user.level}' } }, true))).to.deep.equal([]);
       // A later grant that names no attribute still wins where it matches, as CASL orders rules.
-      expect(await selected({}, read({ 'project.score': '${user.level}' }, true), read({ done: true }))).to.deep.equal([3]);
+      expect(await selected({}, read({ 'project.score': '${user.level}' }, true), read({ done: true }))).to.deep.equal([
+        3,
+      ]);
     });
   });
 });

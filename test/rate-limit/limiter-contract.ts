@@ -61,4 +61,3 @@ export function limiterContract(make: (name: string, rate: string) => Limiter): 
     expect((await limiter.consume('a')).allowed).to.equal(true);
   });
 }
-

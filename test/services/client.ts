@@ -2,7 +2,11 @@
 import { expect } from 'chai';
 
 /** A request as a browser-less client sends it: JSON in, the session cookie if given. */
-export function call(base: string, path: string, init: { method?: string; body?: unknown; cookie?: string | undefined; token?: string } = {}): Promise<Response> {
+export function call(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; cookie?: string | undefined; token?: string } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   if (init.cookie) headers['Cookie'] = init.cookie;
@@ -29,7 +33,8 @@ export async function untilStatus(probe: () => Promise<Response>, status: number
     await response.arrayBuffer();
     const elapsed = performance.now() - started;
     if (response.status === status) return;
-    if (elapsed > withinMs) expect.fail(`still ${response.status} after ${Math.round(elapsed)} ms; expected ${status} within ${withinMs} ms`);
+    if (elapsed > withinMs)
+      expect.fail(`still ${response.status} after ${Math.round(elapsed)} ms; expected ${status} within ${withinMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -32,9 +32,14 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
         app.get('/plain', (_req, res) => void res.json({ ok: true }));
         app.get('/whoami', auth.tokenRequired, (req, res) => void res.json({ email: req.user!.email }));
       });
-      const registered = await request(t.app).post('/service-auth/register').send({ email: 'ada@example.com', password: PASSWORD }).expect(201);
+      const registered = await request(t.app)
+        .post('/service-auth/register')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(201);
       cookie = sessionCookieFrom(registered)!;
-      token = (await request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).send({ name: 'ci' }).expect(201)).body.token;
+      token = (
+        await request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).send({ name: 'ci' }).expect(201)
+      ).body.token;
       await request(t.app).get('/whoami').set('Authorization', `Bearer ${token}`).expect(200);
       clock = holdFeedClock(t);
     });
@@ -85,9 +90,20 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
 
     it('serves the same session and token again once the database is back', async () => {
       await proxy.restore();
-      await untilStatus(async () => new Response(null, { status: (await request(t.app).get('/service-auth/me').set('Cookie', cookie)).status }), 200, 10_000);
-      await request(t.app).get('/whoami').set('Authorization', `Bearer ${token}`).expect(200, { email: 'ada@example.com' });
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: PASSWORD }).expect(200);
+      await untilStatus(
+        async () =>
+          new Response(null, { status: (await request(t.app).get('/service-auth/me').set('Cookie', cookie)).status }),
+        200,
+        10_000,
+      );
+      await request(t.app)
+        .get('/whoami')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200, { email: 'ada@example.com' });
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: PASSWORD })
+        .expect(200);
     });
   }),
 );

@@ -16,7 +16,9 @@ const LOGIN_LIMIT = 6;
 
 function describeServices(title: string, suite: () => void): void {
   whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
-    whenService('Redis', redisUrl, 'SERVICE_AUTH_TEST_REDIS_URL', () => describe(`${title} [PostgreSQL + Redis]`, suite)),
+    whenService('Redis', redisUrl, 'SERVICE_AUTH_TEST_REDIS_URL', () =>
+      describe(`${title} [PostgreSQL + Redis]`, suite),
+    ),
   );
 }
 
@@ -58,12 +60,16 @@ describeServices('three instances sharing one database and one Redis', function 
   it(`refuses login attempt ${LOGIN_LIMIT + 1} of a ${LOGIN_LIMIT}-per-minute limit spread over the instances`, async () => {
     const instances = [a, b, c];
     for (let attempt = 0; attempt < LOGIN_LIMIT; attempt++) {
-      const response = await call(instances[attempt % 3]!, '/service-auth/login', { body: { email: newEmail(), password: 'Wrong-Password-1' } });
+      const response = await call(instances[attempt % 3]!, '/service-auth/login', {
+        body: { email: newEmail(), password: 'Wrong-Password-1' },
+      });
       expect(response.status).to.equal(401);
       expect(response.headers.get('ratelimit-remaining')).to.equal(String(LOGIN_LIMIT - attempt - 1));
     }
     for (const base of instances) {
-      const refused = await call(base, '/service-auth/login', { body: { email: newEmail(), password: 'Wrong-Password-1' } });
+      const refused = await call(base, '/service-auth/login', {
+        body: { email: newEmail(), password: 'Wrong-Password-1' },
+      });
       expect(refused.status).to.equal(429);
       expect(((await refused.json()) as { code: string }).code).to.equal('rate_limited');
       expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
@@ -91,7 +97,9 @@ describeServices('three instances sharing one database and one Redis', function 
     const revoked = await call(a, `/service-auth/api/tokens/${id}`, { method: 'DELETE', cookie });
     expect(revoked.status).to.equal(204);
     expect((await call(a, '/api/whoami', { token })).status, 'at once on the revoking instance').to.equal(401);
-    await Promise.all([b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)));
+    await Promise.all(
+      [b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)),
+    );
   });
 
   it('ends a session on every instance within 1 s of logging out through one', async () => {
@@ -112,7 +120,9 @@ describeServices('three instances sharing one database and one Redis', function 
     expect((await call(b, '/service-auth/forgot', { body: { email } })).status).to.equal(202);
     const mail = (await outboxMails(cluster.outbox, 1)).find((m) => m.to === email);
     expect(mail, 'the reset mail').to.not.equal(undefined);
-    const reset = await call(c, '/service-auth/reset', { body: { token: resetTokenFrom(mail!), password: `${PASSWORD}-new` } });
+    const reset = await call(c, '/service-auth/reset', {
+      body: { token: resetTokenFrom(mail!), password: `${PASSWORD}-new` },
+    });
     expect(reset.status, await reset.clone().text()).to.equal(200);
 
     await Promise.all([
@@ -121,8 +131,14 @@ describeServices('three instances sharing one database and one Redis', function 
       untilStatus(() => call(c, '/api/whoami', { token }), 401, PROPAGATION_MS),
       untilStatus(() => call(b, '/api/whoami', { token }), 401, PROPAGATION_MS),
     ]);
-    expect((await call(a, '/service-auth/login', { body: { email, password: PASSWORD } })).status, 'the old password').to.equal(401);
-    expect((await call(b, '/service-auth/login', { body: { email, password: `${PASSWORD}-new` } })).status, 'the new password').to.equal(200);
+    expect(
+      (await call(a, '/service-auth/login', { body: { email, password: PASSWORD } })).status,
+      'the old password',
+    ).to.equal(401);
+    expect(
+      (await call(b, '/service-auth/login', { body: { email, password: `${PASSWORD}-new` } })).status,
+      'the new password',
+    ).to.equal(200);
   });
 
   it('accepts a token made with the CLI on every instance, and refuses it everywhere within 1 s of revoking it with the CLI', async () => {
@@ -135,7 +151,9 @@ describeServices('three instances sharing one database and one Redis', function 
 
     const revoked = await runCli(['auth', 'revoke-token', token.split('_')[1]!, ...database]);
     expect(revoked.code, revoked.stderr).to.equal(0);
-    await Promise.all([a, b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)));
+    await Promise.all(
+      [a, b, c].map((base) => untilStatus(() => call(base, '/api/whoami', { token }), 401, PROPAGATION_MS)),
+    );
   });
 
   it("refuses a disabled user's token and session on every instance within 1 s of disabling them with the CLI", async () => {
@@ -162,7 +180,9 @@ describeServices('three instances sharing one database and one Redis', function 
 
     const ended = await call(a, '/service-auth/api/sessions', { method: 'DELETE', cookie });
     expect(ended.status).to.equal(204);
-    await Promise.all([b, c].map((base) => untilStatus(() => call(base, '/service-auth/me', { cookie: other }), 401, PROPAGATION_MS)));
+    await Promise.all(
+      [b, c].map((base) => untilStatus(() => call(base, '/service-auth/me', { cookie: other }), 401, PROPAGATION_MS)),
+    );
     expect((await call(c, '/service-auth/me', { cookie })).status, 'the session that ended the others').to.equal(200);
   });
 });

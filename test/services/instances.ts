@@ -27,7 +27,9 @@ export async function startCluster(count: number, env: NodeJS.ProcessEnv): Promi
   const dir = await mkdtemp(join(tmpdir(), 'service-auth-cluster-'));
   const outbox = join(dir, 'outbox');
   const started = await Promise.allSettled(
-    Array.from({ length: count }, () => startDemo(dir, { SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...env })),
+    Array.from({ length: count }, () =>
+      startDemo(dir, { SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_MAIL_OUTBOX: outbox, ...env }),
+    ),
   );
   const instances = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const stop = async () => {

@@ -14,15 +14,22 @@ let serial = 0;
 
 /** One failed login from a new email, so that only the per-client login limit counts it. */
 async function loginAttempt(base: string): Promise<number> {
-  const response = await call(base, '/service-auth/login', { body: { email: `outage${++serial}@example.com`, password: 'Wrong-Password-1' } });
+  const response = await call(base, '/service-auth/login', {
+    body: { email: `outage${++serial}@example.com`, password: 'Wrong-Password-1' },
+  });
   await response.arrayBuffer();
   return response.status;
 }
 
-async function waitForOutput(instance: Cluster['instances'][number], pattern: RegExp, withinMs = 10_000): Promise<void> {
+async function waitForOutput(
+  instance: Cluster['instances'][number],
+  pattern: RegExp,
+  withinMs = 10_000,
+): Promise<void> {
   const started = Date.now();
   while (!pattern.test(instance.output())) {
-    if (Date.now() - started > withinMs) expect.fail(`no line matching ${pattern} within ${withinMs} ms; output:\n${instance.output()}`);
+    if (Date.now() - started > withinMs)
+      expect.fail(`no line matching ${pattern} within ${withinMs} ms; output:\n${instance.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -66,7 +73,11 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
         // Other routes need no Redis at all.
         expect((await call(instance.url, '/service-auth/me')).status).to.equal(401);
       }
-      for (const instance of [a, b]) await waitForOutput(instance, /Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable \(.*\); rate limits are counted per instance until it is back/);
+      for (const instance of [a, b])
+        await waitForOutput(
+          instance,
+          /Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable \(.*\); rate limits are counted per instance until it is back/,
+        );
     });
 
     it('share the limit again once Redis is back, and log the recovery', async () => {
@@ -89,14 +100,20 @@ whenService('PostgreSQL', postgresUrl, 'SERVICE_AUTH_TEST_DATABASE_URL', () =>
         for (const instance of [a, b]) {
           let started = performance.now();
           const first = await loginAttempt(instance.url);
-          expect(performance.now() - started, 'the first request waits out one command timeout').to.be.within(900, 2000);
+          expect(performance.now() - started, 'the first request waits out one command timeout').to.be.within(
+            900,
+            2000,
+          );
           // Served (a failed login, or refused by the per-instance count it made before), not failed.
           expect([401, 429]).to.include(first);
           started = performance.now();
           await loginAttempt(instance.url);
           // Below one command timeout (1000 ms): with room for a neighbour's load (mocha's other worker).
           expect(performance.now() - started, 'later requests no longer wait').to.be.below(1000);
-          await waitForOutput(instance, /Redis at redis:\/\/127\.0\.0\.1:\d+ is not answering; rate limits are counted per instance until it is back/);
+          await waitForOutput(
+            instance,
+            /Redis at redis:\/\/127\.0\.0\.1:\d+ is not answering; rate limits are counted per instance until it is back/,
+          );
         }
       } finally {
         redis.resume();

@@ -39,10 +39,16 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
 }
 
 async function launch(port: number, url: string): Promise<ChildProcess> {
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const server = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('spawn', resolve);
-    server.once('error', (error) => reject(new Error(`cannot start redis-server (is it installed?): ${error.message}`)));
+    server.once('error', (error) =>
+      reject(new Error(`cannot start redis-server (is it installed?): ${error.message}`)),
+    );
   });
   // Up once it answers PING.
   for (let attempt = 0; ; attempt++) {

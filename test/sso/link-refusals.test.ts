@@ -30,7 +30,8 @@ describe('sign-in through an identity provider: refusals that change nothing', (
 
   before(async () => {
     f = await ssoFixture({ SERVICE_AUTH_SSO_REGISTRATION: false });
-    for (const name of ['user_registered', 'user_login', 'identity_linked'] as const) f.t.auth.on(name, (user) => void events.push(`${name} ${user.email}`));
+    for (const name of ['user_registered', 'user_login', 'identity_linked'] as const)
+      f.t.auth.on(name, (user) => void events.push(`${name} ${user.email}`));
   });
   after(() => f.close());
   beforeEach(() => {
@@ -58,7 +59,10 @@ describe('sign-in through an identity provider: refusals that change nothing', (
     expect(events).to.deep.equal([]);
     await f.t.auth.audit.flush();
     const failed = await f.t.auth.audit.query({ type: 'login' });
-    expect(failed.map((r) => [r.outcome, r.detail['provider'], r.detail['sso_reason']])).to.deep.equal([['failure', 'acme', 'not_linked'], ['failure', 'acme', 'not_linked']]);
+    expect(failed.map((r) => [r.outcome, r.detail['provider'], r.detail['sso_reason']])).to.deep.equal([
+      ['failure', 'acme', 'not_linked'],
+      ['failure', 'acme', 'not_linked'],
+    ]);
   });
 
   it('refuses to link an identity that another account has (409 identity_in_use): it stays with the first, the second gets no link, and the page says so', async () => {

@@ -38,7 +38,9 @@ describe('sign-in through an identity provider that cannot be reached', () => {
     const line = t.log.entries.find((entry) => entry.message.includes('identity provider "down"'));
     expect(line, t.log.text()).to.not.equal(undefined);
     expect(line!.level).to.equal('warn');
-    expect(line!.message).to.match(/^sign-in through identity provider "down" failed on the provider's side: .*ECONNREFUSED/);
+    expect(line!.message).to.match(
+      /^sign-in through identity provider "down" failed on the provider's side: .*ECONNREFUSED/,
+    );
   });
 });
 

@@ -26,13 +26,16 @@ describe('sign-in through an identity provider', () => {
     const answer = await response;
     expect(answer.status, JSON.stringify(answer.body)).to.equal(400);
     expect(answer.body).to.include({ code: 'sso_failed', reason });
-    expect(answer.headers['set-cookie'] ?? []).to.not.satisfy((cookies: string[]) => cookies.some((c) => c.startsWith('service_auth_session=') && !/Expires=Thu, 01 Jan 1970/.test(c)));
+    expect(answer.headers['set-cookie'] ?? []).to.not.satisfy((cookies: string[]) =>
+      cookies.some((c) => c.startsWith('service_auth_session=') && !/Expires=Thu, 01 Jan 1970/.test(c)),
+    );
     expect(await browser.me()).to.equal(null);
   };
 
   before(async () => {
     f = await ssoFixture();
-    for (const name of ['user_registered', 'user_login', 'identity_linked', 'identity_unlinked'] as const) f.t.auth.on(name, (user) => void events.push(`${name} ${user.email}`));
+    for (const name of ['user_registered', 'user_login', 'identity_linked', 'identity_unlinked'] as const)
+      f.t.auth.on(name, (user) => void events.push(`${name} ${user.email}`));
   });
   after(() => f.close());
   beforeEach(() => {
@@ -94,12 +97,20 @@ describe('sign-in through an identity provider', () => {
   it('refuses an ID token made for another sign-in (nonce)', async () => {
     person();
     const browser = new Browser(f);
-    await refused(browser.signIn('acme', { rewrite: (url) => url.searchParams.set('nonce', 'another-sign-in') }), 'nonce', browser);
+    await refused(
+      browser.signIn('acme', { rewrite: (url) => url.searchParams.set('nonce', 'another-sign-in') }),
+      'nonce',
+      browser,
+    );
   });
 
   it('refuses an ID token from another issuer, for another audience, or whose signature does not verify', async () => {
     const browser = new Browser(f);
-    for (const [change, reason] of [[{ iss: 'http://127.0.0.1:9/other' }, 'issuer'], [{ aud: 'someone-else' }, 'audience'], ['signature', 'signature']] as const) {
+    for (const [change, reason] of [
+      [{ iss: 'http://127.0.0.1:9/other' }, 'issuer'],
+      [{ aud: 'someone-else' }, 'audience'],
+      ['signature', 'signature'],
+    ] as const) {
       person();
       f.provider.tamperNextIdToken(change);
       await refused(browser.signIn(), reason, browser);
@@ -144,7 +155,10 @@ describe('sign-in through an identity provider', () => {
     const browser = new Browser(f);
     await browser.agent.post(`${PREFIX}/login`).send({ email, password: PASSWORD }).expect(200);
     const { secret } = (await browser.agent.post(`${PREFIX}/api/mfa/totp`).expect(200)).body;
-    await browser.agent.post(`${PREFIX}/api/mfa/totp/confirm`).send({ code: totpCode(secret, Date.now()) }).expect(200);
+    await browser.agent
+      .post(`${PREFIX}/api/mfa/totp/confirm`)
+      .send({ code: totpCode(secret, Date.now()) })
+      .expect(200);
 
     const { sub } = person({ email: 'at-provider@example.com' });
     events.length = 0;
@@ -162,7 +176,10 @@ describe('sign-in through an identity provider', () => {
     expect(step.status).to.equal(401);
     expect(step.body.code).to.equal('mfa_required');
     expect(await fresh.me()).to.equal(null);
-    await fresh.agent.post(`${PREFIX}/login/mfa`).send({ ticket: step.body.ticket, code: totpCode(secret, Date.now() + 30_000) }).expect(200);
+    await fresh.agent
+      .post(`${PREFIX}/login/mfa`)
+      .send({ ticket: step.body.ticket, code: totpCode(secret, Date.now() + 30_000) })
+      .expect(200);
     expect(await fresh.me()).to.equal(email);
 
     // The trusting provider (its own client) is a different identity: link it too, then its MFA counts.
@@ -181,7 +198,9 @@ describe('sign-in through an identity provider', () => {
     const browser = new Browser(f);
     expect((await browser.signIn()).status).to.equal(303);
     const [only] = (await browser.agent.get(`${PREFIX}/api/identities`).expect(200)).body.identities;
-    expect((await browser.agent.delete(`${PREFIX}/api/identities/${only.id}`).expect(409)).body.code).to.equal('last_sign_in_method');
+    expect((await browser.agent.delete(`${PREFIX}/api/identities/${only.id}`).expect(409)).body.code).to.equal(
+      'last_sign_in_method',
+    );
     // The same person's second provider (another client, another subject): now either may go.
     person({ email });
     expect((await browser.signIn('acme-mfa', { query: '?link=1' })).status).to.equal(303);
@@ -189,14 +208,16 @@ describe('sign-in through an identity provider', () => {
     expect(events).to.include(`identity_unlinked ${email}`);
     const left = (await browser.agent.get(`${PREFIX}/api/identities`).expect(200)).body.identities;
     expect(left.map((i: { provider: string }) => i.provider)).to.deep.equal(['acme-mfa']);
-    expect((await browser.agent.delete(`${PREFIX}/api/identities/${left[0].id}`).expect(409)).body.code).to.equal('last_sign_in_method');
+    expect((await browser.agent.delete(`${PREFIX}/api/identities/${left[0].id}`).expect(409)).body.code).to.equal(
+      'last_sign_in_method',
+    );
     await new Browser(f).agent.delete(`${PREFIX}/api/identities/${left[0].id}`).expect(401);
     const user = (await f.t.auth.users.findByEmail(email))!;
     const unlinked = await f.t.auth.audit.query({ userId: user.id, type: 'identity_unlinked' });
     expect(unlinked.map((r) => r.detail['provider'])).to.deep.equal(['acme']);
   });
 
-  it('signs in through a plain OAuth 2 provider: its endpoints, the user-info read with the access token, the application\'s profile mapping', async () => {
+  it("signs in through a plain OAuth 2 provider: its endpoints, the user-info read with the access token, the application's profile mapping", async () => {
     const issuer = f.provider.issuer;
     f.t.auth.addIdentityProvider({
       id: 'plain',
@@ -205,7 +226,11 @@ describe('sign-in through an identity provider', () => {
       clientId: 'app',
       clientSecret: 'app-secret',
       scopes: ['openid', 'email'],
-      profile: (raw) => ({ subject: `mapped-${String(raw['sub'])}`, email: String(raw['email']), emailVerified: raw['email_verified'] === true }),
+      profile: (raw) => ({
+        subject: `mapped-${String(raw['sub'])}`,
+        email: String(raw['email']),
+        emailVerified: raw['email_verified'] === true,
+      }),
     });
     const { sub, email } = person();
     const browser = new Browser(f);
@@ -223,7 +248,10 @@ describe('sign-in through an identity provider', () => {
 
   it('shows a button per provider on the login page, and the linked providers on the account page', async () => {
     const login = await request(f.t.app).get(`${PREFIX}/login?next=/x`).set('Accept', 'text/html').expect(200);
-    expect(login.text).to.contain(`href="${PREFIX}/sso/acme?next=%2Fx"`).and.contain('Sign in with Acme').and.contain('Sign in with acme-mfa');
+    expect(login.text)
+      .to.contain(`href="${PREFIX}/sso/acme?next=%2Fx"`)
+      .and.contain('Sign in with Acme')
+      .and.contain('Sign in with acme-mfa');
     person();
     const browser = new Browser(f);
     await browser.signIn();

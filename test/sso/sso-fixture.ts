@@ -60,7 +60,10 @@ export class Browser {
   /** `GET /sso/:provider` (with `query`): the provider's authorization URL it redirects to. */
   async start(providerId = 'acme', query = ''): Promise<string> {
     // As a browser sends it from our own pages (the login page's buttons, the account page's links).
-    const started = await this.agent.get(`${PREFIX}/sso/${providerId}${query}`).set('Sec-Fetch-Site', 'same-origin').expect(303);
+    const started = await this.agent
+      .get(`${PREFIX}/sso/${providerId}${query}`)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .expect(303);
     return started.headers['location'] as string;
   }
 
@@ -73,11 +76,16 @@ export class Browser {
 
   /** Our callback, as a program (JSON) or a browser (`html`). */
   callback(url: URL, accept: 'json' | 'html' = 'json'): request.Test {
-    return this.agent.get(url.pathname + url.search).set('Accept', accept === 'json' ? 'application/json' : 'text/html');
+    return this.agent
+      .get(url.pathname + url.search)
+      .set('Accept', accept === 'json' ? 'application/json' : 'text/html');
   }
 
   /** The whole trip: start, provider, callback. */
-  async signIn(providerId = 'acme', options: { query?: string; accept?: 'json' | 'html'; rewrite?: (url: URL) => void } = {}): Promise<request.Response> {
+  async signIn(
+    providerId = 'acme',
+    options: { query?: string; accept?: 'json' | 'html'; rewrite?: (url: URL) => void } = {},
+  ): Promise<request.Response> {
     const back = await this.atProvider(await this.start(providerId, options.query), options.rewrite);
     return this.callback(back, options.accept);
   }

@@ -67,7 +67,13 @@ describe('What a server loads at start, and what it loads when a feature is firs
       await t.auth.close();
 
       const trace = join(dir, 'trace.txt');
-      const env = { MODULE_TRACE: trace, SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_PUBLIC_URL: 'http://localhost:3000', EMAIL, PASSWORD };
+      const env = {
+        MODULE_TRACE: trace,
+        SERVICE_AUTH_DATABASE_URL: database.url,
+        SERVICE_AUTH_PUBLIC_URL: 'http://localhost:3000',
+        EMAIL,
+        PASSWORD,
+      };
       const result = await runCli(['--import', TRACE, FIXTURE], { runner: 'node', env, cwd: ROOT });
       expect({ code: result.code, stderr: result.stderr }).to.deep.equal({ code: 0, stderr: '' });
       ({ steps, logged } = JSON.parse(result.stdout) as { steps: Record<string, Step>; logged: string[] });
@@ -102,22 +108,48 @@ describe('What a server loads at start, and what it loads when a feature is firs
   };
 
   it("import 'service-auth' loads, of the package's dependencies, only the ones every request may need", async () => {
-    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    const ours = new Set([...Object.keys(manifest['dependencies'] ?? {}), ...Object.keys(manifest['peerDependencies'] ?? {})]);
-    const direct = new Set(upTo.get('import')!.map(packageOf).filter((name): name is string => name !== undefined && ours.has(name)));
+    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    const ours = new Set([
+      ...Object.keys(manifest['dependencies'] ?? {}),
+      ...Object.keys(manifest['peerDependencies'] ?? {}),
+    ]);
+    const direct = new Set(
+      upTo
+        .get('import')!
+        .map(packageOf)
+        .filter((name): name is string => name !== undefined && ours.has(name)),
+    );
     // Express and MikroORM (core and its SQL layer) are the floor; the others are small or are
     // what the synchronous API uses (zod checks the rules defineRole is given).
     expect([...direct].sort()).to.deep.equal(
-      ['@casl/ability', '@mikro-orm/core', '@mikro-orm/knex', '@ucast/mongo2js', 'argon2', 'express', 'fastest-levenshtein', 'ipaddr.js', 'lru-cache', 'zod'].sort(),
+      [
+        '@casl/ability',
+        '@mikro-orm/core',
+        '@mikro-orm/knex',
+        '@ucast/mongo2js',
+        'argon2',
+        'express',
+        'fastest-levenshtein',
+        'ipaddr.js',
+        'lru-cache',
+        'zod',
+      ].sort(),
     );
-    for (const [name, path] of Object.entries(OPTIONAL)) expect(loaded(upTo.get('import'), path), `the import loaded ${name}`).to.equal(false);
+    for (const [name, path] of Object.entries(OPTIONAL))
+      expect(loaded(upTo.get('import'), path), `the import loaded ${name}`).to.equal(false);
   });
 
   it("the auth routes and the rate limiter's library load with the first request to the routes; the built-in pages with the first page", () => {
-    for (const [name, path] of Object.entries(FIRST_USE)) expect(loaded(upTo.get('ready'), path), `the import or the start loaded ${name}`).to.equal(false);
+    for (const [name, path] of Object.entries(FIRST_USE))
+      expect(loaded(upTo.get('ready'), path), `the import or the start loaded ${name}`).to.equal(false);
     answered('login', 200);
     expect(loaded(during.get('login'), FIRST_USE.routes), 'the routes, with the login').to.equal(true);
-    expect(loaded(during.get('login'), FIRST_USE['rate-limiter-flexible']), 'the limiter, with the login').to.equal(true);
+    expect(loaded(during.get('login'), FIRST_USE['rate-limiter-flexible']), 'the limiter, with the login').to.equal(
+      true,
+    );
     // Every step of the fixture asks for JSON: none is answered with a page.
     expect(loaded(upTo.get('password change'), FIRST_USE.pages), 'the pages, with no page sent').to.equal(false);
   });
@@ -125,7 +157,8 @@ describe('What a server loads at start, and what it loads when a feature is firs
   it('a server on an up-to-date database starts, logs a user in and answers a guarded route without loading any of them', () => {
     answered('login', 200);
     expect(JSON.parse(answered('first request', 200).body)).to.deep.equal({ id: 1 });
-    for (const [name, path] of Object.entries(OPTIONAL)) expect(loaded(upTo.get('first request'), path), `the start or first requests loaded ${name}`).to.equal(false);
+    for (const [name, path] of Object.entries(OPTIONAL))
+      expect(loaded(upTo.get('first request'), path), `the start or first requests loaded ${name}`).to.equal(false);
   });
 
   it('each optional library loads with the first use of its feature', () => {
@@ -140,8 +173,12 @@ describe('What a server loads at start, and what it loads when a feature is firs
     expect(loaded(during.get('password change'), OPTIONAL.blocklist)).to.equal(true);
     // A second instance on a fresh database, sending mail over SMTP: the migrator and nodemailer at its start.
     const fresh = during.get('fresh database with SMTP');
-    for (const name of ['migrator', 'umzug', 'nodemailer'] as const) expect(loaded(fresh, OPTIONAL[name]), name).to.equal(true);
-    expect(loaded(upTo.get('fresh database with SMTP'), OPTIONAL.ioredis), 'ioredis, with no Redis configured').to.equal(false);
+    for (const name of ['migrator', 'umzug', 'nodemailer'] as const)
+      expect(loaded(fresh, OPTIONAL[name]), name).to.equal(true);
+    expect(
+      loaded(upTo.get('fresh database with SMTP'), OPTIONAL.ioredis),
+      'ioredis, with no Redis configured',
+    ).to.equal(false);
   });
 
   it('a library missing when its feature is first used fails that request as an opaque 500, with the module named in the log', () => {
@@ -149,7 +186,10 @@ describe('What a server loads at start, and what it loads when a feature is firs
     expect(failed.type).to.match(/^application\/problem\+json/);
     expect(JSON.parse(failed.body)).to.deep.include({ status: 500, code: 'internal_error' });
     expect(failed.body).to.not.match(/otpauth|node_modules|\n\s+at /);
-    expect(logged.filter((line) => line.includes("Cannot find module 'otpauth'")), 'the log line').to.have.length(1);
+    expect(
+      logged.filter((line) => line.includes("Cannot find module 'otpauth'")),
+      'the log line',
+    ).to.have.length(1);
     // Nothing was half done: the set-up that follows, with the library back, starts afresh.
     expect(JSON.parse(answered('totp', 200).body)).to.have.keys('secret', 'otpauth_url', 'qr_svg');
   });

@@ -20,7 +20,11 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
 
   const instance = (url: string) =>
     createTestApp({ SERVICE_AUTH_DATABASE_URL: url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
-      app.get('/whoami', auth.tokenRequired, (req, res) => void res.json({ email: req.user!.email, roles: [...req.user!.roles] }));
+      app.get(
+        '/whoami',
+        auth.tokenRequired,
+        (req, res) => void res.json({ email: req.user!.email, roles: [...req.user!.roles] }),
+      );
     });
   const whoami = (t: TestApp, token: string) => request(t.app).get('/whoami').set('Authorization', `Bearer ${token}`);
 
@@ -31,7 +35,10 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     b = await instance(made.url);
     clock = holdFeedClock(b);
     statementsOnB = [];
-    (await b.parts.storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => void statementsOnB.push(query.sql));
+    (await b.parts.storage.em())
+      .getConnection()
+      .getKnex()
+      .on('query', (query: { sql: string }) => void statementsOnB.push(query.sql));
   });
 
   afterEach(async () => {
@@ -68,7 +75,10 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     statementsOnB.length = 0;
     await whoami(b, revoked!).expect(401);
     await whoami(b, kept!).expect(200);
-    expect(statementsOnB.filter((sql) => /service_auth_api_tokens/.test(sql)), 'only the revoked token is read again').to.have.length(1);
+    expect(
+      statementsOnB.filter((sql) => /service_auth_api_tokens/.test(sql)),
+      'only the revoked token is read again',
+    ).to.have.length(1);
   });
 
   it('shows a role granted elsewhere within the interval', async () => {
@@ -93,7 +103,9 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     await whoami(b, token!).expect(200);
     // Now the late change commits: it revoked the token.
     await em.nativeUpdate(ApiToken, { publicId: token!.split('_')[1]! }, { revokedAt: new Date() });
-    await em.insertMany(CredentialChange, [{ id: late, userId: (await a.auth.users.get('user0@example.com')).id, at: new Date() }]);
+    await em.insertMany(CredentialChange, [
+      { id: late, userId: (await a.auth.users.get('user0@example.com')).id, at: new Date() },
+    ]);
     clock.passInterval();
     await whoami(b, token!).expect(401);
   });
@@ -109,7 +121,9 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     try {
       await whoami(c, token!).expect(200); // c starts reading the feed, past the gap
       await em.nativeUpdate(ApiToken, { publicId: token!.split('_')[1]! }, { revokedAt: new Date() });
-      await em.insertMany(CredentialChange, [{ id: late, userId: (await a.auth.users.get('user0@example.com')).id, at: new Date() }]);
+      await em.insertMany(CredentialChange, [
+        { id: late, userId: (await a.auth.users.get('user0@example.com')).id, at: new Date() },
+      ]);
       clockOfC.passInterval();
       await whoami(c, token!).expect(401);
     } finally {

@@ -24,9 +24,11 @@ async function schemaAfter(migrationsList: typeof MIGRATIONS): Promise<string[]>
   });
   try {
     await orm.getMigrator().up();
-    const rows = await orm.em.getConnection().execute<{ sql: string | null }[]>(
-      "select sql from sqlite_master where name not like 'sqlite_%' and name <> 'frozen_test_migrations' order by name",
-    );
+    const rows = await orm.em
+      .getConnection()
+      .execute<{ sql: string | null }[]>(
+        "select sql from sqlite_master where name not like 'sqlite_%' and name <> 'frozen_test_migrations' order by name",
+      );
     return rows.map((row) => row.sql ?? '');
   } finally {
     await orm.close(true);

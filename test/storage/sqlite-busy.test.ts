@@ -14,12 +14,22 @@ import { createTestApp, PASSWORD, sessionCookieFrom, temporaryDatabase, type Tes
 
 const p = defineEntity.properties;
 /** The application's own entity, in a table of its own on the package's database. */
-const AppNote = defineEntity({ name: 'AppNote', tableName: 'app_notes', properties: { id: p.integer().primary().autoincrement(), body: p.string() } });
+const AppNote = defineEntity({
+  name: 'AppNote',
+  tableName: 'app_notes',
+  properties: { id: p.integer().primary().autoincrement(), body: p.string() },
+});
 
 /** The application's own MikroORM, with MikroORM's defaults, on the same file. */
 async function applicationOrm(url: string): Promise<MikroORM> {
-  const orm = await MikroORM.init({ dbName: url.slice('sqlite:'.length), entities: [AppNote], allowGlobalContext: true });
-  await orm.em.getConnection().execute('create table if not exists app_notes (id integer primary key autoincrement, body text not null)');
+  const orm = await MikroORM.init({
+    dbName: url.slice('sqlite:'.length),
+    entities: [AppNote],
+    allowGlobalContext: true,
+  });
+  await orm.em
+    .getConnection()
+    .execute('create table if not exists app_notes (id integer primary key autoincrement, body text not null)');
   return orm;
 }
 
@@ -41,7 +51,10 @@ function writeUntilStopped(orm: MikroORM, writers = 3) {
               tx.create(AppNote, { body: `note ${count}` });
             })
           : (em.create(AppNote, { body: 'plain' }), em.flush());
-      await write.then(() => written++, () => undefined);
+      await write.then(
+        () => written++,
+        () => undefined,
+      );
     }
   });
   return {
@@ -71,44 +84,69 @@ describe('SQLite shared with the application’s own MikroORM', function () {
     await database.remove();
   });
 
-  const login = (email: string, password = PASSWORD) => request(t.app).post('/service-auth/login').send({ email, password });
-  const createToken = (cookie: string, name: string) => request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).send({ name });
+  const login = (email: string, password = PASSWORD) =>
+    request(t.app).post('/service-auth/login').send({ email, password });
+  const createToken = (cookie: string, name: string) =>
+    request(t.app).post('/service-auth/api/tokens').set('Cookie', cookie).send({ name });
 
   it('answers 16 token creations, registrations, logins, a password change, a session revocation and a TOTP confirmation while it writes: no 500, each 2xx stored', async () => {
     await t.auth.users.create({ email: 'bob@example.com', password: PASSWORD });
     const ada = sessionCookieFrom(await login('ada@example.com').expect(200))!;
     const bob = sessionCookieFrom(await login('bob@example.com').expect(200))!;
     await login('bob@example.com').expect(200);
-    const other = (await request(t.app).get('/service-auth/api/sessions').set('Cookie', bob).expect(200)).body.sessions.find((s: { current: boolean }) => !s.current);
+    const other = (
+      await request(t.app).get('/service-auth/api/sessions').set('Cookie', bob).expect(200)
+    ).body.sessions.find((s: { current: boolean }) => !s.current);
     const setup = (await request(t.app).post('/service-auth/api/mfa/totp').set('Cookie', bob).expect(200)).body;
 
     const application = writeUntilStopped(orm);
     const responses = await Promise.all([
       ...Array.from({ length: 16 }, (_, i) => createToken(ada, `t${i}`)),
-      ...Array.from({ length: 2 }, (_, i) => request(t.app).post('/service-auth/register').send({ email: `new${i}@example.com`, password: PASSWORD })),
+      ...Array.from({ length: 2 }, (_, i) =>
+        request(t.app)
+          .post('/service-auth/register')
+          .send({ email: `new${i}@example.com`, password: PASSWORD }),
+      ),
       ...Array.from({ length: 2 }, () => login('bob@example.com')),
-      request(t.app).post('/service-auth/password').set('Cookie', ada).send({ current_password: PASSWORD, password: 'Second-Horse-Battery-7' }),
+      request(t.app)
+        .post('/service-auth/password')
+        .set('Cookie', ada)
+        .send({ current_password: PASSWORD, password: 'Second-Horse-Battery-7' }),
       request(t.app).delete(`/service-auth/api/sessions/${other.id}`).set('Cookie', bob),
-      request(t.app).post('/service-auth/api/mfa/totp/confirm').set('Cookie', bob).send({ code: totpCode(setup.secret, Date.now()) }),
+      request(t.app)
+        .post('/service-auth/api/mfa/totp/confirm')
+        .set('Cookie', bob)
+        .send({ code: totpCode(setup.secret, Date.now()) }),
     ]);
     expect(await application.stop(), 'the application wrote meanwhile').to.be.greaterThan(0);
 
     for (const response of responses) {
       // Each write waits its turn for the lock; only one kept waiting past the wait may be a 503.
       expect(response.status, response.text).to.be.oneOf([200, 201, 204, 503]);
-      if (response.status === 503) expect([response.body.code, response.headers['retry-after']]).to.deep.equal(['unavailable', '5']);
+      if (response.status === 503)
+        expect([response.body.code, response.headers['retry-after']]).to.deep.equal(['unavailable', '5']);
     }
     const ok = (r: request.Response) => r.status < 300;
-    const [tokens, registrations, logins] = [responses.slice(0, 16).filter(ok), responses.slice(16, 18).filter(ok), responses.slice(18, 20).filter(ok)];
+    const [tokens, registrations, logins] = [
+      responses.slice(0, 16).filter(ok),
+      responses.slice(16, 18).filter(ok),
+      responses.slice(18, 20).filter(ok),
+    ];
     const [password, revocation, totp] = responses.slice(20);
     expect(tokens.length, 'token creations that succeeded').to.be.greaterThan(0);
     const em = (await t.parts.storage.em()).fork();
-    expect(await em.count(ApiToken, { publicId: { $in: tokens.map((r) => r.body.id as string) } })).to.equal(tokens.length);
-    expect(await em.count(User, { email: { $in: registrations.map((r) => r.body.user.email as string) } })).to.equal(registrations.length);
-    for (const r of logins) await request(t.app).get('/service-auth/me').set('Cookie', sessionCookieFrom(r)!).expect(200);
+    expect(await em.count(ApiToken, { publicId: { $in: tokens.map((r) => r.body.id as string) } })).to.equal(
+      tokens.length,
+    );
+    expect(await em.count(User, { email: { $in: registrations.map((r) => r.body.user.email as string) } })).to.equal(
+      registrations.length,
+    );
+    for (const r of logins)
+      await request(t.app).get('/service-auth/me').set('Cookie', sessionCookieFrom(r)!).expect(200);
     if (ok(password!)) await login('ada@example.com', 'Second-Horse-Battery-7').expect(200);
     if (ok(revocation!)) expect(await em.count(Session, { publicId: other.id })).to.equal(0);
-    if (ok(totp!)) expect((await em.findOneOrFail(User, { email: 'bob@example.com' })).mfaEnabledAt).to.be.instanceOf(Date);
+    if (ok(totp!))
+      expect((await em.findOneOrFail(User, { email: 'bob@example.com' })).mfaEnabledAt).to.be.instanceOf(Date);
   });
 
   it('waits for a write lock held a moment; held past the wait, answers 503 unavailable with Retry-After and writes nothing', async () => {
@@ -126,7 +164,9 @@ describe('SQLite shared with the application’s own MikroORM', function () {
     // Released once the creation has begun its transaction, while that waits for the lock: it
     // gets the lock and succeeds.
     const knex = em.getConnection().getKnex();
-    const begun = new Promise<void>((resolve) => knex.on('query', (query: { sql: string }) => /^BEGIN IMMEDIATE/i.test(query.sql) && resolve()));
+    const begun = new Promise<void>((resolve) =>
+      knex.on('query', (query: { sql: string }) => /^BEGIN IMMEDIATE/i.test(query.sql) && resolve()),
+    );
     let lock = await holdLock();
     const waiting = createToken(ada, 'waited').then((response) => response);
     await begun;

@@ -11,7 +11,11 @@ import { BUSY_TIMEOUT_MS, sqliteOptions } from '../../src/index.js';
 import { createTestApp, temporaryDatabase, type TestApp } from '../helpers/app.js';
 
 const p = defineEntity.properties;
-const AppNote = defineEntity({ name: 'AppNote', tableName: 'app_notes', properties: { id: p.integer().primary().autoincrement(), body: p.string() } });
+const AppNote = defineEntity({
+  name: 'AppNote',
+  tableName: 'app_notes',
+  properties: { id: p.integer().primary().autoincrement(), body: p.string() },
+});
 
 describe('sqliteOptions: the application’s own MikroORM on the package’s SQLite file', () => {
   let database: Awaited<ReturnType<typeof temporaryDatabase>>;
@@ -21,8 +25,16 @@ describe('sqliteOptions: the application’s own MikroORM on the package’s SQL
     database = await temporaryDatabase();
     t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     // As docs/configuration.md shows it.
-    orm = await MikroORM.init(defineConfig({ ...sqliteOptions(database.url.slice('sqlite:'.length)), entities: [AppNote], allowGlobalContext: true }));
-    await orm.em.getConnection().execute('create table app_notes (id integer primary key autoincrement, body text not null)');
+    orm = await MikroORM.init(
+      defineConfig({
+        ...sqliteOptions(database.url.slice('sqlite:'.length)),
+        entities: [AppNote],
+        allowGlobalContext: true,
+      }),
+    );
+    await orm.em
+      .getConnection()
+      .execute('create table app_notes (id integer primary key autoincrement, body text not null)');
   });
   after(async () => {
     await orm.close(true);
@@ -31,13 +43,21 @@ describe('sqliteOptions: the application’s own MikroORM on the package’s SQL
   });
 
   it('waits with a busy timeout, in WAL, with foreign keys enforced', async () => {
-    const pragma = async (name: string) => Object.values((await orm.em.getConnection().execute(`pragma ${name}`))[0] as object)[0];
-    expect([await pragma('busy_timeout'), await pragma('journal_mode'), await pragma('foreign_keys')]).to.deep.equal([BUSY_TIMEOUT_MS, 'wal', 1]);
+    const pragma = async (name: string) =>
+      Object.values((await orm.em.getConnection().execute(`pragma ${name}`))[0] as object)[0];
+    expect([await pragma('busy_timeout'), await pragma('journal_mode'), await pragma('foreign_keys')]).to.deep.equal([
+      BUSY_TIMEOUT_MS,
+      'wal',
+      1,
+    ]);
   });
 
   it('begins a write transaction with BEGIN IMMEDIATE: one that reads then writes waits for the package’s write, and reads after it', async () => {
     const begins: string[] = [];
-    orm.em.getConnection().getKnex().on('query', (query: { sql: string }) => /^BEGIN/i.test(query.sql) && begins.push(query.sql));
+    orm.em
+      .getConnection()
+      .getKnex()
+      .on('query', (query: { sql: string }) => /^BEGIN/i.test(query.sql) && begins.push(query.sql));
     // The package's connection holds the write lock, in a transaction that wrote.
     const held = await (await t.parts.storage.em()).getConnection().getKnex().transaction();
     await held.raw("insert into app_notes (body) values ('the package wrote first')");

@@ -131,7 +131,11 @@ export function storageContract(target: StorageTarget): void {
   });
 
   it('links users and roles, creating roles on demand', async () => {
-    const user = await auth.users.create({ email: 'roles@example.com', password: PASSWORD, roles: ['editor', 'admin'] });
+    const user = await auth.users.create({
+      email: 'roles@example.com',
+      password: PASSWORD,
+      roles: ['editor', 'admin'],
+    });
     expect([...user.roles]).to.deep.equal(['admin', 'editor']);
     expect([...(await auth.users.addRole(user.id, 'analyst')).roles]).to.deep.equal(['admin', 'analyst', 'editor']);
     expect([...(await auth.users.removeRole('roles@example.com', 'admin')).roles]).to.deep.equal(['analyst', 'editor']);
@@ -180,7 +184,9 @@ export function storageContract(target: StorageTarget): void {
     try {
       await capped.ready;
       const user = await capped.users.create({ email: 'cap@example.com', password: PASSWORD });
-      const results = await Promise.allSettled([1, 2, 3, 4].map((n) => capped.tokens.create(user.id, { name: `t${n}` })));
+      const results = await Promise.allSettled(
+        [1, 2, 3, 4].map((n) => capped.tokens.create(user.id, { name: `t${n}` })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(2);
       for (const failed of results.filter((r) => r.status === 'rejected')) {
         expect((failed as PromiseRejectedResult).reason).to.include({ code: 'token_limit' });
@@ -204,7 +210,9 @@ export function storageContract(target: StorageTarget): void {
       await request(app).post('/service-auth/forgot').send({ email: 'race@example.com' }).expect(202);
       const token = resetTokenFrom((await outboxMails(outbox))[0]!);
       const results = await Promise.all(
-        ['First-Racer-Password-1', 'Second-Racer-Password-2'].map((password) => request(app).post('/service-auth/reset').send({ token, password })),
+        ['First-Racer-Password-1', 'Second-Racer-Password-2'].map((password) =>
+          request(app).post('/service-auth/reset').send({ token, password }),
+        ),
       );
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 400]);
     } finally {
@@ -215,7 +223,9 @@ export function storageContract(target: StorageTarget): void {
 
   it('lets concurrent creations share a role none of them found', async () => {
     const users = await Promise.all(
-      [1, 2, 3].map((n) => auth.users.create({ email: `crowd${n}@example.com`, password: PASSWORD, roles: ['brand-new-role'] })),
+      [1, 2, 3].map((n) =>
+        auth.users.create({ email: `crowd${n}@example.com`, password: PASSWORD, roles: ['brand-new-role'] }),
+      ),
     );
     for (const user of users) expect([...user.roles]).to.deep.equal(['brand-new-role']);
     expect((await auth.roles.list()).filter((role) => role.name === 'brand-new-role')).to.have.length(1);
@@ -224,7 +234,9 @@ export function storageContract(target: StorageTarget): void {
   it('imports one legacy hash once, even when two imports race', async () => {
     const user = await auth.users.create({ email: 'importer@example.com', password: PASSWORD });
     const sha256 = createHash('sha256').update('raced-legacy-token').digest('hex');
-    const results = await Promise.allSettled([1, 2].map((n) => auth.tokens.importLegacy(user.id, { sha256, name: `import ${n}` })));
+    const results = await Promise.allSettled(
+      [1, 2].map((n) => auth.tokens.importLegacy(user.id, { sha256, name: `import ${n}` })),
+    );
     expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
     expect((await auth.tokens.list({ user: user.id })).filter((token) => token.legacy)).to.have.length(1);
   });
@@ -234,7 +246,9 @@ export function storageContract(target: StorageTarget): void {
     const roles = (await auth.roles.list()).length;
     await auth.users.create({ email: 'weak@example.com', password: 'weak', roles: ['newrole'] }).catch(() => undefined);
     await auth.users.create({ email: 'not-an-email', password: PASSWORD, roles: ['newrole'] }).catch(() => undefined);
-    await auth.users.create({ email: 'ada@example.com', password: PASSWORD, roles: ['newrole'] }).catch(() => undefined);
+    await auth.users
+      .create({ email: 'ada@example.com', password: PASSWORD, roles: ['newrole'] })
+      .catch(() => undefined);
     expect((await auth.users.list()).length).to.equal(count);
     expect((await auth.roles.list()).length).to.equal(roles);
   });
@@ -248,7 +262,8 @@ export function storageContract(target: StorageTarget): void {
     try {
       // Without the setting, the application's schema:update would drop every table of the package.
       const sql = await dropsAll.schema.getUpdateSchemaSQL({ wrap: false });
-      for (const table of SERVICE_AUTH_TABLES) expect(sql).to.match(new RegExp(`drop table [^;]*\\b${table}\\b`), table);
+      for (const table of SERVICE_AUTH_TABLES)
+        expect(sql).to.match(new RegExp(`drop table [^;]*\\b${table}\\b`), table);
     } finally {
       await dropsAll.close();
     }
@@ -264,7 +279,9 @@ export function storageContract(target: StorageTarget): void {
       // The package's tables are still exactly what its entities describe, with their rows.
       const own = await MikroORM.init(await ormOptions(database.url));
       try {
-        expect((await own.schema.getUpdateSchemaSQL({ wrap: false })).replace(/drop table[^;]*\bapp_notes\b[^;]*;\s*/, '')).to.equal('');
+        expect(
+          (await own.schema.getUpdateSchemaSQL({ wrap: false })).replace(/drop table[^;]*\bapp_notes\b[^;]*;\s*/, ''),
+        ).to.equal('');
       } finally {
         await own.close();
       }

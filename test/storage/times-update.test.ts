@@ -19,13 +19,19 @@ function timesUpdateSuite(database: () => Promise<{ url: string; drop: () => Pro
   beforeEach(async () => {
     const made = await database();
     drop = made.drop;
-    t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: made.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {
-      app.get('/whoami', auth.tokenRequired, (req, res) => void res.json({ email: req.user!.email }));
-    });
+    t = await createTestApp(
+      { SERVICE_AUTH_DATABASE_URL: made.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false },
+      (app, auth) => {
+        app.get('/whoami', auth.tokenRequired, (req, res) => void res.json({ email: req.user!.email }));
+      },
+    );
     updates = [];
-    (await t.parts.storage.em()).getConnection().getKnex().on('query', (query: { sql: string }) => {
-      if (/^update /i.test(query.sql)) updates.push(query.sql);
-    });
+    (await t.parts.storage.em())
+      .getConnection()
+      .getKnex()
+      .on('query', (query: { sql: string }) => {
+        if (/^update /i.test(query.sql)) updates.push(query.sql);
+      });
   });
 
   afterEach(async () => {
@@ -33,18 +39,25 @@ function timesUpdateSuite(database: () => Promise<{ url: string; drop: () => Pro
     await drop();
   });
 
-  it("writes the last use of every token used since the last flush in one statement", async () => {
+  it('writes the last use of every token used since the last flush in one statement', async () => {
     const tokens = [];
     for (let i = 0; i < 5; i++) {
       const user = await t.auth.users.create({ email: `user${i}@example.com`, password: PASSWORD });
       tokens.push(await t.auth.tokens.create(user.id, { name: 'script' }));
     }
-    for (const token of tokens) await request(t.app).get('/whoami').set('Authorization', `Bearer ${token.token}`).expect(200);
+    for (const token of tokens)
+      await request(t.app).get('/whoami').set('Authorization', `Bearer ${token.token}`).expect(200);
     updates.length = 0;
     await t.parts.verifier.flush();
     expect(updates.filter((sql) => sql.includes('service_auth_api_tokens'))).to.have.length(1);
-    const rows = await (await t.parts.storage.em()).fork().find(ApiToken, { publicId: { $in: tokens.map((token) => token.id) } });
-    expect(rows.map((row) => row.lastUsedAt)).to.satisfy((times: (Date | null)[]) => times.every((time) => time && Date.now() - time.getTime() < 60_000));
+    const rows = await (
+      await t.parts.storage.em()
+    )
+      .fork()
+      .find(ApiToken, { publicId: { $in: tokens.map((token) => token.id) } });
+    expect(rows.map((row) => row.lastUsedAt)).to.satisfy((times: (Date | null)[]) =>
+      times.every((time) => time && Date.now() - time.getTime() < 60_000),
+    );
   });
 
   it('gives each row its own time, and leaves every other row alone', async () => {
@@ -55,11 +68,15 @@ function timesUpdateSuite(database: () => Promise<{ url: string; drop: () => Pro
     }
     const em = await t.parts.storage.em();
     const before = (await em.fork().findOneOrFail(Session, { idHash: sessions[2]! })).lastSeenAt;
-    const times: [string, number][] = [[sessions[0]!, Date.parse('2026-01-02T03:04:05.678Z')], [sessions[1]!, Date.parse('2026-06-07T08:09:10.111Z')]];
+    const times: [string, number][] = [
+      [sessions[0]!, Date.parse('2026-01-02T03:04:05.678Z')],
+      [sessions[1]!, Date.parse('2026-06-07T08:09:10.111Z')],
+    ];
     updates.length = 0;
     await updateTimes(em, Session, 'idHash', 'lastSeenAt', times);
     expect(updates).to.have.length(1);
-    const seen = async (idHash: string) => (await em.fork().findOneOrFail(Session, { idHash })).lastSeenAt.toISOString();
+    const seen = async (idHash: string) =>
+      (await em.fork().findOneOrFail(Session, { idHash })).lastSeenAt.toISOString();
     expect(await seen(sessions[0]!)).to.equal('2026-01-02T03:04:05.678Z');
     expect(await seen(sessions[1]!)).to.equal('2026-06-07T08:09:10.111Z');
     expect(await seen(sessions[2]!)).to.equal(before.toISOString());

@@ -30,7 +30,14 @@ import request from 'supertest';
 import { ApiToken } from '../../src/storage/entities/index.js';
 import { ormOptions } from '../../src/storage/orm.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { loadRelease, RELEASE, RELEASE_MIGRATIONS, UPGRADE_MIGRATIONS, type Backend, type ReleaseUser } from './upgrade-fixture.js';
+import {
+  loadRelease,
+  RELEASE,
+  RELEASE_MIGRATIONS,
+  UPGRADE_MIGRATIONS,
+  type Backend,
+  type ReleaseUser,
+} from './upgrade-fixture.js';
 
 export interface UpgradeTarget {
   backend: Backend;
@@ -42,13 +49,23 @@ const SETTINGS = { SERVICE_AUTH_EMAIL_CONFIRMATION: true, SERVICE_AUTH_RATE_LIMI
 const NEW_PASSWORD = 'After-The-Upgrade-Reset-3';
 
 /** The migrations table as it is (name and when each ran), and the tables with their columns. */
-async function stateOf(url: string): Promise<{ migrations: { name: string; executed_at: Date }[]; pending: string[]; tables: Record<string, string[]> }> {
+async function stateOf(
+  url: string,
+): Promise<{ migrations: { name: string; executed_at: Date }[]; pending: string[]; tables: Record<string, string[]> }> {
   const orm = await MikroORM.init(await ormOptions(url));
   try {
     const migrator = orm.getMigrator();
     const em = orm.em.fork() as unknown as SqlEntityManager;
     const schema = await DatabaseSchema.create(em.getConnection(), em.getPlatform(), orm.config);
-    const tables = Object.fromEntries(schema.getTables().map((table) => [table.name, table.getColumns().map((column) => column.name).sort()]));
+    const tables = Object.fromEntries(
+      schema.getTables().map((table) => [
+        table.name,
+        table
+          .getColumns()
+          .map((column) => column.name)
+          .sort(),
+      ]),
+    );
     return {
       migrations: (await migrator.getExecutedMigrations()).map(({ name, executed_at }) => ({ name, executed_at })),
       pending: (await migrator.getPendingMigrations()).map((m) => m.name),
@@ -69,7 +86,12 @@ export function upgradeContract(target: UpgradeTarget): void {
 
   /** The user as the release reported it, its times moved as the database's were. */
   const expectSameUser = (user: Record<string, unknown>, release: ReleaseUser) => {
-    expect(user).to.deep.include({ id: release.id, email: release.email, is_admin: release.is_admin, roles: release.roles });
+    expect(user).to.deep.include({
+      id: release.id,
+      email: release.email,
+      is_admin: release.is_admin,
+      roles: release.roles,
+    });
     expect(Date.parse(String(user['created_at']))).to.equal(Date.parse(release.created_at) + shift);
     expect(user).to.deep.include({ email_confirmed: true, disabled: false });
   };
@@ -108,7 +130,10 @@ export function upgradeContract(target: UpgradeTarget): void {
     const me = await request(t.app).get('/service-auth/me').set('Cookie', made.session_cookie).expect(200);
     expectSameUser(me.body.user, made.users.admin);
 
-    const listed = await request(t.app).get('/service-auth/api/sessions').set('Cookie', made.session_cookie).expect(200);
+    const listed = await request(t.app)
+      .get('/service-auth/api/sessions')
+      .set('Cookie', made.session_cookie)
+      .expect(200);
     const secret = made.session_cookie.slice(made.session_cookie.indexOf('=') + 1);
     const publicId = createHash('sha256').update(secret).digest('hex').slice(0, 16);
     expect(listed.body.sessions).to.have.length(1);
@@ -120,35 +145,63 @@ export function upgradeContract(target: UpgradeTarget): void {
   });
 
   it('accepts the release’s API token with its scopes, and the imported legacy token', async () => {
-    const token = await request(t.app).get('/service-auth/me').set('Authorization', `Bearer ${made.api_token.token}`).expect(200);
+    const token = await request(t.app)
+      .get('/service-auth/me')
+      .set('Authorization', `Bearer ${made.api_token.token}`)
+      .expect(200);
     expectSameUser(token.body.user, made.users.editor);
     expect((await t.auth.tokens.verify(made.api_token.token))?.scopes).to.deep.equal(made.api_token.scopes);
 
-    const legacy = await request(t.app).get('/service-auth/me').set('Authorization', `Bearer ${made.legacy_token.token}`).expect(200);
+    const legacy = await request(t.app)
+      .get('/service-auth/me')
+      .set('Authorization', `Bearer ${made.legacy_token.token}`)
+      .expect(200);
     expectSameUser(legacy.body.user, made.users.admin);
-    const listed = await request(t.app).get('/service-auth/api/tokens').set('Authorization', `Bearer ${made.legacy_token.token}`).expect(200);
-    expect(listed.body.tokens.map((x: { id: string; legacy: boolean }) => [x.id, x.legacy])).to.deep.equal([[made.legacy_token.id, true]]);
+    const listed = await request(t.app)
+      .get('/service-auth/api/tokens')
+      .set('Authorization', `Bearer ${made.legacy_token.token}`)
+      .expect(200);
+    expect(listed.body.tokens.map((x: { id: string; legacy: boolean }) => [x.id, x.legacy])).to.deep.equal([
+      [made.legacy_token.id, true],
+    ]);
   });
 
   it('logs each user in with the password they had, confirmed and with their roles', async () => {
     for (const who of ['admin', 'editor'] as const) {
-      const login = await request(t.app).post('/service-auth/login').send({ email: made.users[who].email, password: passwords[who] }).expect(200);
+      const login = await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: made.users[who].email, password: passwords[who] })
+        .expect(200);
       expectSameUser(login.body.user, made.users[who]);
     }
   });
 
   it('completes the reset link mailed before the upgrade, once', async () => {
     const editor = made.users.editor;
-    await request(t.app).post('/service-auth/reset').send({ token: made.reset_token.token, password: NEW_PASSWORD }).expect(200);
-    await request(t.app).post('/service-auth/reset').send({ token: made.reset_token.token, password: 'Yet-Another-Password-4' }).expect(400);
-    await request(t.app).post('/service-auth/login').send({ email: editor.email, password: passwords.editor }).expect(401);
-    const login = await request(t.app).post('/service-auth/login').send({ email: editor.email, password: NEW_PASSWORD }).expect(200);
+    await request(t.app)
+      .post('/service-auth/reset')
+      .send({ token: made.reset_token.token, password: NEW_PASSWORD })
+      .expect(200);
+    await request(t.app)
+      .post('/service-auth/reset')
+      .send({ token: made.reset_token.token, password: 'Yet-Another-Password-4' })
+      .expect(400);
+    await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: editor.email, password: passwords.editor })
+      .expect(401);
+    const login = await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: editor.email, password: NEW_PASSWORD })
+      .expect(200);
     expectSameUser(login.body.user, editor);
   });
 
   it('binds none of the release’s tokens to an organization, and lets its users make one and join it', async () => {
     const tokens = await (await t.parts.storage.em()).fork().find(ApiToken, {});
-    expect(tokens.map((token) => token.org ?? null)).to.deep.equal(tokens.map(() => null)).and.to.have.length(2);
+    expect(tokens.map((token) => token.org ?? null))
+      .to.deep.equal(tokens.map(() => null))
+      .and.to.have.length(2);
     t.auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]);
     t.auth.defineOrgRole('member', [{ action: 'read', subject: 'Organization' }]);
     const org = await t.auth.orgs.create({ name: 'After the upgrade', owner: made.users.admin.email });

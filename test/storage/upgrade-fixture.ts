@@ -47,7 +47,15 @@ export const RELEASE: Credentials = JSON.parse(readFileSync(new URL('part1.crede
 /** The migrations the release had run, and the one it did not have. */
 export const RELEASE_MIGRATIONS = ['Migration20261121000000_initial', 'Migration20261122000000_unique_token_hash'];
 /** What the release lacks, in order: the account lifecycle, then the change feed. */
-export const UPGRADE_MIGRATIONS = ['Migration20261123000000_account_lifecycle', 'Migration20261124000000_change_feed', 'Migration20261125000000_audit_log', 'Migration20261125100000_second_factor', 'Migration20261126000000_organizations', 'Migration20261127000000_identities', 'Migration20261127100000_impersonation'];
+export const UPGRADE_MIGRATIONS = [
+  'Migration20261123000000_account_lifecycle',
+  'Migration20261124000000_change_feed',
+  'Migration20261125000000_audit_log',
+  'Migration20261125100000_second_factor',
+  'Migration20261126000000_organizations',
+  'Migration20261127000000_identities',
+  'Migration20261127100000_impersonation',
+];
 
 /**
  * Loads the release's dump into the empty database at `url`; returns how far its times were moved
@@ -65,13 +73,19 @@ async function loadSqlite(file: string, shift: number): Promise<void> {
   const db = new sqlite3.Database(file);
   const run = (statement: string, ...params: unknown[]) =>
     new Promise<void>((resolve, reject) => db.run(statement, params, (error) => (error ? reject(error) : resolve())));
-  const all = <T>(statement: string) => new Promise<T[]>((resolve, reject) => db.all<T>(statement, (error, rows) => (error ? reject(error) : resolve(rows))));
+  const all = <T>(statement: string) =>
+    new Promise<T[]>((resolve, reject) =>
+      db.all<T>(statement, (error, rows) => (error ? reject(error) : resolve(rows))),
+    );
   try {
     await new Promise<void>((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
     // The release's MikroORM stores a datetime as milliseconds since the epoch.
-    for (const { name } of await all<{ name: string }>(dataTables("select name from sqlite_master where type = 'table'"))) {
+    for (const { name } of await all<{ name: string }>(
+      dataTables("select name from sqlite_master where type = 'table'"),
+    )) {
       for (const column of await all<{ name: string; type: string }>(`pragma table_info(${name})`)) {
-        if (column.type === 'datetime') await run(`update ${name} set ${column.name} = ${column.name} + ? where ${column.name} is not null`, shift);
+        if (column.type === 'datetime')
+          await run(`update ${name} set ${column.name} = ${column.name} + ? where ${column.name} is not null`, shift);
       }
     }
   } finally {
@@ -87,7 +101,10 @@ async function loadPostgres(url: string, shift: number): Promise<void> {
     // pg_dump's text, less its psql meta-commands: statements that one simple query runs in turn.
     await client.query(sql);
     const columns = await client.query<{ table_name: string; column_name: string }>(
-      dataTables("select table_name, column_name from information_schema.columns where table_schema = 'public' and data_type = 'timestamp with time zone'", 'table_name'),
+      dataTables(
+        "select table_name, column_name from information_schema.columns where table_schema = 'public' and data_type = 'timestamp with time zone'",
+        'table_name',
+      ),
     );
     for (const { table_name: table, column_name: column } of columns.rows) {
       await client.query(`update public.${table} set ${column} = ${column} + $1 * interval '1 millisecond'`, [shift]);

@@ -20,8 +20,9 @@ async function until(check: () => boolean, what: string): Promise<void> {
 describe('a flood of forged tokens', () => {
   it('cannot starve a real token: from a full queue, its first use is served next (200, never 503)', async () => {
     // At the real cost (600,000 iterations), so that the forgeries keep the queue full.
-    const t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_INSECURE_FAST_HASHING: false, 'trust proxy': true }, (app, auth) =>
-      app.get('/api/whoami', auth.tokenRequired, (req, res) => res.json({ email: req.user!.email })),
+    const t = await createTestApp(
+      { SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_INSECURE_FAST_HASHING: false, 'trust proxy': true },
+      (app, auth) => app.get('/api/whoami', auth.tokenRequired, (req, res) => res.json({ email: req.user!.email })),
     );
     const pool = t.parts.derivations;
     const attackers = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
@@ -37,14 +38,25 @@ describe('a flood of forged tokens', () => {
       // A row whose derivation is cheap (one iteration), so that the attackers' earlier failures
       // cost the test no time.
       const em = (await t.parts.storage.em()).fork();
-      em.create(ApiToken, { publicId: 'cheapcheapcheap1', user: user.id, name: 'cheap', algorithm: 'pbkdf2-sha256', hash: '00'.repeat(32), salt: '00'.repeat(32), iterations: 1, scopes: [] });
+      em.create(ApiToken, {
+        publicId: 'cheapcheapcheap1',
+        user: user.id,
+        name: 'cheap',
+        algorithm: 'pbkdf2-sha256',
+        hash: '00'.repeat(32),
+        salt: '00'.repeat(32),
+        iterations: 1,
+        scopes: [],
+      });
       await em.flush();
-      for (const ip of attackers) await call(t, assembleToken('sat', 'cheapcheapcheap1', randomBytes(32)), ip).expect(401);
+      for (const ip of attackers)
+        await call(t, assembleToken('sat', 'cheapcheapcheap1', randomBytes(32)), ip).expect(401);
 
       // The flood: forgeries for the real token's own id (valid check, wrong secret: each needs a
       // derivation), 15 at once from each address, more than the queue holds.
       for (const ip of attackers) {
-        for (let i = 0; i < 15; i++) flood.push(call(t, assembleToken('sat', real.id, randomBytes(32)), ip).then(countBusy));
+        for (let i = 0; i < 15; i++)
+          flood.push(call(t, assembleToken('sat', real.id, randomBytes(32)), ip).then(countBusy));
       }
       await until(() => busy > 0, 'a full queue'); // past its 32 places, forgeries are refused as busy
 
@@ -73,7 +85,13 @@ describe('a flood of forged tokens', () => {
           () => order.push(name),
           (error: unknown) => order.push(`${name} refused: ${error instanceof DerivationsBusyError}`),
         );
-      const all = [derive('f1', 'forger'), derive('f2', 'forger'), derive('f3', 'forger'), derive('real', 'user'), derive('creation')];
+      const all = [
+        derive('f1', 'forger'),
+        derive('f2', 'forger'),
+        derive('f3', 'forger'),
+        derive('real', 'user'),
+        derive('creation'),
+      ];
       await Promise.all(all);
       // f1 ran at once; f2 and f3 waited; the user's and the creation (no client) ranked before them,
       // and took the places of f3, then f2.

@@ -21,9 +21,12 @@ describeRedis('tokens verified once per deployment', () => {
   const apps: TestApp[] = [];
 
   async function instance(settings: Record<string, unknown> = {}): Promise<TestApp> {
-    const made = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings(), SERVICE_AUTH_SECRET: SECRET, ...settings }, (app, auth) => {
-      app.get('/whoami', auth.tokenRequired, (req, res) => void res.json({ email: req.user!.email }));
-    });
+    const made = await createTestApp(
+      { SERVICE_AUTH_DATABASE_URL: database.url, ...redisSettings(), SERVICE_AUTH_SECRET: SECRET, ...settings },
+      (app, auth) => {
+        app.get('/whoami', auth.tokenRequired, (req, res) => void res.json({ email: req.user!.email }));
+      },
+    );
     apps.push(made);
     return made;
   }
@@ -37,7 +40,10 @@ describeRedis('tokens verified once per deployment', () => {
   const whoami = (t: TestApp, token: string) => request(t.app).get('/whoami').set('Authorization', `Bearer ${token}`);
 
   async function tokenOf(t: TestApp): Promise<{ id: string; token: string }> {
-    const user = await t.auth.users.create({ email: `user${apps.length}-${Date.now()}@example.com`, password: PASSWORD });
+    const user = await t.auth.users.create({
+      email: `user${apps.length}-${Date.now()}@example.com`,
+      password: PASSWORD,
+    });
     return t.auth.tokens.create(user.id, { name: 'script', expiresInDays: 30 });
   }
 
@@ -76,7 +82,9 @@ describeRedis('tokens verified once per deployment', () => {
     const c = await instance({ SERVICE_AUTH_SECRET: SECRET });
     const d = await instance({ SERVICE_AUTH_SECRET: OTHER_SECRET });
     await whoami(c, token).expect(200);
-    expect(await derivationsDuring(d, () => whoami(d, token).expect(200)), 'a key made with another secret').to.equal(1);
+    expect(await derivationsDuring(d, () => whoami(d, token).expect(200)), 'a key made with another secret').to.equal(
+      1,
+    );
   });
 
   it('keeps in Redis only an HMAC of the token and its public id, for no longer than the token lives', async () => {
@@ -92,7 +100,8 @@ describeRedis('tokens verified once per deployment', () => {
     await whoami(a, token).expect(200);
     // The write is not awaited by the request: wait for it, up to a deadline.
     let keys = await verifiedKeys();
-    for (const deadline = Date.now() + 5000; keys.length === 0 && Date.now() < deadline; keys = await verifiedKeys()) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const deadline = Date.now() + 5000; keys.length === 0 && Date.now() < deadline; keys = await verifiedKeys())
+      await new Promise((resolve) => setTimeout(resolve, 5));
     expect(keys).to.have.length(1);
     const key = keys[0]!;
     expect(key.slice(redisPrefix.length)).to.match(/^service-auth:verified:[0-9a-f]{64}$/);
@@ -122,7 +131,9 @@ describeRedis('tokens verified once per deployment', () => {
     await a.auth.close();
     const b = await instance({ SERVICE_AUTH_REDIS_URL: 'redis://127.0.0.1:1', SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     await whoami(b, token).expect(200);
-    expect(b.log.text()).to.match(/Redis at redis:\/\/127\.0\.0\.1:1 is unreachable \(.*\); each instance derives the tokens it has not verified itself until it is back/);
+    expect(b.log.text()).to.match(
+      /Redis at redis:\/\/127\.0\.0\.1:1 is unreachable \(.*\); each instance derives the tokens it has not verified itself until it is back/,
+    );
     expect(b.log.text()).not.to.contain('rate limits');
   });
 });

@@ -67,7 +67,9 @@ describe('token verification', () => {
         expect(row.algorithm).to.equal('pbkdf2-sha256');
         expect(row.iterations).to.equal(600_000);
         expect(Buffer.from(row.salt!, 'hex')).to.have.length(32);
-        expect(row.hash).to.equal(pbkdf2Sync(created.token, Buffer.from(row.salt!, 'hex'), 600_000, 32, 'sha256').toString('hex'));
+        expect(row.hash).to.equal(
+          pbkdf2Sync(created.token, Buffer.from(row.salt!, 'hex'), 600_000, 32, 'sha256').toString('hex'),
+        );
         const secret = created.token.split('_')[2]!;
         expect(JSON.stringify(row)).not.to.contain(secret);
       } finally {
@@ -79,9 +81,11 @@ describe('token verification', () => {
     it('costs exactly one derivation on first use, and none on later uses', async () => {
       const token = await fresh();
       expect(await derivationsDuring(t, () => call(t, token).expect(200))).to.equal(1);
-      expect(await derivationsDuring(t, async () => {
-        for (let i = 0; i < 5; i++) await call(t, token).expect(200);
-      })).to.equal(0);
+      expect(
+        await derivationsDuring(t, async () => {
+          for (let i = 0; i < 5; i++) await call(t, token).expect(200);
+        }),
+      ).to.equal(0);
     });
 
     it('shares one derivation among 20 concurrent first uses', async () => {
@@ -99,7 +103,10 @@ describe('token verification', () => {
       const [prefix, id] = token.split('_') as [string, string];
       const typo = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
       // A well-formed token (valid check) for an id that does not exist.
-      const unknownId = (await t.auth.tokens.create(userId, { name: 'gone' })).token.replace(/_[A-Za-z0-9]{16}_/, `_${'Z'.repeat(16)}_`);
+      const unknownId = (await t.auth.tokens.create(userId, { name: 'gone' })).token.replace(
+        /_[A-Za-z0-9]{16}_/,
+        `_${'Z'.repeat(16)}_`,
+      );
       const count = await derivationsDuring(t, async () => {
         for (const bad of ['x', `${prefix}_${id}_short`, typo, token.slice(0, -4), unknownId, '', 'a'.repeat(500)]) {
           const response = await call(t, bad);
@@ -134,7 +141,9 @@ describe('token verification', () => {
       const created = await t.auth.tokens.create(userId, { name: 'old', expiresInDays: 1 });
       const orm = await openDatabase(database.url);
       try {
-        await orm.em.fork().nativeUpdate(ApiToken, { publicId: created.id }, { expiresAt: new Date(Date.now() - 1000) });
+        await orm.em
+          .fork()
+          .nativeUpdate(ApiToken, { publicId: created.id }, { expiresAt: new Date(Date.now() - 1000) });
       } finally {
         await orm.close();
       }
@@ -220,7 +229,10 @@ describe('token verification', () => {
         const user = await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
         const raw = `legacy-${randomBytes(20).toString('hex')}`;
         const sha256 = createHash('sha256').update(raw).digest('hex');
-        const imported = await t.auth.tokens.importLegacy(user.id, { sha256: sha256.toUpperCase(), name: 'old script' });
+        const imported = await t.auth.tokens.importLegacy(user.id, {
+          sha256: sha256.toUpperCase(),
+          name: 'old script',
+        });
         expect(imported).to.include({ name: 'old script', legacy: true, expires_at: null });
 
         expect(await derivationsDuring(t, () => call(t, raw).expect(200))).to.equal(0);
@@ -253,7 +265,9 @@ describe('token verification', () => {
         expect((bad as { errors: { field: string }[] }).errors.map((e) => e.field)).to.deep.equal(['sha256', 'name']);
         const sha256 = createHash('sha256').update('raw').digest('hex');
         await t.auth.tokens.importLegacy(user.id, { sha256, name: 'one' });
-        expect(await t.auth.tokens.importLegacy(user.id, { sha256, name: 'two' }).catch((e: unknown) => e)).to.include({ code: 'bad_request' });
+        expect(await t.auth.tokens.importLegacy(user.id, { sha256, name: 'two' }).catch((e: unknown) => e)).to.include({
+          code: 'bad_request',
+        });
       } finally {
         await t.auth.close();
       }
@@ -264,7 +278,12 @@ describe('token verification', () => {
     it('runs derivations off the event loop', async () => {
       const pool = new DerivationPool(1, 4);
       let ticked = false;
-      const tick = new Promise<void>((resolve) => setImmediate(() => { ticked = true; resolve(); }));
+      const tick = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          ticked = true;
+          resolve();
+        }),
+      );
       const derivation = pool.derive('token', randomBytes(32).toString('hex'), 600_000).then(() => ticked);
       await tick;
       expect(await derivation).to.equal(true);
@@ -273,7 +292,11 @@ describe('token verification', () => {
     it('bounds concurrency and the queue, refusing at once past it', async () => {
       const pool = new DerivationPool(1, 2);
       const salt = randomBytes(32).toString('hex');
-      const running = [pool.derive('a', salt, 100_000), pool.derive('b', salt, 100_000), pool.derive('c', salt, 100_000)];
+      const running = [
+        pool.derive('a', salt, 100_000),
+        pool.derive('b', salt, 100_000),
+        pool.derive('c', salt, 100_000),
+      ];
       await new Promise((resolve) => setImmediate(resolve));
       expect(pool.derivations).to.equal(1); // one at a time
       const refused = await pool.derive('d', salt, 100_000).catch((e: unknown) => e);

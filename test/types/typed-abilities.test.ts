@@ -152,7 +152,12 @@ describe('typed abilities', function () {
   });
 
   it('are checked for real: a misspelling outside @ts-expect-error fails', async () => {
-    const output = await typeCheck((TYPED + RESOURCE).replace("// @ts-expect-error: a misspelt action\n  req.ability!.can('raed', 'Report');", "req.ability!.can('raed', 'Report');"));
+    const output = await typeCheck(
+      (TYPED + RESOURCE).replace(
+        "// @ts-expect-error: a misspelt action\n  req.ability!.can('raed', 'Report');",
+        "req.ability!.can('raed', 'Report');",
+      ),
+    );
     expect(output).to.match(/'"raed"' is not assignable/);
   });
 });

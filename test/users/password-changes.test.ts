@@ -35,7 +35,8 @@ async function login(t: TestApp, email: string): Promise<string> {
 }
 
 const withCookie = (t: TestApp, cookie: string) => request(t.app).get('/service-auth/me').set('Cookie', cookie);
-const withToken = (t: TestApp, token: string) => request(t.app).get('/service-auth/me').set('Authorization', `Bearer ${token}`);
+const withToken = (t: TestApp, token: string) =>
+  request(t.app).get('/service-auth/me').set('Authorization', `Bearer ${token}`);
 
 /** Asks until the answer has this status, failing if it still has not `withinMs` after the first ask. */
 async function untilStatus(probe: () => Promise<{ status: number }>, status: number, withinMs: number): Promise<void> {
@@ -66,7 +67,10 @@ for (const [way, change] of Object.entries(CHANGES)) {
       await change(t, 'ada@example.com', NEW_PASSWORD);
       expect((await withCookie(t, first).expect(401)).body.code).to.equal('unauthenticated');
       await withCookie(t, second).expect(401);
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: NEW_PASSWORD }).expect(200);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: NEW_PASSWORD })
+        .expect(200);
     });
 
     it("leaves other users' sessions alone", async () => {
@@ -91,9 +95,15 @@ for (const [way, change] of Object.entries(CHANGES)) {
       await request(t.app).post('/service-auth/forgot').send({ email: 'ada@example.com' }).expect(202);
       const token = resetTokenFrom((await outboxMails(t.outbox))[0]!);
       await change(t, 'ada@example.com', NEW_PASSWORD);
-      const refused = await request(t.app).post('/service-auth/reset').send({ token, password: 'Attacker-Chosen-Password-1' }).expect(400);
+      const refused = await request(t.app)
+        .post('/service-auth/reset')
+        .send({ token, password: 'Attacker-Chosen-Password-1' })
+        .expect(400);
       expect(refused.body.code).to.equal('invalid_reset_token');
-      await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: NEW_PASSWORD }).expect(200);
+      await request(t.app)
+        .post('/service-auth/login')
+        .send({ email: 'ada@example.com', password: NEW_PASSWORD })
+        .expect(200);
     });
   });
 
@@ -101,7 +111,10 @@ for (const [way, change] of Object.entries(CHANGES)) {
     let t: TestApp;
 
     beforeEach(async () => {
-      t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false, SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET: false });
+      t = await createTestApp({
+        SERVICE_AUTH_RATE_LIMIT_ENABLED: false,
+        SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET: false,
+      });
       await t.auth.users.create({ email: 'ada@example.com', password: PASSWORD });
     });
     afterEach(() => t.auth.close());
@@ -154,15 +167,22 @@ describe('CLI: auth reset-password on the SQLite file a running app uses', () =>
   });
 
   it("ends the app's sessions and tokens of that user within a second, and no one else's", async () => {
-    const [first, second, bob] = [await login(t, 'ada@example.com'), await login(t, 'ada@example.com'), await login(t, 'bob@example.com')];
+    const [first, second, bob] = [
+      await login(t, 'ada@example.com'),
+      await login(t, 'ada@example.com'),
+      await login(t, 'bob@example.com'),
+    ];
     const token = (await t.auth.tokens.create('ada@example.com', { name: 'ci' })).token;
     // In use, so that the app holds them in memory when the CLI changes the file under it.
     for (const cookie of [first, second, bob]) await withCookie(t, cookie).expect(200);
     await withToken(t, token).expect(200);
 
-    const result = await runCli(['auth', 'reset-password', 'ada@example.com', '--password-stdin', '--database', database.url], {
-      input: `${NEW_PASSWORD}\n`,
-    });
+    const result = await runCli(
+      ['auth', 'reset-password', 'ada@example.com', '--password-stdin', '--database', database.url],
+      {
+        input: `${NEW_PASSWORD}\n`,
+      },
+    );
     expect(result.code, result.stderr).to.equal(0);
 
     await Promise.all([
@@ -171,6 +191,9 @@ describe('CLI: auth reset-password on the SQLite file a running app uses', () =>
       untilStatus(() => withToken(t, token), 401, PROPAGATION_MS),
     ]);
     await withCookie(t, bob).expect(200);
-    await request(t.app).post('/service-auth/login').send({ email: 'ada@example.com', password: NEW_PASSWORD }).expect(200);
+    await request(t.app)
+      .post('/service-auth/login')
+      .send({ email: 'ada@example.com', password: NEW_PASSWORD })
+      .expect(200);
   });
 });

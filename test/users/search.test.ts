@@ -17,7 +17,14 @@ function searchSuite(settings: () => Promise<{ url: string; drop(): Promise<void
     t = await createTestApp({ SERVICE_AUTH_DATABASE_URL: database.url, SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     // Rows as stored (addresses in lower case), without hashing a password for each.
     const em = (await t.parts.storage.em()).fork();
-    for (const email of ['a_b@example.com', 'axb@example.com', '100%@example.com', '100x@example.com', 'bang!@example.com', 'bangx@example.com']) {
+    for (const email of [
+      'a_b@example.com',
+      'axb@example.com',
+      '100%@example.com',
+      '100x@example.com',
+      'bang!@example.com',
+      'bangx@example.com',
+    ]) {
       em.create(User, { email, passwordHash: 'not a hash' });
     }
     await em.flush();
@@ -27,7 +34,8 @@ function searchSuite(settings: () => Promise<{ url: string; drop(): Promise<void
     await drop?.();
   });
 
-  const emails = async (email: string | undefined, offset = 0, limit = 10) => (await t.auth.users.search({ email, offset, limit })).map((user) => user.email);
+  const emails = async (email: string | undefined, offset = 0, limit = 10) =>
+    (await t.auth.users.search({ email, offset, limit })).map((user) => user.email);
 
   it('matches a literal part of the address, in any case', async () => {
     expect(await emails('A_B')).to.deep.equal(['a_b@example.com']);
@@ -45,5 +53,6 @@ function searchSuite(settings: () => Promise<{ url: string; drop(): Promise<void
   });
 }
 
-describe('searching users (SQLite)', () => searchSuite(async () => ({ url: 'sqlite::memory:', drop: async () => undefined })));
+describe('searching users (SQLite)', () =>
+  searchSuite(async () => ({ url: 'sqlite::memory:', drop: async () => undefined })));
 describePostgres('searching users', () => searchSuite(createPostgresDatabase));

@@ -68,8 +68,10 @@ const SYMBOLIC_ORG = { id: variable('org.id'), slug: variable('org.slug') } as u
  */
 export function diffPolicies(before: PolicySet, after: PolicySet, relations?: EntityRelations): PolicyDiff {
   const result: PolicyDiff = { changes: [], not_analysed: [] };
-  const names = (kind: Kind) => [...new Set([...registry(before, kind).names(), ...registry(after, kind).names()])].sort();
-  for (const kind of ['role', 'org_role'] as const) for (const role of names(kind)) diffRole(before, after, kind, role, result, relations);
+  const names = (kind: Kind) =>
+    [...new Set([...registry(before, kind).names(), ...registry(after, kind).names()])].sort();
+  for (const kind of ['role', 'org_role'] as const)
+    for (const role of names(kind)) diffRole(before, after, kind, role, result, relations);
   return result;
 }
 
@@ -79,14 +81,23 @@ function registry(set: PolicySet, kind: Kind): RoleRules {
 
 /** The role's rules as an ability holds them: for this user (and organization). */
 function rulesOf(set: PolicySet, kind: Kind, role: string, user: Principal, org: OrgRef): AppRule[] {
-  return kind === 'role' ? set.roles.rulesFor({ ...user, roles: new Set([role]) }) : set.orgRoles.rulesIn(user, org, [role]);
+  return kind === 'role'
+    ? set.roles.rulesFor({ ...user, roles: new Set([role]) })
+    : set.orgRoles.rulesIn(user, org, [role]);
 }
 
 function abilityOf(rules: AppRule[]): AppAbility {
   return createMongoAbility<AppAbility>(rules, { conditionsMatcher });
 }
 
-function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string, result: PolicyDiff, relations: EntityRelations | undefined): void {
+function diffRole(
+  before: PolicySet,
+  after: PolicySet,
+  kind: Kind,
+  role: string,
+  result: PolicyDiff,
+  relations: EntityRelations | undefined,
+): void {
   const abilitiesOf = (missing: ReadonlySet<string>) =>
     [before, after].map((set) => {
       return abilityOf(rulesOf(set, kind, role, symbolicUser(role, missing), SYMBOLIC_ORG));
@@ -131,7 +142,11 @@ function diffRole(before: PolicySet, after: PolicySet, kind: Kind, role: string,
 }
 
 /** The action or subject names of the rules, sorted, with the one standing for all others. */
-function namesIn(rules: readonly { action: unknown; subject?: unknown }[], key: 'action' | 'subject', other: string): string[] {
+function namesIn(
+  rules: readonly { action: unknown; subject?: unknown }[],
+  key: 'action' | 'subject',
+  other: string,
+): string[] {
   const names = new Set<string>([other]);
   for (const rule of rules) for (const name of [rule[key]].flat()) if (typeof name === 'string') names.add(name);
   return [...names].sort();
@@ -162,7 +177,14 @@ function diffQuestion(
   const other = freshField(named);
   const groups = new Map<string, { fields: string[]; field: string | undefined }>();
   const signatureOf = (field: string | undefined) =>
-    abilities.map((ability, side) => ability.rulesFor(action, subject, field).map((rule) => possible[side]!.indexOf(rule as FieldRule)).join(',')).join('|');
+    abilities
+      .map((ability, side) =>
+        ability
+          .rulesFor(action, subject, field)
+          .map((rule) => possible[side]!.indexOf(rule as FieldRule))
+          .join(','),
+      )
+      .join('|');
   const whole = signatureOf(undefined);
   for (const field of named.length ? [...named, other] : []) {
     const signature = signatureOf(field);
@@ -172,7 +194,9 @@ function diffQuestion(
   }
   const found: Found[] = [];
   for (const { fields, field } of [{ fields: null, field: undefined }, ...groups.values()]) {
-    const [was, is] = abilities.map((ability) => allowedBy(ability.rulesFor(action, subject, field) as readonly RuleLike[]));
+    const [was, is] = abilities.map((ability) =>
+      allowedBy(ability.rulesFor(action, subject, field) as readonly RuleLike[]),
+    );
     const grant = satisfy(and([is!, not(was!)]), kindOf, typeOf);
     const revoke = satisfy(and([was!, not(is!)]), kindOf, typeOf);
     if (grant) found.push({ fields, field, change: 'grant', solution: grant });
@@ -189,7 +213,13 @@ function freshField(named: string[]): string {
 }
 
 /** CASL's answer for the witness on one side, the placeholders filled with the witness's values. */
-function decides(set: PolicySet, kind: Kind, role: string, witness: Witness, question: { action: string; subject: string; field: string | undefined }): boolean {
+function decides(
+  set: PolicySet,
+  kind: Kind,
+  role: string,
+  witness: Witness,
+  question: { action: string; subject: string; field: string | undefined },
+): boolean {
   // Attributes the witness does not name (the question's rules name none) have no value: rules naming them deny.
   const user = toPrincipal({ ...witness.user, attributes: witness.user.attributes ?? {}, roles: [role] });
   const ability = abilityOf(rulesOf(set, kind, role, user, witness.org ?? { id: 1, slug: 'acme' }));

@@ -42,7 +42,12 @@ export function entityProperties(values: Iterable<unknown>): Map<string, Set<str
 
 /** Subject type to its properties' kinds (`many` for one-to-many and many-to-many relations), and its columns' types. */
 export function entityRelations(values: Iterable<unknown>): EntityRelations {
-  return new Map([...metadataOf(values)].map(([name, meta]) => [name, new Map(Object.entries(meta.properties).map(([property, options]) => [property, kindOf(options)]))]));
+  return new Map(
+    [...metadataOf(values)].map(([name, meta]) => [
+      name,
+      new Map(Object.entries(meta.properties).map(([property, options]) => [property, kindOf(options)])),
+    ]),
+  );
 }
 
 function kindOf(property: PropertyLike): PropertyKind {
@@ -89,7 +94,8 @@ function metadataOf(values: Iterable<unknown>): Map<string, MetadataLike> {
   const visit = (value: unknown, depth: number): void => {
     if (value instanceof EntitySchema) return add(value.meta as unknown as MetadataLike);
     if (Array.isArray(value) && depth < 2) return value.forEach((item) => visit(item, depth + 1));
-    const metadata = (value as { getMetadata?: () => { getAll?: () => Record<string, MetadataLike> } } | null)?.getMetadata;
+    const metadata = (value as { getMetadata?: () => { getAll?: () => Record<string, MetadataLike> } } | null)
+      ?.getMetadata;
     if (typeof metadata === 'function' && value !== EntitySchema) {
       const all = metadata.call(value)?.getAll?.();
       if (all) Object.values(all).forEach(add);

@@ -84,7 +84,13 @@ export function ruleFormula(condition: Condition): Formula {
     const { field, value, operator } = node as FieldCondition;
     if (typeof field === 'string') {
       if (!FIELD_OPS[operator]) return;
-      const literal: Literal = { kind: 'literal', field, op: 'applies', value: Array.isArray(value) ? value : [value], negated: false };
+      const literal: Literal = {
+        kind: 'literal',
+        field,
+        op: 'applies',
+        value: Array.isArray(value) ? value : [value],
+        negated: false,
+      };
       needs.set(JSON.stringify(literal), literal);
     } else if (Array.isArray(value)) (value as Condition[]).forEach(collect);
   };
@@ -96,8 +102,10 @@ export function ruleFormula(condition: Condition): Formula {
 
 /** A placeholder within a longer string (`"team-${org.slug}"`) is text, not a variable: outside. */
 function checkValue(value: unknown): void {
-  if (typeof value === 'string' && value.includes(MARK) && !value.startsWith(MARK)) throw new OutsideFragment('a placeholder inside a longer string');
-  if (typeof value === 'string' && value.lastIndexOf(MARK) > 0) throw new OutsideFragment('a placeholder inside a longer string');
+  if (typeof value === 'string' && value.includes(MARK) && !value.startsWith(MARK))
+    throw new OutsideFragment('a placeholder inside a longer string');
+  if (typeof value === 'string' && value.lastIndexOf(MARK) > 0)
+    throw new OutsideFragment('a placeholder inside a longer string');
   if (Array.isArray(value)) value.forEach(checkValue);
   else if (value !== null && typeof value === 'object') Object.values(value).forEach(checkValue);
 }
@@ -159,7 +167,10 @@ const compiled = new Map<string, (object: object) => boolean>();
 export function holds(literal: Literal, object: object, values: ReadonlyMap<string, unknown>): boolean {
   const value = substitute(literal.value, values);
   if (literal.op === 'applies') {
-    return appliesTo({ operator: 'in', field: literal.field, value } as unknown as Condition, object, step) !== literal.negated;
+    return (
+      appliesTo({ operator: 'in', field: literal.field, value } as unknown as Condition, object, step) !==
+      literal.negated
+    );
   }
   const query = { [literal.field]: { [`$${literal.op}`]: value } };
   const key = JSON.stringify(query);

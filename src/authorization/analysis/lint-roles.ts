@@ -16,7 +16,26 @@ export interface PolicyLintOptions {
   entities?: readonly unknown[];
 }
 
-export function lintDefinitions(definitions: readonly RoleDefinition[], tenantField: string, { entities }: PolicyLintOptions = {}): LintReport {
-  const roles = definitions.map(({ role, org, includes, rules, source }) => ({ role, org, includes, rules, ...(source !== undefined && { source }) }));
-  return { findings: lintRoles(roles, { tenantField, ...(entities && { entities: entityProperties(entities), relations: entityRelations(entities), shapes: entityShapes(entities) }) }) };
+export function lintDefinitions(
+  definitions: readonly RoleDefinition[],
+  tenantField: string,
+  { entities }: PolicyLintOptions = {},
+): LintReport {
+  const roles = definitions.map(({ role, org, includes, rules, source }) => ({
+    role,
+    org,
+    includes,
+    rules,
+    ...(source !== undefined && { source }),
+  }));
+  return {
+    findings: lintRoles(roles, {
+      tenantField,
+      ...(entities && {
+        entities: entityProperties(entities),
+        relations: entityRelations(entities),
+        shapes: entityShapes(entities),
+      }),
+    }),
+  };
 }

@@ -24,7 +24,8 @@ import { ORGANIZATION } from '../tenant.js';
 import { kindsFor, type EntityRelations } from './relations.js';
 import { unsatisfiable } from './satisfiable.js';
 
-export type LintKind = 'unsatisfiable' | 'overridden' | 'duplicate' | 'placeholder' | 'invalid' | 'no_tenant_field' | 'column_type';
+export type LintKind =
+  'unsatisfiable' | 'overridden' | 'duplicate' | 'placeholder' | 'invalid' | 'no_tenant_field' | 'column_type';
 
 export interface LintFinding {
   kind: LintKind;
@@ -63,29 +64,58 @@ export function lintRoles(roles: readonly LintRole[], options: LintOptions = {})
   return roles.flatMap((role) => lintRole(role, byName, options));
 }
 
-function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField = 'org_id', entities, relations, shapes }: LintOptions): LintFinding[] {
+function lintRole(
+  role: LintRole,
+  byName: Map<string, LintRole>,
+  { tenantField = 'org_id', entities, relations, shapes }: LintOptions,
+): LintFinding[] {
   const findings: LintFinding[] = [];
   const found = (kind: LintKind, index: number, message: string) =>
-    findings.push({ kind, ...(role.source !== undefined && { file: role.source }), role: role.role, ...(role.org && { org_role: true as const }), rule: index + 1, message });
+    findings.push({
+      kind,
+      ...(role.source !== undefined && { file: role.source }),
+      role: role.role,
+      ...(role.org && { org_role: true as const }),
+      rule: index + 1,
+      message,
+    });
   const included = includedRules(role, byName);
   role.rules.forEach((rule, index) => {
     if (!rule) return;
-    const same = [...included, ...role.rules.slice(0, index).map((earlier, at) => ({ rule: earlier, where: `rule ${at + 1}` }))].find((earlier) => isDeepStrictEqual(earlier.rule, rule));
+    const same = [
+      ...included,
+      ...role.rules.slice(0, index).map((earlier, at) => ({ rule: earlier, where: `rule ${at + 1}` })),
+    ].find((earlier) => isDeepStrictEqual(earlier.rule, rule));
     if (same) found('duplicate', index, `the same rule as ${same.where}`);
     // Dead only if dead on every subject type it names (their relations may differ).
-    if (names(rule.subject).every((type) => unsatisfiable(rule.conditions as Record<string, unknown> | undefined, kindsFor(relations, type)))) {
-      found('unsatisfiable', index, `never decides: no subject meets its conditions ${JSON.stringify(rule.conditions)}`);
+    if (
+      names(rule.subject).every((type) =>
+        unsatisfiable(rule.conditions as Record<string, unknown> | undefined, kindsFor(relations, type)),
+      )
+    ) {
+      found(
+        'unsatisfiable',
+        index,
+        `never decides: no subject meets its conditions ${JSON.stringify(rule.conditions)}`,
+      );
     } else {
-      const later = role.rules.findIndex((other, at) => at > index && other !== null && !isDeepStrictEqual(other, rule) && covers(other, rule));
-      if (later >= 0) found('overridden', index, `never decides: rule ${later + 1}, later in the role, applies wherever it does`);
+      const later = role.rules.findIndex(
+        (other, at) => at > index && other !== null && !isDeepStrictEqual(other, rule) && covers(other, rule),
+      );
+      if (later >= 0)
+        found('overridden', index, `never decides: rule ${later + 1}, later in the role, applies wherever it does`);
     }
     if (role.org && entities) {
       for (const type of names(rule.subject)) {
         const properties = entities.get(type);
         if (type !== ORGANIZATION && properties && !properties.has(tenantField)) {
-          found('no_tenant_field', index, (`matches nothing: the entity ${type} has no tenant field "${tenantField}" ` +
-            `(SERVICE_AUTH_TENANT_FIELD), by which an organization role's rules are bound to the ` +
-            `organization`));
+          found(
+            'no_tenant_field',
+            index,
+            `matches nothing: the entity ${type} has no tenant field "${tenantField}" ` +
+              `(SERVICE_AUTH_TENANT_FIELD), by which an organization role's rules are bound to the ` +
+              `organization`,
+          );
         }
       }
     }
@@ -98,12 +128,22 @@ function lintRole(role: LintRole, byName: Map<string, LintRole>, { tenantField =
 }
 
 /** The rules of the roles a role includes, transitively, with where each is. */
-function includedRules(role: LintRole, byName: Map<string, LintRole>, seen = new Set([role.role])): { rule: RoleRule | null; where: string }[] {
+function includedRules(
+  role: LintRole,
+  byName: Map<string, LintRole>,
+  seen = new Set([role.role]),
+): { rule: RoleRule | null; where: string }[] {
   return role.includes.flatMap((name) => {
     const included = byName.get(`${role.org}:${name}`);
     if (!included || seen.has(name)) return [];
     seen.add(name);
-    return [...includedRules(included, byName, seen), ...included.rules.map((rule, at) => ({ rule, where: `${role.org ? 'org role' : 'role'} "${name}", rule ${at + 1} (included)` }))];
+    return [
+      ...includedRules(included, byName, seen),
+      ...included.rules.map((rule, at) => ({
+        rule,
+        where: `${role.org ? 'org role' : 'role'} "${name}", rule ${at + 1} (included)`,
+      })),
+    ];
   });
 }
 
@@ -118,7 +158,10 @@ export function covers(later: RoleRule, earlier: RoleRule): boolean {
     if (earlier.fields === undefined || (later.inverted && !earlier.inverted)) return false;
     if (!names(earlier.fields).every((field) => names(later.fields).includes(field))) return false;
   }
-  return implies(earlier.conditions as Record<string, unknown> | undefined, later.conditions as Record<string, unknown> | undefined);
+  return implies(
+    earlier.conditions as Record<string, unknown> | undefined,
+    later.conditions as Record<string, unknown> | undefined,
+  );
 }
 
 /** Whether conditions `a` imply `b`: `b` has none, or each of its entries is one of `a`'s (or of `a`'s `$and`). */
@@ -131,7 +174,14 @@ function implies(a: Record<string, unknown> | undefined, b: Record<string, unkno
 
 function conjuncts(conditions: Record<string, unknown>): [string, unknown][] {
   return Object.entries(conditions).flatMap(([key, value]): [string, unknown][] =>
-    key === '$and' && Array.isArray(value) ? [[key, value], ...value.flatMap((part) => (part && typeof part === 'object' ? conjuncts(part as Record<string, unknown>) : []))] : [[key, value]],
+    key === '$and' && Array.isArray(value)
+      ? [
+          [key, value],
+          ...value.flatMap((part) =>
+            part && typeof part === 'object' ? conjuncts(part as Record<string, unknown>) : [],
+          ),
+        ]
+      : [[key, value]],
   );
 }
 

@@ -24,7 +24,11 @@ export interface PolicyAnalysis {
 export function policyAnalysis(tenantField: () => string, lint: PolicyAnalysis['lint']): PolicyAnalysis {
   return {
     diff: (a, b, { entities } = {}) =>
-      diffPolicies(policySetOf(a, { tenantField: tenantField() }), policySetOf(b, { tenantField: tenantField() }), entities && entityRelations(entities)),
+      diffPolicies(
+        policySetOf(a, { tenantField: tenantField() }),
+        policySetOf(b, { tenantField: tenantField() }),
+        entities && entityRelations(entities),
+      ),
     lint,
   };
 }

@@ -19,7 +19,12 @@ export class PolicyFilesError extends Error {
 export function readPolicyFiles(path: string): { roles: LintRole[]; findings: LintFinding[] } {
   let files: string[];
   try {
-    files = statSync(path).isDirectory() ? readdirSync(path).filter((file) => extname(file) === '.json').sort().map((file) => join(path, file)) : [path];
+    files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((file) => extname(file) === '.json')
+          .sort()
+          .map((file) => join(path, file))
+      : [path];
   } catch (error) {
     throw new PolicyFilesError(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -29,27 +34,50 @@ export function readPolicyFiles(path: string): { roles: LintRole[]; findings: Li
   const read: { file: string; role: string; definition: unknown; org: boolean }[] = [];
   for (const file of files) {
     const document = readJson(file);
-    const sections = isSectioned(document) ? { roles: document['roles'], orgRoles: document['orgRoles'] } : { roles: document, orgRoles: undefined };
+    const sections = isSectioned(document)
+      ? { roles: document['roles'], orgRoles: document['orgRoles'] }
+      : { roles: document, orgRoles: undefined };
     // The user attributes a file declares (`"userAttributes"`) may be named by the rules of every file read.
-    if (isSectioned(document) && Array.isArray(document['userAttributes'])) for (const name of document['userAttributes']) if (typeof name === 'string') attributes.add(name);
-    for (const [section, org] of [[sections.roles, false], [sections.orgRoles, true]] as const) {
+    if (isSectioned(document) && Array.isArray(document['userAttributes']))
+      for (const name of document['userAttributes']) if (typeof name === 'string') attributes.add(name);
+    for (const [section, org] of [
+      [sections.roles, false],
+      [sections.orgRoles, true],
+    ] as const) {
       if (section === undefined) continue;
-      if (section === null || typeof section !== 'object' || Array.isArray(section)) throw new PolicyFilesError(`${file}: expected an object mapping role names to lists of rules`);
+      if (section === null || typeof section !== 'object' || Array.isArray(section))
+        throw new PolicyFilesError(`${file}: expected an object mapping role names to lists of rules`);
       for (const [role, definition] of Object.entries(section)) read.push({ file, role, definition, org });
     }
   }
-  for (const { file, role, definition, org } of read) roles.push(readRole(file, role, definition, org, findings, attributes));
+  for (const { file, role, definition, org } of read)
+    roles.push(readRole(file, role, definition, org, findings, attributes));
   return { roles, findings };
 }
 
-function readRole(file: string, role: string, definition: unknown, org: boolean, findings: LintFinding[], attributes: ReadonlySet<string>): LintRole {
-  const form = Array.isArray(definition) ? { rules: definition, includes: [] } : (definition ?? {}) as { rules?: unknown; includes?: unknown };
+function readRole(
+  file: string,
+  role: string,
+  definition: unknown,
+  org: boolean,
+  findings: LintFinding[],
+  attributes: ReadonlySet<string>,
+): LintRole {
+  const form = Array.isArray(definition)
+    ? { rules: definition, includes: [] }
+    : ((definition ?? {}) as { rules?: unknown; includes?: unknown });
   const rules = Array.isArray(form.rules) ? (form.rules as unknown[]) : [];
-  const includes = Array.isArray(form.includes) ? form.includes.filter((name): name is string => typeof name === 'string') : [];
-  const found = (index: number, kind: LintFinding['kind'], message: string) => findings.push({ kind, file, role, ...(org && { org_role: true as const }), rule: index + 1, message });
+  const includes = Array.isArray(form.includes)
+    ? form.includes.filter((name): name is string => typeof name === 'string')
+    : [];
+  const found = (index: number, kind: LintFinding['kind'], message: string) =>
+    findings.push({ kind, file, role, ...(org && { org_role: true as const }), rule: index + 1, message });
   const checked = rules.map((rule, index): RoleRule | null => {
-    const problems = [...JSON.stringify(rule ?? null).matchAll(PLACEHOLDER)].flatMap((match) => placeholderProblem(match[1]!, match[2]!, org, attributes) ?? []);
-    for (const problem of new Set(problems)) found(index, 'placeholder', `its role's context cannot fill it: ${problem}`);
+    const problems = [...JSON.stringify(rule ?? null).matchAll(PLACEHOLDER)].flatMap(
+      (match) => placeholderProblem(match[1]!, match[2]!, org, attributes) ?? [],
+    );
+    for (const problem of new Set(problems))
+      found(index, 'placeholder', `its role's context cannot fill it: ${problem}`);
     if (problems.length) return null;
     try {
       checkRules('', [rule], { org, attributes });

@@ -28,14 +28,19 @@ export interface PolicySetOptions {
 export function policySetOf(source: PolicySource, { tenantField, base }: PolicySetOptions = {}): PolicySet {
   // One set of attribute names for both registries: a file's `userAttributes` serve every role of the side.
   const attributes = new AttributeNames();
-  const set = { roles: new RoleRules(undefined, attributes), orgRoles: new OrgRoleRules(new Tenant(tenantField), attributes) };
+  const set = {
+    roles: new RoleRules(undefined, attributes),
+    orgRoles: new OrgRoleRules(new Tenant(tenantField), attributes),
+  };
   if (base) {
     set.roles.copyFrom(base.roles);
     set.orgRoles.copyFrom(base.orgRoles);
   }
   if (typeof source === 'string') loadRuleFiles(set.roles, source, set.orgRoles);
-  else if (Array.isArray(source)) for (const { file, document } of source) loadRuleDocument(set.roles, document, file, set.orgRoles);
-  else if (source !== null && typeof source === 'object') loadRuleDocument(set.roles, source, 'the policy object', set.orgRoles);
-  else throw new TypeError('policies.diff(a, b): each side is a path, or a policy file\'s content as an object');
+  else if (Array.isArray(source))
+    for (const { file, document } of source) loadRuleDocument(set.roles, document, file, set.orgRoles);
+  else if (source !== null && typeof source === 'object')
+    loadRuleDocument(set.roles, source, 'the policy object', set.orgRoles);
+  else throw new TypeError("policies.diff(a, b): each side is a path, or a policy file's content as an object");
   return set;
 }

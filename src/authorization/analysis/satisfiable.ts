@@ -33,7 +33,9 @@ const BOUNDS = { $gt: 'lower', $gte: 'lower', $lt: 'upper', $lte: 'upper' } as c
 export function unsatisfiable(conditions: Conditions | undefined, kindOf: KindOf = UNKNOWN_KINDS): boolean {
   if (!conditions) return false;
   try {
-    const { ast } = conditionsMatcher(withVariables(conditions) as never) as unknown as { ast: Parameters<typeof ruleFormula>[0] };
+    const { ast } = conditionsMatcher(withVariables(conditions) as never) as unknown as {
+      ast: Parameters<typeof ruleFormula>[0];
+    };
     return satisfy(ruleFormula(ast), kindOf) === undefined;
   } catch (error) {
     if (!(error instanceof OutsideFragment)) throw error;
@@ -52,7 +54,8 @@ function withVariables(value: unknown): unknown {
     return value;
   }
   if (Array.isArray(value)) return value.map(withVariables);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withVariables(item)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withVariables(item)]));
   return value;
 }
 
@@ -62,9 +65,14 @@ function onePerField(field: string, kindOf: KindOf): boolean {
   return segments.slice(0, -1).every((_segment, index) => kindOf(segments.slice(0, index + 1).join('.')) === 'one');
 }
 
-function unsatisfiableFlat(constraints: Constraint[], ors: Conditions[][], read: (field: string) => boolean = () => true): boolean {
+function unsatisfiableFlat(
+  constraints: Constraint[],
+  ors: Conditions[][],
+  read: (field: string) => boolean = () => true,
+): boolean {
   const byField = new Map<string, Constraint[]>();
-  for (const constraint of constraints) byField.set(constraint.field, [...(byField.get(constraint.field) ?? []), constraint]);
+  for (const constraint of constraints)
+    byField.set(constraint.field, [...(byField.get(constraint.field) ?? []), constraint]);
   if ([...byField.values()].some(fieldUnsatisfiable)) return true;
   const [first, ...rest] = ors;
   if (!first) return false;
@@ -88,7 +96,8 @@ function flatten(parts: Conditions[], read: (field: string) => boolean): Flat {
         flat.ors.push(value as Conditions[]);
       } else if (!key.startsWith('$') && read(key)) {
         for (const [operator, operand] of operatorsOf(value)) {
-          if (READ.has(operator) && readable(operator, operand)) flat.constraints.push({ field: key, operator, value: operand });
+          if (READ.has(operator) && readable(operator, operand))
+            flat.constraints.push({ field: key, operator, value: operand });
         }
       }
     }
@@ -97,20 +106,30 @@ function flatten(parts: Conditions[], read: (field: string) => boolean): Flat {
 }
 
 function fieldUnsatisfiable(constraints: Constraint[]): boolean {
-  const meets = (candidate: unknown) => constraints.every(({ operator, value }) => conditionsMatcher({ v: { [operator]: value } } as never)({ v: candidate }));
+  const meets = (candidate: unknown) =>
+    constraints.every(({ operator, value }) =>
+      conditionsMatcher({ v: { [operator]: value } } as never)({ v: candidate }),
+    );
   // Equalities and lists leave a finite set of candidates: try each.
   let candidates: unknown[] | undefined;
   for (const { operator, value } of constraints) {
     if (operator === '$eq') candidates = (candidates ?? [value]).filter((candidate) => candidate === value);
-    if (operator === '$in') candidates = (candidates ?? (value as unknown[])).filter((candidate) => (value as unknown[]).includes(candidate));
+    if (operator === '$in')
+      candidates = (candidates ?? (value as unknown[])).filter((candidate) => (value as unknown[]).includes(candidate));
   }
   if (candidates) return !candidates.some(meets);
   // Otherwise bounds: numbers, or strings compared as such.
   const bounds = constraints.filter(({ operator }) => operator in BOUNDS);
   const types = new Set(bounds.map(({ value }) => typeof value));
   if (bounds.length === 0 || types.size !== 1 || !(types.has('number') || types.has('string'))) return false;
-  const lower = tightest(bounds.filter(({ operator }) => BOUNDS[operator as keyof typeof BOUNDS] === 'lower'), 'lower');
-  const upper = tightest(bounds.filter(({ operator }) => BOUNDS[operator as keyof typeof BOUNDS] === 'upper'), 'upper');
+  const lower = tightest(
+    bounds.filter(({ operator }) => BOUNDS[operator as keyof typeof BOUNDS] === 'lower'),
+    'lower',
+  );
+  const upper = tightest(
+    bounds.filter(({ operator }) => BOUNDS[operator as keyof typeof BOUNDS] === 'upper'),
+    'upper',
+  );
   if (!lower || !upper) return false;
   if ((lower.value as number) > (upper.value as number)) return true;
   if (lower.value !== upper.value) return false;
@@ -123,7 +142,10 @@ function tightest(bounds: Constraint[], side: 'lower' | 'upper'): { value: unkno
   let best: { value: unknown; strict: boolean } | undefined;
   for (const { operator, value } of bounds) {
     const strict = operator === '$gt' || operator === '$lt';
-    const tighter = !best || (side === 'lower' ? (value as number) > (best.value as number) : (value as number) < (best.value as number)) || (value === best.value && strict);
+    const tighter =
+      !best ||
+      (side === 'lower' ? (value as number) > (best.value as number) : (value as number) < (best.value as number)) ||
+      (value === best.value && strict);
     if (tighter) best = { value, strict };
   }
   return best;
@@ -131,12 +153,20 @@ function tightest(bounds: Constraint[], side: 'lower' | 'upper'): { value: unkno
 
 /** Values this check reads: plain values without placeholders (lists of them for `$in` and `$nin`). */
 function readable(operator: string, operand: unknown): boolean {
-  const plain = (value: unknown) => value === null || ['number', 'string', 'boolean'].includes(typeof value) && !(typeof value === 'string' && /\$\{(user|org)\./.test(value));
+  const plain = (value: unknown) =>
+    value === null ||
+    (['number', 'string', 'boolean'].includes(typeof value) &&
+      !(typeof value === 'string' && /\$\{(user|org)\./.test(value)));
   return operator === '$in' || operator === '$nin' ? Array.isArray(operand) && operand.every(plain) : plain(operand);
 }
 
 /** `{ $gt: 1, $lt: 5 }` as its operators; a plain value as `$eq`. */
 function operatorsOf(value: unknown): [string, unknown][] {
-  const isOperators = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => key.startsWith('$'));
+  const isOperators =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length > 0 &&
+    Object.keys(value).every((key) => key.startsWith('$'));
   return isOperators ? Object.entries(value) : [['$eq', value]];
 }

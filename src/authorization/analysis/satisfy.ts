@@ -33,14 +33,20 @@ const BUILT_IN = new Set(['user.id', 'user.email', 'user.is_admin', 'org.id', 'o
  * `kindOf`: which steps of the paths are to-many relations (relations.ts); by default, unknown.
  * `typeOf`: what the paths hold, where the application's metadata says; by default, anything.
  */
-export function satisfy(formula: Formula, kindOf: KindOf = UNKNOWN_KINDS, typeOf: TypeOf = NO_TYPES): Solution | undefined {
+export function satisfy(
+  formula: Formula,
+  kindOf: KindOf = UNKNOWN_KINDS,
+  typeOf: TypeOf = NO_TYPES,
+): Solution | undefined {
   const constants: unknown[] = [];
   collectConstants(formula, constants);
   const typed = new Map<string, ColumnType>();
-  for (const [name, types] of variableTypes(formula, typeOf)) if (types.size === 1 && !BUILT_IN.has(name)) typed.set(name, [...types][0]!);
+  for (const [name, types] of variableTypes(formula, typeOf))
+    if (types.size === 1 && !BUILT_IN.has(name)) typed.set(name, [...types][0]!);
   const steps = { count: 0 };
   const domains = new Map<string, unknown[]>();
-  const domainOf = (name: string) => domains.get(name) ?? domains.set(name, variableDomain(name, constants, typed.get(name))).get(name)!;
+  const domainOf = (name: string) =>
+    domains.get(name) ?? domains.set(name, variableDomain(name, constants, typed.get(name))).get(name)!;
   const search = (pending: Formula[], literals: Literal[]): Solution | undefined => {
     if (++steps.count > MAX_STEPS) throw new OutsideFragment('too many cases to decide');
     if (pending.length === 0) return solveConjunction(literals, domainOf, kindOf, typeOf);
@@ -60,12 +66,17 @@ export function satisfy(formula: Formula, kindOf: KindOf = UNKNOWN_KINDS, typeOf
   };
   const solution = search([formula], []);
   // The branch found holds whatever the other variables are: a typed attribute gets a value of its type.
-  for (const name of typed.keys()) if (solution && !solution.values.has(name)) solution.values.set(name, domainOf(name)[0]);
+  for (const name of typed.keys())
+    if (solution && !solution.values.has(name)) solution.values.set(name, domainOf(name)[0]);
   return solution;
 }
 
 /** For each variable, the types of the columns the formula compares it with (a list's elements'). */
-export function variableTypes(formula: Formula, typeOf: TypeOf, into = new Map<string, Set<ColumnType>>()): Map<string, Set<ColumnType>> {
+export function variableTypes(
+  formula: Formula,
+  typeOf: TypeOf,
+  into = new Map<string, Set<ColumnType>>(),
+): Map<string, Set<ColumnType>> {
   if (typeof formula === 'boolean') return into;
   if (formula.kind !== 'literal') {
     formula.items.forEach((item) => variableTypes(item, typeOf, into));
@@ -83,7 +94,8 @@ export function variableTypes(formula: Formula, typeOf: TypeOf, into = new Map<s
 function collectConstants(formula: Formula, into: unknown[]): void {
   if (typeof formula === 'boolean') return;
   if (formula.kind === 'literal') {
-    for (const value of Array.isArray(formula.value) ? formula.value : [formula.value]) if (variableName(value) === undefined) into.push(value);
+    for (const value of Array.isArray(formula.value) ? formula.value : [formula.value])
+      if (variableName(value) === undefined) into.push(value);
     return;
   }
   for (const item of formula.items) collectConstants(item, into);
@@ -96,7 +108,14 @@ function solveConjunction(
   kindOf: KindOf,
   typeOf: TypeOf,
 ): Solution | undefined {
-  const names = [...new Set(literals.flatMap((literal) => (Array.isArray(literal.value) ? literal.value : [literal.value])).map(variableName).filter((name) => name !== undefined))];
+  const names = [
+    ...new Set(
+      literals
+        .flatMap((literal) => (Array.isArray(literal.value) ? literal.value : [literal.value]))
+        .map(variableName)
+        .filter((name) => name !== undefined),
+    ),
+  ];
   const values = new Map<string, unknown>();
   const assign = (index: number): Record<string, unknown> | undefined => {
     if (index === names.length) return subjectFor(literals, values, kindOf, typeOf);
@@ -117,8 +136,10 @@ function variableDomain(name: string, constants: unknown[], column?: ColumnType)
   if (name === 'user.is_admin') return [false, true];
   if (name === 'user.id' || name === 'org.id') return positiveIntegers(numericPivots(constants));
   const strings = constants.filter((value): value is string => typeof value === 'string');
-  if (name === 'org.slug') return unique([...strings.filter((value) => /^[a-z0-9-]{2,48}$/.test(value)), 'acme', 'globex']);
-  if (name === 'user.email') return unique([...strings.filter((value) => value.includes('@')), 'ann@example.com', 'bob@example.com']);
+  if (name === 'org.slug')
+    return unique([...strings.filter((value) => /^[a-z0-9-]{2,48}$/.test(value)), 'acme', 'globex']);
+  if (name === 'user.email')
+    return unique([...strings.filter((value) => value.includes('@')), 'ann@example.com', 'bob@example.com']);
   // An attribute's value is a string, a number or a boolean: null is no value, which drops the rule rather than compare.
   const any = [...constants.filter((value) => value !== null && typeof value !== 'object'), 'value-1', 'value-2'];
   return unique([...(column ? valuesOfType(column, constants) : []), ...any]);

@@ -50,7 +50,12 @@ interface Context {
 }
 
 /** An object whose properties meet the literals (their paths `depth` segments in), or undefined. */
-function objectAt(depth: number, literals: readonly Literal[], context: Context, wrap: Wrap): Record<string, unknown> | undefined {
+function objectAt(
+  depth: number,
+  literals: readonly Literal[],
+  context: Context,
+  wrap: Wrap,
+): Record<string, unknown> | undefined {
   const bySegment = new Map<string, Literal[]>();
   for (const literal of literals) {
     const segment = literal.field.split('.')[depth]!;
@@ -66,7 +71,13 @@ function objectAt(depth: number, literals: readonly Literal[], context: Context,
 }
 
 /** A value for the property (ABSENT for none) meeting the literals at it and below it. */
-function propertyAt(depth: number, name: string, literals: Literal[], context: Context, wrap: Wrap): { value: unknown } | undefined {
+function propertyAt(
+  depth: number,
+  name: string,
+  literals: Literal[],
+  context: Context,
+  wrap: Wrap,
+): { value: unknown } | undefined {
   const own = literals.filter((literal) => literal.field.split('.').length === depth);
   const below = literals.filter((literal) => literal.field.split('.').length > depth);
   const here = (value: unknown) => wrap(value === ABSENT ? {} : { [name]: value });
@@ -84,7 +95,11 @@ function propertyAt(depth: number, name: string, literals: Literal[], context: C
   const kind = context.kindOf(path);
   if (kind !== 'many') {
     // A known relation to one entity is an entity or null; an unknown step may hold anything.
-    for (const candidate of kind === 'one' ? [OBJECT, null] : own.length ? candidates(own, context.values) : [OBJECT, null]) {
+    for (const candidate of kind === 'one'
+      ? [OBJECT, null]
+      : own.length
+        ? candidates(own, context.values)
+        : [OBJECT, null]) {
       if (candidate === OBJECT) {
         if (!meets(own, here({}))) continue;
         const object = objectAt(depth, below, context, (inner) => wrap({ [name]: inner }));
@@ -105,10 +120,21 @@ function propertyAt(depth: number, name: string, literals: Literal[], context: C
 }
 
 /** An array of objects meeting the literals below a to-many step: one element per positive literal. */
-function elementsAt(depth: number, name: string, below: Literal[], context: Context, wrap: Wrap): Record<string, unknown>[] | undefined {
+function elementsAt(
+  depth: number,
+  name: string,
+  below: Literal[],
+  context: Context,
+  wrap: Wrap,
+): Record<string, unknown>[] | undefined {
   const negated = below.filter(universal);
-  const positive = [...new Map(below.filter((literal) => !universal(literal)).map((literal) => [JSON.stringify(literal), literal])).values()];
-  if (positive.length === 0) return below.every((literal) => holds(literal, wrap({ [name]: [] }), context.values)) ? [] : undefined;
+  const positive = [
+    ...new Map(
+      below.filter((literal) => !universal(literal)).map((literal) => [JSON.stringify(literal), literal]),
+    ).values(),
+  ];
+  if (positive.length === 0)
+    return below.every((literal) => holds(literal, wrap({ [name]: [] }), context.values)) ? [] : undefined;
   const elements: Record<string, unknown>[] = [];
   for (const literal of positive) {
     const element = objectAt(depth, [literal, ...negated], context, (inner) => wrap({ [name]: [inner] }));
@@ -119,12 +145,18 @@ function elementsAt(depth: number, name: string, below: Literal[], context: Cont
 }
 
 /** A list meeting the literals on a list field: one element per positive literal, each meeting every universal one. */
-function listAt(own: Literal[], type: FieldType, context: Context, here: (value: unknown) => object): { value: unknown[] } | undefined {
+function listAt(
+  own: Literal[],
+  type: FieldType,
+  context: Context,
+  here: (value: unknown) => object,
+): { value: unknown[] } | undefined {
   const every = own.filter(universal);
   const element: FieldType = { column: type.column, list: false, nullable: false };
   const list: unknown[] = [];
   for (const literal of own.filter((item) => !universal(item))) {
-    const meetsAll = (value: unknown) => [literal, ...every].every((test) => holds(test, here([value]), context.values));
+    const meetsAll = (value: unknown) =>
+      [literal, ...every].every((test) => holds(test, here([value]), context.values));
     const found = candidates(own, context.values, element).find(meetsAll);
     if (found === undefined) return undefined;
     if (!list.includes(found)) list.push(found);
@@ -157,14 +189,20 @@ function candidates(literals: Literal[], values: Values, type?: FieldType): unkn
 
 /** Integers that, between them, fall in every gap between the numbers compared with that holds one. */
 function integers(constants: unknown[]): number[] {
-  return numericPivots(constants).flatMap((pivot) => [Math.floor(pivot), Math.ceil(pivot), Math.floor(pivot) - 1, Math.ceil(pivot) + 1]);
+  return numericPivots(constants).flatMap((pivot) => [
+    Math.floor(pivot),
+    Math.ceil(pivot),
+    Math.floor(pivot) - 1,
+    Math.ceil(pivot) + 1,
+  ]);
 }
 
 /** Dates: those compared with, a millisecond either way of each and one between two; or one. */
 function dates(constants: unknown[]): Date[] {
   const given = constants.filter((value): value is Date => value instanceof Date).map((date) => date.getTime());
   const times = [...new Set(given)].sort((a, b) => a - b);
-  const between = (index: number) => (index + 1 < times.length ? [Math.floor((times[index]! + times[index + 1]!) / 2)] : []);
+  const between = (index: number) =>
+    index + 1 < times.length ? [Math.floor((times[index]! + times[index + 1]!) / 2)] : [];
   const around = times.flatMap((time, index) => [time - 1, time + 1, ...between(index)]);
   return (times.length ? around : [Date.UTC(2026, 0, 1)]).map((time) => new Date(time));
 }
@@ -175,7 +213,11 @@ function anyCandidates(literals: Literal[], values: Values): unknown[] {
     return Array.isArray(value) ? value : [value];
   });
   const pivots = numericPivots(constants);
-  const numbers = pivots.flatMap((pivot, index) => [pivot + 1, index + 1 < pivots.length ? (pivot + pivots[index + 1]!) / 2 : pivot + 1, pivot - 1]);
+  const numbers = pivots.flatMap((pivot, index) => [
+    pivot + 1,
+    index + 1 < pivots.length ? (pivot + pivots[index + 1]!) / 2 : pivot + 1,
+    pivot - 1,
+  ]);
   const strings = constants.filter((value): value is string => typeof value === 'string');
   const fresh = ['other', ...strings.map((value) => `${value}\u0000`), '', '\u0000', ...pivots.map(String)];
   // The constants first, then the most legible values: a witness is read by people.
@@ -196,5 +238,7 @@ export function numericPivots(constants: unknown[]): number[] {
 
 export function unique(values: unknown[]): unknown[] {
   const seen = new Set<unknown>();
-  return values.filter((value) => !(typeof value === 'number' && !Number.isFinite(value)) && !seen.has(value) && seen.add(value));
+  return values.filter(
+    (value) => !(typeof value === 'number' && !Number.isFinite(value)) && !seen.has(value) && seen.add(value),
+  );
 }

@@ -75,8 +75,16 @@ export class AccountActions {
    */
   async loginSecondStep(req: Request, res: Response): Promise<AuthUser> {
     const { ticket, code, recovery_code, passkey } = parseBody(this.deps.schemas.loginSecondStep, req);
-    const { user, factor } = await this.deps.signIn.secondStep(req, ticket, { code, recoveryCode: recovery_code, passkey });
-    await this.deps.signIn.start(req, res, user, { type: 'login', email: user.email, detail: { second_factor: factor } });
+    const { user, factor } = await this.deps.signIn.secondStep(req, ticket, {
+      code,
+      recoveryCode: recovery_code,
+      passkey,
+    });
+    await this.deps.signIn.start(req, res, user, {
+      type: 'login',
+      email: user.email,
+      detail: { second_factor: factor },
+    });
     return this.announce('user_login', user);
   }
 
@@ -108,8 +116,8 @@ export class AccountActions {
     if (presentedToken(req) !== null) {
       throw new AuthError(
         'bad_request',
-        ('Logging out ends a session; an API token stays valid until revoked: DELETE ' +
-          '/api/tokens/{id}, the tokens page, or `service-auth auth revoke-token`'),
+        'Logging out ends a session; an API token stays valid until revoked: DELETE ' +
+          '/api/tokens/{id}, the tokens page, or `service-auth auth revoke-token`',
       );
     }
     const user = await this.deps.signIn.end(req, res);

@@ -30,14 +30,7 @@ export interface EndpointLimiters {
 export type AccountEndpoint = 'login' | 'register' | 'forgot' | 'reset';
 
 export type CheckedEndpoint =
-  | AccountEndpoint
-  | 'confirm'
-  | 'resend'
-  | 'email'
-  | 'createToken'
-  | 'createOrg'
-  | 'invite'
-  | 'acceptInvitation';
+  AccountEndpoint | 'confirm' | 'resend' | 'email' | 'createToken' | 'createOrg' | 'invite' | 'acceptInvitation';
 
 export type EndpointChecks = Record<CheckedEndpoint, RequestHandler[]>;
 
@@ -47,7 +40,8 @@ export function endpointChecks(limiters: EndpointLimiters | undefined, publicOri
     assertSameSite(req, publicOrigin);
     next();
   };
-  const limit = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] => (limiters ? [limitPerClient(limiters[limiter], what)] : []);
+  const limit = (limiter: keyof EndpointLimiters, what: string): RequestHandler[] =>
+    limiters ? [limitPerClient(limiters[limiter], what)] : [];
   // After the guard, per account wherever it is used from. Only a session may create tokens: a
   // token's request is refused before it counts, so that a leaked token cannot use up its user's.
   const sessionOnly: RequestHandler = (req, _res, next) => {

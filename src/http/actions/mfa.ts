@@ -71,7 +71,8 @@ export class MfaActions {
   /** 404 `not_found` for a passkey the caller does not have, like an unknown one. */
   async removePasskey(req: Request, id: string): Promise<void> {
     assertSession(req);
-    if (!(await this.deps.passkeys.remove(req.user!.id, id))) throw new AuthError('not_found', 'You have no passkey with this id');
+    if (!(await this.deps.passkeys.remove(req.user!.id, id)))
+      throw new AuthError('not_found', 'You have no passkey with this id');
   }
 
   /** With the password (401 `invalid_credentials`, counted as a failed login). */

@@ -13,14 +13,25 @@ export interface OrgsForHttp {
   delete(orgId: number, actor: number): Promise<unknown>;
   members(orgId: number): Promise<MemberView[]>;
   /** `check` is asked with the member as they are when the change is written, and throws to refuse. */
-  setMemberRoles(orgId: number, userId: number, roles: string[], actor: number, check?: (member: MemberView) => void): Promise<MemberView>;
+  setMemberRoles(
+    orgId: number,
+    userId: number,
+    roles: string[],
+    actor: number,
+    check?: (member: MemberView) => void,
+  ): Promise<MemberView>;
   removeMember(orgId: number, userId: number, actor: number, check?: (member: MemberView) => void): Promise<void>;
   invite(orgId: number, input: { email: string; roles: string[] }, actor: number): Promise<InvitationView>;
   /** The pending ones. */
   invitations(orgId: number): Promise<InvitationView[]>;
   revokeInvitation(orgId: number, id: number, actor: number): Promise<void>;
   /** `stillGranted` may refuse it (400 `invalid_invitation`): asked whether the inviter may still grant its roles. */
-  acceptInvitation(token: string, userId: number, actor?: number, stillGranted?: GrantCheck): Promise<{ org: OrgView; roles: string[] }>;
+  acceptInvitation(
+    token: string,
+    userId: number,
+    actor?: number,
+    stillGranted?: GrantCheck,
+  ): Promise<{ org: OrgView; roles: string[] }>;
   /** A pending invitation by its link's token, or null; accepts nothing. */
   pendingInvitation(token: string): Promise<PendingInvitation | null>;
 }

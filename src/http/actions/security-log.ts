@@ -32,7 +32,10 @@ export interface SecurityLogPage {
 }
 
 export async function securityLogOf(audit: Pick<AuditApi, 'query'>, req: Request): Promise<SecurityLogPage> {
-  assertWholeAccount(req, 'The security log needs a session, or a token made without scopes and without an organization');
+  assertWholeAccount(
+    req,
+    'The security log needs a session, or a token made without scopes and without an organization',
+  );
   const before = beforeOf(req.query['before']);
   const records = await audit.query({ userId: req.user!.id, before, limit: SECURITY_LOG_PAGE + 1 });
   const events = records.slice(0, SECURITY_LOG_PAGE).map(toEvent);

@@ -29,7 +29,8 @@ export class SessionActions {
   async end(req: Request, res: Response, id: string): Promise<boolean> {
     assertSession(req);
     const current = await this.currentId(req);
-    if (!(await this.sessions.endByPublicId(req.user!.id, id))) throw new AuthError('not_found', 'You have no session with this id');
+    if (!(await this.sessions.endByPublicId(req.user!.id, id)))
+      throw new AuthError('not_found', 'You have no session with this id');
     if (id !== current) return false;
     await this.signIn.end(req, res);
     return true;

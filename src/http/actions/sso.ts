@@ -49,14 +49,27 @@ export class SsoActions {
     if (req.query['link'] === '1') {
       const credentials = await this.deps.credentials.acceptable(req);
       if (!credentials) throw new LoginRequired('Sign in first, then link the provider from your account page');
-      if (credentials.method !== 'session') throw new AuthError('session_required', 'Linking a provider needs a signed-in session, not a token');
+      if (credentials.method !== 'session')
+        throw new AuthError('session_required', 'Linking a provider needs a signed-in session, not a token');
       if (!startedHere(req)) {
-        throw new AuthError('csrf_rejected', 'Link a provider from your account page: a link from another site was refused');
+        throw new AuthError(
+          'csrf_rejected',
+          'Link a provider from your account page: a link from another site was refused',
+        );
       }
       linkUserId = credentials.user.id;
     }
-    const { url, attemptId } = await this.deps.flow.start(providerId, { next: optionalNext(req.query['next']), linkUserId });
-    res.cookie(this.cookieName, attemptId, { httpOnly: true, sameSite: 'lax', secure: this.deps.config.sessions.secure, path: '/', maxAge: ATTEMPT_TTL_MS });
+    const { url, attemptId } = await this.deps.flow.start(providerId, {
+      next: optionalNext(req.query['next']),
+      linkUserId,
+    });
+    res.cookie(this.cookieName, attemptId, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.deps.config.sessions.secure,
+      path: '/',
+      maxAge: ATTEMPT_TTL_MS,
+    });
     return url;
   }
 
@@ -70,12 +83,23 @@ export class SsoActions {
     const attemptId = this.readCookie(req);
     res.clearCookie(this.cookieName, { httpOnly: true, sameSite: 'lax', secure: config.sessions.secure, path: '/' });
     const query = req.originalUrl.indexOf('?');
-    const callbackUrl = new URL((`${config.publicUrl}${config.urlPrefix}/sso/${encodeURIComponent(providerId)}/callback` +
-      `${query === -1 ? '' : req.originalUrl.slice(query)}`));
+    const callbackUrl = new URL(
+      `${config.publicUrl}${config.urlPrefix}/sso/${encodeURIComponent(providerId)}/callback` +
+        `${query === -1 ? '' : req.originalUrl.slice(query)}`,
+    );
     const current = await this.deps.credentials.acceptable(req).catch(() => null);
-    const outcome = await flow.finish(providerId, attemptId, callbackUrl, current?.method === 'session' ? current.user : null);
+    const outcome = await flow.finish(
+      providerId,
+      attemptId,
+      callbackUrl,
+      current?.method === 'session' ? current.user : null,
+    );
     if (outcome.kind === 'signed_in') {
-      await signIn.start(req, res, outcome.user, { type: 'login', email: outcome.user.email, detail: { provider: outcome.provider } });
+      await signIn.start(req, res, outcome.user, {
+        type: 'login',
+        email: outcome.user.email,
+        detail: { provider: outcome.provider },
+      });
       if (outcome.registered) await events.emit('user_registered', outcome.user);
       await events.emit('user_login', outcome.user);
     } else if (outcome.kind === 'linked') {
@@ -93,7 +117,8 @@ export class SsoActions {
   async unlink(req: Request): Promise<void> {
     assertSession(req);
     const id = Number(req.params['id']);
-    if (!/^\d{1,15}$/.test(String(req.params['id']))) throw new AuthError('not_found', 'You have no identity with this id');
+    if (!/^\d{1,15}$/.test(String(req.params['id'])))
+      throw new AuthError('not_found', 'You have no identity with this id');
     await this.deps.identities.unlink(req.user!.id, id);
     await this.deps.events.emit('identity_unlinked', req.user!);
   }

@@ -45,7 +45,11 @@ export function assertWholeAccount(req: Request, detail: string): void {
 /** Whether the caller may revoke (or be shown the revoking of) the token `id`. */
 export function assertMayRevoke(req: Request, id: string): void {
   if (req.token?.id === id || !(isScopedToken(req) || isBoundToken(req))) return;
-  throw insufficientScope(isScopedToken(req) ? 'A token with scopes may revoke only itself' : 'A token bound to an organization may revoke only itself');
+  throw insufficientScope(
+    isScopedToken(req)
+      ? 'A token with scopes may revoke only itself'
+      : 'A token bound to an organization may revoke only itself',
+  );
 }
 
 function isScopedToken(req: Request): boolean {
@@ -57,5 +61,7 @@ function isBoundToken(req: Request): boolean {
 }
 
 function insufficientScope(detail: string): AuthError {
-  return new AuthError('insufficient_scope', detail, undefined, { 'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope"` });
+  return new AuthError('insufficient_scope', detail, undefined, {
+    'WWW-Authenticate': `${BEARER_CHALLENGE}, error="insufficient_scope"`,
+  });
 }

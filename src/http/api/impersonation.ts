@@ -26,13 +26,13 @@ export const startImpersonation = endpoint({
   description: ({ config }) =>
     [
       'From a logged-in session only (a token is 403 `session_required`), whose ability allows `impersonate` on',
-      '`subject(\'User\', target)` (a global `manage all` does).',
+      "`subject('User', target)` (a global `manage all` does).",
       'A global admin (`is_admin`) is never a target (403 `forbidden`), nor oneself or a disabled account; without',
       'any `impersonate` rule on `User`, every id is 403 `forbidden`, existing or not.',
       'The answer sets the cookie of a new session as the target, marked with the impersonator, which ends after',
       `SERVICE_AUTH_IMPERSONATION_TTL (${config.sessions.impersonationTtlSeconds} s),`,
       'on `DELETE /api/impersonation`,',
-      'or with the impersonator\'s own session; the next request after the time is up is the impersonator\'s own',
+      "or with the impersonator's own session; the next request after the time is up is the impersonator's own",
       'again.',
       'Meanwhile the target’s password, address, second factor, sessions and tokens, the account’s deletion and',
       'another impersonation are 403 `impersonation_forbidden`, and every audit record names the impersonator.',

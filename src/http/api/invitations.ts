@@ -54,8 +54,7 @@ export const listInvitations = orgEndpoint({
   operationId: 'listInvitations',
   summary: 'The pending invitations of an organization',
   description:
-    `Not accepted, revoked or expired; oldest first; never their tokens. ${needs('`read Invitation`')}` +
-    TOKENS_NOTE,
+    `Not accepted, revoked or expired; oldest first; never their tokens. ${needs('`read Invitation`')}` + TOKENS_NOTE,
   guards: IN_ORG,
   parameters: [ORG],
   responses: ({ config, schemas }) => ({

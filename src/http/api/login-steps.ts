@@ -74,7 +74,7 @@ export const secondStepPasskeyOptions = endpoint({
   operationId: 'secondStepPasskeyOptions',
   summary: 'Options for a passkey as the login’s second step',
   description:
-    'For the `ticket` of the mfa_required answer: a challenge (single use, 5 minutes) that only the ticket\'s user\'s' +
+    "For the `ticket` of the mfa_required answer: a challenge (single use, 5 minutes) that only the ticket's user's" +
     ' passkeys may answer, for `startAuthentication`; the answer goes to `POST /login/mfa` as `passkey`. ' +
     SAME_SITE,
   tags: ['account'],
@@ -107,7 +107,7 @@ export const passkeyLogin = endpoint({
   operationId: 'passkeyLogin',
   summary: 'Sign in with a passkey, without a password',
   description:
-    'The browser\'s answer to the options; a new session, as a login (event `user_login`). A passkey is both' +
+    "The browser's answer to the options; a new session, as a login (event `user_login`). A passkey is both" +
     ` factors: no second step follows. ${SAME_SITE}`,
   tags: ['account'],
   guards: [checkedSameSite('login')],

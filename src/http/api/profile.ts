@@ -93,7 +93,7 @@ export const deleteAccount = accountEndpoint({
   summary: 'Delete the account',
   description: ({ config }) =>
     [
-      'With the password. The user\'s memberships, sessions, tokens, links and role links go with it, in one',
+      "With the password. The user's memberships, sessions, tokens, links and role links go with it, in one",
       'transaction; the address may register again. The last owner of an organization with other members is 409',
       `\`last_owner\`. ${wrongPassword(config)} The deletion page’s form posts to \`POST /delete-account\` instead,`,
       'since forms cannot send DELETE.',

@@ -138,16 +138,18 @@ export function tokensApi({ tokens, newToken }: TokensApiDeps, kit: GuardKit): E
     await tokens.revoke(id, req.user!.id);
     res.status(204).end();
   };
-  return new EndpointRouter(kit)
-    .on(createToken, async (req, res) => {
-      assertSession(req);
-      const created = await tokens.create(req.user!.id, parseBody(newToken, req));
-      res.status(201).json(created);
-    })
-    .on(listTokens, async (req, res) => {
-      res.json({ tokens: await ownTokens(tokens, req) });
-    })
-    .on(deleteToken, revoking)
-    // What the revoke confirmation page's form posts to (HTML forms cannot send DELETE), for API clients too.
-    .on(revokeToken, revoking);
+  return (
+    new EndpointRouter(kit)
+      .on(createToken, async (req, res) => {
+        assertSession(req);
+        const created = await tokens.create(req.user!.id, parseBody(newToken, req));
+        res.status(201).json(created);
+      })
+      .on(listTokens, async (req, res) => {
+        res.json({ tokens: await ownTokens(tokens, req) });
+      })
+      .on(deleteToken, revoking)
+      // What the revoke confirmation page's form posts to (HTML forms cannot send DELETE), for API clients too.
+      .on(revokeToken, revoking)
+  );
 }

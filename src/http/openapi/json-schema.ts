@@ -23,7 +23,8 @@ export class SchemaComponents {
   of(schema: z.ZodType, io: Direction): Schema {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw' });
     const { $schema: _dialect, $defs, ...root } = json;
-    for (const [id, definition] of Object.entries($defs ?? {})) this.add(id, relink(definition) as OpenAPIV3_1.SchemaObject);
+    for (const [id, definition] of Object.entries($defs ?? {}))
+      this.add(id, relink(definition) as OpenAPIV3_1.SchemaObject);
     return relink(root) as Schema;
   }
 
@@ -42,6 +43,11 @@ function relink(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(relink);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, key === '$ref' && typeof item === 'string' && item.startsWith(DEFS) ? COMPONENTS + item.slice(DEFS.length) : relink(item)]),
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === '$ref' && typeof item === 'string' && item.startsWith(DEFS)
+        ? COMPONENTS + item.slice(DEFS.length)
+        : relink(item),
+    ]),
   );
 }

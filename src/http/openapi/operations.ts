@@ -101,15 +101,27 @@ export function limitNote(config: AuthConfig, rate: Rate, what: string, key: str
 
 /** A browser's navigation without credentials goes to the login page, and comes back after. */
 export function toLoginPage(config: AuthConfig): Response {
-  return redirect((`A browser’s navigation without credentials: to \`${config.urlPrefix}/login?next=…\`, and ` +
-    `back after logging in`));
+  return redirect(
+    `A browser’s navigation without credentials: to \`${config.urlPrefix}/login?next=…\`, and ` +
+      `back after logging in`,
+  );
 }
 
 export function pathId(description: string): OpenAPIV3_1.ParameterObject {
-  return { name: 'id', in: 'path', required: true, description, schema: { type: 'string', minLength: 1, maxLength: MAX_PATH_SEGMENT } };
+  return {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description,
+    schema: { type: 'string', minLength: 1, maxLength: MAX_PATH_SEGMENT },
+  };
 }
 
-export function queryParameter(name: string, description: string, schema: OpenAPIV3_1.ParameterObject['schema'] = { type: 'string' }): OpenAPIV3_1.ParameterObject {
+export function queryParameter(
+  name: string,
+  description: string,
+  schema: OpenAPIV3_1.ParameterObject['schema'] = { type: 'string' },
+): OpenAPIV3_1.ParameterObject {
   return { name, in: 'query', required: false, description, schema };
 }
 
@@ -132,5 +144,11 @@ export function sessionCookieName(config: AuthConfig): string {
 export function sessionCookieHeader({ config }: DocumentContext, description: string, required = true): Headers {
   const name = sessionCookieName(config);
   const pattern = `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=`;
-  return { 'Set-Cookie': { description: `${description}: \`${name}\`, HttpOnly, SameSite=Lax, Path=/`, required, schema: { type: 'string', pattern } } };
+  return {
+    'Set-Cookie': {
+      description: `${description}: \`${name}\`, HttpOnly, SameSite=Lax, Path=/`,
+      required,
+      schema: { type: 'string', pattern },
+    },
+  };
 }

@@ -5,7 +5,17 @@
 import { escapeHtml } from './html.js';
 import type { PageTexts } from './texts.js';
 
-export type AccountPage = 'sessions' | 'password' | 'email' | 'mfa' | 'passkeys' | 'identities' | 'tokens' | 'orgs' | 'security-log' | 'delete-account';
+export type AccountPage =
+  | 'sessions'
+  | 'password'
+  | 'email'
+  | 'mfa'
+  | 'passkeys'
+  | 'identities'
+  | 'tokens'
+  | 'orgs'
+  | 'security-log'
+  | 'delete-account';
 
 export function accountNav(prefix: string, texts: PageTexts, current: AccountPage): string {
   const t = texts.account;
@@ -22,8 +32,9 @@ export function accountNav(prefix: string, texts: PageTexts, current: AccountPag
     ['delete-account', t.deleteAccount],
   ];
   const links = pages.map(
-    ([page, text]) => (`<a ` +
-      `href="${escapeHtml(prefix)}/${page}"${page === current ? ' aria-current="page"' : ''}>${escapeHtml(text)}</a>`),
+    ([page, text]) =>
+      `<a ` +
+      `href="${escapeHtml(prefix)}/${page}"${page === current ? ' aria-current="page"' : ''}>${escapeHtml(text)}</a>`,
   );
   return `\n    <nav aria-label="${escapeHtml(t.heading)}"><h2>${escapeHtml(t.heading)}</h2><p>${links.join(' · ')}</p></nav>`;
 }

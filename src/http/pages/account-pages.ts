@@ -45,12 +45,30 @@ const emailField = (texts: PageTexts, email: string | null): FieldSpec => ({
   attributes: 'autocomplete="username" required maxlength="254"',
 });
 
-const hidden = (name: string, value: string | null) => (value ? `\n      <input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '');
+const hidden = (name: string, value: string | null) =>
+  value ? `\n      <input type="hidden" name="${name}" value="${escapeHtml(value)}">` : '';
 
-export function loginPage({ prefix, texts, notice, errors, email, next, confirmationPending, providers }: AccountPageLocals): string {
+export function loginPage({
+  prefix,
+  texts,
+  notice,
+  errors,
+  email,
+  next,
+  confirmationPending,
+  providers,
+}: AccountPageLocals): string {
   const t = texts.login;
   const { fields, summary } = renderFields(
-    [emailField(texts, email), { name: 'password', label: texts.password, type: 'password', attributes: 'autocomplete="current-password" required' }],
+    [
+      emailField(texts, email),
+      {
+        name: 'password',
+        label: texts.password,
+        type: 'password',
+        attributes: 'autocomplete="current-password" required',
+      },
+    ],
     errors,
     texts,
   );
@@ -73,12 +91,20 @@ export function loginPage({ prefix, texts, notice, errors, email, next, confirma
  * A button per identity provider: a link to `/sso/<id>` carrying `next` (a link, not a form: the
  * pages' `form-action 'self'` would stop a form's redirect on to the provider).
  */
-function providerButtons(prefix: string, texts: PageTexts, next: string | null, providers: { id: string; name: string }[]): string {
+function providerButtons(
+  prefix: string,
+  texts: PageTexts,
+  next: string | null,
+  providers: { id: string; name: string }[],
+): string {
   if (providers.length === 0) return '';
   const query = next ? `?next=${encodeURIComponent(next)}` : '';
-  const buttons = providers.map(({ id, name }) => (`\n    <p><a class="button" href="` +
-    `${escapeHtml(`${prefix}/sso/${encodeURIComponent(id)}${query}`)}">` +
-    `${escapeHtml(texts.sso.signInWith(name))}</a></p>`));
+  const buttons = providers.map(
+    ({ id, name }) =>
+      `\n    <p><a class="button" href="` +
+      `${escapeHtml(`${prefix}/sso/${encodeURIComponent(id)}${query}`)}">` +
+      `${escapeHtml(texts.sso.signInWith(name))}</a></p>`,
+  );
   return `\n    <p>${escapeHtml(texts.sso.or)}</p>${buttons.join('')}`;
 }
 
@@ -95,7 +121,13 @@ export function registerPage({ prefix, texts, notice, errors, email, next, passw
   const { fields, summary } = renderFields(
     [
       emailField(texts, email),
-      { name: 'password', label: texts.password, type: 'password', hint: passwordHint, attributes: 'autocomplete="new-password" required' },
+      {
+        name: 'password',
+        label: texts.password,
+        type: 'password',
+        hint: passwordHint,
+        attributes: 'autocomplete="new-password" required',
+      },
     ],
     errors,
     texts,
@@ -127,7 +159,15 @@ export function forgotPage({ prefix, texts, notice, errors, email }: AccountPage
   });
 }
 
-export function resetPage({ prefix, texts, notice, errors, token, tokenUsable, passwordHint }: AccountPageLocals): string {
+export function resetPage({
+  prefix,
+  texts,
+  notice,
+  errors,
+  token,
+  tokenUsable,
+  passwordHint,
+}: AccountPageLocals): string {
   const t = texts.reset;
   if (!token || !tokenUsable) {
     return layout({
@@ -138,7 +178,15 @@ export function resetPage({ prefix, texts, notice, errors, token, tokenUsable, p
     });
   }
   const { fields, summary } = renderFields(
-    [{ name: 'password', label: texts.newPassword, type: 'password', hint: passwordHint, attributes: 'autocomplete="new-password" required' }],
+    [
+      {
+        name: 'password',
+        label: texts.newPassword,
+        type: 'password',
+        hint: passwordHint,
+        attributes: 'autocomplete="new-password" required',
+      },
+    ],
     errors,
     texts,
   );

@@ -50,7 +50,13 @@ export function accountPages(deps: AccountPageDeps, kit: GuardKit): EndpointRout
   const { config, actions, resets, pluggable, providers } = deps;
   const prefix = config.urlPrefix;
 
-  const show = (req: Request, res: Response, status: number, name: AccountEndpoint, locals: Partial<AccountPageLocals> = {}): Promise<void> => {
+  const show = (
+    req: Request,
+    res: Response,
+    status: number,
+    name: AccountEndpoint,
+    locals: Partial<AccountPageLocals> = {},
+  ): Promise<void> => {
     const { texts } = pluggable;
     const base: AccountPageLocals = {
       prefix,

@@ -131,7 +131,13 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
  * into the pages that use passkeys: served by the package, never from a CDN.
  */
 export const WEBAUTHN_BROWSER = readFileSync(
-  join(dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'),
+  join(
+    dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')),
+    '..',
+    'dist',
+    'bundle',
+    'index.umd.min.js',
+  ),
   'utf8',
 );
 

@@ -54,7 +54,11 @@ export function confirmPage({ prefix, texts, state, token, email, errors }: Conf
   const login = `    <p><a href="${escapeHtml(prefix)}/login">${escapeHtml(t.login)}</a></p>`;
   switch (state) {
     case 'ask':
-      return layout({ title: t.title, texts, body: `    <p>${escapeHtml(t.intro)}</p>\n${tokenForm(`${prefix}/confirm`, token, t.submit)}` });
+      return layout({
+        title: t.title,
+        texts,
+        body: `    <p>${escapeHtml(t.intro)}</p>\n${tokenForm(`${prefix}/confirm`, token, t.submit)}`,
+      });
     case 'confirmed':
       return layout({ title: t.title, texts, notice: { kind: 'info', text: t.confirmed(email ?? '') }, body: login });
     case 'sent':
@@ -62,7 +66,15 @@ export function confirmPage({ prefix, texts, state, token, email, errors }: Conf
     case 'unusable':
     case 'resend': {
       const { fields, summary } = renderFields(
-        [{ name: 'email', label: texts.email, type: 'email', value: email ?? '', attributes: 'autocomplete="email" required maxlength="254"' }],
+        [
+          {
+            name: 'email',
+            label: texts.email,
+            type: 'email',
+            value: email ?? '',
+            attributes: 'autocomplete="email" required maxlength="254"',
+          },
+        ],
         errors,
         texts,
       );
@@ -84,9 +96,18 @@ export function confirmEmailPage({ prefix, texts, state, token, email }: Confirm
   const again = `    <p><a href="${escapeHtml(prefix)}/email">${escapeHtml(t.askAgain)}</a></p>`;
   switch (state) {
     case 'ask':
-      return layout({ title: t.title, texts, body: `    <p>${escapeHtml(t.intro)}</p>\n${tokenForm(`${prefix}/confirm-email`, token, t.submit)}` });
+      return layout({
+        title: t.title,
+        texts,
+        body: `    <p>${escapeHtml(t.intro)}</p>\n${tokenForm(`${prefix}/confirm-email`, token, t.submit)}`,
+      });
     case 'changed':
-      return layout({ title: t.title, texts, notice: { kind: 'info', text: t.changed(email ?? '') }, body: `    <p><a href="/">${escapeHtml(t.continue)}</a></p>` });
+      return layout({
+        title: t.title,
+        texts,
+        notice: { kind: 'info', text: t.changed(email ?? '') },
+        body: `    <p><a href="/">${escapeHtml(t.continue)}</a></p>`,
+      });
     case 'taken':
       return layout({ title: t.title, texts, notice: { kind: 'error', text: t.taken }, body: again });
     case 'unusable':

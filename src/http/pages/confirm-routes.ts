@@ -61,7 +61,14 @@ export function confirmPages(deps: ConfirmPageDeps, kit: GuardKit): EndpointRout
   const prefix = config.urlPrefix;
 
   const showConfirm = (req: Request, res: Response, status: number, extra: ConfirmExtras): Promise<void> =>
-    sendPage(req, res, status, 'confirm', { prefix, texts: pluggable.texts, token: null, email: null, errors: null, ...extra });
+    sendPage(req, res, status, 'confirm', {
+      prefix,
+      texts: pluggable.texts,
+      token: null,
+      email: null,
+      errors: null,
+      ...extra,
+    });
   const showConfirmEmail = (req: Request, res: Response, status: number, extra: ConfirmEmailExtras): Promise<void> =>
     sendPage(req, res, status, 'confirm-email', { prefix, texts: pluggable.texts, token: null, email: null, ...extra });
 
@@ -85,7 +92,11 @@ export function confirmPages(deps: ConfirmPageDeps, kit: GuardKit): EndpointRout
     page: () => `${prefix}/confirm`,
     async showAgain(req, res, error, refusal) {
       if (!refusal) return false;
-      await showConfirm(req, res, error.status, { state: 'resend', email: textField(req, 'email'), errors: refusal.errors });
+      await showConfirm(req, res, error.status, {
+        state: 'resend',
+        email: textField(req, 'email'),
+        errors: refusal.errors,
+      });
       return true;
     },
   };

@@ -29,7 +29,11 @@ export interface FieldSpec {
 }
 
 /** The fields, each with its error, and the summary of those errors (empty when there are none). */
-export function renderFields(specs: FieldSpec[], errors: FieldErrors | null | undefined, texts: PageTexts): { fields: string; summary: string } {
+export function renderFields(
+  specs: FieldSpec[],
+  errors: FieldErrors | null | undefined,
+  texts: PageTexts,
+): { fields: string; summary: string } {
   const invalid = specs.filter((spec) => errors?.[spec.name]);
   const fields = specs.map((spec) => field(spec, errors?.[spec.name], spec === invalid[0], texts)).join('');
   const summary = invalid.length
@@ -50,11 +54,13 @@ function field(spec: FieldSpec, error: FieldError | undefined, autofocus: boolea
   const { name } = spec;
   const describedBy = [error ? `${name}-error` : '', spec.hint ? `${name}-hint` : ''].filter(Boolean).join(' ');
   const hint = spec.hint ? `\n        <p class="hint" id="${name}-hint">${escapeHtml(spec.hint)}</p>` : '';
-  const items = error?.items?.length ? `<ul>${error.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
+  const items = error?.items?.length
+    ? `<ul>${error.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+    : '';
   const message = error
-    ? (`\n        <div class="field-error" id="${name}-error"><span ` +
+    ? `\n        <div class="field-error" id="${name}-error"><span ` +
       `class="visually-hidden">${escapeHtml(texts.errorPrefix)} ` +
-      `</span>${escapeHtml(error.message)}${items}</div>`)
+      `</span>${escapeHtml(error.message)}${items}</div>`
     : '';
   const extra = [
     spec.attributes ?? '',
@@ -74,8 +80,11 @@ function control(spec: FieldSpec, extra: string[]): string {
   const attributes = extra.length ? ` ${extra.join(' ')}` : '';
   if (spec.options) {
     const chosen = String(spec.value ?? '');
-    const options = spec.options.map((o) => (`<option ` +
-      `value="${escapeHtml(o.value)}"${o.value === chosen ? ' selected' : ''}>${escapeHtml(o.label)}</option>`));
+    const options = spec.options.map(
+      (o) =>
+        `<option ` +
+        `value="${escapeHtml(o.value)}"${o.value === chosen ? ' selected' : ''}>${escapeHtml(o.label)}</option>`,
+    );
     return `<select id="${name}" name="${name}"${attributes}>${options.join('')}</select>`;
   }
   const value = spec.value === undefined ? '' : ` value="${escapeHtml(spec.value)}"`;

@@ -7,7 +7,14 @@ import { mfaPage, secondStepPage, type MfaPageLocals, type SecondStepPageLocals 
 import { orgPage, orgsPage, type OrgPageLocals, type OrgsPageLocals } from './org-pages.js';
 import { passkeysPage, type PasskeysPageLocals } from './passkeys-page.js';
 import { problemPage, type ProblemPageLocals } from './problem-page.js';
-import { deleteAccountPage, emailPage, passwordPage, type DeleteAccountPageLocals, type EmailPageLocals, type PasswordPageLocals } from './profile-pages.js';
+import {
+  deleteAccountPage,
+  emailPage,
+  passwordPage,
+  type DeleteAccountPageLocals,
+  type EmailPageLocals,
+  type PasswordPageLocals,
+} from './profile-pages.js';
 import { revokePage, type RevokePageLocals } from './revoke-page.js';
 import { securityLogPage, type SecurityLogPageLocals } from './security-log-page.js';
 import { sessionsPage, type SessionsPageLocals } from './sessions-page.js';

@@ -34,8 +34,9 @@ export function invitationPage(locals: InvitationPageLocals): string {
   const t = texts.invitation;
   const prefix = escapeHtml(locals.prefix);
   const next = encodeURIComponent(locals.back);
-  const about = invitation ? (`    ` +
-    `<p><strong>${escapeHtml(t.question(invitation.org.name, invitation.roles.join(', ')))}</strong></p>\n`) : '';
+  const about = invitation
+    ? `    ` + `<p><strong>${escapeHtml(t.question(invitation.org.name, invitation.roles.join(', ')))}</strong></p>\n`
+    : '';
   let body: string;
   switch (locals.state) {
     case 'accept':

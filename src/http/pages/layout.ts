@@ -23,7 +23,15 @@ export interface LayoutOptions {
   passkeys?: boolean;
 }
 
-export function layout({ title, body, texts, notice, wide = false, script = false, passkeys = false }: LayoutOptions): string {
+export function layout({
+  title,
+  body,
+  texts,
+  notice,
+  wide = false,
+  script = false,
+  passkeys = false,
+}: LayoutOptions): string {
   return `<!doctype html>
 <html lang="${escapeHtml(texts.lang)}">
 <head>
@@ -46,7 +54,9 @@ ${notice ? noticeHtml(notice) : ''}${body}
 
 function noticeHtml(notice: Notice): string {
   const role = notice.kind === 'error' ? 'alert' : 'status';
-  const items = notice.items?.length ? `<ul>${notice.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
+  const items = notice.items?.length
+    ? `<ul>${notice.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+    : '';
   return `    <div class="notice ${notice.kind}" role="${role}"><p>${escapeHtml(notice.text)}</p>${items}</div>\n`;
 }
 
@@ -62,11 +72,19 @@ export interface ImpersonationBanner {
  * same-site rule refuses it from another site (the CSRF protection of these pages, docs/security.md).
  * Added to the finished page here rather than by each page, so no page can leave it out.
  */
-export function withImpersonationBanner(html: string, texts: PageTexts, banner: ImpersonationBanner | undefined): string {
+export function withImpersonationBanner(
+  html: string,
+  texts: PageTexts,
+  banner: ImpersonationBanner | undefined,
+): string {
   if (!banner) return html;
   const t = texts.impersonation;
-  const form = (`<form method="post" ` +
+  const form =
+    `<form method="post" ` +
     `action="${escapeHtml(banner.stopAction)}"><p>${escapeHtml(t.banner(banner.email))} — ` +
-    `<button type="submit">${escapeHtml(t.stop)}</button></p></form>`);
-  return html.replace('<body>\n', `<body>\n  <aside class="impersonation" aria-label="${escapeHtml(t.label)}">${form}</aside>\n`);
+    `<button type="submit">${escapeHtml(t.stop)}</button></p></form>`;
+  return html.replace(
+    '<body>\n',
+    `<body>\n  <aside class="impersonation" aria-label="${escapeHtml(t.label)}">${form}</aside>\n`,
+  );
 }

@@ -59,9 +59,21 @@ export function mfaPage(locals: MfaPageLocals): string {
     <ul class="codes">${locals.recoveryCodes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join('')}</ul>
     <p><a href="${escapeHtml(prefix)}/mfa">${escapeHtml(t.done)}</a></p>`;
   } else if (locals.setup) {
-    const code = renderFields([{ name: 'code', label: t.code, hint: t.codeHint, attributes: (('inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required ' +
-      '') +
-      'autofocus') }], locals.errors, texts);
+    const code = renderFields(
+      [
+        {
+          name: 'code',
+          label: t.code,
+          hint: t.codeHint,
+          attributes:
+            'inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required ' +
+            '' +
+            'autofocus',
+        },
+      ],
+      locals.errors,
+      texts,
+    );
     summary = code.summary;
     body = `    <p>${escapeHtml(t.scan)}</p>
     <figure class="qr">${locals.setup.qrSvg}</figure>
@@ -70,7 +82,18 @@ export function mfaPage(locals: MfaPageLocals): string {
       <button type="submit">${escapeHtml(t.confirm)}</button>
     </form>`;
   } else if (locals.state === 'enabled') {
-    const password = renderFields([{ name: 'password', label: texts.password, type: 'password', attributes: 'autocomplete="current-password" required' }], locals.errors, texts);
+    const password = renderFields(
+      [
+        {
+          name: 'password',
+          label: texts.password,
+          type: 'password',
+          attributes: 'autocomplete="current-password" required',
+        },
+      ],
+      locals.errors,
+      texts,
+    );
     summary = password.summary;
     body = `    <p>${escapeHtml(t.on(locals.recoveryCodesLeft))}</p>
     <p>${escapeHtml(t.removeIntro)}</p>
@@ -84,7 +107,12 @@ export function mfaPage(locals: MfaPageLocals): string {
       <button type="submit">${escapeHtml(t.setUp)}</button>
     </form>`;
   }
-  return layout({ title: t.title, texts, notice: locals.notice, body: `${summary}${body}${accountNav(prefix, texts, 'mfa')}` });
+  return layout({
+    title: t.title,
+    texts,
+    notice: locals.notice,
+    body: `${summary}${body}${accountNav(prefix, texts, 'mfa')}`,
+  });
 }
 
 export function secondStepPage(locals: SecondStepPageLocals): string {
@@ -94,13 +122,27 @@ export function secondStepPage(locals: SecondStepPageLocals): string {
       <input type="hidden" name="ticket" value="${escapeHtml(locals.ticket)}">${locals.next ? `\n      <input type="hidden" name="next" value="${escapeHtml(locals.next)}">` : ''}`;
   const recoveryRefused = locals.errors?.['recovery_code'] !== undefined;
   const code = renderFields(
-    [{ name: 'code', label: t.code, attributes: (`inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" ` +
-      `required${recoveryRefused ? '' : ' autofocus'}`) }],
+    [
+      {
+        name: 'code',
+        label: t.code,
+        attributes:
+          `inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" ` +
+          `required${recoveryRefused ? '' : ' autofocus'}`,
+      },
+    ],
     recoveryRefused ? null : locals.errors,
     texts,
   );
   const recovery = renderFields(
-    [{ name: 'recovery_code', label: t.recoveryCode, hint: t.recoveryHint, attributes: `autocomplete="off" spellcheck="false" required${recoveryRefused ? ' autofocus' : ''}` }],
+    [
+      {
+        name: 'recovery_code',
+        label: t.recoveryCode,
+        hint: t.recoveryHint,
+        attributes: `autocomplete="off" spellcheck="false" required${recoveryRefused ? ' autofocus' : ''}`,
+      },
+    ],
     recoveryRefused ? locals.errors : null,
     texts,
   );

@@ -77,7 +77,12 @@ export interface MfaPageDeps {
 export function mfaPages({ config, mfa, account, pluggable }: MfaPageDeps, kit: GuardKit): EndpointRouter {
   const prefix = config.urlPrefix;
 
-  const show = async (req: Request, res: Response, status: number, locals: Partial<MfaPageLocals> = {}): Promise<void> => {
+  const show = async (
+    req: Request,
+    res: Response,
+    status: number,
+    locals: Partial<MfaPageLocals> = {},
+  ): Promise<void> => {
     const state = await mfa.state(req);
     await sendPage(req, res, status, 'mfa', {
       prefix,
@@ -190,5 +195,13 @@ export function showSecondStep(
   errors: MfaPageLocals['errors'] = null,
 ): Promise<void> {
   const next = optionalNext(textField(req, 'next'));
-  return sendPage(req, res, status, 'login-mfa', { prefix, texts, ticket: step.ticket, passkey: step.methods.includes('passkey'), next, errors, notice: null });
+  return sendPage(req, res, status, 'login-mfa', {
+    prefix,
+    texts,
+    ticket: step.ticket,
+    passkey: step.methods.includes('passkey'),
+    next,
+    errors,
+    notice: null,
+  });
 }

@@ -75,8 +75,9 @@ export const defaultMfaTexts: MfaTexts = {
     code: 'Code from the app',
     codeHint: 'The 6 digits the app shows now.',
     confirm: 'Turn on',
-    on: (codesLeft) => (`Logging in takes your password and a code from your authenticator app. ${codesLeft} ` +
-      `recovery ${codesLeft === 1 ? 'code' : 'codes'} left.`),
+    on: (codesLeft) =>
+      `Logging in takes your password and a code from your authenticator app. ${codesLeft} ` +
+      `recovery ${codesLeft === 1 ? 'code' : 'codes'} left.`,
     codesTitle: 'Your recovery codes',
     codesIntro: 'Keep these somewhere safe: each logs you in once if you lose your phone. They are shown only now.',
     done: 'I have saved them',
@@ -88,8 +89,9 @@ export const defaultMfaTexts: MfaTexts = {
   },
   passkeys: {
     title: 'Passkeys',
-    intro: ('A passkey signs you in without a password: your phone or computer unlocks it with your ' +
-      'face, fingerprint or screen lock.'),
+    intro:
+      'A passkey signs you in without a password: your phone or computer unlocks it with your ' +
+      'face, fingerprint or screen lock.',
     caption: (email) => `The passkeys of ${email} (times in UTC)`,
     none: 'No passkeys yet.',
     columns: { name: 'Name', created: 'Added', lastUsed: 'Last used', actions: 'Actions' },

@@ -85,4 +85,3 @@ export const revokeInvitationForm = orgButton({
 });
 
 export const ORG_PAGES = [orgsPage, orgPage, setMemberRolesForm, removeMemberForm, revokeInvitationForm];
-

@@ -76,7 +76,13 @@ export function orgsPage(locals: OrgsPageLocals): string {
     const { fields, summary } = renderFields(
       [
         { name: 'name', label: t.name, value: values.name ?? '', attributes: 'required maxlength="100"' },
-        { name: 'slug', label: t.slug, value: values.slug ?? '', hint: t.slugHint, attributes: 'maxlength="48" pattern="[a-z0-9-]{2,48}" autocomplete="off" spellcheck="false"' },
+        {
+          name: 'slug',
+          label: t.slug,
+          value: values.slug ?? '',
+          hint: t.slugHint,
+          attributes: 'maxlength="48" pattern="[a-z0-9-]{2,48}" autocomplete="off" spellcheck="false"',
+        },
       ],
       locals.errors,
       texts,
@@ -146,13 +152,26 @@ function inviteForm(locals: OrgPageLocals): string {
   const { texts, org, assignable } = locals;
   const t = texts.org;
   const values = locals.values ?? { email: null, roles: [] };
-  const { fields, summary } = renderFields([{ name: 'email', label: t.inviteEmail, type: 'email', value: values.email ?? '', attributes: 'required autocomplete="off"' }], locals.errors, texts);
+  const { fields, summary } = renderFields(
+    [
+      {
+        name: 'email',
+        label: t.inviteEmail,
+        type: 'email',
+        value: values.email ?? '',
+        attributes: 'required autocomplete="off"',
+      },
+    ],
+    locals.errors,
+    texts,
+  );
   const rolesError = locals.errors?.['roles'];
   const error = rolesError
     ? `<div class="field-error" id="roles-error"><span class="visually-hidden">${escapeHtml(texts.errorPrefix)} </span>${escapeHtml(rolesError.message)}</div>`
     : '';
   const summaryAll =
-    summary || (rolesError ? `    <div class="error-summary" role="alert"><p>${escapeHtml(rolesError.message)}</p></div>\n` : '');
+    summary ||
+    (rolesError ? `    <div class="error-summary" role="alert"><p>${escapeHtml(rolesError.message)}</p></div>\n` : '');
   return `    <h2 id="invite-heading">${escapeHtml(t.inviteHeading)}</h2>
 ${summaryAll}    <form method="post" action="${escapeHtml(locals.prefix)}/api/orgs/${encodeURIComponent(org.slug)}/invitations" aria-labelledby="invite-heading" novalidate>${fields}
       <fieldset class="${rolesError ? 'invalid' : ''}"${rolesError ? ' aria-describedby="roles-error"' : ''}><legend>${escapeHtml(t.inviteRoles)}</legend>${error}${roleChoices('invite', assignable, values.roles, assignable)}</fieldset>

@@ -35,7 +35,12 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
   const prefix = config.urlPrefix;
   const orgPath = (req: Request) => `${prefix}/orgs/${encodeURIComponent(req.org!.slug)}`;
 
-  const showOrgs = async (req: Request, res: Response, status: number, extra: Partial<Pick<OrgsPageLocals, 'notice' | 'errors' | 'values'>> = {}): Promise<void> => {
+  const showOrgs = async (
+    req: Request,
+    res: Response,
+    status: number,
+    extra: Partial<Pick<OrgsPageLocals, 'notice' | 'errors' | 'values'>> = {},
+  ): Promise<void> => {
     await sendPage(req, res, status, 'orgs', {
       prefix,
       texts: pluggable.texts,
@@ -49,7 +54,12 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
     });
   };
 
-  const showOrg = async (req: Request, res: Response, status: number, extra: Partial<Pick<OrgPageLocals, 'notice' | 'errors' | 'values'>> = {}): Promise<void> => {
+  const showOrg = async (
+    req: Request,
+    res: Response,
+    status: number,
+    extra: Partial<Pick<OrgPageLocals, 'notice' | 'errors' | 'values'>> = {},
+  ): Promise<void> => {
     const org = orgs.show(req);
     const self = req.user!.id;
     const assignable = orgs.assignable(req);
@@ -58,11 +68,17 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
           ...member,
           self: member.user_id === self,
           mayChangeRoles: assignable.length > 0 && orgs.may(req, 'update', 'Membership', member, 'roles'),
-          mayRemove: member.user_id !== self && orgs.may(req, 'delete', 'Membership', member) && member.roles.every((role) => assignable.includes(role)),
+          mayRemove:
+            member.user_id !== self &&
+            orgs.may(req, 'delete', 'Membership', member) &&
+            member.roles.every((role) => assignable.includes(role)),
         }))
       : null;
     const invitations = req.ability!.can('read', 'Invitation')
-      ? (await orgs.invitations(req)).map((invitation) => ({ ...invitation, mayRevoke: orgs.may(req, 'delete', 'Invitation', invitation) }))
+      ? (await orgs.invitations(req)).map((invitation) => ({
+          ...invitation,
+          mayRevoke: orgs.may(req, 'delete', 'Invitation', invitation),
+        }))
       : null;
     await sendPage(req, res, status, 'org', {
       prefix,
@@ -85,10 +101,16 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
     fields: ['name', 'slug'],
     page: () => `${prefix}/orgs`,
     async showAgain(req, res, error) {
-      const closed = error.code === 'forbidden' ? { errors: null, notice: { kind: 'error' as const, text: pluggable.texts.orgs.creationClosed } } : undefined;
+      const closed =
+        error.code === 'forbidden'
+          ? { errors: null, notice: { kind: 'error' as const, text: pluggable.texts.orgs.creationClosed } }
+          : undefined;
       const refusal = closed ?? orgRefusal(error, pluggable.texts);
       if (!refusal || !req.user) return false;
-      await showOrgs(req, res, error.status, { ...refusal, values: { name: textField(req, 'name'), slug: textField(req, 'slug') } });
+      await showOrgs(req, res, error.status, {
+        ...refusal,
+        values: { name: textField(req, 'name'), slug: textField(req, 'slug') },
+      });
       return true;
     },
   };
@@ -100,10 +122,22 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
     async showAgain(req, res, error) {
       const refusal = orgRefusal(error, pluggable.texts);
       // Not when the page itself would be refused (not in it, or no `read` on it): that gets a page of its own.
-      if (!refusal || !req.user || !req.org || (error.code === 'not_found' && !req.membership) || !orgs.may(req, 'read', 'Organization', { ...req.org })) return false;
+      if (
+        !refusal ||
+        !req.user ||
+        !req.org ||
+        (error.code === 'not_found' && !req.membership) ||
+        !orgs.may(req, 'read', 'Organization', { ...req.org })
+      )
+        return false;
       const inviting = req.path.endsWith('/invitations');
       const values = inviting ? { email: textField(req, 'email'), roles: rolesSent(req) } : null;
-      await showOrg(req, res, error.status, inviting ? { ...refusal, values } : { notice: refusal.notice ?? noticeOf(refusal.errors), errors: null });
+      await showOrg(
+        req,
+        res,
+        error.status,
+        inviting ? { ...refusal, values } : { notice: refusal.notice ?? noticeOf(refusal.errors), errors: null },
+      );
       return true;
     },
   };
@@ -117,7 +151,9 @@ export function orgPages(deps: OrgPageDeps, kit: GuardKit): EndpointRouter {
       const org = await orgs.create(req, parseBody(orgSchemas.createForm, req));
       res.redirect(303, `${prefix}/orgs/${encodeURIComponent(org.slug)}`);
     })
-    .on(orgPage, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }), { form: formRoute(orgForm) })
+    .on(orgPage, (req, res) => showOrg(req, res, 200, { notice: orgNotice(req, pluggable.texts) }), {
+      form: formRoute(orgForm),
+    })
     .on(
       setMemberRolesForm,
       async (req, res) => {

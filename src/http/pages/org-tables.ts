@@ -39,7 +39,12 @@ ${rows.join('\n')}
  * A checkbox per role. One the user may not assign is shown as it is, disabled; when it is held, a
  * hidden field keeps it in what the form sends (a disabled checkbox sends nothing).
  */
-export function roleChoices(idPrefix: string, roles: readonly string[], checked: readonly string[], assignable: readonly string[]): string {
+export function roleChoices(
+  idPrefix: string,
+  roles: readonly string[],
+  checked: readonly string[],
+  assignable: readonly string[],
+): string {
   return `<div class="choices">${roles
     .map((role) => {
       const id = `${idPrefix}-role-${role}`;

@@ -138,12 +138,14 @@ export const defaultOrgTexts: OrgTexts = {
     title: 'Invitation',
     question: (org, roles) => `You are invited to join ${org} as ${roles}.`,
     accept: 'Accept the invitation',
-    signIn: ('Log in with the address this invitation was mailed to, or create an account with it and ' +
-      'confirm it, then open this link again.'),
+    signIn:
+      'Log in with the address this invitation was mailed to, or create an account with it and ' +
+      'confirm it, then open this link again.',
     logIn: 'Log in',
     register: 'Create an account',
-    otherAccount: (email) => (`You are logged in as ${email}, but this invitation was mailed to another address. Log out, ` +
-      `then log in (or create an account) with the invited address and open this link again.`),
+    otherAccount: (email) =>
+      `You are logged in as ${email}, but this invitation was mailed to another address. Log out, ` +
+      `then log in (or create an account) with the invited address and open this link again.`,
     unconfirmed: 'Your email address is not confirmed yet. Confirm it first, then open this link again.',
     logOut: 'Log out',
     member: 'You are a member of this organization already.',

@@ -60,7 +60,8 @@ function addForm(prefix: string, texts: PageTexts): string {
     ` data-done="${prefix}/passkeys?added=1" data-status="passkey-status" data-failed="${escapeHtml(t.failed)}"`,
     ` data-password-refused="${escapeHtml(t.passwordRefused)}">${escapeHtml(t.add)}</button>`,
   ].join('');
-  return `
+  return (
+    `
     <h2>${escapeHtml(t.add)}</h2>
     <div class="field">
       <label for="passkey-name">${escapeHtml(t.nameLabel)}</label>
@@ -75,5 +76,6 @@ function addForm(prefix: string, texts: PageTexts): string {
     </div>
     <noscript><p>${escapeHtml(t.needsScript)}</p></noscript>
     ${button}
-    <p id="passkey-status" role="status" class="field-error"></p>`;
+    <p id="passkey-status" role="status" class="field-error"></p>`
+  );
 }

@@ -51,8 +51,19 @@ export function passwordPage({ prefix, texts, email, notice, errors, passwordHin
   const t = texts.changePassword;
   const { fields, summary } = renderFields(
     [
-      { name: 'current_password', label: t.current, type: 'password', attributes: 'autocomplete="current-password" required' },
-      { name: 'password', label: texts.newPassword, type: 'password', hint: passwordHint, attributes: 'autocomplete="new-password" required' },
+      {
+        name: 'current_password',
+        label: t.current,
+        type: 'password',
+        attributes: 'autocomplete="current-password" required',
+      },
+      {
+        name: 'password',
+        label: texts.newPassword,
+        type: 'password',
+        hint: passwordHint,
+        attributes: 'autocomplete="new-password" required',
+      },
     ],
     errors,
     texts,
@@ -72,8 +83,20 @@ export function emailPage({ prefix, texts, email, newEmail, notice, errors }: Em
   const t = texts.changeEmail;
   const { fields, summary } = renderFields(
     [
-      { name: 'email', label: t.newEmail, type: 'email', value: newEmail ?? '', attributes: 'autocomplete="email" required maxlength="254"' },
-      { name: 'password', label: texts.password, type: 'password', hint: t.passwordHint, attributes: 'autocomplete="current-password" required' },
+      {
+        name: 'email',
+        label: t.newEmail,
+        type: 'email',
+        value: newEmail ?? '',
+        attributes: 'autocomplete="email" required maxlength="254"',
+      },
+      {
+        name: 'password',
+        label: texts.password,
+        type: 'password',
+        hint: t.passwordHint,
+        attributes: 'autocomplete="current-password" required',
+      },
     ],
     errors,
     texts,
@@ -92,7 +115,14 @@ export function emailPage({ prefix, texts, email, newEmail, notice, errors }: Em
 export function deleteAccountPage({ prefix, texts, email, errors }: DeleteAccountPageLocals): string {
   const t = texts.deleteAccount;
   const { fields, summary } = renderFields(
-    [{ name: 'password', label: texts.password, type: 'password', attributes: 'autocomplete="current-password" required' }],
+    [
+      {
+        name: 'password',
+        label: texts.password,
+        type: 'password',
+        attributes: 'autocomplete="current-password" required',
+      },
+    ],
     errors,
     texts,
   );

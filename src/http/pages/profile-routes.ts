@@ -71,15 +71,37 @@ export function profilePages({ config, profile, pluggable }: ProfilePageDeps, ki
   const showPassword: Show<PasswordPageLocals> = (req, res, status, extra = {}) => {
     assertSession(req);
     const { texts } = pluggable;
-    return sendPage(req, res, status, 'password', { prefix, texts, email: req.user!.email, notice: null, errors: null, passwordHint: texts.passwordHint(config.passwords), ...extra });
+    return sendPage(req, res, status, 'password', {
+      prefix,
+      texts,
+      email: req.user!.email,
+      notice: null,
+      errors: null,
+      passwordHint: texts.passwordHint(config.passwords),
+      ...extra,
+    });
   };
   const showEmail: Show<EmailPageLocals> = (req, res, status, extra = {}) => {
     assertSession(req);
-    return sendPage(req, res, status, 'email', { prefix, texts: pluggable.texts, email: req.user!.email, newEmail: null, notice: null, errors: null, ...extra });
+    return sendPage(req, res, status, 'email', {
+      prefix,
+      texts: pluggable.texts,
+      email: req.user!.email,
+      newEmail: null,
+      notice: null,
+      errors: null,
+      ...extra,
+    });
   };
   const showDelete: Show<DeleteAccountPageLocals> = (req, res, status, extra = {}) => {
     assertSession(req);
-    return sendPage(req, res, status, 'delete-account', { prefix, texts: pluggable.texts, email: req.user!.email, errors: null, ...extra });
+    return sendPage(req, res, status, 'delete-account', {
+      prefix,
+      texts: pluggable.texts,
+      email: req.user!.email,
+      errors: null,
+      ...extra,
+    });
   };
 
   /**
@@ -87,7 +109,12 @@ export function profilePages({ config, profile, pluggable }: ProfilePageDeps, ki
    * password), a wrong password said to be that beside `passwordField`. Without a user (the
    * session ended) or for a refusal the form does not own, a page of its own.
    */
-  const passwordAgainForm = (path: string, fields: string[], passwordField: string, show: (req: Request, res: Response, error: AuthError, refusal: FormRefusal) => Promise<void>): FormRoute => ({
+  const passwordAgainForm = (
+    path: string,
+    fields: string[],
+    passwordField: string,
+    show: (req: Request, res: Response, error: AuthError, refusal: FormRefusal) => Promise<void>,
+  ): FormRoute => ({
     fields,
     page: () => `${prefix}${path}`,
     async showAgain(req, res, error, refusal) {
@@ -97,11 +124,18 @@ export function profilePages({ config, profile, pluggable }: ProfilePageDeps, ki
     },
   });
 
-  const passwordForm = passwordAgainForm('/password', ['current_password', 'password'], 'current_password', (req, res, error, refusal) => showPassword(req, res, error.status, refusal));
+  const passwordForm = passwordAgainForm(
+    '/password',
+    ['current_password', 'password'],
+    'current_password',
+    (req, res, error, refusal) => showPassword(req, res, error.status, refusal),
+  );
   const emailForm = passwordAgainForm('/email', ['email', 'password'], 'password', (req, res, error, refusal) =>
     showEmail(req, res, error.status, { ...refusal, newEmail: textField(req, 'email') }),
   );
-  const deleteForm = passwordAgainForm('/delete-account', ['password'], 'password', (req, res, error, refusal) => showDelete(req, res, error.status, { errors: refusal.errors }));
+  const deleteForm = passwordAgainForm('/delete-account', ['password'], 'password', (req, res, error, refusal) =>
+    showDelete(req, res, error.status, { errors: refusal.errors }),
+  );
 
   return new EndpointRouter(kit)
     .on(passwordPage, (req, res) => showPassword(req, res, 200))
@@ -133,7 +167,8 @@ export function profilePages({ config, profile, pluggable }: ProfilePageDeps, ki
  * current password" (there is no email to doubt), and another account's address as "choose another".
  */
 function inOwnWords(error: AuthError, refusal: FormRefusal, texts: PageTexts, passwordField: string): FormRefusal {
-  if (error.code === 'invalid_credentials') return { errors: { [passwordField]: { message: texts.errors.wrongPassword } }, notice: null };
+  if (error.code === 'invalid_credentials')
+    return { errors: { [passwordField]: { message: texts.errors.wrongPassword } }, notice: null };
   if (error.code === 'email_taken') return { errors: { email: { message: texts.changeEmail.taken } }, notice: null };
   return refusal;
 }

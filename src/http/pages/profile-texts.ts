@@ -8,7 +8,19 @@ import type { AuditType } from '../../audit/records.js';
 
 export interface ProfileTexts {
   /** The links between the account's own pages, at the foot of each. */
-  account: { heading: string; sessions: string; password: string; email: string; mfa: string; passkeys: string; identities: string; tokens: string; orgs: string; securityLog: string; deleteAccount: string };
+  account: {
+    heading: string;
+    sessions: string;
+    password: string;
+    email: string;
+    mfa: string;
+    passkeys: string;
+    identities: string;
+    tokens: string;
+    orgs: string;
+    securityLog: string;
+    deleteAccount: string;
+  };
   changePassword: { title: string; intro: string; current: string; submit: string };
   sessions: {
     title: string;
@@ -109,8 +121,9 @@ export const defaultProfileTexts: ProfileTexts = {
     endThisLabel: 'End this session (log out)',
     endOthers: 'End every other session',
     othersHint: 'Logs out every other device; this one stays logged in.',
-    limit: (max) => (`You can be logged in ${max === 1 ? 'once' : `${max} times`} at most: logging in once more ` +
-      `ends the oldest session.`),
+    limit: (max) =>
+      `You can be logged in ${max === 1 ? 'once' : `${max} times`} at most: logging in once more ` +
+      `ends the oldest session.`,
     ended: 'The session was ended: that device is logged out.',
     othersEnded: 'Every other session was ended: only this device is logged in.',
     passwordChanged: 'Your password has been changed. Every other session was ended.',

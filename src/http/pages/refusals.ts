@@ -40,7 +40,11 @@ export function formRefusal(error: AuthError, texts: PageTexts, config: AuthConf
         errors: {
           password: {
             message: e.passwordRules,
-            items: (error.errors ?? []).flatMap((item) => ('rule' in item && item.rule in e.rules ? [e.rules[item.rule as keyof typeof e.rules](config.passwords)] : [])),
+            items: (error.errors ?? []).flatMap((item) =>
+              'rule' in item && item.rule in e.rules
+                ? [e.rules[item.rule as keyof typeof e.rules](config.passwords)]
+                : [],
+            ),
           },
         },
       };

@@ -13,9 +13,19 @@ import { withImpersonationBanner } from './layout.js';
  * While the viewer acts as another user, every built-in page carries the banner (layout.ts), and
  * an application's own view gets `impersonation: { email, impersonator, stopAction }` to show its own.
  */
-export async function sendPage<N extends PageName>(req: Request, res: Response, status: number, name: N, locals: PageLocalsByName[N]): Promise<void> {
+export async function sendPage<N extends PageName>(
+  req: Request,
+  res: Response,
+  status: number,
+  name: N,
+  locals: PageLocalsByName[N],
+): Promise<void> {
   const acting = actingAsOf(req);
-  const banner = acting && { email: acting.user.email, impersonator: acting.impersonator.email, stopAction: acting.stopAction };
+  const banner = acting && {
+    email: acting.user.email,
+    impersonator: acting.impersonator.email,
+    stopAction: acting.stopAction,
+  };
   const own = await renderApplicationView(req, res, name, banner ? { ...locals, impersonation: banner } : locals);
   const html = own ?? withImpersonationBanner(await renderBuiltIn(name, locals), locals.texts, banner);
   res.status(status);
@@ -46,7 +56,12 @@ export function setPageHeaders(res: Response, contentSecurityPolicy: string): vo
   res.setHeader('Referrer-Policy', 'no-referrer');
 }
 
-function renderApplicationView(req: Request, res: Response, name: PageName, locals: object): Promise<string | undefined> {
+function renderApplicationView(
+  req: Request,
+  res: Response,
+  name: PageName,
+  locals: object,
+): Promise<string | undefined> {
   if (!req.app.get('view engine')) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     res.render(`service-auth/${name}`, { ...locals }, (error: Error | null, html?: string) => {

@@ -25,10 +25,19 @@ export interface SecurityLogPageLocals {
 export function securityLogPage(locals: SecurityLogPageLocals): string {
   const { texts, events, next } = locals;
   const t = texts.securityLog;
-  const older = next === null ? '' : (`\n    <p><a href="${escapeHtml(locals.prefix)}/security-log?before=${next}" ` +
-    `rel="next">${escapeHtml(t.older)}</a></p>`);
+  const older =
+    next === null
+      ? ''
+      : `\n    <p><a href="${escapeHtml(locals.prefix)}/security-log?before=${next}" ` +
+        `rel="next">${escapeHtml(t.older)}</a></p>`;
   const body = events.length === 0 ? `    <p>${escapeHtml(t.empty)}</p>` : eventTable(locals);
-  return layout({ title: t.title, texts, notice: null, wide: true, body: `${body}${older}${accountNav(locals.prefix, texts, 'security-log')}` });
+  return layout({
+    title: t.title,
+    texts,
+    notice: null,
+    wide: true,
+    body: `${body}${older}${accountNav(locals.prefix, texts, 'security-log')}`,
+  });
 }
 
 function eventTable({ texts, email, events }: SecurityLogPageLocals): string {

@@ -40,7 +40,7 @@ export const startSso = endpoint({
       'single use for 10 minutes and bound to this browser by an HttpOnly cookie. With `link=1` and a session, the',
       'identity is linked to the signed-in user instead (a browser without a session is sent to the login page); a',
       'start from another site is refused (403 `csrf_rejected`), so that nobody can link their own identity at the',
-      'provider to a visitor\'s account. The provider comes back to',
+      "provider to a visitor's account. The provider comes back to",
       `\`GET ${config.urlPrefix}/sso/{provider}/callback\`.`,
     ].join(' '),
   tags: ['sso'],
@@ -139,7 +139,14 @@ export function ssoPages({ config, sso, providers, pluggable }: SsoPageDeps, kit
   const prefix = config.urlPrefix;
   const show = async (req: Request, res: Response, status: number, notice: Notice | null): Promise<void> => {
     const identities = await sso.list(req);
-    await sendPage(req, res, status, 'identities', { prefix, texts: pluggable.texts, email: req.user!.email, identities, providers: providers.list(), notice });
+    await sendPage(req, res, status, 'identities', {
+      prefix,
+      texts: pluggable.texts,
+      email: req.user!.email,
+      identities,
+      providers: providers.list(),
+      notice,
+    });
   };
   // A refused answer's page links back to the login page, where the sign-in starts again.
   const callbackForm: FormRoute = { fields: [], page: () => `${prefix}/login`, showAgain: async () => false };
@@ -149,7 +156,10 @@ export function ssoPages({ config, sso, providers, pluggable }: SsoPageDeps, kit
     async showAgain(req, res, error) {
       if (!req.user || (error.code !== 'last_sign_in_method' && error.code !== 'not_found')) return false;
       const t = pluggable.texts.sso;
-      await show(req, res, error.status, { kind: 'error', text: error.code === 'last_sign_in_method' ? t.lastMethod : pluggable.texts.problems.notFound.text });
+      await show(req, res, error.status, {
+        kind: 'error',
+        text: error.code === 'last_sign_in_method' ? t.lastMethod : pluggable.texts.problems.notFound.text,
+      });
       return true;
     },
   };

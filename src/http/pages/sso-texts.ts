@@ -35,21 +35,24 @@ export const defaultSsoTexts: SsoTexts = {
     or: 'Or',
     failedTitle: 'Sign-in failed',
     failed: {
-      state: 'This sign-in was not started in this browser, was used already, or took too long. Start again from the login page.',
+      state:
+        'This sign-in was not started in this browser, was used already, or took too long. Start again from the login page.',
       nonce: "The provider's answer was not made for this sign-in, so it was refused. Start again from the login page.",
       issuer: 'The answer did not come from the provider this site trusts, so it was refused.',
       signature: "The provider's answer was not signed with the provider's keys, so it was refused.",
       audience: "The provider's answer was made for another application, so it was refused.",
       provider_error: 'The provider did not sign you in (you may have cancelled, or it failed). You can try again.',
-      email_unverified: ('The provider has not verified your email address, so no account can be made with it. ' +
-        'Verify it there, or register here.'),
+      email_unverified:
+        'The provider has not verified your email address, so no account can be made with it. ' +
+        'Verify it there, or register here.',
       not_linked:
-        ('No account here is linked to this sign-in. If you have an account, sign in with your ' +
-          'password, then link the provider from your account page (Sign-in providers).'),
+        'No account here is linked to this sign-in. If you have an account, sign in with your ' +
+        'password, then link the provider from your account page (Sign-in providers).',
     },
     identitiesTitle: 'Sign-in providers',
-    identitiesIntro: ('Accounts at other services you can sign in with. Link one while signed in here; an address ' +
-      'alone never links it.'),
+    identitiesIntro:
+      'Accounts at other services you can sign in with. Link one while signed in here; an address ' +
+      'alone never links it.',
     caption: (email) => `Providers linked to ${email}`,
     none: 'No provider is linked yet.',
     columns: { provider: 'Provider', email: 'Address there', linked: 'Linked', actions: 'Actions' },
@@ -59,8 +62,9 @@ export const defaultSsoTexts: SsoTexts = {
     linkWith: (name) => `Link ${name}`,
     linked: 'The provider is linked: you can sign in with it from now on.',
     unlinked: 'The provider is unlinked.',
-    lastMethod: ('This provider is your only way to sign in. Set a password (Forgot your password? on the ' +
-      'login page), or add a passkey or another provider first.'),
+    lastMethod:
+      'This provider is your only way to sign in. Set a password (Forgot your password? on the ' +
+      'login page), or add a passkey or another provider first.',
     inUse: 'This account at the provider is linked to another account here.',
   },
 };

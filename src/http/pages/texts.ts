@@ -133,7 +133,6 @@ export const defaultPageTexts: PageTexts = deepFreeze({
   ...defaultOrgTexts,
   ...defaultSsoTexts,
 
-
   errors: {
     required: 'Fill in this field.',
     invalidEmail: 'Enter an email address, like name@example.com.',
@@ -160,23 +159,36 @@ export const defaultPageTexts: PageTexts = deepFreeze({
 
   problems: {
     back: 'Go back and try again',
-    rateLimited: { title: 'Too many attempts', text: (seconds) => `Please wait ${seconds} seconds before trying again.` },
+    rateLimited: {
+      title: 'Too many attempts',
+      text: (seconds) => `Please wait ${seconds} seconds before trying again.`,
+    },
     crossSite: {
       title: 'Request refused',
       text: 'This form was sent from another site, so it was refused to protect your account. Open the page on this site and send it from there.',
     },
     loggedOut: { title: 'Please log in again', text: 'Your session has ended.', action: 'Log in' },
     forbidden: { title: 'Not allowed', text: 'Your account does not have permission for this.' },
-    sessionRequired: { title: 'Log in first', text: 'This page is for a session started on the login page, not for an API token.' },
-    impersonating: { title: 'Not while acting as another user', text: 'Only the account’s owner may change its password, address, second factor, sessions or tokens, or delete it. Stop acting as this user first.' },
+    sessionRequired: {
+      title: 'Log in first',
+      text: 'This page is for a session started on the login page, not for an API token.',
+    },
+    impersonating: {
+      title: 'Not while acting as another user',
+      text: 'Only the account’s owner may change its password, address, second factor, sessions or tokens, or delete it. Stop acting as this user first.',
+    },
     notFound: { title: 'Not found', text: 'There is nothing here, or it is not yours.' },
     badRequest: { title: 'Bad request', text: 'The address or the form could not be read.' },
-    unavailable: { title: 'Temporarily unavailable', text: 'The service could not answer. Please try again in a moment.' },
+    unavailable: {
+      title: 'Temporarily unavailable',
+      text: 'The service could not answer. Please try again in a moment.',
+    },
     other: { title: 'Something went wrong', text: 'The request could not be completed.' },
   },
 });
 
 function deepFreeze<T extends object>(value: T): T {
-  for (const property of Object.values(value)) if (typeof property === 'object' && property !== null) deepFreeze(property);
+  for (const property of Object.values(value))
+    if (typeof property === 'object' && property !== null) deepFreeze(property);
   return Object.freeze(value);
 }

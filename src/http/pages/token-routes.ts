@@ -108,8 +108,15 @@ export function tokenPages(deps: TokenPageDeps, kit: GuardKit): EndpointRouter {
       if (!refusal || !req.user) return false;
       // The checkboxes of the defined scopes send one `scopes` each.
       const checked = (req.body as Record<string, unknown> | undefined)?.['scopes'];
-      const scopeText = Array.isArray(checked) ? checked.filter((item) => typeof item === 'string').join(' ') : textField(req, 'scopes');
-      const values = { name: textField(req, 'name'), expires_in_days: textField(req, 'expires_in_days'), scopes: scopeText, org: textField(req, 'org') };
+      const scopeText = Array.isArray(checked)
+        ? checked.filter((item) => typeof item === 'string').join(' ')
+        : textField(req, 'scopes');
+      const values = {
+        name: textField(req, 'name'),
+        expires_in_days: textField(req, 'expires_in_days'),
+        scopes: scopeText,
+        org: textField(req, 'org'),
+      };
       await show(req, res, error.status, { ...refusal, values });
       return true;
     },

@@ -7,7 +7,15 @@ export interface TokenTexts {
     title: string;
     signedInAs(email: string): string;
     none: string;
-    columns: { name: string; scopes: string; org: string; created: string; lastUsed: string; expires: string; actions: string };
+    columns: {
+      name: string;
+      scopes: string;
+      org: string;
+      created: string;
+      lastUsed: string;
+      expires: string;
+      actions: string;
+    };
     allScopes: string;
     /** An unbound token's organization: it acts in every one of its user's. */
     allOrgs: string;
@@ -43,7 +51,15 @@ export const defaultTokenTexts: TokenTexts = {
     title: 'API tokens',
     signedInAs: (email) => `Tokens of ${email}`,
     none: 'You have no API tokens yet.',
-    columns: { name: 'Name', scopes: 'Scopes', org: 'Organization', created: 'Created', lastUsed: 'Last used', expires: 'Expires', actions: 'Actions' },
+    columns: {
+      name: 'Name',
+      scopes: 'Scopes',
+      org: 'Organization',
+      created: 'Created',
+      lastUsed: 'Last used',
+      expires: 'Expires',
+      actions: 'Actions',
+    },
     allScopes: 'all',
     allOrgs: 'all',
     never: 'never',
@@ -55,7 +71,8 @@ export const defaultTokenTexts: TokenTexts = {
     expiresInDays: (max) => `Expires in (days, 1 to ${max})`,
     scopes: 'Scopes (optional)',
     scopesHint: 'Separated by spaces; leave empty for all. Each is 1 to 64 of a-z 0-9 : . _ -',
-    scopesChoiceHint: 'What the token may do, at most: within your own rights, only what the checked scopes allow. Check none for everything you may do.',
+    scopesChoiceHint:
+      'What the token may do, at most: within your own rights, only what the checked scopes allow. Check none for everything you may do.',
     org: 'Organization (optional)',
     orgHint: 'A token bound to an organization acts in that one only.',
     noOrg: 'None: every organization',
@@ -74,4 +91,5 @@ export const defaultTokenTexts: TokenTexts = {
     consequence: 'Programs that use it will be refused at once. This cannot be undone.',
     confirm: 'Revoke the token',
     cancel: 'Cancel',
-  },};
+  },
+};

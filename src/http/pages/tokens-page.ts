@@ -61,7 +61,17 @@ export function tokensPage(locals: TokensPageLocals): string {
         value: values.expires_in_days ?? locals.defaultExpiryDays,
         attributes: `inputmode="numeric" min="1" max="${locals.maxExpiryDays}"`,
       },
-      ...(locals.scopes.length > 0 ? [] : [{ name: 'scopes', label: t.scopes, value: values.scopes ?? '', hint: t.scopesHint, attributes: 'autocomplete="off" spellcheck="false"' }]),
+      ...(locals.scopes.length > 0
+        ? []
+        : [
+            {
+              name: 'scopes',
+              label: t.scopes,
+              value: values.scopes ?? '',
+              hint: t.scopesHint,
+              attributes: 'autocomplete="off" spellcheck="false"',
+            },
+          ]),
       ...orgField(locals, values.org),
     ],
     locals.errors,
@@ -104,7 +114,10 @@ function scopeChoices(scopes: readonly DefinedScope[], sent: string | null, text
 function orgField({ texts, orgs }: TokensPageLocals, chosen: string | null): FieldSpec[] {
   if (orgs.length === 0) return [];
   const t = texts.tokens;
-  const options = [{ value: '', label: t.noOrg }, ...orgs.map((org) => ({ value: String(org.id), label: `${org.name} (${org.slug})` }))];
+  const options = [
+    { value: '', label: t.noOrg },
+    ...orgs.map((org) => ({ value: String(org.id), label: `${org.name} (${org.slug})` })),
+  ];
   return [{ name: 'org', label: t.org, hint: t.orgHint, options, value: chosen ?? '' }];
 }
 

@@ -68,10 +68,20 @@ function bodyToCome(req: Request): boolean {
  */
 export function payloadTooLarge(limitBytes: number, close: boolean): AuthError {
   const limit = limitBytes % 1024 === 0 ? `${limitBytes / 1024} KiB` : `${limitBytes} bytes`;
-  return new AuthError('payload_too_large', `The request body is larger than ${limit}`, undefined, close ? { Connection: 'close' } : {});
+  return new AuthError(
+    'payload_too_large',
+    `The request body is larger than ${limit}`,
+    undefined,
+    close ? { Connection: 'close' } : {},
+  );
 }
 
 function requestTimeout(timeoutMs: number): AuthError {
   const seconds = timeoutMs / 1000;
-  return new AuthError('request_timeout', `The request body did not arrive within ${seconds} second${seconds === 1 ? '' : 's'}`, undefined, { Connection: 'close' });
+  return new AuthError(
+    'request_timeout',
+    `The request body did not arrive within ${seconds} second${seconds === 1 ? '' : 's'}`,
+    undefined,
+    { Connection: 'close' },
+  );
 }

@@ -21,7 +21,8 @@ import { isUnsafeMethod } from '../../sessions/csrf.js';
 import { wantsPage } from './negotiation.js';
 
 /** The account's own things, under the pages' paths and the JSON API's (`/api/…`). */
-const ACCOUNT_PATHS = /^\/(?:api\/)?(?:password|email|me|delete-account|mfa|passkeys|sessions|tokens|identities)(?:\/|$)/;
+const ACCOUNT_PATHS =
+  /^\/(?:api\/)?(?:password|email|me|delete-account|mfa|passkeys|sessions|tokens|identities)(?:\/|$)/;
 const START_PATH = '/api/impersonation';
 
 /** Linking a provider to the account starts with a GET at the provider's route: `/sso/<provider>?link=1`. */
@@ -65,8 +66,19 @@ export function impersonationLimits(credentials: { lookup(req: Request): MaybeCr
     if (!refuse && !wantsPage(req)) return next();
     const decide = (found: Credentials | null): void => {
       if (!found?.impersonator) return next();
-      acting.set(req, { user: found.user, impersonator: found.impersonator, stopAction: `${req.baseUrl}/impersonation/stop` });
-      next(refuse ? new AuthError('impersonation_forbidden', 'Not while acting as another user: this is for the account’s owner to do') : undefined);
+      acting.set(req, {
+        user: found.user,
+        impersonator: found.impersonator,
+        stopAction: `${req.baseUrl}/impersonation/stop`,
+      });
+      next(
+        refuse
+          ? new AuthError(
+              'impersonation_forbidden',
+              'Not while acting as another user: this is for the account’s owner to do',
+            )
+          : undefined,
+      );
     };
     const found = credentials.lookup(req);
     if (found instanceof Promise) found.then(decide, () => next());

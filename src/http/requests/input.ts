@@ -52,7 +52,8 @@ const formIsUtf8 = (_req: unknown, _res: unknown, body: Buffer): void => {
         return false;
       }
     };
-    if (!decodes(name) || !decodes(value)) fields.push(decodes(name) ? decodeURIComponent(name.replace(/\+/g, ' ')) : name);
+    if (!decodes(name) || !decodes(value))
+      fields.push(decodes(name) ? decodeURIComponent(name.replace(/\+/g, ' ')) : name);
   }
   if (fields.length) throw new IllFormedBody(fields);
 };
@@ -101,7 +102,10 @@ function segmentProblem(segment: string): AuthError | undefined {
     return new AuthError('bad_request', 'The path is not valid: a %-escape in it does not decode');
   }
   if (!holdable(value)) return new ValidationError([{ field: 'path', message: UNHOLDABLE }]);
-  if (value.length > MAX_PATH_SEGMENT) return new ValidationError([{ field: 'path', message: `each segment must be at most ${MAX_PATH_SEGMENT} characters` }]);
+  if (value.length > MAX_PATH_SEGMENT)
+    return new ValidationError([
+      { field: 'path', message: `each segment must be at most ${MAX_PATH_SEGMENT} characters` },
+    ]);
   return undefined;
 }
 
@@ -128,7 +132,8 @@ function unholdableFields(body: unknown): { field: string; message: string }[] {
   if (body === null || typeof body !== 'object') return [];
   const problems: { field: string; message: string }[] = [];
   for (const [key, value] of Object.entries(body)) {
-    if (!holdable(key) || containsUnholdable(value)) problems.push({ field: holdable(key) ? key : JSON.stringify(key), message: UNHOLDABLE });
+    if (!holdable(key) || containsUnholdable(value))
+      problems.push({ field: holdable(key) ? key : JSON.stringify(key), message: UNHOLDABLE });
   }
   return problems;
 }
@@ -147,11 +152,19 @@ function containsUnholdable(value: unknown): boolean {
 export function unreadableBody(error: unknown): AuthError {
   if (error instanceof IllFormedBody) {
     return error.fields.length
-      ? new ValidationError(error.fields.map((field) => ({ field, message: 'must be text: its %-escapes do not decode to well-formed UTF-8' })))
+      ? new ValidationError(
+          error.fields.map((field) => ({
+            field,
+            message: 'must be text: its %-escapes do not decode to well-formed UTF-8',
+          })),
+        )
       : new AuthError('bad_request', 'The request body is not well-formed UTF-8');
   }
   const { type, limit } = (error ?? {}) as { type?: unknown; limit?: unknown };
   if (type === 'entity.too.large') return payloadTooLarge(typeof limit === 'number' ? limit : BODY_LIMIT_BYTES, false);
-  const detail = type === 'entity.parse.failed' ? 'The request body is not valid JSON' : `The request body could not be read${typeof type === 'string' ? ` (${type})` : ''}`;
+  const detail =
+    type === 'entity.parse.failed'
+      ? 'The request body is not valid JSON'
+      : `The request body could not be read${typeof type === 'string' ? ` (${type})` : ''}`;
   return new AuthError('bad_request', detail);
 }

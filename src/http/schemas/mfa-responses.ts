@@ -21,21 +21,40 @@ export const totpSetupResponse = z
 
 /** WebAuthn options for the browser (`startRegistration` / `startAuthentication` of @simplewebauthn/browser). */
 export const webauthnOptionsResponse = z
-  .looseObject({ challenge: z.string(), rpId: z.string().optional(), rp: z.looseObject({ id: z.string().optional(), name: z.string() }).optional() })
-  .meta({ id: 'WebAuthnOptions', description: 'PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON' });
+  .looseObject({
+    challenge: z.string(),
+    rpId: z.string().optional(),
+    rp: z.looseObject({ id: z.string().optional(), name: z.string() }).optional(),
+  })
+  .meta({
+    id: 'WebAuthnOptions',
+    description: 'PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON',
+  });
 
 const passkeyViewSchema = z
-  .object({ id: z.string().meta({ description: 'The credential id (base64url): DELETE /api/passkeys/{id}' }), name: z.string(), created_at: timestamp, last_used_at: timestamp.nullable() })
+  .object({
+    id: z.string().meta({ description: 'The credential id (base64url): DELETE /api/passkeys/{id}' }),
+    name: z.string(),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable(),
+  })
   .meta({ id: 'Passkey' });
 
 export const passkeyListResponse = z.object({ passkeys: z.array(passkeyViewSchema) }).meta({ id: 'PasskeyList' });
 const identityViewSchema = z
-  .object({ id: z.int().meta({ description: 'DELETE /api/identities/{id}' }), provider: z.string(), subject: z.string(), email: z.string().nullable(), created_at: timestamp })
+  .object({
+    id: z.int().meta({ description: 'DELETE /api/identities/{id}' }),
+    provider: z.string(),
+    subject: z.string(),
+    email: z.string().nullable(),
+    created_at: timestamp,
+  })
   .meta({ id: 'Identity' });
 
 export const identityListResponse = z.object({ identities: z.array(identityViewSchema) }).meta({ id: 'IdentityList' });
 export const passkeyCreatedResponse = z.object({ passkey: passkeyViewSchema }).meta({ id: 'PasskeyCreated' });
 
 /** `POST /api/mfa/totp/confirm`: the recovery codes, this once. */
-export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()).length(10) }).meta({ id: 'RecoveryCodes' });
-
+export const recoveryCodesResponse = z
+  .object({ recovery_codes: z.array(z.string()).length(10) })
+  .meta({ id: 'RecoveryCodes' });

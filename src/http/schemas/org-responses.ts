@@ -23,11 +23,22 @@ export const organizationResponse = z.object({ org: organizationSchema }).meta({
 
 /** `GET /api/orgs`: the caller's organizations, each with the caller's roles there. */
 export const myOrganizationListResponse = z
-  .object({ orgs: z.array(organizationSchema.extend({ roles: roles.meta({ description: 'The caller’s organization roles there' }) }).meta({ id: 'MyOrganization' })) })
+  .object({
+    orgs: z.array(
+      organizationSchema
+        .extend({ roles: roles.meta({ description: 'The caller’s organization roles there' }) })
+        .meta({ id: 'MyOrganization' }),
+    ),
+  })
   .meta({ id: 'MyOrganizationList' });
 
 export const memberSchema = z
-  .object({ user_id: id, email: z.string().meta({ description: 'Lower-cased' }), roles, created_at: timestamp.meta({ description: 'When they joined' }) })
+  .object({
+    user_id: id,
+    email: z.string().meta({ description: 'Lower-cased' }),
+    roles,
+    created_at: timestamp.meta({ description: 'When they joined' }),
+  })
   .meta({ id: 'Member' });
 
 /** `GET /api/orgs/{org}/members`. */
@@ -51,10 +62,14 @@ export const invitationSchema = z
 export const invitationResponse = z.object({ invitation: invitationSchema }).meta({ id: 'InvitationResponse' });
 
 /** `GET /api/orgs/{org}/invitations`: those still pending (not accepted, revoked or expired). */
-export const invitationListResponse = z.object({ invitations: z.array(invitationSchema) }).meta({ id: 'InvitationList' });
+export const invitationListResponse = z
+  .object({ invitations: z.array(invitationSchema) })
+  .meta({ id: 'InvitationList' });
 
 /** `POST /api/invitations/accept`: the organization joined, and the roles now held there. */
-export const acceptedInvitationResponse = z.object({ org: organizationSchema, roles }).meta({ id: 'AcceptedInvitation' });
+export const acceptedInvitationResponse = z
+  .object({ org: organizationSchema, roles })
+  .meta({ id: 'AcceptedInvitation' });
 
 export type OrgView = z.output<typeof organizationSchema>;
 export type MyOrgView = z.output<typeof myOrganizationListResponse>['orgs'][number];

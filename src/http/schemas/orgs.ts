@@ -19,24 +19,34 @@ const name = requiredText
   .refine((text) => Array.from(text.trim()).length <= 100, 'must be at most 100 characters')
   // eslint-disable-next-line no-control-regex
   .refine((text) => !/[\u0000-\u001f\u007f-\u009f]/.test(text), 'must not contain control characters')
-  .meta({ maxLength: 100, description: ('What people call the organization: 1 to 100 characters, trimmed, without control ' +
-    'characters') });
+  .meta({
+    maxLength: 100,
+    description: 'What people call the organization: 1 to 100 characters, trimmed, without control ' + 'characters',
+  });
 
 const slug = z
   .string({ error: 'must be a string' })
   .regex(SLUG, 'must be 2 to 48 of a-z 0-9 -, not digits alone')
-  .meta({ description: ('Its name in URLs: 2 to 48 of a-z 0-9 -, not digits alone (those name an organization by ' +
-    'its id), unique (409 slug_taken if taken); derived from the name when left out (with a ' +
-    'numeric suffix if that one is taken)') });
+  .meta({
+    description:
+      'Its name in URLs: 2 to 48 of a-z 0-9 -, not digits alone (those name an organization by ' +
+      'its id), unique (409 slug_taken if taken); derived from the name when left out (with a ' +
+      'numeric suffix if that one is taken)',
+  });
 
-const roleName = z.string({ error: 'must be a list of role names' }).regex(ROLE_NAME, 'each role is 1 to 64 of A-Z a-z 0-9 _ . : -');
+const roleName = z
+  .string({ error: 'must be a list of role names' })
+  .regex(ROLE_NAME, 'each role is 1 to 64 of A-Z a-z 0-9 _ . : -');
 
 const roles = z
   .array(roleName, { error: 'must be a list of role names' })
   .min(1, 'give at least one role')
   .max(32, 'at most 32 roles')
-  .meta({ description: ('Organization role names (422 unknown_role for one the application does not define); each ' +
-    'needs `assign` on `OrgRole` in the caller’s ability (403 forbidden)') });
+  .meta({
+    description:
+      'Organization role names (422 unknown_role for one the application does not define); each ' +
+      'needs `assign` on `OrgRole` in the caller’s ability (403 forbidden)',
+  });
 
 /** A form's checkboxes: none sent, one (a string) or several (a list). */
 const formRoles = z
@@ -46,8 +56,13 @@ const formRoles = z
   .transform((value) => (value === undefined ? [] : typeof value === 'string' ? [value] : value))
   .pipe(roles);
 
-const email = requiredText.meta({ format: 'email', maxLength: 254, description: ('The address to invite; compared as emails are everywhere (trimmed, lower-cased); 422 ' +
-  'invalid_email if it is not an address') });
+const email = requiredText.meta({
+  format: 'email',
+  maxLength: 254,
+  description:
+    'The address to invite; compared as emails are everywhere (trimmed, lower-cased); 422 ' +
+    'invalid_email if it is not an address',
+});
 
 const token = requiredText.meta({ description: 'The token of the mailed invitation link' });
 

@@ -11,7 +11,9 @@ import type { SessionView } from '../../sessions/store.js';
 import type { CreatedToken, TokenView } from '../../tokens/service.js';
 import type { PublicUser } from '../../users/auth-user.js';
 
-export const timestamp = z.iso.datetime().meta({ id: 'Timestamp', description: 'An ISO 8601 time in UTC, e.g. 2026-01-31T09:30:00.000Z' });
+export const timestamp = z.iso
+  .datetime()
+  .meta({ id: 'Timestamp', description: 'An ISO 8601 time in UTC, e.g. 2026-01-31T09:30:00.000Z' });
 
 export const userSchema = z
   .object({
@@ -21,8 +23,12 @@ export const userSchema = z
     is_admin: z.boolean(),
     roles: z.array(z.string()).meta({ description: 'Role names, sorted' }),
     created_at: timestamp,
-    disabled: z.boolean().meta({ description: 'An operator disabled the account; its credentials are refused meanwhile' }),
-    email_confirmed: z.boolean().meta({ description: 'False only while SERVICE_AUTH_EMAIL_CONFIRMATION awaits the address’s confirmation' }),
+    disabled: z
+      .boolean()
+      .meta({ description: 'An operator disabled the account; its credentials are refused meanwhile' }),
+    email_confirmed: z
+      .boolean()
+      .meta({ description: 'False only while SERVICE_AUTH_EMAIL_CONFIRMATION awaits the address’s confirmation' }),
     mfa_enabled: z.boolean().meta({ description: 'The user has a second factor' }),
   })
   .meta({ id: 'User' }) satisfies z.ZodType<PublicUser>;
@@ -54,23 +60,34 @@ export const securityEventSchema = z
     ip: z.string().nullable().meta({ description: 'The client address (IPv6 per /64)' }),
     user_agent: z.string().nullable(),
     reason: z.string().nullable().meta({ description: 'The problem code of a failure' }),
-    detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).meta({ description: 'Ids and names (token, session, role) and the actor: http, cli or api' }),
+    detail: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .meta({ description: 'Ids and names (token, session, role) and the actor: http, cli or api' }),
   })
   .meta({ id: 'SecurityEvent' });
 
 /** `GET /api/security-log`: 50 a page, newest first. */
 export const securityLogResponse = z
-  .object({ events: z.array(securityEventSchema), next: z.number().int().nullable().meta({ description: 'The `before` of the next page, or null on the last' }) })
+  .object({
+    events: z.array(securityEventSchema),
+    next: z.number().int().nullable().meta({ description: 'The `before` of the next page, or null on the last' }),
+  })
   .meta({ id: 'SecurityLog' });
 
 /** `POST /forgot`, `POST /reset`, and the other answers that only say what happens next. */
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'Message' });
 
-const scopes = z.array(z.string().regex(SCOPE)).meta({ description: 'The scopes the token carries; none means every scope' });
+const scopes = z
+  .array(z.string().regex(SCOPE))
+  .meta({ description: 'The scopes the token carries; none means every scope' });
 const tokenOrg = z
   .object({ id: z.number().int().positive(), slug: z.string() })
   .nullable()
-  .meta({ id: 'TokenOrg', description: 'The organization the token is bound to (it is refused in any other; outside every organization it acts with its user’s global roles only), or null' });
+  .meta({
+    id: 'TokenOrg',
+    description:
+      'The organization the token is bound to (it is refused in any other; outside every organization it acts with its user’s global roles only), or null',
+  });
 
 export const tokenViewSchema = z
   .object({
@@ -97,7 +114,10 @@ export function createdTokenSchema(prefix: string) {
       token: z
         .string()
         .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+_[A-Za-z0-9]+$`))
-        .meta({ description: 'The raw token, `<prefix>_<id>_<secret><check>`: send it as `Authorization: Bearer <token>`; it is never shown again' }),
+        .meta({
+          description:
+            'The raw token, `<prefix>_<id>_<secret><check>`: send it as `Authorization: Bearer <token>`; it is never shown again',
+        }),
       scopes,
       org: tokenOrg,
       created_at: timestamp,
@@ -139,5 +159,9 @@ export const rulesResponse = z
 
 /** `GET /openapi.json`: an OpenAPI 3.1 document (this one). */
 export const openApiResponse = z
-  .looseObject({ openapi: z.string().regex(/^3\.1\.\d+$/), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
+  .looseObject({
+    openapi: z.string().regex(/^3\.1\.\d+$/),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
   .meta({ id: 'OpenApiDocument' });

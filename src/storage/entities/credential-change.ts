@@ -16,7 +16,10 @@ export const CredentialChange = defineEntity({
     id: p.integer().primary().autoincrement(),
     userId: p.integer().nullable(),
     orgId: p.integer().nullable(),
-    at: p.datetime().onCreate(() => new Date()).index('service_auth_changes_at_index'),
+    at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index('service_auth_changes_at_index'),
   },
 });
 

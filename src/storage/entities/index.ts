@@ -18,6 +18,46 @@ import { User } from './user.js';
 import { UserRole } from './user-role.js';
 import { WebauthnChallenge } from './webauthn-challenge.js';
 
-export { ApiToken, AuditEvent, CredentialChange, EmailToken, Identity, Invitation, LoginTicket, Membership, Organization, Passkey, PasswordReset, RecoveryCode, Role, Session, SsoAttempt, TotpFactor, User, UserRole, WebauthnChallenge };
+export {
+  ApiToken,
+  AuditEvent,
+  CredentialChange,
+  EmailToken,
+  Identity,
+  Invitation,
+  LoginTicket,
+  Membership,
+  Organization,
+  Passkey,
+  PasswordReset,
+  RecoveryCode,
+  Role,
+  Session,
+  SsoAttempt,
+  TotpFactor,
+  User,
+  UserRole,
+  WebauthnChallenge,
+};
 
-export const ENTITIES = [User, Role, UserRole, ApiToken, Session, PasswordReset, EmailToken, CredentialChange, AuditEvent, TotpFactor, RecoveryCode, LoginTicket, Passkey, WebauthnChallenge, Organization, Membership, Invitation, Identity, SsoAttempt];
+export const ENTITIES = [
+  User,
+  Role,
+  UserRole,
+  ApiToken,
+  Session,
+  PasswordReset,
+  EmailToken,
+  CredentialChange,
+  AuditEvent,
+  TotpFactor,
+  RecoveryCode,
+  LoginTicket,
+  Passkey,
+  WebauthnChallenge,
+  Organization,
+  Membership,
+  Invitation,
+  Identity,
+  SsoAttempt,
+];

@@ -20,7 +20,10 @@ export const User = defineEntity({
     /** When a second factor was confirmed; null without one (src/mfa/). Logging in then takes two steps. */
     mfaEnabledAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     roles: () => p.manyToMany(Role).pivotEntity(() => UserRole),
   },
 });

@@ -18,7 +18,9 @@ export class Migration20261123000000_account_lifecycle extends PortableMigration
     });
     this.addSql('update service_auth_users set email_confirmed_at = created_at');
 
-    this.addSql('create table service_auth_sessions_part1 as select id_hash, user_id, created_at, expires_at from service_auth_sessions');
+    this.addSql(
+      'create table service_auth_sessions_part1 as select id_hash, user_id, created_at, expires_at from service_auth_sessions',
+    );
     this.dropTable('service_auth_sessions');
     this.createTable('service_auth_sessions', (table) => {
       table.string('id_hash', 64).notNullable().primary();
@@ -48,7 +50,9 @@ export class Migration20261123000000_account_lifecycle extends PortableMigration
 
   override down(): void {
     this.dropTable('service_auth_email_tokens');
-    this.addSql('create table service_auth_sessions_part2 as select id_hash, user_id, created_at, expires_at from service_auth_sessions');
+    this.addSql(
+      'create table service_auth_sessions_part2 as select id_hash, user_id, created_at, expires_at from service_auth_sessions',
+    );
     this.dropTable('service_auth_sessions');
     this.createTable('service_auth_sessions', (table) => {
       table.string('id_hash', 64).notNullable().primary();
@@ -56,7 +60,9 @@ export class Migration20261123000000_account_lifecycle extends PortableMigration
       table.datetime('created_at', { useTz: true }).notNullable();
       table.datetime('expires_at', { useTz: true }).notNullable().index();
     });
-    this.addSql('insert into service_auth_sessions (id_hash, user_id, created_at, expires_at) select id_hash, user_id, created_at, expires_at from service_auth_sessions_part2');
+    this.addSql(
+      'insert into service_auth_sessions (id_hash, user_id, created_at, expires_at) select id_hash, user_id, created_at, expires_at from service_auth_sessions_part2',
+    );
     this.dropTable('service_auth_sessions_part2');
     // Raw: knex builds SQLite's dropColumn only when it runs, so its toSQL() would hold just a PRAGMA.
     this.addSql('alter table service_auth_users drop column email_confirmed_at');

@@ -46,7 +46,12 @@ export class Migration20261126000000_organizations extends PortableMigration {
       table.datetime('accepted_at', { useTz: true }).nullable();
       table.datetime('revoked_at', { useTz: true }).nullable();
       this.foreignOrg(table);
-      table.foreign('invited_by_id').references('id').inTable('service_auth_users').onUpdate('cascade').onDelete('set null');
+      table
+        .foreign('invited_by_id')
+        .references('id')
+        .inTable('service_auth_users')
+        .onUpdate('cascade')
+        .onDelete('set null');
     });
 
     this.alterTable('service_auth_changes', (table) => {
@@ -54,7 +59,9 @@ export class Migration20261126000000_organizations extends PortableMigration {
     });
 
     if (this.onSqlite) {
-      this.addSql('alter table service_auth_api_tokens add column org_id integer null references service_auth_orgs (id) on update cascade on delete cascade');
+      this.addSql(
+        'alter table service_auth_api_tokens add column org_id integer null references service_auth_orgs (id) on update cascade on delete cascade',
+      );
       this.addSql('create index service_auth_api_tokens_org_id_index on service_auth_api_tokens (org_id)');
     } else {
       this.alterTable('service_auth_api_tokens', (table) => {
@@ -87,7 +94,8 @@ export class Migration20261126000000_organizations extends PortableMigration {
 
   /** The tokens table as the migrations before this one left it, every row kept. */
   private rebuildTokensWithoutOrg(): void {
-    const columns = 'id, public_id, user_id, name, algorithm, hash, salt, iterations, scopes, created_at, last_used_at, expires_at, revoked_at';
+    const columns =
+      'id, public_id, user_id, name, algorithm, hash, salt, iterations, scopes, created_at, last_used_at, expires_at, revoked_at';
     this.addSql(`create table service_auth_api_tokens_before_orgs as select ${columns} from service_auth_api_tokens`);
     this.dropTable('service_auth_api_tokens');
     this.createTable('service_auth_api_tokens', (table) => {
@@ -105,7 +113,9 @@ export class Migration20261126000000_organizations extends PortableMigration {
       table.datetime('expires_at', { useTz: true }).nullable();
       table.datetime('revoked_at', { useTz: true }).nullable();
     });
-    this.addSql(`insert into service_auth_api_tokens (${columns}) select ${columns} from service_auth_api_tokens_before_orgs`);
+    this.addSql(
+      `insert into service_auth_api_tokens (${columns}) select ${columns} from service_auth_api_tokens_before_orgs`,
+    );
     this.dropTable('service_auth_api_tokens_before_orgs');
   }
 }

@@ -36,7 +36,10 @@ export abstract class PortableMigration extends Migration {
    */
   private queue(builder: Knex.SchemaBuilder): void {
     for (const statement of builder.toSQL() as (Knex.Sql & { statementsProducer?: unknown })[]) {
-      if (statement.statementsProducer) throw new Error(`A migration step knex cannot compile ahead for this database: ${statement.sql}; write it as raw SQL`);
+      if (statement.statementsProducer)
+        throw new Error(
+          `A migration step knex cannot compile ahead for this database: ${statement.sql}; write it as raw SQL`,
+        );
       this.addSql(statement.sql);
     }
   }

@@ -57,7 +57,8 @@ export function consoleGate(guards: GuardMaker, section?: Section): RequestHandl
   return guards.guard((req, credentials) => {
     if (credentials.method !== 'session') return new AuthError('forbidden', ADMIN_TEXTS.refusals.session);
     const open = openSections(req.ability!);
-    if (section ? !open.includes(section) : open.length === 0) return new AuthError('forbidden', section ? ADMIN_TEXTS.refusals.section : ADMIN_TEXTS.refusals.none);
+    if (section ? !open.includes(section) : open.length === 0)
+      return new AuthError('forbidden', section ? ADMIN_TEXTS.refusals.section : ADMIN_TEXTS.refusals.none);
     return undefined;
   });
 }

@@ -48,7 +48,6 @@ export const adminVerifyAuditChain = endpoint({
 });
 
 export function auditRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) => AdminPageBase): EndpointRouter {
-
   const show = async (req: Request, res: Response, notice: Notice | null) => {
     const { type, email, since, until, before } = parseQuery(auditQuery, req);
     const records = await deps.audit.query({
@@ -62,14 +61,18 @@ export function auditRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request)
     });
     const shown = records.slice(0, PAGE_SIZE);
     const day = (date: Date | undefined) => date?.toISOString().slice(0, 10);
-    sendAdminPage(res, 200, auditPage({
-      ...base(req),
-      notice,
-      filters: { type, email, since: day(since), until: day(until) },
-      records: shown,
-      olderThan: records.length > PAGE_SIZE ? shown.at(-1)!.id : null,
-      paged: before !== undefined,
-    }));
+    sendAdminPage(
+      res,
+      200,
+      auditPage({
+        ...base(req),
+        notice,
+        filters: { type, email, since: day(since), until: day(until) },
+        records: shown,
+        olderThan: records.length > PAGE_SIZE ? shown.at(-1)!.id : null,
+        paged: before !== undefined,
+      }),
+    );
   };
 
   const routes = new EndpointRouter(kit).on(adminAudit, (req, res) => show(req, res, null));
@@ -79,7 +82,9 @@ export function auditRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request)
   return routes.on(adminVerifyAuditChain, async (req, res) => {
     const check = await deps.audit.verify();
     const t = ADMIN_TEXTS.audit;
-    const notice: Notice = check.intact ? { kind: 'info', text: t.intact(check.rows, check.first, check.last) } : { kind: 'error', text: t.broken(check.brokenAt, check.why) };
+    const notice: Notice = check.intact
+      ? { kind: 'info', text: t.intact(check.rows, check.first, check.last) }
+      : { kind: 'error', text: t.broken(check.brokenAt, check.why) };
     await show(req, res, notice);
   });
 }

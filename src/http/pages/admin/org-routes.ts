@@ -43,7 +43,11 @@ export function orgRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) =
   routes.on(adminOrgs, async (req, res) => {
     const { page } = parseQuery(orgListQuery, req);
     const orgs = await deps.orgs.list({ offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
-    sendAdminPage(res, 200, orgsPage({ ...base(req), orgs: orgs.slice(0, PAGE_SIZE), page, hasNext: orgs.length > PAGE_SIZE }));
+    sendAdminPage(
+      res,
+      200,
+      orgsPage({ ...base(req), orgs: orgs.slice(0, PAGE_SIZE), page, hasNext: orgs.length > PAGE_SIZE }),
+    );
   });
 
   routes.on(adminOrg, async (req, res) => {

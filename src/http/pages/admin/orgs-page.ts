@@ -20,9 +20,15 @@ export function orgsPage(locals: OrgsPageLocals): string {
     escapeHtml(org.members),
     timeHtml(org.created_at),
   ]);
-  const list = rows.length ? table(t.caption(locals.page), [c.name, c.slug, c.members, c.created], rows) : `    <p>${escapeHtml(t.none)}</p>`;
-  return adminLayout(locals, 'orgs', ADMIN_TEXTS.sections.orgs, (`${list}\n` +
-    `${pager(locals.page, locals.hasNext, (page) => `${base}${queryString({ page })}`)}`));
+  const list = rows.length
+    ? table(t.caption(locals.page), [c.name, c.slug, c.members, c.created], rows)
+    : `    <p>${escapeHtml(t.none)}</p>`;
+  return adminLayout(
+    locals,
+    'orgs',
+    ADMIN_TEXTS.sections.orgs,
+    `${list}\n` + `${pager(locals.page, locals.hasNext, (page) => `${base}${queryString({ page })}`)}`,
+  );
 }
 
 export interface OrgPageLocals extends AdminPageBase {
@@ -42,15 +48,20 @@ export function orgPage(locals: OrgPageLocals): string {
       <dt>${escapeHtml(t.facts.created)}</dt><dd>${timeHtml(org.created_at)}</dd>
     </dl>`;
   const user = (member: MemberInfo) =>
-    locals.linkUsers ? (`<a ` +
-      (`href="${escapeHtml(`${locals.prefix}/admin/users/${member.user_id}`)}">` +
-        `${escapeHtml(member.email)}</a>`)) : escapeHtml(member.email);
+    locals.linkUsers
+      ? `<a ` +
+        (`href="${escapeHtml(`${locals.prefix}/admin/users/${member.user_id}`)}">` + `${escapeHtml(member.email)}</a>`)
+      : escapeHtml(member.email);
   const c = t.columns;
   const list =
     members === null
       ? `<p>${escapeHtml(t.hidden)}</p>`
       : members.length === 0
         ? `<p>${escapeHtml(t.none)}</p>`
-        : table(t.caption(members.length), [c.email, c.roles, c.since], members.map((member) => [user(member), escapeHtml(member.roles.join(', ')), timeHtml(member.created_at)]));
+        : table(
+            t.caption(members.length),
+            [c.email, c.roles, c.since],
+            members.map((member) => [user(member), escapeHtml(member.roles.join(', ')), timeHtml(member.created_at)]),
+          );
   return adminLayout(locals, 'orgs', t.title(org.name), `${facts}\n    <h2>${escapeHtml(t.members)}</h2>\n${list}`);
 }

@@ -37,7 +37,9 @@ export function policyRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request
     // Named policies are functions of the user and the subject: they have no place in a matrix of rules.
     const ruleActions = [...actions].filter((action) => action !== POLICY_ACTION && action !== 'manage').sort();
     const definitions = deps.abilities.definitions();
-    const named = new Set(definitions.flatMap((definition) => definition.rules.flatMap((rule) => [rule.subject].flat())));
+    const named = new Set(
+      definitions.flatMap((definition) => definition.rules.flatMap((rule) => [rule.subject].flat())),
+    );
     const ruleSubjects = [...subjects].filter((subject) => named.has(subject) && subject !== 'all').sort();
     const matrix = roleMatrix(definitions, ruleActions, ruleSubjects);
 
@@ -45,19 +47,37 @@ export function policyRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request
     let errors: FieldErrors | null = null;
     const asked = why.email !== undefined || why.action !== undefined || why.subject !== undefined;
     if (asked) ({ explanation, errors } = await ask(deps, why));
-    sendAdminPage(res, errors ? 400 : 200, policyPage({ ...base(req), matrix, actions: ruleActions, subjects: ruleSubjects, why, explanation, errors }));
+    sendAdminPage(
+      res,
+      errors ? 400 : 200,
+      policyPage({ ...base(req), matrix, actions: ruleActions, subjects: ruleSubjects, why, explanation, errors }),
+    );
   });
 }
 
 /** The explanation, or the fields that stop it being given (shown beside them). */
-async function ask(deps: AdminDeps, why: { email?: string | undefined; action?: string | undefined; subject?: string | undefined; org?: string | undefined; fields?: string | undefined }): Promise<{ explanation: Explanation | null; errors: FieldErrors | null }> {
+async function ask(
+  deps: AdminDeps,
+  why: {
+    email?: string | undefined;
+    action?: string | undefined;
+    subject?: string | undefined;
+    org?: string | undefined;
+    fields?: string | undefined;
+  },
+): Promise<{ explanation: Explanation | null; errors: FieldErrors | null }> {
   const required = (['email', 'action', 'subject'] as const).filter((name) => why[name] === undefined);
-  if (required.length) return { explanation: null, errors: Object.fromEntries(required.map((name) => [name, { message: 'is required' }])) };
+  if (required.length)
+    return {
+      explanation: null,
+      errors: Object.fromEntries(required.map((name) => [name, { message: 'is required' }])),
+    };
   let context: Record<string, unknown>;
   try {
     context = parseFieldValues(why.fields);
   } catch (error) {
-    if (error instanceof AuthError) return { explanation: null, errors: { fields: { message: error.errors?.[0]?.message ?? error.message } } };
+    if (error instanceof AuthError)
+      return { explanation: null, errors: { fields: { message: error.errors?.[0]?.message ?? error.message } } };
     throw error;
   }
   const user = await deps.users.findByEmail(why.email!);
@@ -66,8 +86,17 @@ async function ask(deps: AdminDeps, why: { email?: string | undefined; action?: 
     return { explanation: await deps.explain(user, why.action!, why.subject!, context, why.org), errors: null };
   } catch (error) {
     // A name no rule uses (typos are errors: the message names the nearest one), or no such organization.
-    if (error instanceof TypeError) return { explanation: null, errors: { [/subject type/.test(error.message) ? 'subject' : 'action']: { message: error.message.replace(/^explain: /, '') } } };
-    if (error instanceof AuthError && error.code === 'not_found') return { explanation: null, errors: { org: { message: error.message } } };
+    if (error instanceof TypeError)
+      return {
+        explanation: null,
+        errors: {
+          [/subject type/.test(error.message) ? 'subject' : 'action']: {
+            message: error.message.replace(/^explain: /, ''),
+          },
+        },
+      };
+    if (error instanceof AuthError && error.code === 'not_found')
+      return { explanation: null, errors: { org: { message: error.message } } };
     throw error;
   }
 }

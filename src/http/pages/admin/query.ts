@@ -9,13 +9,17 @@ import { AUDIT_TYPES } from '../../../audit/records.js';
 import { ValidationError } from '../../../errors.js';
 
 /** A form leaves a field empty rather than out: empty is absent. */
-const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+const optionalText = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 const text = (max: number) => z.string({ error: 'must be text' }).max(max, `must be at most ${max} characters`);
 
 const pageNumber = z.preprocess(
   (value) => (value === undefined || value === '' ? '1' : value),
-  z.string({ error: 'must be a page number' }).regex(/^[1-9]\d{0,5}$/, 'must be a page number from 1').transform(Number),
+  z
+    .string({ error: 'must be a page number' })
+    .regex(/^[1-9]\d{0,5}$/, 'must be a page number from 1')
+    .transform(Number),
 );
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -35,9 +39,17 @@ export const auditQuery = z
     email: optionalText(text(254)),
     since: optionalText(day),
     until: optionalText(day),
-    before: optionalText(z.string().regex(/^[1-9]\d{0,14}$/, 'must be a record id').transform(Number)),
+    before: optionalText(
+      z
+        .string()
+        .regex(/^[1-9]\d{0,14}$/, 'must be a record id')
+        .transform(Number),
+    ),
   })
-  .refine(({ since, until }) => !since || !until || since <= until, { path: ['until'], message: 'must not be before the start' });
+  .refine(({ since, until }) => !since || !until || since <= until, {
+    path: ['until'],
+    message: 'must not be before the start',
+  });
 
 export const whyQuery = z.object({
   email: optionalText(text(254)),

@@ -31,7 +31,13 @@ import { sendAdminPage, type AdminPageBase } from './shell.js';
 import { userRoutes } from './user-routes.js';
 
 /** `auth.explain` for a user, in an organization if given (its id or slug). */
-export type Explainer = (user: AuthUser, action: string, subjectType: string, context: Record<string, unknown>, org?: string) => Explanation | Promise<Explanation>;
+export type Explainer = (
+  user: AuthUser,
+  action: string,
+  subjectType: string,
+  context: Record<string, unknown>,
+  org?: string,
+) => Explanation | Promise<Explanation>;
 
 export interface AdminDeps {
   config: AuthConfig;

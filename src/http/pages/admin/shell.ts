@@ -21,16 +21,27 @@ export interface AdminPageBase {
 }
 
 export function adminLayout(base: AdminPageBase, current: Section | null, title: string, body: string): string {
-  return layout({ title, texts: base.texts, notice: base.notice, wide: true, body: `${adminNav(base, current)}\n${body}` });
+  return layout({
+    title,
+    texts: base.texts,
+    notice: base.notice,
+    wide: true,
+    body: `${adminNav(base, current)}\n${body}`,
+  });
 }
 
 function adminNav({ prefix, sections }: AdminPageBase, current: Section | null): string {
   const t = ADMIN_TEXTS;
-  const links = [(`<a ` +
-    `href="${escapeHtml(prefix)}/admin"${current === null ? ' aria-current="page"' : ''}>${escapeHtml(t.title)}</a>`)].concat(
-    sections.map((section) => (`<a href="${escapeHtml(prefix)}/admin/${section}"` +
-      `${section === current ? ' aria-current="page"' : ''}>` +
-      `${escapeHtml(t.sections[section])}</a>`)),
+  const links = [
+    `<a ` +
+      `href="${escapeHtml(prefix)}/admin"${current === null ? ' aria-current="page"' : ''}>${escapeHtml(t.title)}</a>`,
+  ].concat(
+    sections.map(
+      (section) =>
+        `<a href="${escapeHtml(prefix)}/admin/${section}"` +
+        `${section === current ? ' aria-current="page"' : ''}>` +
+        `${escapeHtml(t.sections[section])}</a>`,
+    ),
   );
   return `    <nav aria-label="${escapeHtml(t.navLabel)}"><p>${links.join(' · ')}</p></nav>`;
 }
@@ -47,14 +58,17 @@ export function pager(page: number, hasNext: boolean, href: (page: number) => st
   if (page === 1 && !hasNext) return '';
   const previous = page > 1 ? `<a href="${escapeHtml(href(page - 1))}" rel="prev">${escapeHtml(t.previous)}</a>` : '';
   const next = hasNext ? `<a href="${escapeHtml(href(page + 1))}" rel="next">${escapeHtml(t.next)}</a>` : '';
-  return (`    <nav aria-label="${escapeHtml(t.label)}"><p>` +
-    `${[previous, escapeHtml(t.page(page)), next].filter(Boolean).join(' · ')}</p></nav>`);
+  return (
+    `    <nav aria-label="${escapeHtml(t.label)}"><p>` +
+    `${[previous, escapeHtml(t.page(page)), next].filter(Boolean).join(' · ')}</p></nav>`
+  );
 }
 
 /** A query string of the values that are set. */
 export function queryString(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(values))
+    if (value !== undefined && value !== '') params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -68,8 +82,13 @@ export function timeHtml(at: Date | string): string {
 /** A table with a caption, column headers and rows of cells (already HTML), each cell labelled for narrow screens. */
 export function table(caption: string, columns: string[], rows: string[][]): string {
   const head = columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('');
-  const body = rows.map((cells) => (`        ` +
-    `<tr>${cells.map((cell, i) => `<td data-label="${escapeHtml(columns[i])}">${cell}</td>`).join('')}</tr>`)).join('\n');
+  const body = rows
+    .map(
+      (cells) =>
+        `        ` +
+        `<tr>${cells.map((cell, i) => `<td data-label="${escapeHtml(columns[i])}">${cell}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
   return `    <table>
       <caption>${escapeHtml(caption)}</caption>
       <thead><tr>${head}</tr></thead>

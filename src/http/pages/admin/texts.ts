@@ -11,8 +11,9 @@ export const ADMIN_TEXTS = {
   home: {
     intro: 'What your roles let you do here:',
     hints: {
-      users: ('Find a user; disable or enable the account, change its roles, end its sessions, revoke its ' +
-        'tokens, reset its second factor.'),
+      users:
+        'Find a user; disable or enable the account, change its roles, end its sessions, revoke its ' +
+        'tokens, reset its second factor.',
       orgs: 'Every organization, its members and their roles.',
       audit: 'The audit log, filtered and paged, and a check of its chain.',
       policy: 'What each role allows, and why a user may or may not do something.',
@@ -24,13 +25,28 @@ export const ADMIN_TEXTS = {
     searchHint: 'Part of the address, in any case.',
     searchButton: 'Search',
     none: 'No user matches.',
-    caption: (page: number, search: string | undefined) => (search ? `Users whose address contains “${search}”, page ${page}` : `Users, page ${page}`),
+    caption: (page: number, search: string | undefined) =>
+      search ? `Users whose address contains “${search}”, page ${page}` : `Users, page ${page}`,
     columns: { email: 'Email', roles: 'Roles', state: 'State', created: 'Created' },
-    states: { disabled: 'disabled', unconfirmed: 'unconfirmed', mfa: 'second factor', admin: 'administrator', active: 'active' },
+    states: {
+      disabled: 'disabled',
+      unconfirmed: 'unconfirmed',
+      mfa: 'second factor',
+      admin: 'administrator',
+      active: 'active',
+    },
   },
   user: {
     title: (email: string) => `User ${email}`,
-    facts: { id: 'Id', email: 'Email', created: 'Created', state: 'State', roles: 'Roles', sessions: 'Live sessions', tokens: 'Tokens in use' },
+    facts: {
+      id: 'Id',
+      email: 'Email',
+      created: 'Created',
+      state: 'State',
+      roles: 'Roles',
+      sessions: 'Live sessions',
+      tokens: 'Tokens in use',
+    },
     noRoles: 'none',
     account: 'The account',
     disable: 'Disable the account',
@@ -88,16 +104,18 @@ export const ADMIN_TEXTS = {
     columns: { id: '#', at: 'Time (UTC)', type: 'Type', outcome: 'Outcome', user: 'User', detail: 'Detail' },
     verify: 'Verify the chain',
     verifyHint: 'Recomputes every row’s hash from the first row kept to the last.',
-    intact: (rows: number, first: number | null, last: number | null) => (rows === 0 ? 'The log is empty.' : `The chain is intact: ${rows} rows, #${first} to #${last}.`),
+    intact: (rows: number, first: number | null, last: number | null) =>
+      rows === 0 ? 'The log is empty.' : `The chain is intact: ${rows} rows, #${first} to #${last}.`,
     broken: (at: number, why: string) => `The chain is broken at row #${at}: ${why}.`,
     older: 'Older records',
     newest: 'Newest records',
   },
   policy: {
     matrix: 'What each role allows',
-    matrixHint: ('For every subject type and action the rules name: allowed on every subject, on some ' +
+    matrixHint:
+      'For every subject type and action the rules name: allowed on every subject, on some ' +
       '(through conditions or fields), or refused. Organization roles reach their own ' +
-      'organization only.'),
+      'organization only.',
     globalRoles: 'Global roles',
     orgRoles: 'Organization roles',
     noRoles: 'No role is defined.',

@@ -41,9 +41,19 @@ export const addRoleForm = userForm(
   'roles',
   [],
 );
-export const removeRoleForm = userForm('roles/remove', 'adminRemoveRoleForm', 'Take a role away from the user', 'roles', []);
-export const sessionsForm = userForm('sessions', 'adminEndSessionsForm', 'End every session of the user', 'sessions', ['end']);
-export const tokensForm = userForm('tokens', 'adminRevokeTokensForm', 'Revoke every token of the user', 'tokens', ['revoke']);
+export const removeRoleForm = userForm(
+  'roles/remove',
+  'adminRemoveRoleForm',
+  'Take a role away from the user',
+  'roles',
+  [],
+);
+export const sessionsForm = userForm('sessions', 'adminEndSessionsForm', 'End every session of the user', 'sessions', [
+  'end',
+]);
+export const tokensForm = userForm('tokens', 'adminRevokeTokensForm', 'Revoke every token of the user', 'tokens', [
+  'revoke',
+]);
 export const mfaForm = userForm(
   'mfa',
   'adminResetMfaForm',
@@ -61,7 +71,7 @@ export const adminImpersonateForm = endpoint({
     [
       'Needs `read User` on every user, and `impersonate` on this user (never an `is_admin` one, nor oneself: 403',
       '`forbidden`; not while acting as someone already: 403 `impersonation_forbidden`), as',
-      '`POST /api/impersonation`. Answered with a 303 to `/` and the new session\'s cookie.',
+      "`POST /api/impersonation`. Answered with a 303 to `/` and the new session's cookie.",
     ].join(' ') + tokenFailuresNote(config),
   tags: ['admin'],
   guards: [consoleGuard('users')],
@@ -81,4 +91,3 @@ export const USER_CONSOLE = [
   mfaForm,
   adminImpersonateForm,
 ];
-

@@ -45,13 +45,22 @@ function base({ prefix, user }: UserPageLocals): string {
 }
 
 /** A form of one button posting `name=value` to the user's `path`. */
-function button(locals: UserPageLocals, path: string, name: string, value: string, label: string, options: { danger?: boolean; hint?: string } = {}): string {
+function button(
+  locals: UserPageLocals,
+  path: string,
+  name: string,
+  value: string,
+  label: string,
+  options: { danger?: boolean; hint?: string } = {},
+): string {
   const hintId = options.hint ? `${path.replace(/\W/g, '-')}-hint` : '';
   const hint = options.hint ? `<p class="hint" id="${hintId}">${escapeHtml(options.hint)}</p>` : '';
-  return (`      <form method="post" action="${escapeHtml(`${base(locals)}/${path}`)}">${hint}<input ` +
+  return (
+    `      <form method="post" action="${escapeHtml(`${base(locals)}/${path}`)}">${hint}<input ` +
     `type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}"><button ` +
     `type="submit"${options.danger ? ' class="danger"' : ''}` +
-    `${hintId ? ` aria-describedby="${hintId}"` : ''}>${escapeHtml(label)}</button></form>`);
+    `${hintId ? ` aria-describedby="${hintId}"` : ''}>${escapeHtml(label)}</button></form>`
+  );
 }
 
 function accountSection(locals: UserPageLocals): string {
@@ -61,7 +70,9 @@ function accountSection(locals: UserPageLocals): string {
       ? button(locals, 'disabled', 'disabled', 'false', t.enable)
       : button(locals, 'disabled', 'disabled', 'true', t.disable, { danger: true, hint: t.disableHint })
     : `      <p>${escapeHtml(t.notAllowed)}</p>`;
-  const actAs = locals.mayImpersonate ? `\n${button(locals, 'impersonate', 'user_id', String(locals.user.id), t.impersonate)}` : '';
+  const actAs = locals.mayImpersonate
+    ? `\n${button(locals, 'impersonate', 'user_id', String(locals.user.id), t.impersonate)}`
+    : '';
   return `    <h2>${escapeHtml(t.account)}</h2>\n${forms}${actAs}`;
 }
 
@@ -69,12 +80,13 @@ function rolesSection(locals: UserPageLocals): string {
   const t = ADMIN_TEXTS.user;
   const held = locals.user.roles;
   const rows = held.map((role) => {
-    const remove = locals.may.roles && locals.removable.includes(role)
-      ? (`<form method="post" action="${escapeHtml(`${base(locals)}/roles/remove`)}"><input ` +
-        `type="hidden" name="roles" value="${escapeHtml(role)}"><button type="submit" ` +
-        `class="secondary" ` +
-        `aria-label="${escapeHtml(t.removeRole(role))}">${escapeHtml(t.remove)}</button></form>`)
-      : '';
+    const remove =
+      locals.may.roles && locals.removable.includes(role)
+        ? `<form method="post" action="${escapeHtml(`${base(locals)}/roles/remove`)}"><input ` +
+          `type="hidden" name="roles" value="${escapeHtml(role)}"><button type="submit" ` +
+          `class="secondary" ` +
+          `aria-label="${escapeHtml(t.removeRole(role))}">${escapeHtml(t.remove)}</button></form>`
+        : '';
     return `        <li>${escapeHtml(role)} ${remove}</li>`;
   });
   const list = held.length ? `      <ul>\n${rows.join('\n')}\n      </ul>` : `      <p>${escapeHtml(t.noRoles)}</p>`;

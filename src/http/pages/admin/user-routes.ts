@@ -44,7 +44,13 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
   routes.on(adminUsers, async (req, res) => {
     const { page, email } = parseQuery(userListQuery, req);
     const found = await users.search({ email, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 });
-    const html = usersPage({ ...base(req), users: found.slice(0, PAGE_SIZE).map((user) => user.toJSON()), page, hasNext: found.length > PAGE_SIZE, search: email });
+    const html = usersPage({
+      ...base(req),
+      users: found.slice(0, PAGE_SIZE).map((user) => user.toJSON()),
+      page,
+      hasNext: found.length > PAGE_SIZE,
+      search: email,
+    });
     sendAdminPage(res, 200, html);
   });
 
@@ -66,19 +72,39 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
   const showUser = async (req: Request, res: Response, user: PublicUser, done: unknown) => {
     const ability = req.ability!;
     const [sessions, tokens] = await Promise.all([deps.sessions.list(user.id), deps.tokens.list({ user: user.id })]);
-    const may = Object.fromEntries(USER_FIELDS.map((field) => [field, mayChange(ability, user, field)])) as Record<UserField, boolean>;
+    const may = Object.fromEntries(USER_FIELDS.map((field) => [field, mayChange(ability, user, field)])) as Record<
+      UserField,
+      boolean
+    >;
     // An is_admin account is disabled, loses a role, its sessions, tokens or second factor, only by an
     // is_admin operator (users/admin-accounts.ts; the posts are refused alike).
     const protectedAccount = !mayChangeAdminAccount(req.user!, user);
-    if (protectedAccount) Object.assign(may, { sessions: false, tokens: false, mfa: false }, !user.disabled && { disabled: false });
+    if (protectedAccount)
+      Object.assign(may, { sessions: false, tokens: false, mfa: false }, !user.disabled && { disabled: false });
     // The roles that exist: those a definition names, then those only the database has (created on purpose).
     const existing = [...new Set([...deps.roleRules.names(), ...(await deps.roles.list()).map((role) => role.name)])];
     const assignable = existing.filter((role) => !user.roles.includes(role) && mayAssign(ability, role));
     const removable = protectedAccount ? [] : user.roles.filter((role) => mayAssign(ability, role));
-    const mayImpersonate = !user.is_admin && user.id !== req.user!.id && ability.can('impersonate', subject('User', { ...user }));
-    const text = typeof done === 'string' && Object.hasOwn(ADMIN_TEXTS.user.done, done) ? ADMIN_TEXTS.user.done[done]! : null;
+    const mayImpersonate =
+      !user.is_admin && user.id !== req.user!.id && ability.can('impersonate', subject('User', { ...user }));
+    const text =
+      typeof done === 'string' && Object.hasOwn(ADMIN_TEXTS.user.done, done) ? ADMIN_TEXTS.user.done[done]! : null;
     const notice = text ? { kind: 'info' as const, text } : null;
-    sendAdminPage(res, 200, userPage({ ...base(req), notice, user, sessions: sessions.length, tokens: tokens.length, may, assignable, removable, mayImpersonate }));
+    sendAdminPage(
+      res,
+      200,
+      userPage({
+        ...base(req),
+        notice,
+        user,
+        sessions: sessions.length,
+        tokens: tokens.length,
+        may,
+        assignable,
+        removable,
+        mayImpersonate,
+      }),
+    );
   };
 
   /**
@@ -103,7 +129,10 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
 
   change(disabledForm, 'disabled', async (req, user) => {
     const value: unknown = req.body.disabled;
-    if (value !== 'true' && value !== 'false') throw new AuthError('bad_request', 'disabled is true or false', [{ field: 'disabled', message: 'must be true or false' }]);
+    if (value !== 'true' && value !== 'false')
+      throw new AuthError('bad_request', 'disabled is true or false', [
+        { field: 'disabled', message: 'must be true or false' },
+      ]);
     const disable = value === 'true';
     if (disable) await users.disable(user.id, req.user!);
     else await users.enable(user.id);
@@ -117,22 +146,39 @@ export function userRoutes(deps: AdminDeps, kit: GuardKit, base: (req: Request) 
   const assignable: RequestHandler = async (req, _res, next) => {
     const { roles: role } = parseBody(roleForm, req);
     if (!userOf(req).roles.includes(role) && (await deps.roles.standing(role)) === 'unknown') {
-      throw new AuthError('unknown_role', `No role is named ${JSON.stringify(role)}: no definition names it and it was never created`);
+      throw new AuthError(
+        'unknown_role',
+        `No role is named ${JSON.stringify(role)}: no definition names it and it was never created`,
+      );
     }
     next();
   };
-  const assign = guards.require({ action: 'assign', subject: 'Role', load: (req) => ({ name: parseBody(roleForm, req).roles }) });
+  const assign = guards.require({
+    action: 'assign',
+    subject: 'Role',
+    load: (req) => ({ name: parseBody(roleForm, req).roles }),
+  });
   const roleChecks = { before: [assign], after: [assignable] };
-  change(addRoleForm, 'roles', async (req, user) => {
-    const role = parseBody(roleForm, req).roles;
-    await users.addRole(user.id, role);
-    // A role no definition gives rules to is given, and the page says it grants nothing yet.
-    return (await deps.roles.standing(role)) === 'defined' ? 'roleAdded' : 'roleAddedUndefined';
-  }, roleChecks);
-  change(removeRoleForm, 'roles', async (req, user) => {
-    await users.removeRole(user.id, parseBody(roleForm, req).roles, req.user!);
-    return 'roleRemoved';
-  }, roleChecks);
+  change(
+    addRoleForm,
+    'roles',
+    async (req, user) => {
+      const role = parseBody(roleForm, req).roles;
+      await users.addRole(user.id, role);
+      // A role no definition gives rules to is given, and the page says it grants nothing yet.
+      return (await deps.roles.standing(role)) === 'defined' ? 'roleAdded' : 'roleAddedUndefined';
+    },
+    roleChecks,
+  );
+  change(
+    removeRoleForm,
+    'roles',
+    async (req, user) => {
+      await users.removeRole(user.id, parseBody(roleForm, req).roles, req.user!);
+      return 'roleRemoved';
+    },
+    roleChecks,
+  );
 
   change(sessionsForm, 'sessions', async (req, user) => {
     protectAdminAccount(req.user!, user, 'end the sessions of');
@@ -171,7 +217,9 @@ function requireField(field: UserField): RequestHandler {
     const body: unknown = req.body;
     const keys = body !== null && typeof body === 'object' ? Object.keys(body) : [];
     if (keys.length !== 1 || keys[0] !== field || typeof (body as Record<string, unknown>)[field] !== 'string') {
-      throw new AuthError('bad_request', `The form sends the field ${field}, and only it`, [{ field, message: 'is required, alone' }]);
+      throw new AuthError('bad_request', `The form sends the field ${field}, and only it`, [
+        { field, message: 'is required, alone' },
+      ]);
     }
     next();
   };

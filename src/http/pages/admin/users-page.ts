@@ -26,7 +26,9 @@ export function usersPage(locals: UsersPageLocals): string {
     escapeHtml(userState(user)),
     timeHtml(user.created_at),
   ]);
-  const list = rows.length ? table(t.caption(locals.page, locals.search), [c.email, c.roles, c.state, c.created], rows) : `    <p>${escapeHtml(t.none)}</p>`;
+  const list = rows.length
+    ? table(t.caption(locals.page, locals.search), [c.email, c.roles, c.state, c.created], rows)
+    : `    <p>${escapeHtml(t.none)}</p>`;
   const pages = pager(locals.page, locals.hasNext, (page) => `${base}${queryString({ email: locals.search, page })}`);
   return adminLayout(locals, 'users', ADMIN_TEXTS.sections.users, `${form}\n${list}\n${pages}`);
 }
@@ -34,6 +36,11 @@ export function usersPage(locals: UsersPageLocals): string {
 /** The account's state in words: disabled, unconfirmed, with a second factor, an administrator. */
 export function userState(user: PublicUser): string {
   const s = ADMIN_TEXTS.users.states;
-  const states = [user.disabled && s.disabled, !user.email_confirmed && s.unconfirmed, user.mfa_enabled && s.mfa, user.is_admin && s.admin].filter((state): state is string => Boolean(state));
+  const states = [
+    user.disabled && s.disabled,
+    !user.email_confirmed && s.unconfirmed,
+    user.mfa_enabled && s.mfa,
+    user.is_admin && s.admin,
+  ].filter((state): state is string => Boolean(state));
   return states.length ? states.join(', ') : s.active;
 }

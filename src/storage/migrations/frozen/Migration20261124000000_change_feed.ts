@@ -9,9 +9,7 @@ export const Migration20261124000000_change_feed: FrozenMigration = {
         'integer null, `at` datetime not null)',
       'create index `service_auth_changes_at_index` on `service_auth_changes` (`at`)',
     ],
-    down: [
-      'drop table if exists `service_auth_changes`',
-    ],
+    down: ['drop table if exists `service_auth_changes`'],
   },
   postgresql: {
     up: [
@@ -19,8 +17,6 @@ export const Migration20261124000000_change_feed: FrozenMigration = {
         'timestamptz not null)',
       'create index "service_auth_changes_at_index" on "service_auth_changes" ("at")',
     ],
-    down: [
-      'drop table if exists "service_auth_changes"',
-    ],
+    down: ['drop table if exists "service_auth_changes"'],
   },
 };

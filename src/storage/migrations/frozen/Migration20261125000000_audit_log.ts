@@ -13,9 +13,7 @@ export const Migration20261125000000_audit_log: FrozenMigration = {
       'create index `auth_events_email_index` on `auth_events` (`email`)',
       'create index `auth_events_user_id_index` on `auth_events` (`user_id`, `id`)',
     ],
-    down: [
-      'drop table if exists `auth_events`',
-    ],
+    down: ['drop table if exists `auth_events`'],
   },
   postgresql: {
     up: [
@@ -40,9 +38,6 @@ export const Migration20261125000000_audit_log: FrozenMigration = {
         '         id := next_id;\n          hash := previous;\n          return next;\n        end loop;\n      ' +
         'end $$',
     ],
-    down: [
-      'drop function if exists service_auth_append_events(jsonb)',
-      'drop table if exists "auth_events"',
-    ],
+    down: ['drop function if exists service_auth_append_events(jsonb)', 'drop table if exists "auth_events"'],
   },
 };

@@ -17,10 +17,7 @@ export const Migration20261127000000_identities: FrozenMigration = {
         'null, `next` varchar(2048) null, `link_user_id` integer null, `expires_at` datetime not null, ' +
         'primary key (`id_hash`))',
     ],
-    down: [
-      'drop table if exists `service_auth_sso_attempts`',
-      'drop table if exists `service_auth_identities`',
-    ],
+    down: ['drop table if exists `service_auth_sso_attempts`', 'drop table if exists `service_auth_identities`'],
   },
   postgresql: {
     up: [
@@ -37,9 +34,6 @@ export const Migration20261127000000_identities: FrozenMigration = {
         'null, "next" varchar(2048) null, "link_user_id" integer null, "expires_at" timestamptz not null, ' +
         'constraint "service_auth_sso_attempts_pkey" primary key ("id_hash"))',
     ],
-    down: [
-      'drop table if exists "service_auth_sso_attempts"',
-      'drop table if exists "service_auth_identities"',
-    ],
+    down: ['drop table if exists "service_auth_sso_attempts"', 'drop table if exists "service_auth_identities"'],
   },
 };

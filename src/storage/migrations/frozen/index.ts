@@ -30,10 +30,7 @@ const FROZEN: Record<MigrationName, FrozenMigration> = {
 };
 
 /** Every migration, in order, as classes of `Migration` (the installed @mikro-orm/migrations') that replay the SQL. */
-export function frozenMigrations(
-  Base: typeof Migration,
-  isSqlite: (platform: Platform) => boolean,
-): MigrationObject[] {
+export function frozenMigrations(Base: typeof Migration, isSqlite: (platform: Platform) => boolean): MigrationObject[] {
   return MIGRATION_NAMES.map((name) => {
     class Frozen extends Base {
       private statements(): Statements {
