@@ -132,7 +132,9 @@ export class ServiceAuth {
     // right after it receives the warnings.
     const unknown = unknownKeys(app.settings as Record<string, unknown>, process.env).map(
       ({ key, source, nearest }) =>
-        `unknown configuration key ${key} in the ${source === 'settings' ? "application's settings" : 'environment'}; did you mean ${nearest}?`,
+        `unknown configuration key ${key} in the ` +
+        `${source === 'settings' ? "application's settings" : 'environment'}; did you mean ` +
+        `${nearest}?`,
     );
     queueMicrotask(() => {
       for (const warning of [...unknown, ...assumed]) parts.pluggable.logger.warn(warning);

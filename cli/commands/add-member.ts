@@ -9,7 +9,10 @@ export class AddMemberCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: 'Make a user a member of an organization',
     details: `
-      Makes the user with this email a member of the organization (named by its slug or its id) with the organization roles given by \`--role\`, once or more. Each role must be defined (\`auth.defineOrgRole\`, or \`orgRoles\` in a policy file); a user who is a member already is refused: change their roles with \`set-member-roles\`.
+      Makes the user with this email a member of the organization (named by its slug or its id) with the
+      organization roles given by \`--role\`, once or more. Each role must be defined (\`auth.defineOrgRole\`, or
+      \`orgRoles\` in a policy file); a user who is a member already is refused: change their roles with
+      \`set-member-roles\`.
 
       Running servers that share the database see the change within a second.
     `,

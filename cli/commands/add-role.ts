@@ -11,9 +11,15 @@ export class AddRoleCommand extends ServiceAuthCommand {
     category: 'Roles',
     description: 'Give a user a role',
     details: `
-      Gives the user with this email the role. A role not yet in the database (one a definition names, or one given with \`--force\`) is created, and the command says so. A user who already holds the role keeps it, and the command still succeeds.
+      Gives the user with this email the role. A role not yet in the database (one a definition names, or one
+      given with \`--force\`) is created, and the command says so. A user who already holds the role keeps it, and
+      the command still succeeds.
 
-      A role that exists is given: one a definition names (global roles in \`./policies\`, or the application's with \`--app\`), or one created by \`create-role\` or \`create-user --role\`. When no definition gives it rules yet, the command says so on stderr (it grants nothing until one does) and still succeeds. A name that is none of these (most likely a typo) is refused, naming the nearest defined role, unless \`--force\`.
+      A role that exists is given: one a definition names (global roles in \`./policies\`, or the
+      application's with \`--app\`), or one created by \`create-role\` or \`create-user --role\`. When no
+      definition gives it rules yet, the command says so on stderr (it grants nothing until one does) and still
+      succeeds. A name that is none of these (most likely a typo) is refused, naming the nearest defined role,
+      unless \`--force\`.
 
       Running servers that share the database see the change within a second.
     `,

@@ -53,7 +53,8 @@ async function loadTypeScript(modulePath: string, file: string): Promise<void> {
     // Node 23.6 and later strip types themselves: let them try.
     if ((process.features as { typescript?: unknown }).typescript) return;
     throw new CliFailure(
-      `Cannot load the application module ${modulePath}: a TypeScript module needs tsx, which is not installed for it (looked from ${dirname(file)}): npm install --save-dev tsx`,
+      `Cannot load the application module ${modulePath}: a TypeScript module needs tsx, which is ` +
+        `not installed for it (looked from ${dirname(file)}): npm install --save-dev tsx`,
     );
   }
   try {

@@ -8,9 +8,13 @@ export class AuditPruneCommand extends ServiceAuthCommand {
     category: 'Audit log',
     description: 'Remove the audit records older than the retention now',
     details: `
-      Removes the audit log's rows older than \`SERVICE_AUTH_AUDIT_RETENTION_DAYS\` (default 365 days), always keeping the newest row, and prints how many went. A running application does this every hour; this is for a process that is not running, or for now.
+      Removes the audit log's rows older than \`SERVICE_AUTH_AUDIT_RETENTION_DAYS\` (default 365 days), always
+      keeping the newest row, and prints how many went. A running application does this every hour; this is for a
+      process that is not running, or for now.
 
-      The removal appends an \`audit_pruned\` record (actor \`cli\`) holding the id and hash of the last row removed, so that \`auth audit verify\` still checks the chain from the first row left. With \`SERVICE_AUTH_AUDIT_ENABLED\` false, nothing is removed.
+      The removal appends an \`audit_pruned\` record (actor \`cli\`) holding the id and hash of the last row
+      removed, so that \`auth audit verify\` still checks the chain from the first row left. With
+      \`SERVICE_AUTH_AUDIT_ENABLED\` false, nothing is removed.
     `,
     examples: [
       ['Prune now', '$0 auth audit prune'],
@@ -27,7 +31,8 @@ export class AuditPruneCommand extends ServiceAuthCommand {
     }
     const removed = await audit.prune();
     this.print(
-      `Removed ${removed} ${removed === 1 ? 'row' : 'rows'} older than ${retentionDays} ${retentionDays === 1 ? 'day' : 'days'} (SERVICE_AUTH_AUDIT_RETENTION_DAYS)`,
+      `Removed ${removed} ${removed === 1 ? 'row' : 'rows'} older than ${retentionDays} ` +
+        `${retentionDays === 1 ? 'day' : 'days'} (SERVICE_AUTH_AUDIT_RETENTION_DAYS)`,
     );
   }
 }

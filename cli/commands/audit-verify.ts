@@ -10,11 +10,15 @@ export class AuditVerifyCommand extends ServiceAuthCommand {
     category: 'Audit log',
     description: "Check the audit log's hash chain",
     details: `
-      Recomputes the hash of every row of the audit log, in id order from the first row left (after pruning, from the hash its \`audit_pruned\` record kept), and compares it with the stored one. Each hash covers its row and the hash before it, so a row changed, removed or moved breaks the chain there.
+      Recomputes the hash of every row of the audit log, in id order from the first row left (after pruning,
+      from the hash its \`audit_pruned\` record kept), and compares it with the stored one. Each hash covers its
+      row and the hash before it, so a row changed, removed or moved breaks the chain there.
 
-      Intact: prints \`Intact: N rows (#first to #last)\` and exits 0. Broken: names the first row that does not match, and why, on stderr, and exits 1; the rows before it verified.
+      Intact: prints \`Intact: N rows (#first to #last)\` and exits 0. Broken: names the first row that does
+      not match, and why, on stderr, and exits 1; the rows before it verified.
 
-      With \`--json\`, prints the check on stdout either way, \`{ intact: true, rows, first, last }\` or \`{ intact: false, rows, brokenAt, why }\`, with the same exit status.
+      With \`--json\`, prints the check on stdout either way, \`{ intact: true, rows, first, last }\` or \`{
+      intact: false, rows, brokenAt, why }\`, with the same exit status.
     `,
     examples: [
       ['Check the chain', '$0 auth audit verify'],

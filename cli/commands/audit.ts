@@ -19,11 +19,19 @@ export class AuditCommand extends ServiceAuthCommand {
     category: 'Audit log',
     description: 'Show the audit log, newest first',
     details: `
-      Prints a table of the audit log's records, newest first: ID, At (UTC), Type, Outcome, User (the user's id), Email, IP, Reason (the problem code of a failure), Actor (\`http\`, \`cli\` or \`api\`).
+      Prints a table of the audit log's records, newest first: ID, At (UTC), Type, Outcome, User (the user's
+      id), Email, IP, Reason (the problem code of a failure), Actor (\`http\`, \`cli\` or \`api\`).
 
-      \`--email\` keeps the records of one person: those carrying the address, and those carrying the id of the user it names (a token's, a session's, a second factor's records carry the id, not the address); an email need not belong to a user (a failed login for an unknown address, a deleted user). \`--user-id\` keeps the records carrying that user's id (a deleted user's too, by the id the table showed), and \`--type\` those of one type. \`--since\` takes a date, \`2026-11-01\` (from midnight UTC), or a time back from now, \`7d\` or \`12h\`. \`--limit\` shows at most that many records, from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); \`--before\` an id shows the records older than that one, the next page after a page that ended with it.
+      \`--email\` keeps the records of one person: those carrying the address, and those carrying the id of
+      the user it names (a token's, a session's, a second factor's records carry the id, not the address); an email
+      need not belong to a user (a failed login for an unknown address, a deleted user). \`--user-id\` keeps the
+      records carrying that user's id (a deleted user's too, by the id the table showed), and \`--type\` those of
+      one type. \`--since\` takes a date, \`2026-11-01\` (from midnight UTC), or a time back from now, \`7d\` or
+      \`12h\`. \`--limit\` shows at most that many records, from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT});
+      \`--before\` an id shows the records older than that one, the next page after a page that ended with it.
 
-      With \`--json\`, prints a JSON array of the records with the audit table's field names, as the security log answers them: \`{ id, at, type, outcome, user_id, email, ip, user_agent, reason, detail, hash }\`.
+      With \`--json\`, prints a JSON array of the records with the audit table's field names, as the security
+      log answers them: \`{ id, at, type, outcome, user_id, email, ip, user_agent, reason, detail, hash }\`.
     `,
     examples: [
       ['The latest records', '$0 auth audit'],

@@ -88,13 +88,18 @@ export class AuthGroupCommand extends Command {
   static override usage = Command.Usage({
     description: "Manage service-auth's users, roles, tokens and database",
     details: `
-      Each command finds its database from \`--database URL\`, else \`SERVICE_AUTH_DATABASE_URL\`, else \`sqlite:service-auth.sqlite\` in the working directory, and migrates a fresh database first (unless \`SERVICE_AUTH_AUTO_MIGRATE\` is false). With \`--app <module>\`, it loads the application instead (its default export or its export \`app\`), so that the application's configuration and event handlers apply.
+      Each command finds its database from \`--database URL\`, else \`SERVICE_AUTH_DATABASE_URL\`, else
+      \`sqlite:service-auth.sqlite\` in the working directory, and migrates a fresh database first (unless
+      \`SERVICE_AUTH_AUTO_MIGRATE\` is false). With \`--app <module>\`, it loads the application instead (its
+      default export or its export \`app\`), so that the application's configuration and event handlers apply.
 
       The commands:
 
       ${commandList.replace(/\n/g, '\n      ')}
 
-      Output goes to stdout, errors to stderr. The exit status is 0 on success, 1 when the command failed (and changed nothing), 2 when the command line is wrong. Run a command with \`--help\` for its options and examples.
+      Output goes to stdout, errors to stderr. The exit status is 0 on success, 1 when the command failed (and
+      changed nothing), 2 when the command line is wrong. Run a command with \`--help\` for its options and
+      examples.
     `,
     examples: [
       [

@@ -21,19 +21,34 @@ export class CheckCommand extends ServiceAuthCommand {
     category: 'Policies',
     description: 'Ask whether a user may do something, and why',
     details: `
-      Prints \`allowed\` or \`denied\`, then the rule that decided, with its role and the file it came from, or that no rule of the user's roles grants it. For a refusal, it then names each rule that could have allowed it and why it did not: the first of its conditions the subject fails (field, operator, the value wanted and the subject's), or the inverted rule that refused. The user is found by email; the rules are the application's (\`--app\`) or, without it, the JSON role files of \`--policies\` (default \`./policies\`).
+      Prints \`allowed\` or \`denied\`, then the rule that decided, with its role and the file it came from,
+      or that no rule of the user's roles grants it. For a refusal, it then names each rule that could have allowed
+      it and why it did not: the first of its conditions the subject fails (field, operator, the value wanted and
+      the subject's), or the inverted rule that refused. The user is found by email; the rules are the
+      application's (\`--app\`) or, without it, the JSON role files of \`--policies\` (default \`./policies\`).
 
-      \`--field key=value\` gives the subject's fields (or a policy's context), repeated for several; values are read as URL parameters are: a canonical integer becomes a number. \`--field key:=JSON\` gives a typed value (\`shared:=true\`, \`team:=null\`, \`tags:='["a"]'\`), so a boolean or null column can be asked about. A named policy (\`--policy\`) is code, so it needs \`--app\`.
+      \`--field key=value\` gives the subject's fields (or a policy's context), repeated for several; values
+      are read as URL parameters are: a canonical integer becomes a number. \`--field key:=JSON\` gives a typed
+      value (\`shared:=true\`, \`team:=null\`, \`tags:='["a"]'\`), so a boolean or null column can be asked about.
+      A named policy (\`--policy\`) is code, so it needs \`--app\`.
 
-      \`--attribute key=value\` (or \`key:=JSON\`) gives a value of the application's user attributes, which rules name as \`\${user.team}\`; repeated for several. Without it, the application's resolver gives them with \`--app\`, and without \`--app\` the user has none (rules naming them deny).
+      \`--attribute key=value\` (or \`key:=JSON\`) gives a value of the application's user attributes, which
+      rules name as \`\${user.team}\`; repeated for several. Without it, the application's resolver gives them with
+      \`--app\`, and without \`--app\` the user has none (rules naming them deny).
 
-      \`--org\` (an organization's slug or id) asks in that organization: with the user's global roles and the organization roles their membership there holds (global roles only for a non-member), the subject belonging to it unless \`--field\` names its tenant field (\`org_id\`) itself, or its type has none (\`User\`, \`Role\`, \`AuditRecord\`, \`Policy\`: organization roles reach none of them).
+      \`--org\` (an organization's slug or id) asks in that organization: with the user's global roles and the
+      organization roles their membership there holds (global roles only for a non-member), the subject belonging
+      to it unless \`--field\` names its tenant field (\`org_id\`) itself, or its type has none (\`User\`,
+      \`Role\`, \`AuditRecord\`, \`Policy\`: organization roles reach none of them).
 
-      An action or subject type that no rule of any role names is a usage error naming the closest known one (a typo would otherwise be "denied").
+      An action or subject type that no rule of any role names is a usage error naming the closest known one
+      (a typo would otherwise be "denied").
 
-      A refusal also lists the rules of the user's roles for the question that were left out because they name an attribute the user has no value for, and how to give it.
+      A refusal also lists the rules of the user's roles for the question that were left out because they name
+      an attribute the user has no value for, and how to give it.
 
-      Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{ email, allowed, rule, policy?, why_not?, lacking_attributes? }\`.
+      Exit status: 0 allowed, 3 denied, 1 failure (an unknown email or policy), 2 usage. \`--json\` prints \`{
+      email, allowed, rule, policy?, why_not?, lacking_attributes? }\`.
     `,
     examples: [
       [
@@ -73,7 +88,8 @@ export class CheckCommand extends ServiceAuthCommand {
   });
   attributes = Option.Array('--attribute', {
     description:
-      "A value of the application's user attributes (${user.team}) as key=value or key:=JSON; repeat for several (with --app, the application's resolver gives them otherwise)",
+      "A value of the application's user attributes (${user.team}) as key=value or key:=JSON; " +
+      "repeat for several (with --app, the application's resolver gives them otherwise)",
   });
   org = Option.String('--org', {
     description: "Ask in this organization (its slug or id), with the user's organization roles there",
@@ -213,7 +229,8 @@ export class CheckCommand extends ServiceAuthCommand {
         typed[pair.slice(0, at - 1)] = JSON.parse(pair.slice(at + 1));
       } catch {
         return new CliFailure(
-          `Usage Error: ${option} ${JSON.stringify(pair)}: the value after := is not JSON (true, false, null, a number, "a string", a list or an object)`,
+          `Usage Error: ${option} ${JSON.stringify(pair)}: the value after := is not JSON (true, ` +
+            `false, null, a number, "a string", a list or an object)`,
           EXIT_USAGE,
         );
       }

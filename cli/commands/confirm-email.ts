@@ -8,9 +8,14 @@ export class ConfirmEmailCommand extends ServiceAuthCommand {
     category: 'Users',
     description: "Confirm a user's email address by hand",
     details: `
-      Marks the email address of this user as confirmed, as opening the confirmation link would, for a user who registered while \`SERVICE_AUTH_EMAIL_CONFIRMATION\` was on and cannot (or need not) open the mail. With confirmation on, such a user can log in from then on. Users made by \`auth create-user\` or \`auth.users.create\` are confirmed already.
+      Marks the email address of this user as confirmed, as opening the confirmation link would, for a user
+      who registered while \`SERVICE_AUTH_EMAIL_CONFIRMATION\` was on and cannot (or need not) open the mail. With
+      confirmation on, such a user can log in from then on. Users made by \`auth create-user\` or
+      \`auth.users.create\` are confirmed already.
 
-      An address that is already confirmed is left as it is, and the command still succeeds (exit 0), saying so. The \`email_confirmed\` event fires on a change; load the application with \`--app\` for its event handlers to run.
+      An address that is already confirmed is left as it is, and the command still succeeds (exit 0), saying
+      so. The \`email_confirmed\` event fires on a change; load the application with \`--app\` for its event
+      handlers to run.
     `,
     examples: [
       ['Confirm an address by hand', '$0 auth confirm-email ada@example.com'],

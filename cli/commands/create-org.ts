@@ -8,7 +8,10 @@ export class CreateOrgCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: 'Create an organization',
     details: `
-      Creates the organization with this name (1 to 100 characters), its owner a member with the roles of \`SERVICE_AUTH_ORG_OWNER_ROLES\` (default \`owner\`). The slug, which names it in URLs and in the other commands like its id, is derived from the name unless \`--slug\` gives it (2 to 48 of a-z 0-9 -, not digits alone): a derived slug that is taken gets a numeric suffix, a given one is refused.
+      Creates the organization with this name (1 to 100 characters), its owner a member with the roles of
+      \`SERVICE_AUTH_ORG_OWNER_ROLES\` (default \`owner\`). The slug, which names it in URLs and in the other
+      commands like its id, is derived from the name unless \`--slug\` gives it (2 to 48 of a-z 0-9 -, not digits
+      alone): a derived slug that is taken gets a numeric suffix, a given one is refused.
 
       An owner of \`SERVICE_AUTH_MAX_ORGS_PER_USER\` organizations already (default 50) is refused (too many organizations), as over HTTP.
     `,
@@ -34,7 +37,8 @@ export class CreateOrgCommand extends ServiceAuthCommand {
       ...(this.slug !== undefined && { slug: this.slug }),
     });
     this.print(
-      `Created organization ${org.slug} (id ${org.id}, ${JSON.stringify(org.name)}), owned by ${owner.email} (${auth.config.orgs.ownerRoles.join(', ')})`,
+      `Created organization ${org.slug} (id ${org.id}, ${JSON.stringify(org.name)}), owned by ` +
+        `${owner.email} (${auth.config.orgs.ownerRoles.join(', ')})`,
     );
   }
 }

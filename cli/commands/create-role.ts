@@ -8,7 +8,8 @@ export class CreateRoleCommand extends ServiceAuthCommand {
     category: 'Roles',
     description: 'Create a role',
     details: `
-      Creates a role with this name (1 to 64 of \`A-Z a-z 0-9 _ . : -\`). What a role permits is defined in code, with \`auth.defineRole\` or \`auth.loadPolicies\`; this stores the name so that users can be given it.
+      Creates a role with this name (1 to 64 of \`A-Z a-z 0-9 _ . : -\`). What a role permits is defined in
+      code, with \`auth.defineRole\` or \`auth.loadPolicies\`; this stores the name so that users can be given it.
 
       A role that already exists is left as it is, and the command still succeeds.
     `,

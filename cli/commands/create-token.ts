@@ -11,9 +11,13 @@ export class CreateTokenCommand extends ServiceAuthCommand {
     category: 'Tokens',
     description: 'Create a token for a user',
     details: `
-      Creates a token owned by the user with this email and prints the raw token, alone, on stdout: it is shown this once and never stored (only its PBKDF2 hash is). Capture it straight into where it is needed.
+      Creates a token owned by the user with this email and prints the raw token, alone, on stdout: it is
+      shown this once and never stored (only its PBKDF2 hash is). Capture it straight into where it is needed.
 
-      \`--expires-in-days\` defaults to \`SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS\` and may be at most \`SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS\`. Without \`--scope\` the token carries every scope. \`--org\` (a slug or id) binds it to an organization the user is a member of: refused in any other, and with the user's global roles only outside every organization. The per-user cap (\`SERVICE_AUTH_MAX_TOKENS_PER_USER\`) applies.
+      \`--expires-in-days\` defaults to \`SERVICE_AUTH_TOKEN_DEFAULT_EXPIRY_DAYS\` and may be at most
+      \`SERVICE_AUTH_TOKEN_MAX_EXPIRY_DAYS\`. Without \`--scope\` the token carries every scope. \`--org\` (a slug
+      or id) binds it to an organization the user is a member of: refused in any other, and with the user's global
+      roles only outside every organization. The per-user cap (\`SERVICE_AUTH_MAX_TOKENS_PER_USER\`) applies.
     `,
     examples: [
       [

@@ -14,11 +14,14 @@ export class CreateUserCommand extends ServiceAuthCommand {
     category: 'Users',
     description: 'Create a user',
     details: `
-      Creates a user with the given email and password. The password rules apply exactly as they do over HTTP, and every rule the password fails is listed.
+      Creates a user with the given email and password. The password rules apply exactly as they do over HTTP,
+      and every rule the password fails is listed.
 
-      The password comes from \`--password\`, from the first line of standard input with \`--password-stdin\`, or, with neither, from a prompt on the terminal that asks twice without echo.
+      The password comes from \`--password\`, from the first line of standard input with \`--password-stdin\`,
+      or, with neither, from a prompt on the terminal that asks twice without echo.
 
-      Each \`--role\` that does not exist yet is created (and the command says so). \`--admin\` sets the user's \`is_admin\` flag; it is independent of a role named \`admin\`.
+      Each \`--role\` that does not exist yet is created (and the command says so). \`--admin\` sets the
+      user's \`is_admin\` flag; it is independent of a role named \`admin\`.
     `,
     examples: [
       [

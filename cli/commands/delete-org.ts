@@ -10,9 +10,12 @@ export class DeleteOrgCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: 'Delete an organization',
     details: `
-      Deletes the organization (named by its slug or its id) with its memberships, its invitations and the API tokens bound to it. An organization with other members than its owners is refused unless \`--force\` is given.
+      Deletes the organization (named by its slug or its id) with its memberships, its invitations and the API
+      tokens bound to it. An organization with other members than its owners is refused unless \`--force\` is
+      given.
 
-      The application's own rows of the organization are not touched. Running servers that share the database see the change within a second.
+      The application's own rows of the organization are not touched. Running servers that share the database
+      see the change within a second.
     `,
     examples: [
       ['Delete acme, whose only members are its owners', '$0 auth delete-org acme'],

@@ -8,9 +8,11 @@ export class DeleteRoleCommand extends ServiceAuthCommand {
     category: 'Roles',
     description: 'Delete a role',
     details: `
-      Deletes the role with this name. A role that users still hold is refused, naming how many, unless \`--force\` is given, which takes it from them in the same step. An unknown role is an error.
+      Deletes the role with this name. A role that users still hold is refused, naming how many, unless
+      \`--force\` is given, which takes it from them in the same step. An unknown role is an error.
 
-      What the role permits (its rules in code or in JSON files) is not touched: remove those from the application. Running servers that share the database see the change within a second.
+      What the role permits (its rules in code or in JSON files) is not touched: remove those from the
+      application. Running servers that share the database see the change within a second.
     `,
     examples: [
       ['Delete the role "viewer", which nobody holds', '$0 auth delete-role viewer'],

@@ -14,9 +14,15 @@ export class DeleteUserCommand extends ServiceAuthCommand {
     category: 'Users',
     description: 'Delete a user and everything of theirs',
     details: `
-      Deletes the user with this email and, in the same transaction, everything of theirs: sessions, API tokens, pending password reset and email confirmation links, and role links (the roles themselves stay). Running servers that share the database refuse the user's sessions and tokens within a second. The email address may be used again at once. It cannot be undone: to lock someone out for a while, use \`auth disable-user\`.
+      Deletes the user with this email and, in the same transaction, everything of theirs: sessions, API
+      tokens, pending password reset and email confirmation links, and role links (the roles themselves stay).
+      Running servers that share the database refuse the user's sessions and tokens within a second. The email
+      address may be used again at once. It cannot be undone: to lock someone out for a while, use \`auth
+      disable-user\`.
 
-      Without \`--yes\`, the command says what will be deleted and asks on the terminal to type the email to confirm; anything else changes nothing (exit 1). Off a terminal (a script, a pipe), it fails without \`--yes\` (exit 1) and changes nothing.
+      Without \`--yes\`, the command says what will be deleted and asks on the terminal to type the email to
+      confirm; anything else changes nothing (exit 1). Off a terminal (a script, a pipe), it fails without
+      \`--yes\` (exit 1) and changes nothing.
 
       The \`user_deleted\` event fires; load the application with \`--app\` for its event handlers to run.
     `,

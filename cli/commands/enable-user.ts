@@ -8,9 +8,12 @@ export class EnableUserCommand extends ServiceAuthCommand {
     category: 'Users',
     description: 'Enable a disabled user',
     details: `
-      Enables the account with this email again after \`auth disable-user\`. Their API tokens work again (running servers that share the database accept them within a second); the sessions that disabling ended stay ended, so the user logs in again.
+      Enables the account with this email again after \`auth disable-user\`. Their API tokens work again
+      (running servers that share the database accept them within a second); the sessions that disabling ended stay
+      ended, so the user logs in again.
 
-      A user who is not disabled is left as they are, and the command still succeeds (exit 0), saying so. The \`user_enabled\` event fires on a change; load the application with \`--app\` for its event handlers to run.
+      A user who is not disabled is left as they are, and the command still succeeds (exit 0), saying so. The
+      \`user_enabled\` event fires on a change; load the application with \`--app\` for its event handlers to run.
     `,
     examples: [
       ['Enable an account again', '$0 auth enable-user ada@example.com'],

@@ -12,7 +12,11 @@ export function decidedBy(explanation: Explanation, roles: Iterable<string>): st
       : 'no rule grants it: the user has no roles';
   }
   const { role, source } = explanation.rule;
-  return `by ${role === null ? 'a rule of no role' : `${explanation.rule.org_role ? 'org role' : 'role'} "${role}"`}${source ? ` (${source})` : ''}: ${ruleText(explanation.rule)}`;
+  return (
+    `by ` +
+    `${role === null ? 'a rule of no role' : `${explanation.rule.org_role ? 'org role' : 'role'} "${role}"`}` +
+    `${source ? ` (${source})` : ''}: ${ruleText(explanation.rule)}`
+  );
 }
 
 /** A rule in words: `can read Report where {"team":"north"}`. */
@@ -53,7 +57,10 @@ export function whyNotLines(explanation: Explanation): string[] {
               : `the subject's ${subjectValues(failed)}`;
         return `${where}\n    fails ${wanted}: ${had}`;
       }
-      return `${where}\n    matches, but ${refused_by ? `${ruleName(refused_by)} refuses: ${ruleText(refused_by)}` : 'another rule decided'}`;
+      return (
+        `${where}\n    matches, but ` +
+        `${refused_by ? `${ruleName(refused_by)} refuses: ${ruleText(refused_by)}` : 'another rule decided'}`
+      );
     }),
   ];
 }
@@ -95,7 +102,11 @@ function subjectValues(failed: NonNullable<WhyNotRule['failed']>): string {
 /** `role "analyst", rule 2 (policies/roles.json)`. */
 function ruleName(rule: ExplainedRule): string {
   if (rule.role === null) return 'a rule of no role';
-  return `${rule.org_role ? 'org role' : 'role'} "${rule.role}"${rule.index !== undefined ? `, rule ${rule.index}` : ''}${rule.source ? ` (${rule.source})` : ''}`;
+  return (
+    `${rule.org_role ? 'org role' : 'role'} "${rule.role}"` +
+    `${rule.index !== undefined ? `, rule ${rule.index}` : ''}` +
+    `${rule.source ? ` (${rule.source})` : ''}`
+  );
 }
 
 /** Two lines for a failed policy test: what was asked and expected, and what decided (or why it could not be asked). */

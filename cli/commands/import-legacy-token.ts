@@ -10,12 +10,16 @@ export class ImportLegacyTokenCommand extends ServiceAuthCommand {
     category: 'Tokens',
     description: 'Import a legacy token by its SHA-256',
     details: `
-      Brings in a token the application issued before tokens were stored with PBKDF2: give its hex SHA-256, as the old table kept it (never the raw token). The token stays valid as it is, lists with \`legacy: true\`, carries every scope and does not expire; its owner should regenerate it. Prints the id it was given.
+      Brings in a token the application issued before tokens were stored with PBKDF2: give its hex SHA-256, as
+      the old table kept it (never the raw token). The token stays valid as it is, lists with \`legacy: true\`,
+      carries every scope and does not expire; its owner should regenerate it. Prints the id it was given.
     `,
     examples: [
       [
         'Import one hash from the old table',
-        '$0 auth import-legacy-token --email ada@example.com --sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 --name "old deploy script"',
+        '$0 auth import-legacy-token --email ada@example.com --sha256 ' +
+          '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 --name "old deploy ' +
+          'script"',
       ],
     ],
   });

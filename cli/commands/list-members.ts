@@ -9,7 +9,9 @@ export class ListMembersCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: 'List the members of an organization',
     details: `
-      Prints a table of the members of the organization (named by its slug or its id), oldest first: User ID, Email, Roles, Joined (UTC). With \`--json\`, prints a JSON array of \`{ user_id, email, roles, created_at }\`.
+      Prints a table of the members of the organization (named by its slug or its id), oldest first: User ID,
+      Email, Roles, Joined (UTC). With \`--json\`, prints a JSON array of \`{ user_id, email, roles, created_at
+      }\`.
     `,
     examples: [
       ['List the members of acme', '$0 auth list-members acme'],

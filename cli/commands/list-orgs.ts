@@ -9,7 +9,8 @@ export class ListOrgsCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: 'List the organizations',
     details: `
-      Prints a table of every organization, by slug: ID, Slug, Name, Members, Created (UTC). With \`--json\`, prints a JSON array of \`{ id, slug, name, created_at, members }\`, \`members\` their number.
+      Prints a table of every organization, by slug: ID, Slug, Name, Members, Created (UTC). With \`--json\`,
+      prints a JSON array of \`{ id, slug, name, created_at, members }\`, \`members\` their number.
     `,
     examples: [
       ['List the organizations', '$0 auth list-orgs'],

@@ -9,9 +9,12 @@ export class ListTokensCommand extends ServiceAuthCommand {
     category: 'Tokens',
     description: 'List the tokens, without secrets',
     details: `
-      Prints a table of the tokens, oldest first: ID, Email (the owner), Name, Scopes, Created, Last used, Expires, Legacy. No hash and no raw value is ever shown. \`Last used\` may lag behind by up to a minute.
+      Prints a table of the tokens, oldest first: ID, Email (the owner), Name, Scopes, Created, Last used,
+      Expires, Legacy. No hash and no raw value is ever shown. \`Last used\` may lag behind by up to a minute.
 
-      \`--email\` shows one user's tokens; \`--legacy\` only the legacy ones (unsalted SHA-256, to be regenerated). With \`--json\`, prints a JSON array of the objects \`GET /api/tokens\` returns, each with its owner's \`email\` added.
+      \`--email\` shows one user's tokens; \`--legacy\` only the legacy ones (unsalted SHA-256, to be
+      regenerated). With \`--json\`, prints a JSON array of the objects \`GET /api/tokens\` returns, each with its
+      owner's \`email\` added.
     `,
     examples: [
       ['Every token', '$0 auth list-tokens'],

@@ -10,9 +10,13 @@ export class ListUsersCommand extends ServiceAuthCommand {
     category: 'Users',
     description: 'List the users',
     details: `
-      Prints a table of every user, oldest first: ID, Email, Status, Admin, Roles, Created (UTC). Status is \`active\`, \`disabled\` (see \`auth disable-user\`), \`unconfirmed\` (registered with \`SERVICE_AUTH_EMAIL_CONFIRMATION\` on and not confirmed yet; see \`auth confirm-email\`), or \`disabled, unconfirmed\`.
+      Prints a table of every user, oldest first: ID, Email, Status, Admin, Roles, Created (UTC). Status is
+      \`active\`, \`disabled\` (see \`auth disable-user\`), \`unconfirmed\` (registered with
+      \`SERVICE_AUTH_EMAIL_CONFIRMATION\` on and not confirmed yet; see \`auth confirm-email\`), or \`disabled,
+      unconfirmed\`.
 
-      With \`--json\`, prints a JSON array of the same user objects the HTTP API returns: \`{ id, email, is_admin, roles, created_at, disabled, email_confirmed, mfa_enabled }\`.
+      With \`--json\`, prints a JSON array of the same user objects the HTTP API returns: \`{ id, email,
+      is_admin, roles, created_at, disabled, email_confirmed, mfa_enabled }\`.
     `,
     examples: [
       ['List the users', '$0 auth list-users'],

@@ -10,9 +10,13 @@ export class MigrateCommand extends ServiceAuthCommand {
     category: 'Database',
     description: 'Apply pending migrations',
     details: `
-      Creates or updates service-auth's tables (prefixed \`service_auth_\`) in the database, applying every pending migration in one transaction, and prints what it applied. It works even when \`SERVICE_AUTH_AUTO_MIGRATE\` is false, which is what it is for: deployments that migrate as a separate step.
+      Creates or updates service-auth's tables (prefixed \`service_auth_\`) in the database, applying every
+      pending migration in one transaction, and prints what it applied. It works even when
+      \`SERVICE_AUTH_AUTO_MIGRATE\` is false, which is what it is for: deployments that migrate as a separate step.
 
-      With \`--app\`, the database is the application's. Its ServiceAuth is kept from migrating on its own as the module loads (unless the application sets \`SERVICE_AUTH_AUTO_MIGRATE\` with \`app.set\`), so that this command applies, and reports, what was pending.
+      With \`--app\`, the database is the application's. Its ServiceAuth is kept from migrating on its own as
+      the module loads (unless the application sets \`SERVICE_AUTH_AUTO_MIGRATE\` with \`app.set\`), so that this
+      command applies, and reports, what was pending.
     `,
     examples: [
       ['Migrate the database SERVICE_AUTH_DATABASE_URL names (else ./service-auth.sqlite)', '$0 auth migrate'],

@@ -34,7 +34,8 @@ export async function readNewPassword(
 ): Promise<string> {
   if (options.password !== undefined) {
     streams.stderr.write(
-      'Warning: --password is visible to other users of this machine (process list, shell history); prefer --password-stdin or the prompt\n',
+      'Warning: --password is visible to other users of this machine (process list, shell ' +
+        'history); prefer --password-stdin or the prompt\n',
     );
     return options.password;
   }

@@ -12,11 +12,24 @@ export class PolicyDiffCommand extends ServiceAuthCommand {
     category: 'Policies',
     description: 'What changes between two versions of the policies, with a witness for each change',
     details: `
-      Compares OLD and NEW (each a policy file, a directory of them, or \`git:REF:PATH\`, read with \`git show\`) role by role, global and organization roles alike: each action and subject type (and fields, where rules name them) newly allowed (\`+\`) or newly denied (\`-\`), with a witness, a subject (and the user's and organization's values for the placeholders) that one side allows and the other denies. \`manage\` and \`all\` stand for every action and subject type the policies do not name; the field \`*\` for every field they do not name.
+      Compares OLD and NEW (each a policy file, a directory of them, or \`git:REF:PATH\`, read with \`git
+      show\`) role by role, global and organization roles alike: each action and subject type (and fields, where
+      rules name them) newly allowed (\`+\`) or newly denied (\`-\`), with a witness, a subject (and the user's and
+      organization's values for the placeholders) that one side allows and the other denies. \`manage\` and \`all\`
+      stand for every action and subject type the policies do not name; the field \`*\` for every field they do not
+      name.
 
-      Exact for conditions with \`$eq $ne $in $nin $lt $lte $gt $gte $and $or $nor $not\` on plain or dotted paths: "no change" means no subject is decided differently. A path through a to-many relation means "some element" (as CASL reads it): \`--app\` tells which relations are to-many, and each column's type (a witness then gives each field a value of its column's type, and a list field a list), from the application's MikroORM entities; without it, each step of a path is read both as one object and as an array. Rules beyond that are listed as not analysed. \`--app\` adds the application's roles defined in code to both sides (the files' roles of the same name replace them) and lists its named policies as not analysed.
+      Exact for conditions with \`$eq $ne $in $nin $lt $lte $gt $gte $and $or $nor $not\` on plain or dotted
+      paths: "no change" means no subject is decided differently. A path through a to-many relation means "some
+      element" (as CASL reads it): \`--app\` tells which relations are to-many, and each column's type (a witness
+      then gives each field a value of its column's type, and a list field a list), from the application's MikroORM
+      entities; without it, each step of a path is read both as one object and as an array. Rules beyond that are
+      listed as not analysed. \`--app\` adds the application's roles defined in code to both sides (the files'
+      roles of the same name replace them) and lists its named policies as not analysed.
 
-      Exit status: 0 when nothing changes, 1 when something does (with \`--fail-on grants\`, only when something is newly allowed), 2 for a usage error or a side that cannot be read. \`--json\` prints \`{ changes, not_analysed }\`.
+      Exit status: 0 when nothing changes, 1 when something does (with \`--fail-on grants\`, only when
+      something is newly allowed), 2 for a usage error or a side that cannot be read. \`--json\` prints \`{
+      changes, not_analysed }\`.
     `,
     examples: [
       ['What the working copy changes since the last commit', '$0 auth policy diff git:HEAD:policies policies'],

@@ -11,11 +11,21 @@ export class PolicyLintCommand extends ServiceAuthCommand {
     category: 'Policies',
     description: 'Find rules that can never decide, duplicates, and placeholders a role cannot fill',
     details: `
-      Reads the policy files of PATH (a file, or every \`.json\` file of a directory; default \`./${DEFAULT_POLICIES}\`) and reports, for every global and organization role: rules whose conditions no subject meets (\`{ "n": { "$gt": 5, "$lt": 3 } }\`), rules wholly overridden by a later rule of the role for the same actions and subject types, duplicate rules, placeholders the role's context cannot fill (\`\${org.id}\` in a global role, an unknown \`\${user.x}\`), and malformed rules.
+      Reads the policy files of PATH (a file, or every \`.json\` file of a directory; default
+      \`./${DEFAULT_POLICIES}\`) and reports, for every global and organization role: rules whose conditions no
+      subject meets (\`{ "n": { "$gt": 5, "$lt": 3 } }\`), rules wholly overridden by a later rule of the role for
+      the same actions and subject types, duplicate rules, placeholders the role's context cannot fill
+      (\`\${org.id}\` in a global role, an unknown \`\${user.x}\`), and malformed rules.
 
-      With \`--app\`, the application's MikroORM entities (exported by the module, or decorated classes) are checked too: an organization role's rule on an entity without the tenant field (SERVICE_AUTH_TENANT_FIELD, default \`org_id\`) matches nothing, and a rule value of another type than its column (\`{ "score": "1" }\` on an integer column), or an order operator on a column that is not a number or a date, matches no row (\`column_type\`). Roles defined in code are linted by \`auth.policies.lint()\`.
+      With \`--app\`, the application's MikroORM entities (exported by the module, or decorated classes) are
+      checked too: an organization role's rule on an entity without the tenant field (SERVICE_AUTH_TENANT_FIELD,
+      default \`org_id\`) matches nothing, and a rule value of another type than its column (\`{ "score": "1" }\`
+      on an integer column), or an order operator on a column that is not a number or a date, matches no row
+      (\`column_type\`). Roles defined in code are linted by \`auth.policies.lint()\`.
 
-      Each finding names the file, the role and the rule (its position in the role, from 1). Exit status: 0 without findings, 1 with, 2 for a usage error. \`--json\` prints \`{ findings: [{ kind, file, role, org_role?, rule, message }] }\`.
+      Each finding names the file, the role and the rule (its position in the role, from 1). Exit status: 0
+      without findings, 1 with, 2 for a usage error. \`--json\` prints \`{ findings: [{ kind, file, role,
+      org_role?, rule, message }] }\`.
     `,
     examples: [
       ['Lint ./policies', '$0 auth policy lint'],
@@ -45,7 +55,8 @@ export class PolicyLintCommand extends ServiceAuthCommand {
     else {
       for (const finding of findings)
         this.print(
-          `${finding.file}: ${finding.org_role ? 'org role' : 'role'} "${finding.role}", rule ${finding.rule}: ${finding.kind}: ${finding.message}`,
+          `${finding.file}: ${finding.org_role ? 'org role' : 'role'} "${finding.role}", rule ` +
+            `${finding.rule}: ${finding.kind}: ${finding.message}`,
         );
       this.print(
         findings.length === 0 ? 'No findings.' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`,

@@ -1,7 +1,8 @@
 /**
  * Where `auth check` and `auth test-policies` find the rules: the application's (`--app`, its
  * roles, organization roles and named policies) or the JSON role files of a directory
- * (`--policies`, default `./policies`: global and organization roles), which need no database. The authorization modules (CASL, the rule schema) are
+ * (`--policies`, default `./policies`: global and organization roles), which need no database. The
+ * authorization modules (CASL, the rule schema) are
  * imported when a command asks for rules, not with the command classes.
  */
 import { existsSync, statSync } from 'node:fs';

@@ -8,7 +8,9 @@ export class RemoveMemberCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: 'Remove a member from an organization',
     details: `
-      Ends the membership of the user with this email in the organization (named by its slug or its id). The last member holding an owner role (\`SERVICE_AUTH_ORG_OWNER_ROLES\`) cannot be removed: give another member an owner role first, or delete the organization.
+      Ends the membership of the user with this email in the organization (named by its slug or its id). The
+      last member holding an owner role (\`SERVICE_AUTH_ORG_OWNER_ROLES\`) cannot be removed: give another member
+      an owner role first, or delete the organization.
 
       Running servers that share the database see the change within a second.
     `,

@@ -9,7 +9,8 @@ export class RemoveRoleCommand extends ServiceAuthCommand {
     category: 'Roles',
     description: 'Take a role from a user',
     details: `
-      Takes the role from the user with this email. A user who does not hold the role is an error (a mistyped role name, most likely); the role itself stays, for other users.
+      Takes the role from the user with this email. A user who does not hold the role is an error (a mistyped
+      role name, most likely); the role itself stays, for other users.
 
       Running servers that share the database see the change within a second.
     `,

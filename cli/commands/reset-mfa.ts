@@ -8,7 +8,11 @@ export class ResetMfaCommand extends ServiceAuthCommand {
     category: 'Users',
     description: "Remove a user's app, recovery codes and passkeys",
     details: `
-      Removes the authenticator app, the recovery codes and the passkeys of the account with this email, for someone who lost them, or whose device someone else now holds, and ends the account's sessions (running servers refuse them within a second): logging in takes the password alone again, and they can set up a new app from the \`/mfa\` page and new passkeys from \`/passkeys\`. Recorded in the audit log as \`mfa_disabled\` (one record for the app, one for the passkeys) with the actor \`cli\`.
+      Removes the authenticator app, the recovery codes and the passkeys of the account with this email, for
+      someone who lost them, or whose device someone else now holds, and ends the account's sessions (running
+      servers refuse them within a second): logging in takes the password alone again, and they can set up a new
+      app from the \`/mfa\` page and new passkeys from \`/passkeys\`. Recorded in the audit log as \`mfa_disabled\`
+      (one record for the app, one for the passkeys) with the actor \`cli\`.
 
       A user without a second factor is left as they are, and the command still succeeds (exit 0), saying so.
     `,

@@ -9,9 +9,14 @@ export class ResetPasswordCommand extends ServiceAuthCommand {
     category: 'Users',
     description: "Set a user's password",
     details: `
-      Sets a new password for the user with this email, as a completed password reset does: the password rules apply, every session of the user ends (and every API token, unless \`SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET\` is false), pending reset links stop working, and the \`password_reset_completed\` event fires. Load the application with \`--app\` for its own password rules and event handlers to apply.
+      Sets a new password for the user with this email, as a completed password reset does: the password rules
+      apply, every session of the user ends (and every API token, unless
+      \`SERVICE_AUTH_REVOKE_TOKENS_ON_PASSWORD_RESET\` is false), pending reset links stop working, and the
+      \`password_reset_completed\` event fires. Load the application with \`--app\` for its own password rules and
+      event handlers to apply.
 
-      The password comes from \`--password\`, from the first line of standard input with \`--password-stdin\`, or, with neither, from a prompt on the terminal that asks twice without echo.
+      The password comes from \`--password\`, from the first line of standard input with \`--password-stdin\`,
+      or, with neither, from a prompt on the terminal that asks twice without echo.
     `,
     examples: [
       ['Reset a password, prompting for the new one', '$0 auth reset-password ada@example.com'],

@@ -10,7 +10,8 @@ export class RevokeTokenCommand extends ServiceAuthCommand {
     category: 'Tokens',
     description: 'Revoke a token',
     details: `
-      Revokes the token with this id (the \`<id>\` part of the token, as \`list-tokens\` shows it). Running servers that share the database refuse it within a second.
+      Revokes the token with this id (the \`<id>\` part of the token, as \`list-tokens\` shows it). Running
+      servers that share the database refuse it within a second.
     `,
     examples: [['Revoke a token', '$0 auth revoke-token Xk3dP0aQ7mB2rT9w']],
   });

@@ -9,7 +9,10 @@ export class SetMemberRolesCommand extends ServiceAuthCommand {
     category: 'Organizations',
     description: "Change a member's organization roles",
     details: `
-      Replaces the organization roles of the member with this email in the organization (named by its slug or its id) with those given by \`--role\`, once or more. Each role must be defined (\`auth.defineOrgRole\`, or \`orgRoles\` in a policy file). A user who is not a member is refused (\`add-member\` makes them one), and so is the last member holding an owner role (\`SERVICE_AUTH_ORG_OWNER_ROLES\`) losing it.
+      Replaces the organization roles of the member with this email in the organization (named by its slug or
+      its id) with those given by \`--role\`, once or more. Each role must be defined (\`auth.defineOrgRole\`, or
+      \`orgRoles\` in a policy file). A user who is not a member is refused (\`add-member\` makes them one), and so
+      is the last member holding an owner role (\`SERVICE_AUTH_ORG_OWNER_ROLES\`) losing it.
 
       Running servers that share the database see the change within a second.
     `,

@@ -18,13 +18,25 @@ export class TestPoliciesCommand extends ServiceAuthCommand {
     category: 'Policies',
     description: 'Run policy tests: principals, resources and the decisions they expect',
     details: `
-      Runs the tests of each file (default: every \`.json\` file of \`./${DEFAULT_TESTS}\`) against the application's roles and policies (\`--app\`) or the JSON role files of \`--policies\` (default \`./${DEFAULT_POLICIES}\`), which needs no database. A file names principals (\`roles\`, \`is_admin\`, \`id\`, \`email\`), resources (\`subject\` and \`fields\`) and tests (\`principal\`, \`action\` with a \`resource\` or a \`subject\` and \`fields\`, or \`policy\` with a \`context\`, and the expected \`allowed\`).
+      Runs the tests of each file (default: every \`.json\` file of \`./${DEFAULT_TESTS}\`) against the
+      application's roles and policies (\`--app\`) or the JSON role files of \`--policies\` (default
+      \`./${DEFAULT_POLICIES}\`), which needs no database. A file names principals (\`roles\`, \`is_admin\`,
+      \`id\`, \`email\`), resources (\`subject\` and \`fields\`) and tests (\`principal\`, \`action\` with a
+      \`resource\` or a \`subject\` and \`fields\`, or \`policy\` with a \`context\`, and the expected
+      \`allowed\`).
 
-      Each failing test is printed with the principal, the question, the expected and actual decision, and the rule that decided. The last line is \`N passed, M failed\`. A test naming an action or subject type that no rule of any role names is a malformed file (with a typo, a test expecting a denial would pass): the problem names the closest known name.
+      Each failing test is printed with the principal, the question, the expected and actual decision, and the
+      rule that decided. The last line is \`N passed, M failed\`. A test naming an action or subject type that no
+      rule of any role names is a malformed file (with a typo, a test expecting a denial would pass): the problem
+      names the closest known name.
 
-      \`--coverage\` then reports, per role (global and organization), the rules that no test decided (the rule \`explain\` names, allowing or denying), and the share of all rules decided by some test; \`--min-coverage N\` (a percentage, implying \`--coverage\`) fails below N.
+      \`--coverage\` then reports, per role (global and organization), the rules that no test decided (the
+      rule \`explain\` names, allowing or denying), and the share of all rules decided by some test;
+      \`--min-coverage N\` (a percentage, implying \`--coverage\`) fails below N.
 
-      Exit status: 0 when every test passes (and the coverage is at least \`--min-coverage\`), 1 otherwise, 2 for a malformed file (naming the file and the JSON path of each problem). \`--json\` prints the reports instead (with \`--coverage\`: \`{ reports, coverage }\`).
+      Exit status: 0 when every test passes (and the coverage is at least \`--min-coverage\`), 1 otherwise, 2
+      for a malformed file (naming the file and the JSON path of each problem). \`--json\` prints the reports
+      instead (with \`--coverage\`: \`{ reports, coverage }\`).
     `,
     examples: [
       ['Run the tests in ./policies/tests against ./policies', '$0 auth test-policies'],
@@ -106,7 +118,8 @@ function coverageLines(coverage: Coverage): string[] {
       `${org_role ? 'org role' : 'role'} "${role}"${source ? ` (${source})` : ''}: ${covered} of ${rules} rules decided by a test`,
       ...uncovered.map(
         ({ index, rule }) =>
-          `  rule ${index}, decided by no test: ${ruleText({ ...rule, inverted: rule.inverted === true } as Parameters<typeof ruleText>[0])}`,
+          `  rule ${index}, decided by no test: ` +
+          `${ruleText({ ...rule, inverted: rule.inverted === true } as Parameters<typeof ruleText>[0])}`,
       ),
     ]),
     `Coverage: ${percent(coverage)} (${coverage.covered} of ${coverage.total} rules)`,

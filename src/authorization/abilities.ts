@@ -278,7 +278,9 @@ export class AbilityFactory {
 function attributesOf(user: Principal, what: string): string {
   if (!user.attributes) {
     throw new TypeError(
-      `${what} name user attributes (\${user.…}), which are not loaded for user ${user.id}: use the principal that await auth.loadUserAttributes(user) returns (or await it on the request), or ask with { org }, which loads them`,
+      `${what} name user attributes (\${user.…}), which are not loaded for user ${user.id}: use ` +
+        `the principal that await auth.loadUserAttributes(user) returns (or await it on the ` +
+        `request), or ask with { org }, which loads them`,
     );
   }
   return JSON.stringify(Object.entries(user.attributes).sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -112,7 +112,7 @@ function valueOf(object: string, field: string, values: PlaceholderValues): unkn
     // AbilityFactory loads or refuses before it gets here (it knows which roles name attributes).
     if (!attributes)
       throw new TypeError(
-        `\${user.${field}}: the user's attributes are not loaded; await ` + `auth.loadUserAttributes(user) first`,
+        `\${user.${field}}: the user's attributes are not loaded; await auth.loadUserAttributes(user) first`,
       );
     const value = Object.hasOwn(attributes, field) ? attributes[field] : undefined;
     if (value === undefined || value === null) throw new MissingAttribute(field);

@@ -69,7 +69,7 @@ export function checkAttributeValues(values: unknown, where: string): UserAttrib
       typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
     if (!scalar && value !== null && value !== undefined)
       throw new TypeError(
-        `${where}: the attribute "${name}" must be a string, a finite number, a boolean, null or ` + `undefined`,
+        `${where}: the attribute "${name}" must be a string, a finite number, a boolean, null or undefined`,
       );
     copy[name] = value as string | number | boolean | null | undefined;
   }

@@ -94,7 +94,10 @@ export interface AuthConfig {
   readonly orgs: {
     /** SERVICE_AUTH_ORG_OWNER_ROLES: the organization roles of an owner; every organization keeps a member with one. */
     readonly ownerRoles: readonly string[];
-    /** SERVICE_AUTH_ORG_CREATION: who may create an organization over HTTP (`admins`: global admins and holders of `create Organization`). */
+    /**
+     * SERVICE_AUTH_ORG_CREATION: who may create an organization over HTTP (`admins`: global admins and
+     * holders of `create Organization`).
+     */
     readonly creation: 'anyone' | 'admins';
     /** SERVICE_AUTH_INVITATION_TTL: how long an invitation to an organization works. */
     readonly invitationTtlSeconds: number;

@@ -84,8 +84,7 @@ export function openApiDocument(
         bearer: {
           type: 'http',
           scheme: 'bearer',
-          description:
-            `A personal access token, \`${config.tokens.prefix}_<id>_<secret>\`, from \`POST ` + `/api/tokens\``,
+          description: `A personal access token, \`${config.tokens.prefix}_<id>_<secret>\`, from \`POST /api/tokens\``,
         },
       },
     },

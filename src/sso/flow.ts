@@ -131,7 +131,7 @@ export class SsoFlow {
     if (user) return { user, registered: false };
     const notLinked = new SsoFailed(
       'not_linked',
-      'No account is linked to this identity: sign in to your account, then link it from the ' + 'account page',
+      'No account is linked to this identity: sign in to your account, then link it from the account page',
     );
     if (!settings.registration) throw notLinked;
     if (!profile.email || !profile.emailVerified)

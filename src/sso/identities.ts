@@ -89,7 +89,7 @@ export class Identities {
     if (others === 0 && !(await hasOtherWayIn(userId))) {
       throw new AuthError(
         'last_sign_in_method',
-        'This identity is your only way to sign in: set a password (or add a passkey or another ' + 'provider) first',
+        'This identity is your only way to sign in: set a password (or add a passkey or another provider) first',
       );
     }
     await storage.transaction(em, async (tx) => {

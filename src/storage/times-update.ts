@@ -37,7 +37,7 @@ export async function updateTimes<T extends object>(
     await em
       .getConnection()
       .execute(
-        `update ${table} set ${timeColumn} = case ${keyColumn} ${cases} end where ${keyColumn} in ` + `(${keys})`,
+        `update ${table} set ${timeColumn} = case ${keyColumn} ${cases} end where ${keyColumn} in (${keys})`,
         params,
         'run',
       );

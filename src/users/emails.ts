@@ -20,7 +20,7 @@ export function validEmail(email: string): string {
   if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(normalized)) {
     throw new AuthError(
       'invalid_email',
-      `${JSON.stringify(email.trim())} is not an email address (at most ${MAX_EMAIL_LENGTH} ` + `characters)`,
+      `${JSON.stringify(email.trim())} is not an email address (at most ${MAX_EMAIL_LENGTH} characters)`,
     );
   }
   return normalized;

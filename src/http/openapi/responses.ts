@@ -89,20 +89,25 @@ export function jsonOrPage(
 
 /** What each code means, whichever endpoint answers it. */
 const MEANINGS: Record<ErrorCode, string> = {
-  bad_request: `a body that cannot be read (malformed, not UTF-8, NUL characters), a missing or mistyped field, or a path that does not decode, holds a NUL or has a segment over ${MAX_PATH_SEGMENT} characters`,
+  bad_request:
+    `a body that cannot be read (malformed, not UTF-8, NUL characters), a missing or mistyped ` +
+    `field, or a path that does not decode, holds a NUL or has a segment over ` +
+    `${MAX_PATH_SEGMENT} characters`,
   invalid_reset_token: 'the reset link is unknown, expired or used',
   invalid_passkey:
     'the passkey’s answer could not be verified: an unknown passkey, a challenge used, expired or of another user, another origin',
   invalid_invitation: 'the invitation is unknown, used, revoked or expired',
   sso_failed:
-    'sign-in through an identity provider refused, no session: `reason` is state, nonce, issuer, signature, audience, provider_error, email_unverified or not_linked (docs/sso.md)',
+    'sign-in through an identity provider refused, no session: `reason` is state, nonce, ' +
+    'issuer, signature, audience, provider_error, email_unverified or not_linked (docs/sso.md)',
   invalid_confirmation_token:
     'the confirmation link is unknown, expired or used, or the account’s address changed since',
   unauthenticated: 'no session cookie and no bearer token',
   invalid_credentials: 'the email or the password is not right (the same for an unknown email)',
   invalid_token: 'the bearer token is malformed, unknown, expired or revoked',
   mfa_required:
-    'the password is right and the account has a second factor: no session yet; `ticket` names the login for POST /login/mfa, `methods` what it may bring',
+    'the password is right and the account has a second factor: no session yet; `ticket` names ' +
+    'the login for POST /login/mfa, `methods` what it may bring',
   invalid_code: 'the authenticator code or recovery code is not right, or was used already',
   invalid_ticket: 'the login ticket is unknown, used, expired or ended by five wrong codes: log in again',
   forbidden: 'the credentials do not allow this',
@@ -111,7 +116,9 @@ const MEANINGS: Record<ErrorCode, string> = {
   session_required: 'this needs a logged-in session, not a token',
   account_disabled: 'the password is right, but an operator disabled the account',
   impersonation_forbidden:
-    'the request acts as another user (impersonation), and changing this user’s password, address, second factor, sessions or tokens, deleting the account, or acting as someone else is not done in their name',
+    'the request acts as another user (impersonation), and changing this user’s password, ' +
+    'address, second factor, sessions or tokens, deleting the account, or acting as someone ' +
+    'else is not done in their name',
   invitation_email_mismatch: 'the invitation is for another address than the signed-in user’s confirmed one',
   email_unconfirmed: 'the password is right, but the address awaits confirmation (SERVICE_AUTH_EMAIL_CONFIRMATION)',
   not_found: 'no such thing here (for tokens: none of the caller’s)',
@@ -126,7 +133,8 @@ const MEANINGS: Record<ErrorCode, string> = {
   last_sign_in_method: 'the identity is the account’s only way in (no password, passkey or other identity)',
   identity_in_use: 'the identity is linked to another account',
   org_has_members:
-    'the organization has members besides its owners, and was to be deleted only without them (the library and the CLI; never answered over HTTP)',
+    'the organization has members besides its owners, and was to be deleted only without them ' +
+    '(the library and the CLI; never answered over HTTP)',
   mfa_already_enabled: 'the account has a confirmed authenticator app; remove it first',
   payload_too_large:
     'the body is over 16 KiB (declared or as sent; or over the limit of the application’s own body parser); the connection is closed',
@@ -138,7 +146,8 @@ const MEANINGS: Record<ErrorCode, string> = {
   internal_error: 'an unexpected error (details in the server log)',
   unavailable: 'storage is out of reach or busy; retry shortly',
   attributes_unavailable:
-    'the application’s attributes of the user, which its rules name, could not be read (the resolver of `defineUserAttributes` failed); nothing of why is told',
+    'the application’s attributes of the user, which its rules name, could not be read (the ' +
+    'resolver of `defineUserAttributes` failed); nothing of why is told',
 };
 
 export function statusOf(code: ErrorCode): number {

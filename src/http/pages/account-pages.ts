@@ -77,11 +77,17 @@ export function loginPage({
     title: t.title,
     texts,
     notice,
-    body: `${summary}${confirmationPending ? resendForm(prefix, texts, email) : ''}    <form method="post" action="${escapeHtml(prefix)}/login" novalidate>${fields}${hidden('next', next)}
+    body:
+      `${summary}${confirmationPending ? resendForm(prefix, texts, email) : ''}    <form ` +
+      `method="post" action="${escapeHtml(prefix)}/login" novalidate>${fields}${hidden('next', next)}
       <button type="submit">${escapeHtml(t.submit)}</button>
     </form>
-    <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.forgot)}</a> · <a href="${escapeHtml(register)}">${escapeHtml(t.register)}</a></p>
-    <p><button type="button" class="secondary" hidden data-passkey="login" data-options="${escapeHtml(prefix)}/login/passkey/options" data-verify="${escapeHtml(prefix)}/login/passkey" data-done="${escapeHtml(safeNext(next ?? ''))}" data-status="passkey-status" data-failed="${escapeHtml(texts.passkeys.signInFailed)}">${escapeHtml(texts.passkeys.signIn)}</button></p>
+    <p><a href="${escapeHtml(prefix)}/forgot">${escapeHtml(t.forgot)}</a> · <a href="` +
+      `${escapeHtml(register)}">${escapeHtml(t.register)}</a></p>
+    <p><button type="button" class="secondary" hidden data-passkey="login" data-options="` +
+      `${escapeHtml(prefix)}/login/passkey/options" data-verify="${escapeHtml(prefix)}/login/passkey" ` +
+      `data-done="${escapeHtml(safeNext(next ?? ''))}" data-status="passkey-status" data-failed="` +
+      `${escapeHtml(texts.passkeys.signInFailed)}">${escapeHtml(texts.passkeys.signIn)}</button></p>
     <p id="passkey-status" role="status" class="field-error"></p>${providerButtons(prefix, texts, next, providers)}`,
     passkeys: true,
   });

@@ -39,7 +39,10 @@ export function renderFields(
   const summary = invalid.length
     ? `    <div class="error-summary" role="alert" aria-labelledby="error-summary-title">
       <h2 id="error-summary-title">${escapeHtml(texts.errorSummary)}</h2>
-      <ul>${invalid.map((spec) => `<li><a href="#${spec.name}">${escapeHtml(summaryLine(spec, errors![spec.name]!))}</a></li>`).join('')}</ul>
+      <ul>` +
+      `${invalid
+        .map((spec) => `<li><a href="#${spec.name}">${escapeHtml(summaryLine(spec, errors![spec.name]!))}</a></li>`)
+        .join('')}</ul>
     </div>\n`
     : '';
   return { fields, summary };

@@ -35,7 +35,7 @@ export function invitationPage(locals: InvitationPageLocals): string {
   const prefix = escapeHtml(locals.prefix);
   const next = encodeURIComponent(locals.back);
   const about = invitation
-    ? `    ` + `<p><strong>${escapeHtml(t.question(invitation.org.name, invitation.roles.join(', ')))}</strong></p>\n`
+    ? `    <p><strong>${escapeHtml(t.question(invitation.org.name, invitation.roles.join(', ')))}</strong></p>\n`
     : '';
   let body: string;
   switch (locals.state) {
@@ -46,8 +46,10 @@ export function invitationPage(locals: InvitationPageLocals): string {
     </form>`;
       break;
     case 'sign-in':
-      body = `${about}    <p>${escapeHtml(t.signIn)}</p>
-    <p class="actions"><a href="${prefix}/login?next=${next}">${escapeHtml(t.logIn)}</a> <a href="${prefix}/register?next=${next}">${escapeHtml(t.register)}</a></p>`;
+      body =
+        `${about}    <p>${escapeHtml(t.signIn)}</p>
+    <p class="actions"><a href="${prefix}/login?next=${next}">${escapeHtml(t.logIn)}</a> <a href="` +
+        `${prefix}/register?next=${next}">${escapeHtml(t.register)}</a></p>`;
       break;
     case 'other-account':
       body = `${about}    <p>${escapeHtml(t.otherAccount(locals.email ?? ''))}</p>

@@ -32,7 +32,8 @@ export function layout({
   script = false,
   passkeys = false,
 }: LayoutOptions): string {
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="${escapeHtml(texts.lang)}">
 <head>
   <meta charset="utf-8">
@@ -46,10 +47,14 @@ export function layout({
   <main${wide ? ' class="wide"' : ''}>
     <h1>${escapeHtml(title)}</h1>
 ${notice ? noticeHtml(notice) : ''}${body}
-  </main>${script ? `\n  <script>${COPY_SCRIPT}</script>` : ''}${passkeys ? `\n  <script>${WEBAUTHN_BROWSER}</script>\n  <script>${PASSKEY_SCRIPT}</script>` : ''}
+  </main>` +
+    `${script ? `\n  <script>${COPY_SCRIPT}</script>` : ''}${
+      passkeys ? `\n  <script>${WEBAUTHN_BROWSER}</script>\n  <script>${PASSKEY_SCRIPT}</script>` : ''
+    }
 </body>
 </html>
-`;
+`
+  );
 }
 
 function noticeHtml(notice: Notice): string {

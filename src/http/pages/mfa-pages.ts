@@ -118,8 +118,10 @@ export function mfaPage(locals: MfaPageLocals): string {
 export function secondStepPage(locals: SecondStepPageLocals): string {
   const { prefix, texts } = locals;
   const t = texts.secondStep;
-  const hidden = `
-      <input type="hidden" name="ticket" value="${escapeHtml(locals.ticket)}">${locals.next ? `\n      <input type="hidden" name="next" value="${escapeHtml(locals.next)}">` : ''}`;
+  const hidden =
+    `
+      <input type="hidden" name="ticket" value="${escapeHtml(locals.ticket)}">` +
+    `${locals.next ? `\n      <input type="hidden" name="next" value="${escapeHtml(locals.next)}">` : ''}`;
   const recoveryRefused = locals.errors?.['recovery_code'] !== undefined;
   const code = renderFields(
     [
@@ -147,8 +149,13 @@ export function secondStepPage(locals: SecondStepPageLocals): string {
     texts,
   );
   // Shown by the script where the browser can use passkeys.
-  const passkeyButton = `
-    <p><button type="button" class="secondary" hidden data-passkey="login" data-ticket="${escapeHtml(locals.ticket)}" data-options="${escapeHtml(prefix)}/login/mfa/passkey/options" data-verify="${escapeHtml(prefix)}/login/mfa" data-done="${escapeHtml(safeNext(locals.next ?? ''))}" data-status="passkey-status" data-failed="${escapeHtml(t.passkeyFailed)}">${escapeHtml(t.usePasskey)}</button></p>
+  const passkeyButton =
+    `
+    <p><button type="button" class="secondary" hidden data-passkey="login" data-ticket="` +
+    `${escapeHtml(locals.ticket)}" data-options="${escapeHtml(prefix)}/login/mfa/passkey/options" ` +
+    `data-verify="${escapeHtml(prefix)}/login/mfa" data-done="` +
+    `${escapeHtml(safeNext(locals.next ?? ''))}" data-status="passkey-status" data-failed="` +
+    `${escapeHtml(t.passkeyFailed)}">${escapeHtml(t.usePasskey)}</button></p>
     <p id="passkey-status" role="status" class="field-error"></p>`;
   return layout({
     title: t.title,

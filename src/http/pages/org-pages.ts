@@ -107,19 +107,24 @@ function orgTable({ prefix, texts, email, orgs }: OrgsPageLocals): string {
   if (orgs.length === 0) return `    <p>${escapeHtml(t.none)}</p>`;
   const c = t.columns;
   const rows = orgs.map(
-    (org) => `        <tr>
-          <td data-label="${escapeHtml(c.name)}"><a href="${escapeHtml(prefix)}/orgs/${encodeURIComponent(org.slug)}">${escapeHtml(org.name)}</a></td>
+    (org) =>
+      `        <tr>
+          <td data-label="${escapeHtml(c.name)}"><a href="${escapeHtml(prefix)}/orgs/` +
+      `${encodeURIComponent(org.slug)}">${escapeHtml(org.name)}</a></td>
           <td data-label="${escapeHtml(c.slug)}">${escapeHtml(org.slug)}</td>
           <td data-label="${escapeHtml(c.roles)}">${escapeHtml(org.roles.join(', ') || t.noRoles)}</td>
         </tr>`,
   );
-  return `    <table>
+  return (
+    `    <table>
       <caption>${escapeHtml(t.signedInAs(email))}</caption>
-      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.slug)}</th><th scope="col">${escapeHtml(c.roles)}</th></tr></thead>
+      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.slug)}</th><th ` +
+    `scope="col">${escapeHtml(c.roles)}</th></tr></thead>
       <tbody>
 ${rows.join('\n')}
       </tbody>
-    </table>`;
+    </table>`
+  );
 }
 
 export function orgPage(locals: OrgPageLocals): string {
@@ -167,14 +172,20 @@ function inviteForm(locals: OrgPageLocals): string {
   );
   const rolesError = locals.errors?.['roles'];
   const error = rolesError
-    ? `<div class="field-error" id="roles-error"><span class="visually-hidden">${escapeHtml(texts.errorPrefix)} </span>${escapeHtml(rolesError.message)}</div>`
+    ? `<div class="field-error" id="roles-error"><span class="visually-hidden">` +
+      `${escapeHtml(texts.errorPrefix)} </span>${escapeHtml(rolesError.message)}</div>`
     : '';
   const summaryAll =
     summary ||
     (rolesError ? `    <div class="error-summary" role="alert"><p>${escapeHtml(rolesError.message)}</p></div>\n` : '');
-  return `    <h2 id="invite-heading">${escapeHtml(t.inviteHeading)}</h2>
-${summaryAll}    <form method="post" action="${escapeHtml(locals.prefix)}/api/orgs/${encodeURIComponent(org.slug)}/invitations" aria-labelledby="invite-heading" novalidate>${fields}
-      <fieldset class="${rolesError ? 'invalid' : ''}"${rolesError ? ' aria-describedby="roles-error"' : ''}><legend>${escapeHtml(t.inviteRoles)}</legend>${error}${roleChoices('invite', assignable, values.roles, assignable)}</fieldset>
+  return (
+    `    <h2 id="invite-heading">${escapeHtml(t.inviteHeading)}</h2>
+${summaryAll}    <form method="post" action="${escapeHtml(locals.prefix)}/api/orgs/` +
+    `${encodeURIComponent(org.slug)}/invitations" aria-labelledby="invite-heading" novalidate>${fields}
+      <fieldset class="${rolesError ? 'invalid' : ''}"` +
+    `${rolesError ? ' aria-describedby="roles-error"' : ''}><legend>${escapeHtml(t.inviteRoles)}</legend>` +
+    `${error}${roleChoices('invite', assignable, values.roles, assignable)}</fieldset>
       <button type="submit">${escapeHtml(t.inviteSubmit)}</button>
-    </form>\n`;
+    </form>\n`
+  );
 }

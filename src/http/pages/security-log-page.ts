@@ -54,11 +54,15 @@ function eventTable({ texts, email, events }: SecurityLogPageLocals): string {
           <td data-label="${escapeHtml(c.device)}">${escapeHtml(event.user_agent === null ? '' : deviceName(event.user_agent, texts))}</td>
         </tr>`;
   });
-  return `    <table>
+  return (
+    `    <table>
       <caption>${escapeHtml(t.caption(email))}</caption>
-      <thead><tr><th scope="col">${escapeHtml(c.when)}</th><th scope="col">${escapeHtml(c.what)}</th><th scope="col">${escapeHtml(c.outcome)}</th><th scope="col">${escapeHtml(c.from)}</th><th scope="col">${escapeHtml(c.device)}</th></tr></thead>
+      <thead><tr><th scope="col">${escapeHtml(c.when)}</th><th scope="col">${escapeHtml(c.what)}</th><th ` +
+    `scope="col">${escapeHtml(c.outcome)}</th><th scope="col">${escapeHtml(c.from)}</th><th scope="col">` +
+    `${escapeHtml(c.device)}</th></tr></thead>
       <tbody>
 ${rows.join('\n')}
       </tbody>
-    </table>`;
+    </table>`
+  );
 }

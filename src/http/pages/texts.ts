@@ -95,7 +95,8 @@ export const defaultPageTexts: PageTexts = deepFreeze({
   password: 'Password',
   newPassword: 'New password',
   passwordHint: ({ minLength, complexity }) =>
-    `At least ${minLength} characters${complexity ? ', with an uppercase letter, a lowercase letter, a digit and a special character' : ''}.`,
+    `At least ${minLength} characters` +
+    `${complexity ? ', with an uppercase letter, a lowercase letter, a digit and a special character' : ''}.`,
 
   login: {
     title: 'Log in',
@@ -165,7 +166,9 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     },
     crossSite: {
       title: 'Request refused',
-      text: 'This form was sent from another site, so it was refused to protect your account. Open the page on this site and send it from there.',
+      text:
+        'This form was sent from another site, so it was refused to protect your account. Open the ' +
+        'page on this site and send it from there.',
     },
     loggedOut: { title: 'Please log in again', text: 'Your session has ended.', action: 'Log in' },
     forbidden: { title: 'Not allowed', text: 'Your account does not have permission for this.' },
@@ -175,7 +178,9 @@ export const defaultPageTexts: PageTexts = deepFreeze({
     },
     impersonating: {
       title: 'Not while acting as another user',
-      text: 'Only the account’s owner may change its password, address, second factor, sessions or tokens, or delete it. Stop acting as this user first.',
+      text:
+        'Only the account’s owner may change its password, address, second factor, sessions or ' +
+        'tokens, or delete it. Stop acting as this user first.',
     },
     notFound: { title: 'Not found', text: 'There is nothing here, or it is not yours.' },
     badRequest: { title: 'Bad request', text: 'The address or the form could not be read.' },

@@ -83,9 +83,11 @@ export function tokensPage(locals: TokensPageLocals): string {
     notice: locals.notice,
     wide: true,
     script: Boolean(locals.created),
-    body: `${locals.created ? createdSection(locals.created, texts) : ''}${tokenTable(locals)}
+    body:
+      `${locals.created ? createdSection(locals.created, texts) : ''}${tokenTable(locals)}
     <h2 id="create-heading">${escapeHtml(t.createHeading)}</h2>
-${summary}    <form method="post" action="${prefix}/api/tokens" aria-labelledby="create-heading" novalidate>${fields}${scopeChoices(locals.scopes, values.scopes, texts)}
+${summary}    <form method="post" action="${prefix}/api/tokens" aria-labelledby="create-heading" ` +
+      `novalidate>${fields}${scopeChoices(locals.scopes, values.scopes, texts)}
       <button type="submit">${escapeHtml(t.submit)}</button>
     </form>${accountNav(locals.prefix, texts, 'tokens')}`,
   });
@@ -99,8 +101,13 @@ function scopeChoices(scopes: readonly DefinedScope[], sent: string | null, text
   const boxes = scopes
     .map((scope, index) => {
       const id = `scope-${index}`;
-      return `
-        <div class="checkbox"><input type="checkbox" id="${id}" name="scopes" value="${escapeHtml(scope.name)}"${checked.has(scope.name) ? ' checked' : ''} aria-describedby="${id}-description"><label for="${id}"><code>${escapeHtml(scope.name)}</code></label> <span class="hint" id="${id}-description">${escapeHtml(scope.description)}</span></div>`;
+      return (
+        `
+        <div class="checkbox"><input type="checkbox" id="${id}" name="scopes" value="` +
+        `${escapeHtml(scope.name)}"${checked.has(scope.name) ? ' checked' : ''} aria-describedby="` +
+        `${id}-description"><label for="${id}"><code>${escapeHtml(scope.name)}</code></label> <span ` +
+        `class="hint" id="${id}-description">${escapeHtml(scope.description)}</span></div>`
+      );
     })
     .join('');
   return `
@@ -123,16 +130,20 @@ function orgField({ texts, orgs }: TokensPageLocals, chosen: string | null): Fie
 
 function createdSection(created: CreatedToken, texts: PageTexts): string {
   const t = texts.tokens;
-  return `    <section class="notice info created" aria-labelledby="created-heading">
+  return (
+    `    <section class="notice info created" aria-labelledby="created-heading">
       <h2 id="created-heading">${escapeHtml(t.createdHeading(created.name))}</h2>
       <p>${escapeHtml(t.createdWarning)}</p>
       <p class="hint">${escapeHtml(t.tokenLabel)}</p>
       <code class="secret" id="new-token">${escapeHtml(created.token)}</code>
       <div class="actions">
-        <button type="button" class="secondary" data-copy="new-token" data-status="copy-status" data-copied="${escapeHtml(t.copied)}" data-failed="${escapeHtml(t.copyFailed)}" hidden>${escapeHtml(t.copy)}</button>
+        <button type="button" class="secondary" data-copy="new-token" data-status="copy-status" ` +
+    `data-copied="${escapeHtml(t.copied)}" data-failed="${escapeHtml(t.copyFailed)}" hidden>` +
+    `${escapeHtml(t.copy)}</button>
         <span id="copy-status" role="status"></span>
       </div>
-    </section>\n`;
+    </section>\n`
+  );
 }
 
 function tokenTable({ prefix, texts, email, tokens }: TokensPageLocals): string {
@@ -140,21 +151,28 @@ function tokenTable({ prefix, texts, email, tokens }: TokensPageLocals): string 
   if (tokens.length === 0) return `    <p>${escapeHtml(t.none)}</p>`;
   const c = t.columns;
   const rows = tokens.map(
-    (token) => `        <tr>
+    (token) =>
+      `        <tr>
           <td data-label="${escapeHtml(c.name)}">${escapeHtml(token.name)}${token.legacy ? ` <em>(${escapeHtml(t.legacy)})</em>` : ''}</td>
           <td data-label="${escapeHtml(c.scopes)}">${escapeHtml(token.scopes.join(' ') || t.allScopes)}</td>
           <td data-label="${escapeHtml(c.org)}">${escapeHtml(token.org?.slug ?? t.allOrgs)}</td>
           <td data-label="${escapeHtml(c.created)}">${escapeHtml(token.created_at.slice(0, 10))}</td>
           <td data-label="${escapeHtml(c.lastUsed)}">${escapeHtml(token.last_used_at?.slice(0, 16).replace('T', ' ') ?? t.never)}</td>
           <td data-label="${escapeHtml(c.expires)}">${escapeHtml(token.expires_at?.slice(0, 10) ?? t.never)}</td>
-          <td><a href="${escapeHtml(prefix)}/tokens/${encodeURIComponent(token.id)}/revoke" aria-label="${escapeHtml(t.revokeLabel(token.name))}">${escapeHtml(t.revoke)}</a></td>
+          <td><a href="${escapeHtml(prefix)}/tokens/${encodeURIComponent(token.id)}/revoke" aria-label="` +
+      `${escapeHtml(t.revokeLabel(token.name))}">${escapeHtml(t.revoke)}</a></td>
         </tr>`,
   );
-  return `    <table>
+  return (
+    `    <table>
       <caption>${escapeHtml(t.signedInAs(email))}</caption>
-      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.scopes)}</th><th scope="col">${escapeHtml(c.org)}</th><th scope="col">${escapeHtml(c.created)}</th><th scope="col">${escapeHtml(c.lastUsed)}</th><th scope="col">${escapeHtml(c.expires)}</th><th scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
+      <thead><tr><th scope="col">${escapeHtml(c.name)}</th><th scope="col">${escapeHtml(c.scopes)}</th>` +
+    `<th scope="col">${escapeHtml(c.org)}</th><th scope="col">${escapeHtml(c.created)}</th><th ` +
+    `scope="col">${escapeHtml(c.lastUsed)}</th><th scope="col">${escapeHtml(c.expires)}</th><th ` +
+    `scope="col"><span class="visually-hidden">${escapeHtml(c.actions)}</span></th></tr></thead>
       <tbody>
 ${rows.join('\n')}
       </tbody>
-    </table>`;
+    </table>`
+  );
 }

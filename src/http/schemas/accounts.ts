@@ -62,12 +62,9 @@ export function accountSchemas(policy: PasswordPolicy) {
           .string()
           .optional()
           .meta({ description: 'One of the ten recovery codes, instead of `code`: each works once' }),
-        passkey: z
-          .looseObject({ id: z.string() })
-          .optional()
-          .meta({
-            description: 'Instead of `code`: what `startAuthentication` answered to POST /login/mfa/passkey/options',
-          }),
+        passkey: z.looseObject({ id: z.string() }).optional().meta({
+          description: 'Instead of `code`: what `startAuthentication` answered to POST /login/mfa/passkey/options',
+        }),
         next,
       })
       .refine(

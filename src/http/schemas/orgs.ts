@@ -21,7 +21,7 @@ const name = requiredText
   .refine((text) => !/[\u0000-\u001f\u007f-\u009f]/.test(text), 'must not contain control characters')
   .meta({
     maxLength: 100,
-    description: 'What people call the organization: 1 to 100 characters, trimmed, without control ' + 'characters',
+    description: 'What people call the organization: 1 to 100 characters, trimmed, without control characters',
   });
 
 const slug = z

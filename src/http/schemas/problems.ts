@@ -50,11 +50,9 @@ export function problemSchema(status: number, codes: readonly [ErrorCode, ...Err
   };
   const [first, ...more] = items;
   const item = first && (more.length ? z.union([first, ...more]) : first);
-  const methods = z
-    .array(z.enum(SECOND_STEP_METHODS))
-    .meta({
-      description: 'With mfa_required: what the second step may bring for this account (`passkey` only if it has one)',
-    });
+  const methods = z.array(z.enum(SECOND_STEP_METHODS)).meta({
+    description: 'With mfa_required: what the second step may bring for this account (`passkey` only if it has one)',
+  });
   const reason = z
     .enum(SSO_FAILURE_REASONS)
     .meta({ description: 'With sso_failed: which check refused the provider’s answer (docs/sso.md)' });

@@ -86,7 +86,8 @@ const tokenOrg = z
   .meta({
     id: 'TokenOrg',
     description:
-      'The organization the token is bound to (it is refused in any other; outside every organization it acts with its user’s global roles only), or null',
+      'The organization the token is bound to (it is refused in any other; outside every ' +
+      'organization it acts with its user’s global roles only), or null',
   });
 
 export const tokenViewSchema = z

@@ -61,7 +61,8 @@ export class Migration20261123000000_account_lifecycle extends PortableMigration
       table.datetime('expires_at', { useTz: true }).notNullable().index();
     });
     this.addSql(
-      'insert into service_auth_sessions (id_hash, user_id, created_at, expires_at) select id_hash, user_id, created_at, expires_at from service_auth_sessions_part2',
+      'insert into service_auth_sessions (id_hash, user_id, created_at, expires_at) select ' +
+        'id_hash, user_id, created_at, expires_at from service_auth_sessions_part2',
     );
     this.dropTable('service_auth_sessions_part2');
     // Raw: knex builds SQLite's dropColumn only when it runs, so its toSQL() would hold just a PRAGMA.

@@ -60,7 +60,8 @@ export class Migration20261126000000_organizations extends PortableMigration {
 
     if (this.onSqlite) {
       this.addSql(
-        'alter table service_auth_api_tokens add column org_id integer null references service_auth_orgs (id) on update cascade on delete cascade',
+        'alter table service_auth_api_tokens add column org_id integer null references ' +
+          'service_auth_orgs (id) on update cascade on delete cascade',
       );
       this.addSql('create index service_auth_api_tokens_org_id_index on service_auth_api_tokens (org_id)');
     } else {

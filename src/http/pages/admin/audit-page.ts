@@ -52,7 +52,7 @@ export function auditPage(locals: AuditPageLocals): string {
         `rel="next">${escapeHtml(t.older)}</a>`,
   ].filter(Boolean);
   const pages = links.length
-    ? `    <nav ` + `aria-label="${escapeHtml(ADMIN_TEXTS.pager.label)}"><p>${links.join(' · ')}</p></nav>`
+    ? `    <nav aria-label="${escapeHtml(ADMIN_TEXTS.pager.label)}"><p>${links.join(' · ')}</p></nav>`
     : '';
   // The answer is this page again: with the filters it was asked from, not the whole log.
   const verify = `    <form method="post" action="${escapeHtml(`${base}/verify${queryString({ ...locals.filters })}`)}">

@@ -27,7 +27,7 @@ export function orgsPage(locals: OrgsPageLocals): string {
     locals,
     'orgs',
     ADMIN_TEXTS.sections.orgs,
-    `${list}\n` + `${pager(locals.page, locals.hasNext, (page) => `${base}${queryString({ page })}`)}`,
+    `${list}\n${pager(locals.page, locals.hasNext, (page) => `${base}${queryString({ page })}`)}`,
   );
 }
 
@@ -49,8 +49,7 @@ export function orgPage(locals: OrgPageLocals): string {
     </dl>`;
   const user = (member: MemberInfo) =>
     locals.linkUsers
-      ? `<a ` +
-        (`href="${escapeHtml(`${locals.prefix}/admin/users/${member.user_id}`)}">` + `${escapeHtml(member.email)}</a>`)
+      ? `<a ` + `href="${escapeHtml(`${locals.prefix}/admin/users/${member.user_id}`)}">${escapeHtml(member.email)}</a>`
       : escapeHtml(member.email);
   const c = t.columns;
   const list =

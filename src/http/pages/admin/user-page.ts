@@ -110,5 +110,12 @@ function accessSection(locals: UserPageLocals): string {
     locals.may.tokens && button(locals, 'tokens', 'tokens', 'revoke', t.revokeTokens),
     locals.may.mfa && button(locals, 'mfa', 'mfa', 'reset', t.resetMfa, { danger: true, hint: t.resetMfaHint }),
   ].filter((form): form is string => Boolean(form));
-  return `    <h2>${escapeHtml(t.access)}</h2>\n${forms.length ? `    <div class="actions">\n${forms.join('\n')}\n    </div>` : `    <p>${escapeHtml(t.notAllowed)}</p>`}`;
+  return (
+    `    <h2>${escapeHtml(t.access)}</h2>\n` +
+    `${
+      forms.length
+        ? `    <div class="actions">\n${forms.join('\n')}\n    </div>`
+        : `    <p>${escapeHtml(t.notAllowed)}</p>`
+    }`
+  );
 }
