@@ -207,15 +207,13 @@ describe('ServiceAuth', () => {
           code: 'internal_error',
         });
         expect(log.text()).to.contain('SELECT secret FROM internals');
-        await request(app)
-          .get('/known')
-          .expect(403, {
-            type: 'about:blank',
-            title: 'Forbidden',
-            status: 403,
-            detail: 'Not yours',
-            code: 'forbidden',
-          });
+        await request(app).get('/known').expect(403, {
+          type: 'about:blank',
+          title: 'Forbidden',
+          status: 403,
+          detail: 'Not yours',
+          code: 'forbidden',
+        });
       } finally {
         await auth.close();
       }

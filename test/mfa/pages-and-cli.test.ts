@@ -112,20 +112,16 @@ describe('CLI: reset-mfa', () => {
       await t.parts.secondFactors.confirmTotp(ada.id, totpCode(setup.secret, Date.now()));
       // A passkey as the browser test registers one (only its row matters here).
       const passkeys = () => t.parts.storage.em().then((em) => em.fork().count(Passkey, { user: ada.id }));
-      await (
-        await t.parts.storage.em()
-      )
-        .fork()
-        .insert(Passkey, {
-          credentialId: 'cred-1',
-          user: ada.id,
-          name: 'Phone',
-          publicKey: 'AA',
-          counter: 0,
-          transports: '',
-          createdAt: new Date(),
-          lastUsedAt: null,
-        });
+      await (await t.parts.storage.em()).fork().insert(Passkey, {
+        credentialId: 'cred-1',
+        user: ada.id,
+        name: 'Phone',
+        publicKey: 'AA',
+        counter: 0,
+        transports: '',
+        createdAt: new Date(),
+        lastUsedAt: null,
+      });
       await request(t.app)
         .post('/service-auth/login')
         .send({ email: 'ada@example.com', password: PASSWORD })

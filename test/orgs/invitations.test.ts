@@ -164,14 +164,12 @@ describe('invitations', () => {
     const without = await t.auth.orgs.invite(org.id, { email: 'no-account@example.com', roles: ['member'] });
     const shape = (invitation: typeof without) => ({ ...invitation, id: 0, email: '', created_at: '', expires_at: '' });
     expect(shape(withAccount)).to.deep.equal(shape(without));
-    const [a, b] = mails
-      .slice(sent)
-      .map((mail) => ({
-        ...mail,
-        to: '',
-        text: mail.text.replace(/token=\S+/, ''),
-        html: mail.html?.replace(/token=[^"]+/g, ''),
-      }));
+    const [a, b] = mails.slice(sent).map((mail) => ({
+      ...mail,
+      to: '',
+      text: mail.text.replace(/token=\S+/, ''),
+      html: mail.html?.replace(/token=[^"]+/g, ''),
+    }));
     expect(a).to.deep.equal(b);
   });
 
