@@ -12,13 +12,11 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { AppProcess } from './app-process.js';
 import { atLeast, atMost, skipped, type Figure } from './figures.js';
-import { ratio, ratios, type LoadSettings, type Ratio } from './load.js';
+import { ratio, ratios } from './load.js';
 import { NOTES, OWNERS, PAGE } from './notes.js';
-import { createBenchDatabase, DEFAULT_POSTGRES_URL, describeUrl } from './postgres.js';
+import { describeUrl } from './postgres.js';
 import { printTable, readResults, writeResults } from './report.js';
 import { coldVerification, latencyUnderAttack, timeRequest } from './verification.js';
-import { credentialScaleFigures } from './credential-scale.js';
-import { auditFloodFigures } from './audit-flood.js';
 import { FRESH_INSTANCE_FIGURE, freshInstanceFigures } from './fresh-instance.js';
 import { cliFigures } from './cli-startup.js';
 import { appStartupFigures } from './app-startup.js';
@@ -27,31 +25,10 @@ import { canLatencyFigures } from './can-latency.js';
 import { enforcedEmFigures } from './enforced-em.js';
 import { scopedTokenFigures } from './scoped-tokens.js';
 import { filterSizeFigures } from './filter-size.js';
-import { BENCH_ORG, orgAbilityFigures, orgScaleFigures } from './orgs.js';
-
-const settings: LoadSettings = {
-  seconds: Number(process.env['BENCH_SECONDS'] || 2),
-  rounds: Number(process.env['BENCH_ROUNDS'] || 8),
-  connections: 10,
-  // Pipelined requests make the load generator cheap enough per request that the server, not
-  // autocannon, is what runs out of CPU on a small machine: the ratios then measure the server.
-  pipelining: Number(process.env['BENCH_PIPELINING'] || 10),
-};
-const postgresUrl = process.env['SERVICE_AUTH_BENCH_DATABASE_URL'] || DEFAULT_POSTGRES_URL;
-// A derivation's time varies by ±10% from one to the next on a shared machine: enough samples that
-// the medians are steady.
-const COLD_SAMPLES = 15;
-const resultsPath = new URL('./results.json', import.meta.url).pathname;
-
-const whole = (n: number) => String(Math.round(n));
-/**
- * "9938 vs 10343 req/s, 101 vs 97 µs CPU/request (CPU ratio 0.96)": throughput, and the server's
- * CPU behind it, also as a ratio read like the throughput one (baseline's CPU ÷ the route's), which
- * depends less on what else the shared machine runs.
- */
-const versus = (r: Ratio) =>
-  `${whole(r.route.rps)} vs ${whole(r.base.rps)} req/s, ${whole(r.route.cpuPerRequest)} vs ${whole(r.base.cpuPerRequest)} µs CPU/request ` +
-  `(CPU ratio ${(r.base.cpuPerRequest / r.route.cpuPerRequest).toFixed(2)})`;
+import { BENCH_ORG, orgAbilityFigures } from './orgs.js';
+import { postgresFigures } from './postgres-figures.js';
+import { orgRouteFigure, relationFigures } from './route-figures.js';
+import { COLD_SAMPLES, postgresUrl, resultsPath, settings, versus } from './run-settings.js';
 
 async function sqliteFigures(dir: string): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -190,114 +167,6 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
     await app.stop();
   }
   return figures;
-}
-
-/**
- * Rules that follow relations (bench/tasks.ts): the load guard through `project.members` against
- * the same load with a hand-written populate and check, both behind the session; `accessibleBy`
- * with a to-many path against the hand-written `$some` filter, with the same em.find.
- */
-async function relationFigures(
-  settings: LoadSettings,
-  cpu: () => Promise<number>,
-  base: string,
-  ready: AppProcess['ready'],
-  cookie: Record<string, string>,
-): Promise<Figure[]> {
-  const guarded = await ratio(
-    settings,
-    cpu,
-    `${base}/task-handwritten/${ready.taskId}`,
-    `${base}/task-guarded/${ready.taskId}`,
-    cookie,
-    cookie,
-  );
-  const list = await ratio(settings, cpu, `${base}/tasks-handwritten`, `${base}/tasks-accessible`, cookie, cookie);
-  return [
-    atLeast(
-      'load guard through project.members ÷ the same load with a hand-written populate and check',
-      guarded.ratio,
-      0.83,
-      versus(guarded),
-    ),
-    atLeast(
-      'accessibleBy through project.members + em.find ÷ the same em.find with a hand-written $some filter',
-      list.ratio,
-      0.83,
-      `${versus(list)}; accessibleBy gave ${ready.accessibleTasks}`,
-    ),
-  ];
-}
-
-/**
- * A route in an organization (bench/orgs.ts): `orgRequired` and `require` with the session against
- * the same route shape unguarded (the cookie sent, not read); the session guard alone, in the same
- * rounds, shows the session's part.
- */
-async function orgRouteFigure(
-  settings: LoadSettings,
-  cpu: () => Promise<number>,
-  base: string,
-  cookie: Record<string, string>,
-): Promise<Figure> {
-  const org = (route: string) => ({ url: `${base}/orgs/${BENCH_ORG}/${route}`, headers: cookie });
-  const [guarded, sessionOnly] = await ratios(settings, cpu, org('open'), [
-    org('guarded'),
-    { url: `${base}/session`, headers: cookie },
-  ]);
-  const detail = `${versus(guarded!)}; the session guard alone (loginRequired) instead: ${sessionOnly!.ratio.toFixed(2)}`;
-  return atLeast('route in an organization (orgRequired + require) ÷ unguarded', guarded!.ratio, 0.9, detail);
-}
-
-/** The warm bearer-token figure again, on PostgreSQL, in a database of its own; then the credential-scale figures. */
-async function postgresFigures(): Promise<Figure[]> {
-  const name = 'warm bearer token ÷ unguarded, PostgreSQL';
-  let database;
-  try {
-    database = await createBenchDatabase(postgresUrl);
-  } catch (error) {
-    const why = error instanceof Error && error.message ? error.message : String(error);
-    return [
-      skipped(
-        name,
-        'ratio',
-        '≥ 0.85',
-        `PostgreSQL at ${describeUrl(postgresUrl)} unreachable (${why}); set SERVICE_AUTH_BENCH_DATABASE_URL`,
-      ),
-    ];
-  }
-  try {
-    const app = await AppProcess.start({ databaseUrl: database.url });
-    const cpu = () => app.call<number>({ cmd: 'cpuMicros' });
-    try {
-      const [warm] = await app.call<string[]>({ cmd: 'createTokens', count: 1 });
-      const bearer = { Authorization: `Bearer ${warm}` };
-      await timeRequest(`${app.base}/token`, bearer);
-      for (const [path, headers] of [
-        ['/plain', {}],
-        ['/token', bearer],
-      ] as const) {
-        await autocannon({
-          url: `${app.base}${path}`,
-          connections: settings.connections,
-          pipelining: settings.pipelining,
-          duration: 1,
-          headers,
-        });
-      }
-      const token = await ratio(settings, cpu, `${app.base}/plain`, `${app.base}/token`, bearer);
-      return [
-        atLeast(name, token.ratio, 0.85, versus(token)),
-        ...(await credentialScaleFigures(app, settings)),
-        ...(await orgScaleFigures(app, settings.connections)),
-        ...(await auditFloodFigures(app)),
-      ];
-    } finally {
-      await app.stop();
-    }
-  } finally {
-    await database.drop();
-  }
 }
 
 const last = await readResults(resultsPath);

@@ -11,6 +11,7 @@ import { ROOT } from './helpers/processes.js';
 
 const SOURCE_FOLDERS = ['src', 'cli', 'demo', 'bench', 'scripts', 'policies'];
 const MAX_LINES = 250;
+const MAX_LINE_LENGTH = 140;
 
 function filesUnder(folder: string, extension: string): string[] {
   const path = join(ROOT, folder);
@@ -67,6 +68,17 @@ describe('the layout', () => {
 
   it('keeps src/authorization/ free of src/storage/: deciding is pure, what is stored reaches it through interfaces', () => {
     expect(importsBetween('src/authorization', 'src/storage')).to.deep.equal([]);
+  });
+
+  it(`has no line over ${MAX_LINE_LENGTH} characters in src or cli (Prettier's print width is 120; a longer line is a string it cannot break)`, () => {
+    const long = sources
+      .filter((file) => /^(src|cli)\//.test(relative(ROOT, file)))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (line.length > MAX_LINE_LENGTH ? [`${relative(ROOT, file)}:${i + 1}`] : [])),
+      );
+    expect(long).to.deep.equal([]);
   });
 
   it(`has no source file over ${MAX_LINES} lines`, () => {
