@@ -7,7 +7,7 @@
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request } from 'express';
-import type { AppAbility } from './authorization/abilities.js';
+import type { AppAbility } from './authorization/ability-types.js';
 import type { Asked, Asker, InOrg } from './authorization/asker.js';
 import { askerOf } from './authorization/asking.js';
 import { isGuardedRequest, setRequestEm } from './authorization/request-state.js';

@@ -4,7 +4,7 @@
  * .d.ts, so that tsc checks it and emits it with the package's types.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import type { AppAbility } from './authorization/abilities.js';
+import type { AppAbility } from './authorization/ability-types.js';
 import type { OrgInfo, OrgMembership } from './authorization/org-directory.js';
 import type { AuthMethod } from './authentication/credentials.js';
 import type { AuthUser } from './users/auth-user.js';

@@ -15,7 +15,7 @@ export type {
   AppRule,
   AppSubjectTypes,
   TypedAbility,
-} from './authorization/abilities.js';
+} from './authorization/ability-types.js';
 export type { RouteContext } from './authorization/context.js';
 export type { AuthMethod } from './authentication/credentials.js';
 export type { RequireOptions } from './authorization/guards.js';

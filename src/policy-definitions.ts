@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { RawRuleOf } from '@casl/ability';
-import type { AppAbility } from './authorization/abilities.js';
+import type { AppAbility } from './authorization/ability-types.js';
 import type { Policy } from './authorization/policies.js';
 import { loadRuleFiles } from './authorization/rule-files.js';
 import type { RoleOptions, RoleRule } from './authorization/role-rules.js';

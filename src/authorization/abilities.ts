@@ -1,8 +1,9 @@
 /**
  * One CASL ability per principal: the rules of the user's roles, plus every named policy as a
  * rule whose subject type is the policy's name, action `satisfy`, and whose condition calls the
- * policy with the user and the subject (the route context). Abilities are cached per user and
- * rebuilt only when the user's roles or flags, or the definitions, change.
+ * policy with the user and the subject (the route context: policy-rules.ts). Abilities are cached
+ * per user and rebuilt only when the user's roles or flags, or the definitions, change. The
+ * ability's type, and how an application registers its names, are in ability-types.ts.
  *
  * In an organization, the membership's organization roles come between the two: global rules
  * first, then the organization's (bound to it: tenant.ts), then the global rules again from the
@@ -16,22 +17,20 @@
  * principal that carries them (`auth.loadUserAttributes`, or a guard, loaded them). Asking for an
  * ability whose roles (or a token's scopes) name one, for a user without them, is a TypeError
  * saying to load them: the answer would otherwise depend on values nobody read. The values are
- * part of what the ability is cached by.
+ * part of what the ability is cached by (attribute-key.ts).
  */
-import {
-  createMongoAbility,
-  type ForcedSubject,
-  type MongoAbility,
-  type MongoQuery,
-  type RawRuleOf,
-} from '@casl/ability';
+import { createMongoAbility } from '@casl/ability';
 import { LRUCache } from 'lru-cache';
+import type { AppAbility, AppRule } from './ability-types.js';
+import { attributesOf } from './attribute-key.js';
 import { conditionsMatcher } from './conditions.js';
 import type { OrgRef } from './placeholders.js';
-import type { PolicyContext, PolicyRegistry } from './policies.js';
+import type { PolicyRegistry } from './policies.js';
+import { POLICY_ACTION, policyRules } from './policy-rules.js';
 import type { Principal } from './principal.js';
 import { knownNames, unknownNameProblem, type KnownNames } from './known-names.js';
-import type { OrgRoleRules, RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
+import type { RoleDefinition, RoleRules, RuleSource } from './role-rules.js';
+import type { OrgRoleRules } from './org-role-rules.js';
 import { intersectRules } from './rule-intersection.js';
 import { IndexedAbility } from './indexed-ability.js';
 import { UNTENANTED } from './tenant.js';
@@ -39,37 +38,6 @@ import { LastOrgAbility } from './last-org-ability.js';
 import { rulesInOrgOrder, servedInOrgOrder } from './org-rule-order.js';
 import { ScopedAbility } from './scoped-ability.js';
 import type { ScopeRules } from './scope-rules.js';
-
-/**
- * An application that wants its abilities typed names its actions and subject types here, by
- * declaration merging; `req.ability`, `auth.abilityFor` and the guards' `action` and `subject`
- * are then checked against them (`req.ability.can('raed', 'Nte')` does not compile):
- *
- *     declare module 'service-auth' {
- *       interface AbilityTypes { actions: 'read' | 'update'; subjects: 'Report' | 'Note' }
- *     }
- *
- * Without it, every string is an action and a subject type, as CASL's default ability has it.
- */
-export interface AbilityTypes {}
-
-/** A CASL ability over these actions and subject types (`manage` and `all` included), for tagged objects too. */
-export type TypedAbility<A extends string, S extends string> = MongoAbility<
-  [A | 'manage', S | 'all' | ForcedSubject<S>]
->;
-
-/** The application's registered actions (`AbilityTypes`), or any string. */
-export type AppActions = AbilityTypes extends { actions: infer A extends string } ? A : string;
-/** The application's registered subject types (`AbilityTypes`), or any string. */
-export type AppSubjectTypes = AbilityTypes extends { subjects: infer S extends string } ? S : string;
-
-/** The ability of `req.ability` and `auth.abilityFor`: typed when the application registered its types. */
-export type AppAbility = AbilityTypes extends { actions: infer A extends string; subjects: infer S extends string }
-  ? TypedAbility<A, S>
-  : MongoAbility;
-export type AppRule = RawRuleOf<MongoAbility>;
-
-export const POLICY_ACTION = 'satisfy';
 
 /** Where an ability is asked for: an organization, and the roles the user's membership holds there (none for a non-member). */
 export interface OrgPlace {
@@ -139,7 +107,10 @@ export class AbilityFactory {
     const cache = (this.held ??= new LRUCache<string, AppAbility>({ max: 10_000 }));
     let ability = cache.get(key);
     if (!ability) {
-      ability = new IndexedAbility([...this.roles.rulesFor(user), ...this.policyRules(user)]) as unknown as AppAbility;
+      ability = new IndexedAbility([
+        ...this.roles.rulesFor(user),
+        ...policyRules(this.policies, user),
+      ]) as unknown as AppAbility;
       cache.set(key, ability);
     }
     this.byUser.set(user, { roles, policies, ability });
@@ -173,7 +144,7 @@ export class AbilityFactory {
     let ability = cache.get(key);
     if (!ability) {
       const orgRules = orgRoles.rulesIn(user, org, held);
-      const rules = [...rulesInOrgOrder(this.roles.rulesFor(user), orgRules), ...this.policyRules(user)];
+      const rules = [...rulesInOrgOrder(this.roles.rulesFor(user), orgRules), ...policyRules(this.policies, user)];
       // Organization roles reach no subject type without the tenant field (tenant.ts).
       ability = new IndexedAbility(rules, { rules: new Set(orgRules), types: UNTENANTED }) as unknown as AppAbility;
       cache.set(key, ability);
@@ -248,40 +219,4 @@ export class AbilityFactory {
     if (!scopes || scopes.length === 0 || !this.scopes?.any) return rules;
     return intersectRules(rules, this.scopes.rulesFor(scopes, user));
   }
-
-  /**
-   * For each policy, a refusal and then the rule that calls the function. CASL lets later rules
-   * win, so only the function decides: not even a role's `manage all` satisfies a policy.
-   */
-  private policyRules(user: Principal): AppRule[] {
-    const policies = this.policies;
-    return policies.names().flatMap((name): AppRule[] => [
-      { action: POLICY_ACTION, subject: name, inverted: true },
-      {
-        action: POLICY_ACTION,
-        subject: name,
-        // `$where` is not in CASL's MongoQuery type; the matcher above knows it.
-        conditions: {
-          $where(this: PolicyContext): boolean {
-            return policies.check(name, user, this);
-          },
-        } as MongoQuery,
-      },
-    ]);
-  }
-}
-
-/**
- * The user's attribute values as part of a cache key, or the TypeError of a sync path that would
- * need values nobody loaded (`what` says which rules name them).
- */
-function attributesOf(user: Principal, what: string): string {
-  if (!user.attributes) {
-    throw new TypeError(
-      `${what} name user attributes (\${user.…}), which are not loaded for user ${user.id}: use ` +
-        `the principal that await auth.loadUserAttributes(user) returns (or await it on the ` +
-        `request), or ask with { org }, which loads them`,
-    );
-  }
-  return JSON.stringify(Object.entries(user.attributes).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

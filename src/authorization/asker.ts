@@ -6,7 +6,8 @@
  */
 import type { Request } from 'express';
 import { AuthError } from '../errors.js';
-import type { AbilityFactory, AppAbility, OrgPlace } from './abilities.js';
+import type { AbilityFactory, OrgPlace } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
 import type { OrgInfo, OrgName } from './org-directory.js';
 import type { Principal, PrincipalLike } from './principal.js';
 

@@ -5,7 +5,7 @@
  * CASL's own selection skips a rule that cannot apply and a lower rule decides, as `can` does.
  */
 import { subject as asSubject } from '@casl/ability';
-import type { AppAbility } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
 import { INDEXED_FROM } from './indexed-ability.js';
 import { ScopedAbility } from './scoped-ability.js';
 

@@ -5,7 +5,9 @@
  * did not (why-not.ts). An action or subject type that no rule names is a TypeError (known-names.ts).
  */
 import { subject as asSubject } from '@casl/ability';
-import { POLICY_ACTION, type AbilityFactory, type AppAbility } from './abilities.js';
+import type { AbilityFactory } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
+import { POLICY_ACTION } from './policy-rules.js';
 import { decide } from './decision.js';
 import { isScopeRefusal, SCOPE_REFUSAL, ScopedAbility } from './scoped-ability.js';
 import type { PolicyRegistry } from './policies.js';

@@ -12,8 +12,9 @@
  * the database's coercion (condition-query.ts).
  */
 import type { EntityMetadata, MetadataStorage } from '@mikro-orm/core';
-import type { AppAbility } from './abilities.js';
-import { conditionToQuery, UnsupportedCondition } from './condition-query.js';
+import type { AppAbility } from './ability-types.js';
+import { conditionToQuery } from './condition-query.js';
+import { UnsupportedCondition } from './unsupported-condition.js';
 import { byPartition, type PartitionRule } from './partition-query.js';
 import { byPriority } from './priority-query.js';
 import type { Query } from './relation-filters.js';

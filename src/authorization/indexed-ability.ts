@@ -12,7 +12,7 @@
  * type, or the console's reach count them.
  */
 import { Ability, fieldPatternMatcher, type MongoQuery, type Subject } from '@casl/ability';
-import type { AppAbility, AppRule } from './abilities.js';
+import type { AppAbility, AppRule } from './ability-types.js';
 import { conditionsMatcher, step } from './conditions.js';
 
 type Rule = ReturnType<AppAbility['relevantRuleFor']> & object;

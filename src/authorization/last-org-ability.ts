@@ -5,7 +5,7 @@
  * frozen user while it is unchanged, and a changed user is a new object), one organization each:
  * a user who moves between organizations falls back on the keyed cache, which answers the same.
  */
-import type { AppAbility } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
 import type { OrgRef } from './placeholders.js';
 
 interface Held {

@@ -1,4 +1,4 @@
-import type { AppRule } from './abilities.js';
+import type { AppRule } from './ability-types.js';
 import { UNTENANTED } from './tenant.js';
 
 /**

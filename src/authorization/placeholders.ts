@@ -6,7 +6,7 @@
  * "7"); placeholders inside longer strings are replaced as text.
  *
  * An attribute the user has no value for (the resolver left it out, or gave null) fills nothing:
- * interpolating a rule that names it throws MissingAttribute, and the role's compiler (role-rules.ts)
+ * interpolating a rule that names it throws MissingAttribute, and the role's compiler (role-compilation.ts)
  * drops a granting rule and makes an inverted one refuse unconditionally. A condition on a missing
  * value never matches everything.
  */

@@ -11,7 +11,7 @@ import { explain, type ExplainDeps, type Explanation } from './explain.js';
 import { coverageOf, type Coverage } from './coverage.js';
 import { unknownNameProblem } from './known-names.js';
 import { readPolicyTestFile, type PolicyTestFile } from './policy-test-file.js';
-import { POLICY_ACTION } from './abilities.js';
+import { POLICY_ACTION } from './policy-rules.js';
 import { toPrincipal, type Principal } from './principal.js';
 
 export interface PolicyTestResult {

@@ -11,7 +11,7 @@
  * (it adds some).
  */
 import { createMongoAbility } from '@casl/ability';
-import type { AppAbility, AppRule } from './abilities.js';
+import type { AppAbility, AppRule } from './ability-types.js';
 import { conditionsMatcher } from './conditions.js';
 import type { RoleDefinition } from './role-rules.js';
 import { UNTENANTED } from './tenant.js';

@@ -6,7 +6,7 @@
  */
 import { helper, ReferenceKind, Utils, wrap, type EntityMetadata } from '@mikro-orm/core';
 import type { Condition, FieldCondition } from '@ucast/mongo2js';
-import type { AppAbility } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
 
 /** A path follows at most this many relations: recursive hierarchies (a folder in a folder, to any depth) are not supported. */
 export const MAX_RELATIONS = 4;

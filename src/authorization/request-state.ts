@@ -12,7 +12,8 @@
  * Assigning any of them (as another library might `req.user = …`) stores a plain own property.
  */
 import type { Request } from 'express';
-import type { AbilityFactory, AppAbility } from './abilities.js';
+import type { AbilityFactory } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
 import { abilityWithin } from './asker.js';
 import type { Credentials } from '../authentication/credentials.js';
 import type { OrgMembership, OrgInfo } from './org-directory.js';

@@ -16,7 +16,7 @@
 import { subject as asSubject } from '@casl/ability';
 import type { Request } from 'express';
 import { AuthError } from '../errors.js';
-import type { AppAbility, AppActions, AppSubjectTypes } from './abilities.js';
+import type { AppAbility, AppActions, AppSubjectTypes } from './ability-types.js';
 import { routeContext, type RouteContext } from './context.js';
 import { decide } from './decision.js';
 import { populateRuleRelations } from './relation-walks.js';

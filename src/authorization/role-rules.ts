@@ -7,21 +7,16 @@
  * A role may include others: their rules come first, so that the including role's own rules, which
  * CASL weighs above earlier ones, can take away (an inverted rule) what an included role grants.
  * Includes are transitive; a definition that would close a cycle is refused; an included role that
- * is never defined grants nothing.
+ * is never defined grants nothing. Organization roles are a subclass (org-role-rules.ts).
  *
- * Each role is compiled once, when defined: a global role without placeholders hands out the same
- * rule objects to everyone. Every rule handed out can be traced to the role that defined it, its
- * position there and the file it came from (`sourceOf`), for error messages and explanations.
+ * Each role is compiled once, when defined (role-compilation.ts): a global role without
+ * placeholders hands out the same rule objects to everyone. Every rule handed out can be traced to
+ * the role that defined it, its position there and the file it came from (`sourceOf`), for error
+ * messages and explanations.
  */
-import type { AppRule } from './abilities.js';
-import {
-  attributesNamed,
-  hasPlaceholders,
-  interpolate,
-  MissingAttribute,
-  type OrgRef,
-  type PlaceholderValues,
-} from './placeholders.js';
+import type { AppRule } from './ability-types.js';
+import { compileRole, deepFreeze, type CompiledRole } from './role-compilation.js';
+import { attributesNamed, type PlaceholderValues } from './placeholders.js';
 import type { Principal } from './principal.js';
 import { checkIncludes, checkRules } from './rule-schema.js';
 import type { Tenant } from './tenant.js';
@@ -48,7 +43,7 @@ export interface RuleSource {
 
 interface Role {
   includes: readonly string[];
-  rulesFor: (values: PlaceholderValues) => RoleRule[];
+  rulesFor: CompiledRole;
   /** As defined, for copying into another registry (policy diff's `--app`). */
   definition: { rules: RoleRule[]; options: RoleOptions };
   /** The rules as defined (placeholders not filled, not bound to an organization), for analysis. */
@@ -76,14 +71,14 @@ export class RoleRules {
   /** Bumped on every change, so cached abilities know they are stale. */
   version = 0;
 
+  /** Whether any role, as ever defined here, named a user attribute. */
+  private someRoleNamesAttributes = false;
+
   /**
    * `tenant`: organization roles, whose rules are bound to the organization they are handed out
    * for; `attributes`: the user attribute names declared, which rules may name (shared with the
    * other registries of the application).
    */
-  /** Whether any role, as ever defined here, named a user attribute. */
-  private someRoleNamesAttributes = false;
-
   constructor(
     protected readonly tenant?: Tenant,
     readonly attributes: AttributeNames = new AttributeNames(),
@@ -188,94 +183,17 @@ export class RoleRules {
     return undefined;
   }
 
-  private compile(
-    role: string,
-    rules: RoleRule[],
-    source: string | undefined,
-  ): (values: PlaceholderValues) => RoleRule[] {
+  /** The role's rules compiled (role-compilation.ts), each rule handed out traced to its position. */
+  private compile(role: string, rules: RoleRule[], source: string | undefined): CompiledRole {
     const from = (index: number): RuleSource => ({
       role,
       index: index + 1,
       ...(source !== undefined && { source }),
       ...(this.tenant && { org: true as const }),
     });
-    const note = (rule: RoleRule, index: number): RoleRule => {
+    return compileRole(rules, this.tenant, (rule, index) => {
       this.sources.set(rule, from(index));
       return rule;
-    };
-    const { tenant } = this;
-    if (tenant) {
-      // Every rule is bound to the organization it is handed out for (tenant.ts).
-      return (values) =>
-        rules.flatMap((rule, index) =>
-          filled(rule, values)
-            .flatMap((one) => tenant.bind(one, values.org!.id))
-            .map((bound) => note(bound, index)),
-        );
-    }
-    if (!hasPlaceholders(rules)) {
-      const fixed = deepFreeze(rules).map(note);
-      return () => fixed;
-    }
-    return (values) => rules.flatMap((rule, index) => filled(rule, values).map((one) => note(one, index)));
+    });
   }
-}
-
-/**
- * The rule with the placeholders filled in, or what stands for it when it names an attribute the
- * user has no value for: nothing for a granting rule (it cannot match), and for an inverted rule
- * the refusal without its conditions (it cannot be shown not to match). Never a condition that
- * matches everything.
- */
-function filled(rule: RoleRule, values: PlaceholderValues): RoleRule[] {
-  try {
-    return [interpolate(rule, values) as RoleRule];
-  } catch (error) {
-    if (!(error instanceof MissingAttribute)) throw error;
-    if (!rule.inverted) return [];
-    const { conditions: _dropped, ...refusal } = rule;
-    return [interpolateKnown(refusal, values) as RoleRule];
-  }
-}
-
-/** The refusal's remaining placeholders (in its `reason`, say) filled where they can be; left as written where not. */
-function interpolateKnown(rule: RoleRule, values: PlaceholderValues): RoleRule {
-  try {
-    return interpolate(rule, values) as RoleRule;
-  } catch (error) {
-    if (error instanceof MissingAttribute) return structuredClone(rule);
-    throw error;
-  }
-}
-
-/**
- * Organization roles (`auth.defineOrgRole`): held by memberships, not users, and handed out for
- * one organization, every rule bound to it by the tenant condition.
- */
-export class OrgRoleRules extends RoleRules {
-  /** SERVICE_AUTH_TENANT_FIELD: how a subject names its organization. */
-  constructor(
-    override readonly tenant: Tenant,
-    attributes?: AttributeNames,
-  ) {
-    super(tenant, attributes);
-  }
-
-  /** The rules a membership's roles grant in the organization, interpolated for the user and it. */
-  rulesIn(user: Principal, org: OrgRef, roles: Iterable<string>): RoleRule[] {
-    return this.collectAll(roles, { user, org });
-  }
-
-  /** Organization roles are held in an organization only: no rules outside one. */
-  override rulesFor(): RoleRule[] {
-    return [];
-  }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -17,7 +17,7 @@
  * be changed, and a front end is better told "no".
  */
 import { fieldPatternMatcher, type MongoQuery } from '@casl/ability';
-import type { AppRule } from './abilities.js';
+import type { AppRule } from './ability-types.js';
 
 type Names = string[] | undefined;
 

@@ -8,7 +8,8 @@ import type { LoggerHolder } from '../logger.js';
 import { AbilityFactory } from './abilities.js';
 import type { ExplainDeps } from './explain.js';
 import { PolicyRegistry } from './policies.js';
-import { OrgRoleRules, RoleRules } from './role-rules.js';
+import { RoleRules } from './role-rules.js';
+import { OrgRoleRules } from './org-role-rules.js';
 import { loadRuleFiles } from './rule-files.js';
 import { Tenant } from './tenant.js';
 

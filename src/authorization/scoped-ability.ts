@@ -24,7 +24,7 @@
  */
 import { Ability, createMongoAbility, fieldPatternMatcher, type MongoQuery, type Subject } from '@casl/ability';
 import { permittedFieldsOf } from '@casl/ability/extra';
-import type { AppAbility } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
 import { conditionsMatcher } from './conditions.js';
 
 type AnyRule = ReturnType<AppAbility['relevantRuleFor']> & object;

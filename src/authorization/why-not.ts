@@ -5,7 +5,7 @@
  * A condition is tested as the ability tests it (the same matcher), one operator at a time, in the
  * order the rule writes them; a field the subject lacks fails (matcher.ts).
  */
-import type { AppAbility } from './abilities.js';
+import type { AppAbility } from './ability-types.js';
 import { conditionsMatcher } from './conditions.js';
 import { valueAt, type AppRuleOf } from './decision.js';
 

@@ -10,7 +10,8 @@
  */
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import type { AbilityFactory, AppAbility } from '../authorization/abilities.js';
+import type { AbilityFactory } from '../authorization/abilities.js';
+import type { AppAbility } from '../authorization/ability-types.js';
 import { accessFilter, type AccessFilter } from '../authorization/filters.js';
 import { orgAccessFilter, withoutOrgRules } from '../authorization/org-access.js';
 import { relationHints } from '../authorization/relation-walks.js';

@@ -16,7 +16,7 @@
  * - An invitation grants its roles in its inviter's name, so only while the inviter may still.
  */
 import { subject } from '@casl/ability';
-import type { AppAbility } from '../authorization/abilities.js';
+import type { AppAbility } from '../authorization/ability-types.js';
 import { AuthError } from '../errors.js';
 import type { GrantCheck, InvitationGrant } from './invitations.js';
 import type { MemberCheck } from './members.js';

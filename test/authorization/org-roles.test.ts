@@ -8,7 +8,7 @@ import { subject } from '@casl/ability';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppAbility } from '../../src/authorization/abilities.js';
+import type { AppAbility } from '../../src/authorization/ability-types.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 const ada = {

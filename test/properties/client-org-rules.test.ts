@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { subject as asSubject } from '@casl/ability';
 import fc from 'fast-check';
 import request from 'supertest';
-import type { AppAbility } from '../../src/authorization/abilities.js';
+import type { AppAbility } from '../../src/authorization/ability-types.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 import { createClientAbility } from '../../src/client/index.js';

@@ -12,7 +12,7 @@
 import { expect } from 'chai';
 import { createMongoAbility, subject as asSubject } from '@casl/ability';
 import fc from 'fast-check';
-import type { AppAbility } from '../../src/authorization/abilities.js';
+import type { AppAbility } from '../../src/authorization/ability-types.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 import { reachOf } from '../../src/authorization/reach.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';

@@ -15,7 +15,7 @@ import {
 } from '../../src/authorization/analysis/diff.js';
 import { policySetOf } from '../../src/authorization/analysis/policy-sets.js';
 import type { EntityRelations, PropertyKind } from '../../src/authorization/analysis/relations.js';
-import type { AppAbility } from '../../src/authorization/abilities.js';
+import type { AppAbility } from '../../src/authorization/ability-types.js';
 import { conditionsMatcher } from '../../src/authorization/conditions.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { subject as asSubject } from '@casl/ability';
 import fc from 'fast-check';
-import type { AppAbility } from '../../src/authorization/abilities.js';
+import type { AppAbility } from '../../src/authorization/ability-types.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

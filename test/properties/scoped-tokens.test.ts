@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { rulesToAST } from '@casl/ability/extra';
 import type { MikroORM } from '@mikro-orm/core';
 import fc from 'fast-check';
-import type { AppAbility } from '../../src/authorization/abilities.js';
+import type { AppAbility } from '../../src/authorization/ability-types.js';
 import { decide } from '../../src/authorization/decision.js';
 import { conditionToQuery } from '../../src/authorization/condition-query.js';
 import type { RoleRule } from '../../src/authorization/role-rules.js';

@@ -14,7 +14,7 @@ import { subject } from '@casl/ability';
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import fc from 'fast-check';
-import type { AppAbility } from '../../src/authorization/abilities.js';
+import type { AppAbility } from '../../src/authorization/ability-types.js';
 import { toPrincipal } from '../../src/authorization/principal.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';

@@ -14,11 +14,12 @@
  * asked again for each set of attributes the user may lack (witnesses.ts).
  */
 import { createMongoAbility, subject as asSubject } from '@casl/ability';
-import type { AppAbility, AppRule } from '../abilities.js';
+import type { AppAbility, AppRule } from '../ability-types.js';
 import { conditionsMatcher } from '../conditions.js';
 import type { OrgRef } from '../placeholders.js';
 import { toPrincipal, type Principal } from '../principal.js';
-import type { OrgRoleRules, RoleRules } from '../role-rules.js';
+import type { RoleRules } from '../role-rules.js';
+import type { OrgRoleRules } from '../org-role-rules.js';
 import { allowedBy, and, not, OutsideFragment, variable, type RuleLike } from './formula.js';
 import { kindsFor, typesFor, type EntityRelations, type KindOf, type TypeOf } from './relations.js';
 import { satisfy, type Solution } from './satisfy.js';

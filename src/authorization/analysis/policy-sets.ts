@@ -5,7 +5,8 @@
  * defined first (the application's, with `--app`), which the files' roles of the same name replace.
  */
 import { AttributeNames } from '../attribute-names.js';
-import { OrgRoleRules, RoleRules } from '../role-rules.js';
+import { RoleRules } from '../role-rules.js';
+import { OrgRoleRules } from '../org-role-rules.js';
 import { loadRuleDocument, loadRuleFiles } from '../rule-files.js';
 import { Tenant } from '../tenant.js';
 import type { PolicySet } from './diff.js';

@@ -4,12 +4,12 @@
  *
  * A user may lack an attribute the rules name (the resolver left it out, or gave null): then a
  * granting rule naming it is dropped and an inverted one refuses without its conditions
- * (role-rules.ts), which can change a decision no value of the attribute changes. So diff asks
+ * (role-compilation.ts), which can change a decision no value of the attribute changes. So diff asks
  * its questions once for each set of attributes the user may lack (`missingSets`), with a
  * symbolic user lacking exactly those: the role's compiler then makes the very rules such a user
  * gets, and a witness found that way gives those attributes no value.
  */
-import type { AppRule } from '../abilities.js';
+import type { AppRule } from '../ability-types.js';
 import { conditionsMatcher } from '../conditions.js';
 import type { ColumnType } from '../column-types.js';
 import { isAttribute, type OrgRef } from '../placeholders.js';

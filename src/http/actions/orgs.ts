@@ -7,7 +7,7 @@
  * A bearer token needs every scope (one made without scopes), as for the account's own tokens.
  */
 import type { Request, RequestHandler } from 'express';
-import type { AppAbility } from '../../authorization/abilities.js';
+import type { AppAbility } from '../../authorization/ability-types.js';
 import type { AuthConfig } from '../../config/config.js';
 import { AuthError } from '../../errors.js';
 import {

@@ -17,7 +17,7 @@
 import { subject } from '@casl/ability';
 import type { Request, RequestHandler } from 'express';
 import type { Credentials } from '../../../authentication/credentials.js';
-import type { AppAbility } from '../../../authorization/abilities.js';
+import type { AppAbility } from '../../../authorization/ability-types.js';
 import { decide } from '../../../authorization/decision.js';
 import { reachOf } from '../../../authorization/reach.js';
 import { withAuditContext, auditContext } from '../../../audit/context.js';

@@ -1,6 +1,6 @@
 /** The policy explorer: the matrix of what each role allows, and "why" for a user (`auth.explain`). */
 import type { Request } from 'express';
-import { POLICY_ACTION } from '../../../authorization/abilities.js';
+import { POLICY_ACTION } from '../../../authorization/policy-rules.js';
 import type { Explanation } from '../../../authorization/explain.js';
 import { roleMatrix } from '../../../authorization/reach.js';
 import { AuthError } from '../../../errors.js';
