@@ -16,7 +16,7 @@
 import { subject } from '@casl/ability';
 import autocannon from 'autocannon';
 import { toPrincipal } from '../dist/src/authorization/principal.js';
-import { partsOf } from '../dist/src/service-auth.js';
+import { partsOf } from '../dist/src/instance-registry.js';
 import type { AppProcess } from './app-process.js';
 import { memoryAuth } from './memory-auth.js';
 import { atMost, type Figure } from './figures.js';

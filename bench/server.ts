@@ -5,26 +5,24 @@
  * Commands arrive over IPC from bench/index.ts.
  */
 import { createHash, pbkdf2, randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
 import { promisify } from 'node:util';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
-import passport from 'passport';
-import { Strategy as BearerStrategy } from 'passport-http-bearer';
 // The package as users get it: the build in dist/ (`npm run bench` builds first), not the
 // TypeScript sources through tsx, whose transform adds work of its own to every closure.
 import { ServiceAuth } from '../dist/src/index.js';
 import { createLimiter } from '../dist/src/rate-limit/limiter.js';
 import { limitPerClient } from '../dist/src/rate-limit/middleware.js';
 import { parseRate } from '../dist/src/config/rates.js';
-import { partsOf } from '../dist/src/service-auth.js';
-import { ApiToken } from '../dist/src/storage/entities/index.js';
+import { partsOf } from '../dist/src/instance-registry.js';
 import { openOrm } from '../dist/src/storage/orm.js';
 import { middlewareCosts } from './middleware-cost.js';
 import { writeCredentials } from './credential-rows.js';
+import { fillTokens } from './filler-tokens.js';
 import { benchNotes, NOTE_READER } from './notes.js';
 import { BENCH_ORG, ORG_READER, orgRoutes, writeOrgMembers } from './org-routes.js';
+import { passportRoute } from './passport-bearer.js';
+import { startProfile, stopProfile } from './profile-window.js';
 import { benchTasks, TASK_READER } from './tasks.js';
 
 const databaseUrl = process.env['BENCH_DATABASE_URL']!;
@@ -64,32 +62,10 @@ const expressRateLimit = rateLimit({
 app.get('/limited', ourLimiter, ok);
 app.get('/express-rate-limit', expressRateLimit, ok);
 
-// The usual hand-rolled alternative: Passport's bearer strategy, the token's SHA-256 looked up in
-// the same database (indexed, as our legacy tokens are) on every request.
 await auth.ready;
 const orm = await openOrm(databaseUrl, { migrate: false });
-// Passport's lookups still queued when the load stops; closing the ORM under them would fail them.
-let lookupsInFlight = 0;
-passport.use(
-  new BearerStrategy((token, done) => {
-    const hash = createHash('sha256').update(token).digest('hex');
-    lookupsInFlight++;
-    orm.em
-      .fork()
-      .findOne(ApiToken, { hash, algorithm: 'sha256', revokedAt: null }, { populate: ['user'] })
-      .then(
-        (row) => {
-          lookupsInFlight--;
-          done(null, row ? { id: row.user.id, email: row.user.email } : false);
-        },
-        (error: unknown) => {
-          lookupsInFlight--;
-          done(error);
-        },
-      );
-  }),
-);
-app.get('/passport', passport.authenticate('bearer', { session: false }), ok);
+// The usual hand-rolled alternative to the package's tokens (bench/passport-bearer.ts).
+const passportLookups = passportRoute(app, orm, ok);
 const notes = await benchNotes(app, auth, databaseUrl);
 const tasks = await benchTasks(app, auth, databaseUrl);
 orgRoutes(app, auth);
@@ -162,10 +138,6 @@ type Command =
   | { id: number; cmd: 'stopProfile'; path: string }
   | { id: number; cmd: 'stop' };
 
-// A CPU profile of just the window bench/profile.ts loads a route in (`node --cpu-prof` would
-// include start-up: migrations, the login's password hash).
-const profiler = new Session();
-
 process.on('message', async (message: Command) => {
   const reply = (result: unknown) => process.send!({ id: message.id, result });
   switch (message.cmd) {
@@ -183,30 +155,10 @@ process.on('message', async (message: Command) => {
       reply(performance.now() - started);
       break;
     }
-    case 'fill': {
-      // Other tokens in the table (random hashes: they only need to be there). Inserted through
-      // MikroORM in batches; deriving 100,000 real hashes would take hours.
-      const em = orm.em.fork();
-      let stored = await em.count(ApiToken, {});
-      while (stored < message.total) {
-        const batch = Math.min(2000, message.total - stored);
-        const rows = Array.from({ length: batch }, (_, i) => ({
-          publicId: `fill${stored + i}`,
-          user: others.id,
-          name: 'filler',
-          algorithm: 'pbkdf2-sha256',
-          hash: randomBytes(32).toString('hex'),
-          salt: randomBytes(32).toString('hex'),
-          iterations: 600_000,
-          scopes: [],
-          createdAt: new Date(),
-        }));
-        await em.insertMany(ApiToken, rows);
-        stored += batch;
-      }
-      reply(stored);
+    case 'fill':
+      // Other tokens in the table (bench/filler-tokens.ts).
+      reply(await fillTokens(orm.em.fork(), others.id, message.total));
       break;
-    }
     case 'credentials':
       // The figures they serve count statements, not derivations (bench/credential-rows.ts).
       reply(await writeCredentials(orm.em.fork(), user.id, message.count));
@@ -230,25 +182,19 @@ process.on('message', async (message: Command) => {
     case 'limiterCosts':
       reply(await middlewareCosts(app, { ours: ourLimiter, expressRateLimit }, message.calls, message.rounds));
       break;
-    case 'startProfile': {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.setSamplingInterval', { interval: message.intervalMicros ?? 100 });
-      await profiler.post('Profiler.start');
+    case 'startProfile':
+      // Of just the window bench/profile.ts loads a route in (bench/profile-window.ts).
+      await startProfile(message.intervalMicros);
       reply(true);
       break;
-    }
-    case 'stopProfile': {
-      const { profile } = await profiler.post('Profiler.stop');
-      profiler.disconnect();
-      await writeFile(message.path, JSON.stringify(profile));
+    case 'stopProfile':
+      await stopProfile(message.path);
       reply(message.path);
       break;
-    }
     case 'stop': {
       server.close();
       server.closeAllConnections();
-      while (lookupsInFlight) await new Promise((resolve) => setTimeout(resolve, 10));
+      await passportLookups.settled();
       await auth.close();
       await orm.close();
       await Promise.all([notes.close(), tasks.close()]);

@@ -7,13 +7,16 @@
  * (policy-definitions.ts), its user attributes (user-attribute-api.ts), the guards and questions
  * (authorization-api.ts) and `req.em` (enforcement-api.ts) are each an object of their own, whose
  * members ServiceAuth hands over to (hand-over.ts) and declares by extending their classes as an
- * interface, so that each member is written and documented once.
+ * interface, so that each member is written and documented once. Where an instance and its parts
+ * are found again (`ServiceAuth.of(app)`, `partsOf`) is instance-registry.ts.
  */
 import type { Application, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { AuditApi, AuditHandler } from './audit/audit-log.js';
 import { AuthorizationApi } from './authorization-api.js';
 import { EnforcementApi } from './enforcement-api.js';
-import { readConfig, sourceFrom, type AuthConfig } from './config/config.js';
+import type { AuthConfig } from './config/config.js';
+import { readConfig } from './config/read-config.js';
+import { sourceFrom } from './config/source.js';
 import { unknownKeys } from './config/unknown-keys.js';
 import { AuthError } from './errors.js';
 import type { EventHandler, EventName, OrgEventHandler, OrgEventName } from './events.js';
@@ -26,6 +29,7 @@ import type { MailTransport } from './mail/transport.js';
 import type { OrgService } from './orgs/service.js';
 import type { UserRef } from './storage/user-ref.js';
 import { handOver } from './hand-over.js';
+import { keepParts, markMounted, mountedOn } from './instance-registry.js';
 import { PolicyDefinitions } from './policy-definitions.js';
 import { DerivationsBusyError } from './tokens/derivations.js';
 import type { TokenService } from './tokens/service.js';
@@ -35,27 +39,6 @@ import type { IdentityProviderOptions } from './sso/providers.js';
 import type { UserService } from './users/service.js';
 import { UserAttributeApi } from './user-attribute-api.js';
 import { AuthParts } from './wiring.js';
-
-/**
- * Where an application keeps its ServiceAuth: a registered symbol, so that a second copy of the
- * package in the process (the CLI from dist/ loading an application built on src/, say) finds it.
- */
-const INSTANCE = Symbol.for('service-auth.instance');
-
-/**
- * The parts of each ServiceAuth, by instance: shared through a registered symbol by every copy of
- * the package in the process, so that the CLI's copy finds those of an application's copy.
- */
-const PARTS_OF: WeakMap<object, AuthParts> = ((globalThis as Record<symbol, WeakMap<object, AuthParts>>)[
-  Symbol.for('service-auth.parts')
-] ??= new WeakMap());
-
-/** The parts behind a ServiceAuth: for the CLI and the package's own tests, not the public API. */
-export function partsOf(auth: ServiceAuth): AuthParts {
-  const parts = PARTS_OF.get(auth);
-  if (!parts) throw new TypeError('partsOf(auth): not a ServiceAuth');
-  return parts;
-}
 
 // The members of the parts, declared here (implemented and documented in each part's class).
 export interface ServiceAuth extends PolicyDefinitions, UserAttributeApi, AuthorizationApi, EnforcementApi {}
@@ -70,7 +53,7 @@ export class ServiceAuth {
 
   /** The ServiceAuth mounted on an application, if any (the CLI's `--app` uses this). */
   static of(app: object): ServiceAuth | undefined {
-    return (app as { [INSTANCE]?: ServiceAuth })[INSTANCE];
+    return mountedOn(app);
   }
 
   readonly #parts: AuthParts;
@@ -107,7 +90,7 @@ export class ServiceAuth {
     const config = readConfig(sourceFrom(app), app.get('env'), (warning) => assumed.push(warning));
     const parts = new AuthParts(config);
     this.#parts = parts;
-    PARTS_OF.set(this, parts);
+    keepParts(this, parts);
     this.#definitions = new PolicyDefinitions(parts);
     this.#attributes = new UserAttributeApi(parts);
     const authorization = (this.#authorization = new AuthorizationApi(parts));
@@ -127,7 +110,7 @@ export class ServiceAuth {
         ? authorization.explain(user, action, subjectType, context)
         : authorization.explain(user, action, subjectType, context, { org });
     app.use(this.config.urlPrefix, createAuthRouter(parts, { explain }), unknownPath, this.errorHandler);
-    Object.defineProperty(app, INSTANCE, { value: this, configurable: true });
+    markMounted(app, this);
     // Found now, among what construction read; logged once it is done, so that a logger assigned
     // right after it receives the warnings.
     const unknown = unknownKeys(app.settings as Record<string, unknown>, process.env).map(

@@ -1,62 +1,58 @@
 /**
  * The parts of a ServiceAuth, built from one configuration, and how they are connected. A
  * ServiceAuth is these parts plus an Express application to mount the router on; the CLI uses
- * the parts alone, with no application.
+ * the parts alone, with no application. The parts are made here in four steps, each in its own
+ * file under src/wiring/ (credential stores, accounts, authentication, authorization); what they
+ * share, how they start and how they close is here.
  */
 import { AuditLog } from './audit/audit-log.js';
-import { CredentialResolver } from './authentication/credentials.js';
-import { SignIn } from './authentication/sign-in.js';
-import { AbilityFactory, type AppAbility } from './authorization/abilities.js';
-import { Asking } from './authorization/asking.js';
-import { Guards } from './authorization/guards.js';
-import { Impersonation } from './impersonation/impersonation.js';
-import { LoginTickets } from './mfa/login-tickets.js';
-import { Passkeys } from './mfa/passkeys.js';
-import { SecondFactors } from './mfa/second-factor.js';
-import { SecretBox } from './mfa/secret-box.js';
-import { PolicyRegistry } from './authorization/policies.js';
-import { forgetCredentials } from './authorization/request-state.js';
-import { OrgAccess } from './authorization/org-access.js';
-import { OrgRoleRules, RoleRules } from './authorization/role-rules.js';
+import type { CredentialResolver } from './authentication/credentials.js';
+import type { SignIn } from './authentication/sign-in.js';
+import type { AbilityFactory } from './authorization/abilities.js';
+import type { AppAbility } from './authorization/ability-types.js';
+import type { Asking } from './authorization/asking.js';
+import type { Guards } from './authorization/guards.js';
+import type { Impersonation } from './impersonation/impersonation.js';
+import type { Passkeys } from './mfa/passkeys.js';
+import type { SecondFactors } from './mfa/second-factor.js';
+import type { PolicyRegistry } from './authorization/policies.js';
+import type { OrgAccess } from './authorization/org-access.js';
+import { RoleRules } from './authorization/role-rules.js';
+import type { OrgRoleRules } from './authorization/org-role-rules.js';
 import { ScopeRules } from './authorization/scope-rules.js';
 import { AttributeNames } from './authorization/attribute-names.js';
-import { UserAttributes } from './authorization/user-attributes.js';
-import { Tenant } from './authorization/tenant.js';
+import type { UserAttributes } from './authorization/user-attributes.js';
 import type { AuthConfig } from './config/config.js';
 import { AuthError } from './errors.js';
 import { EventBus } from './events.js';
 import { createMailTransport } from './mail/index.js';
-import { OrgService } from './orgs/service.js';
+import type { OrgService } from './orgs/service.js';
 import { ARGON2_OPTIONS, FAST_ARGON2_OPTIONS, PasswordHasher } from './passwords/hashing.js';
 import { Pluggable } from './pluggable.js';
 import type { MailTransport } from './mail/transport.js';
-import { createLimiters, type Limiters } from './limiters.js';
-import { SharedRedis } from './rate-limit/shared-redis.js';
-import { SessionCookie } from './sessions/cookie.js';
-import { ImpersonationSessions } from './sessions/impersonation-sessions.js';
-import { SessionStore } from './sessions/store.js';
-import { createSso, type SsoParts } from './sso/parts.js';
+import type { Limiters } from './limiters.js';
+import type { SharedRedis } from './rate-limit/shared-redis.js';
+import type { SessionCookie } from './sessions/cookie.js';
+import type { SessionStore } from './sessions/store.js';
+import type { SsoParts } from './sso/parts.js';
 import { Storage } from './storage/storage.js';
 import { DerivationPool } from './tokens/derivations.js';
-import { FAST_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS } from './tokens/hashing.js';
-import { TokenService } from './tokens/service.js';
-import { SharedVerifications } from './tokens/shared-verifications.js';
-import { TokenVerifier } from './tokens/verifier.js';
-import { AccountStates } from './users/account-states.js';
-import { BackgroundWork } from './users/background-work.js';
-import { UserCreation } from './users/creation.js';
-import { AccountDeletion } from './users/deletion.js';
-import { EmailChanges } from './users/email-changes.js';
-import { EmailTokens } from './users/email-tokens.js';
-import { AccountLinks } from './users/links.js';
-import { UserLookup } from './users/lookup.js';
-import { PasswordChanges } from './users/password-changes.js';
-import { PasswordResets } from './users/password-resets.js';
-import { Registrations } from './users/registrations.js';
-import { ResetTokens } from './users/reset-tokens.js';
-import { RoleService } from './users/roles.js';
-import { UserService } from './users/service.js';
-import { UserCache } from './users/user-cache.js';
+import type { TokenService } from './tokens/service.js';
+import type { TokenVerifier } from './tokens/verifier.js';
+import type { BackgroundWork } from './users/background-work.js';
+import type { EmailChanges } from './users/email-changes.js';
+import type { EmailTokens } from './users/email-tokens.js';
+import type { UserLookup } from './users/lookup.js';
+import type { PasswordChanges } from './users/password-changes.js';
+import type { PasswordResets } from './users/password-resets.js';
+import type { Registrations } from './users/registrations.js';
+import type { ResetTokens } from './users/reset-tokens.js';
+import type { RoleService } from './users/roles.js';
+import type { UserService } from './users/service.js';
+import { wireAccounts } from './wiring/accounts.js';
+import { wireAuthentication } from './wiring/authentication.js';
+import { wireAuthorization } from './wiring/authorization.js';
+import { wireCredentialStores } from './wiring/credential-stores.js';
 
 export class AuthParts {
   readonly pluggable: Pluggable;
@@ -127,210 +123,44 @@ export class AuthParts {
     this.configuredMail = pluggable.mail;
     this.storage = new Storage(config.databaseUrl, { migrate: config.autoMigrate, log: pluggable });
     this.events = new EventBus(pluggable);
-    const audit = (this.audit = new AuditLog(this.storage, config.audit, pluggable));
-
-    this.lookup = new UserLookup(this.storage);
-    const cache = new UserCache(this.lookup, this.storage.changes);
-    this.sessions = new SessionStore(this.storage, config.sessions, this.audit);
-    this.cookie = new SessionCookie(config.sessions);
-    // Redis carries the rate limits and, with a secret to key them, which tokens verified.
-    const sharesRedis = config.redisUrl !== undefined && (config.rateLimit.enabled || config.secret !== undefined);
-    this.redis = sharesRedis
-      ? new SharedRedis(config.redisUrl!, config.redisPrefix, pluggable, {
-          rateLimits: config.rateLimit.enabled,
-          verifiedTokens: config.secret !== undefined,
-        })
-      : undefined;
-    const shared = this.redis && config.secret ? new SharedVerifications(this.redis.client, config.secret) : undefined;
-    this.verifier = new TokenVerifier(this.storage, this.derivations, shared);
-    const tokenIterations = config.insecureFastHashing ? FAST_PBKDF2_ITERATIONS : PBKDF2_ITERATIONS;
-    this.tokens = new TokenService(
-      { ...config.tokens, iterations: tokenIterations },
-      this.storage,
-      this.lookup,
-      this.derivations,
-      this.verifier,
-      this.audit,
-      () => this.orgs,
-      this.scopes,
-    );
-    this.resetTokens = new ResetTokens(this.storage, config.resetTokenTtlSeconds);
-    this.emailTokens = new EmailTokens(this.storage, config.emailConfirmation.tokenTtlSeconds);
-    const loginTickets = new LoginTickets(this.storage);
-    this.passwords = new PasswordChanges(this.hasher, config.passwords, {
-      sessions: this.sessions,
-      tokens: this.tokens,
-      resetTokens: this.resetTokens,
-      loginTickets,
-    });
-    const revokeTokens = config.tokens.revokeOnPasswordReset;
-    const { storage, lookup, sessions, tokens, resetTokens, emailTokens, passwords, events } = this;
-    const creation = new UserCreation(storage, passwords, audit);
-    this.users = new UserService({
-      storage,
-      audit,
-      hasher: this.hasher,
-      lookup,
-      passwords,
-      creation,
-      cache,
-      states: new AccountStates({ storage, audit, lookup, cache, sessions, events }),
-      deletion: new AccountDeletion({
-        storage,
-        audit,
-        lookup,
-        cache,
-        sessions,
-        tokens,
-        resetTokens,
-        emailTokens,
-        events,
-        leaveOrgs: (tx, user) => this.orgs.leaveAll(tx, user),
-      }),
-      events,
-      revokeTokensOnReset: revokeTokens,
-    });
-    this.roles = new RoleService(storage, this.users, this.roleRules);
-    this.background = new BackgroundWork(pluggable);
-    const links = new AccountLinks(config.publicUrl, config.urlPrefix);
-    const mailing = { links, mail: pluggable, log: pluggable };
-    const resetSettings = { ttlSeconds: config.resetTokenTtlSeconds, revokeTokens };
-    this.resets = new PasswordResets({
-      ...mailing,
-      settings: resetSettings,
-      background: this.background,
-      storage,
-      audit,
-      users: this.users,
-      lookup,
-      tokens: resetTokens,
-      passwords,
-      events,
-    });
-    const confirmTtl = config.emailConfirmation.tokenTtlSeconds;
-    this.registrations = new Registrations({
-      ...mailing,
-      storage,
-      audit,
-      creation,
-      passwords,
-      lookup,
-      cache,
-      emailTokens,
-      events,
-      ttlSeconds: confirmTtl,
-      background: this.background,
-    });
-    this.emailChanges = new EmailChanges({
-      ...mailing,
-      storage,
-      audit,
-      creation,
-      lookup,
-      cache,
-      emailTokens,
-      resetTokens,
-      events,
-      ttlSeconds: confirmTtl,
-    });
-    const knownOrgRole = (name: string) => this.knownOrgRole(name);
-    this.orgs = new OrgService({
-      ...mailing,
-      storage,
-      audit,
-      events,
-      lookup,
-      settings: config.orgs,
-      knownOrgRole,
-      evictTokensOf: (userId) => this.verifier.evictUser(userId),
-    });
-
-    this.limiters = createLimiters(config.rateLimit, this.redis);
-    this.credentials = new CredentialResolver({
-      cookie: this.cookie,
-      sessions: this.sessions,
-      users: this.users,
-      verifier: this.verifier,
-      tokenFailures: this.limiters?.tokenFailures,
-      publicOrigin,
-      impersonation: { credentials: (req, session) => this.impersonation.credentials(req, session) },
-      whenReady: () => this.whenReady(),
-      forgotten: forgetCredentials,
-    });
-    const box = new SecretBox(config.secret);
-    const endSessions = (tx: Parameters<SessionStore['endAllOf']>[0], userId: number) =>
-      this.sessions.endAllOf(tx, userId);
-    this.secondFactors = new SecondFactors({
-      storage,
-      audit,
-      box,
-      issuer: new URL(config.publicUrl).host,
-      forget: (ids) => this.users.forget(ids),
-      endSessions,
-    });
-    this.passkeys = new Passkeys({ storage, audit, publicUrl: config.publicUrl });
-    const signInParts = {
-      storage,
-      secondFactors: this.secondFactors,
-      passkeys: this.passkeys,
-      tickets: loginTickets,
-      users: this.users,
-      audit,
-      sessions,
-    };
-    this.signIn = new SignIn({
-      ...signInParts,
-      cookie: this.cookie,
-      credentials: this.credentials,
-      limits: this.limiters,
-      publicOrigin,
-      requireConfirmedEmail: config.emailConfirmation.enabled,
-    });
-    this.sso = createSso(config, {
-      storage,
-      audit,
-      signIn: this.signIn,
-      tickets: loginTickets,
-      users: this.users,
-      creation,
-      passkeys: this.passkeys,
-      pluggable,
-    });
-    this.policies = new PolicyRegistry(pluggable);
-    const tenant = new Tenant(config.tenantField);
-    this.orgRoles = new OrgRoleRules(tenant, this.attributeNames);
-    this.abilities = new AbilityFactory(this.roleRules, this.policies, this.orgRoles, this.scopes);
-    // `auth.invalidateUser`: a row of the change feed naming the user, as a change to their credentials writes.
-    const noteChange = async (userId: number) =>
-      storage.transaction(await storage.em(), (tx) => storage.changes.note(tx.em, [userId]));
-    const attributes = (this.userAttributes = new UserAttributes({
-      names: this.attributeNames,
-      feed: storage.changes,
-      log: pluggable,
-      noteChange,
-    }));
-    this.orgAccess = new OrgAccess(this.abilities, () => this.orgs, attributes);
-    this.asking = new Asking({ abilities: this.abilities, orgAccess: this.orgAccess, tenant });
-    const impersonations = new ImpersonationSessions(storage, audit, sessions);
-    const ttlSeconds = config.sessions.impersonationTtlSeconds;
-    this.impersonation = new Impersonation({
-      ttlSeconds,
-      sessions,
-      impersonations,
-      cookie: this.cookie,
-      credentials: this.credentials,
-      users: this.users,
-      abilities: this.abilities,
-    });
-    this.guards = new Guards({
-      credentials: this.credentials,
-      abilities: this.abilities,
-      policies: this.policies,
-      orgs: this.orgAccess,
-      tenant,
-      attributes,
-      publicOrigin,
-    });
+    this.audit = new AuditLog(this.storage, config.audit, pluggable);
+    // In four steps (src/wiring/), each handed what the earlier ones made; what a part needs of a
+    // later step it reads when asked, through `this`.
+    const stores = wireCredentialStores(this);
+    this.lookup = stores.lookup;
+    this.sessions = stores.sessions;
+    this.cookie = stores.cookie;
+    this.redis = stores.redis;
+    this.verifier = stores.verifier;
+    this.tokens = stores.tokens;
+    this.resetTokens = stores.resetTokens;
+    this.emailTokens = stores.emailTokens;
+    this.passwords = stores.passwords;
+    const accounts = wireAccounts(this, stores.cache);
+    this.users = accounts.users;
+    this.roles = accounts.roles;
+    this.background = accounts.background;
+    this.resets = accounts.resets;
+    this.registrations = accounts.registrations;
+    this.emailChanges = accounts.emailChanges;
+    this.orgs = accounts.orgs;
+    const { loginTickets } = stores;
+    const authentication = wireAuthentication(this, { publicOrigin, loginTickets, creation: accounts.creation });
+    this.limiters = authentication.limiters;
+    this.credentials = authentication.credentials;
+    this.secondFactors = authentication.secondFactors;
+    this.passkeys = authentication.passkeys;
+    this.signIn = authentication.signIn;
+    this.sso = authentication.sso;
+    const authorization = wireAuthorization(this, publicOrigin);
+    this.policies = authorization.policies;
+    this.orgRoles = authorization.orgRoles;
+    this.abilities = authorization.abilities;
+    this.userAttributes = authorization.userAttributes;
+    this.orgAccess = authorization.orgAccess;
+    this.asking = authorization.asking;
+    this.impersonation = authorization.impersonation;
+    this.guards = authorization.guards;
     this.ready = this.start();
     // `ready` may never be awaited (a server that only serves requests): report a failure here
     // rather than as an unhandled rejection.

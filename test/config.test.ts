@@ -3,7 +3,9 @@ import express from 'express';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, ServiceAuth } from '../src/index.js';
-import { readConfig, sourceFrom, type AuthConfig } from '../src/config/config.js';
+import type { AuthConfig } from '../src/config/config.js';
+import { readConfig } from '../src/config/read-config.js';
+import { sourceFrom } from '../src/config/source.js';
 
 function configWith(
   values: Record<string, unknown>,

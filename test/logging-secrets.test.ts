@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import winston from 'winston';
 import { type Logger } from '../src/index.js';
-import { partsOf } from '../src/service-auth.js';
+import { partsOf } from '../src/instance-registry.js';
 import { User } from '../src/storage/entities/index.js';
 import { captureLogger, createTestApp, PASSWORD, type TestApp } from './helpers/app.js';
 

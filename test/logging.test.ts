@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import winston from 'winston';
 import { consoleLogger, type Logger } from '../src/index.js';
-import { partsOf } from '../src/service-auth.js';
+import { partsOf } from '../src/instance-registry.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from './helpers/app.js';
 
 const SECRET_VALUE = 'hash-that-must-not-be-logged';

@@ -11,7 +11,9 @@
 import type { Writable } from 'node:stream';
 import { Command, Option, UsageError } from 'clipanion';
 import { withAuditContext } from '../../src/audit/context.js';
-import { readConfig, sourceFrom, type AuthConfig } from '../../src/config/config.js';
+import type { AuthConfig } from '../../src/config/config.js';
+import { readConfig } from '../../src/config/read-config.js';
+import { sourceFrom } from '../../src/config/source.js';
 import { ConfigError } from '../../src/config/error.js';
 import type { AuthUser } from '../../src/users/auth-user.js';
 import { normalizeEmail } from '../../src/users/emails.js';
@@ -151,7 +153,7 @@ export abstract class ServiceAuthCommand extends Command {
     process.env['SERVICE_AUTH_PUBLIC_URL'] ||= 'http://localhost';
     const [{ serviceAuthOfModule }, { partsOf }, { quietApplication }] = await Promise.all([
       import('./application-module.js'),
-      import('../../src/service-auth.js'),
+      import('../../src/instance-registry.js'),
       import('./quiet-application.js'),
     ]);
     // Its console output on stderr and its servers closed, while it loads and while the command runs.

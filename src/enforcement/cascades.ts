@@ -13,7 +13,7 @@ import { Cascade, ReferenceKind } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { readCondition } from './access-conditions.js';
-import type { Binding } from './entity-manager.js';
+import type { Binding } from './bindings.js';
 import { refusal } from './refusals.js';
 import { ACTIONS } from './rows-as-they-were.js';
 

@@ -16,7 +16,7 @@
 import { helper, ReferenceKind } from '@mikro-orm/core';
 import type { Collection, EntityManager, EntityMetadata } from '@mikro-orm/core';
 import { isTenantEntity } from './access-conditions.js';
-import type { Binding } from './entity-manager.js';
+import type { Binding } from './bindings.js';
 import { refusal } from './refusals.js';
 import { ruleHints, type Action, type Row } from './rows-as-they-were.js';
 

@@ -14,15 +14,19 @@
  * - what cannot be checked (raw SQL, a query builder, the connection, the driver's own reads and
  *   writes, the native bulk writes, `$some`/`$none`/`$every` and `raw()` keys in a where clause,
  *   an explicit result-cache key) is a TypeError saying why (refusals.ts).
+ *
+ * Its bookkeeping is bindings.ts; its flushes and transactions, transactions.ts.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { QueryHelper, TransactionContext, TransactionEventBroadcaster, Utils } from '@mikro-orm/core';
-import type { EntityManager, MetadataStorage, MikroORM, Platform } from '@mikro-orm/core';
+import { QueryHelper, TransactionContext, Utils } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
-import { readCondition, type Binding } from './access-conditions.js';
+import { readCondition } from './access-conditions.js';
+import { bind, bindingOf, unread, type Binding } from './bindings.js';
 import { withReadConditions } from './collection-operators.js';
+import type { Cached, Overridden } from './entity-manager-methods.js';
 import { scopeToTenant } from './tenant-scope.js';
+import { asCaller, asMikroOrm, flushInTransaction, mikroOrmAtWork } from './transactions.js';
 import {
   assertCacheable,
   assertCheckableWhere,
@@ -32,67 +36,13 @@ import {
   refuseUnenforceable,
 } from './refusals.js';
 
-export type { Binding };
-
-const BINDINGS = new WeakMap<object, Binding>();
 /** EntityManagers whose constructor has returned: MikroORM's parts take the real driver while it runs. */
 const CONSTRUCTED = new WeakSet<object>();
 /** The bound fork of an EntityManager that joins an application's transaction, by that transaction's EntityManager. */
 const JOINED = new WeakMap<object, WeakMap<object, Overridden>>();
-/** Entities whose loaded state req.em did not read from the database itself (merged, mapped, made managed). */
-const UNREAD = new WeakSet<object>();
-
-/** Whether req.em read `entity`'s state from the database itself, rather than being handed it. */
-export function readByItself(entity: object): boolean {
-  return !UNREAD.has(entity);
-}
-
-/** The binding of an enforced EntityManager, or undefined for any other. */
-export function bindingOf(em: object): Binding | undefined {
-  return BINDINGS.get(em);
-}
-
-/** Set while MikroORM itself uses the connection for a flush or a transaction of req.em. */
-const internal = new AsyncLocalStorage<true>();
 
 type Base = new (...args: never[]) => SqlEntityManager;
 
-type Cached = { data?: unknown } | undefined;
-
-/** The methods overridden, typed loosely: MikroORM's own signatures are generic over every entity. */
-interface Overridden {
-  disableTransactions: boolean;
-  fork(options?: object): Overridden;
-  applyFilters(
-    entityName: string,
-    where: unknown,
-    options: unknown,
-    type: string,
-    findOptions?: unknown,
-  ): Promise<unknown>;
-  findOneOrFail(entityName: unknown, where: unknown, options?: object): Promise<unknown>;
-  flush(): Promise<void>;
-  transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown>;
-  begin(options?: object): Promise<void>;
-  commit(): Promise<void>;
-  rollback(): Promise<void>;
-  isInTransaction(): boolean;
-  getConnection(type: 'write'): { commit(ctx: unknown, broadcaster: unknown): Promise<void> };
-  getTransactionContext(): unknown;
-  resetTransactionContext(): void;
-  getMetadata(): MetadataStorage;
-  merge(...args: unknown[]): unknown;
-  map(...args: unknown[]): unknown;
-  create(...args: unknown[]): unknown;
-  getPlatform(): Platform;
-  getDriver(): object;
-  cacheKey(entityName: string, options: object, method: string, where: unknown): unknown;
-  getContext(validate?: boolean): Overridden;
-  transactionContext?: unknown;
-  name: string;
-  tryCache(entityName: unknown, config: unknown, key: unknown, refresh?: boolean, merge?: boolean): Promise<Cached>;
-  config: { get(name: 'resultCache'): { global?: unknown } };
-}
 const subclasses = new WeakMap<object, Base>();
 const roots = new WeakMap<MikroORM, SqlEntityManager>();
 
@@ -106,15 +56,10 @@ export function enforcedFork(orm: MikroORM, binding: Binding): EntityManager {
     root = new Constructor(orm.config, orm.em.getDriver(), orm.getMetadata(), false, orm.em.getEventManager());
     roots.set(orm, root);
   }
-  BINDINGS.set(root, binding);
+  bind(root, binding);
   const fork = root.fork();
-  BINDINGS.delete(root);
+  bind(root, undefined);
   return fork;
-}
-
-function unread(entity: unknown): unknown {
-  if (entity !== null && typeof entity === 'object') UNREAD.add(entity);
-  return entity;
 }
 
 function subclassOf(Base: Base): Base {
@@ -129,20 +74,20 @@ function subclassOf(Base: Base): Base {
 
     /** Itself, never a RequestContext's EntityManager (MikroORM runs every method on `getContext()`), nor an unbound transaction's. */
     override getContext(validate?: boolean): Overridden {
-      const binding = BINDINGS.get(this);
+      const binding = bindingOf(this);
       if (!binding) return super.getContext(validate);
       const context = super.getContext(false);
       // Its own transaction's fork is bound as it is; a RequestContext's EntityManager is never used.
-      if (context !== this && BINDINGS.get(context) === binding) return context;
+      if (context !== this && bindingOf(context) === binding) return context;
       const outer = TransactionContext.getEntityManager(this.name) as Overridden | undefined;
-      if (this.transactionContext || !outer?.transactionContext || BINDINGS.has(outer)) return this;
+      if (this.transactionContext || !outer?.transactionContext || bindingOf(outer)) return this;
       // In the application's transaction (`orm.em.transactional`): a bound fork joins it, one per transaction.
       const forks = JOINED.get(outer) ?? new WeakMap<object, Overridden>();
       JOINED.set(outer, forks);
       let joined = forks.get(this);
       if (!joined) {
         joined = super.fork({ clear: false, disableContextResolution: true });
-        BINDINGS.set(joined, binding);
+        bind(joined, binding);
         joined.transactionContext = outer.transactionContext;
         forks.set(this, joined);
       }
@@ -152,9 +97,7 @@ function subclassOf(Base: Base): Base {
     /** The driver, whose own reads and writes throw (refusals.ts), but while MikroORM builds this EntityManager or flushes. */
     override getDriver(): object {
       const driver = super.getDriver();
-      return CONSTRUCTED.has(this) && BINDINGS.has(this)
-        ? guardedDriver(driver, () => internal.getStore() === true)
-        : driver;
+      return CONSTRUCTED.has(this) && bindingOf(this) ? guardedDriver(driver, mikroOrmAtWork) : driver;
     }
 
     override async tryCache(
@@ -174,15 +117,15 @@ function subclassOf(Base: Base): Base {
 
     /** Kept apart by ability and organization (refusals.ts). */
     override cacheKey(entityName: string, options: object, method: string, where: unknown): unknown {
-      const binding = BINDINGS.get(this);
+      const binding = bindingOf(this);
       if (!binding) return super.cacheKey(entityName, options, method, where);
       return super.cacheKey(entityName, cacheable(binding.bound, options), method, cacheableWhere(where));
     }
 
     override fork(options?: object): Overridden {
       const fork = super.fork(options);
-      const binding = BINDINGS.get(this);
-      if (binding) BINDINGS.set(fork, binding);
+      const binding = bindingOf(this);
+      if (binding) bind(fork, binding);
       return fork;
     }
 
@@ -193,7 +136,7 @@ function subclassOf(Base: Base): Base {
       type: string,
       find?: unknown,
     ): Promise<unknown> {
-      const binding = BINDINGS.get(this);
+      const binding = bindingOf(this);
       const meta = this.getMetadata().find(entityName);
       if (binding && meta) {
         assertCheckableWhere(where);
@@ -232,23 +175,8 @@ function subclassOf(Base: Base): Base {
     }
 
     /** In a transaction (the caller's, or one of its own), so that the check and the writes see the same rows. */
-    override async flush(): Promise<void> {
-      await internal.run(true, async () => {
-        if (this.isInTransaction() || this.disableTransactions) return super.flush();
-        await this.begin();
-        try {
-          await super.flush();
-          // What `commit()` does, without the second flush it starts with (all is flushed).
-          await this.getConnection('write').commit(
-            this.getTransactionContext(),
-            new TransactionEventBroadcaster(this as never),
-          );
-          this.resetTransactionContext();
-        } catch (error) {
-          await this.rollback();
-          throw error;
-        }
-      });
+    override flush(): Promise<void> {
+      return flushInTransaction(this, () => super.flush());
     }
 
     /**
@@ -256,29 +184,25 @@ function subclassOf(Base: Base): Base {
      * permission, so that the EntityManager it is handed refuses the connection as req.em does.
      */
     override transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown> {
-      return internal.run(true, () => super.transactional((em) => internal.exit(() => callback(em)), options));
+      return asMikroOrm(() => super.transactional((em) => asCaller(() => callback(em)), options));
     }
 
     override begin(options?: object): Promise<void> {
-      return internal.run(true, () => super.begin(options));
+      return asMikroOrm(() => super.begin(options));
     }
 
     override commit(): Promise<void> {
-      return internal.run(true, () => super.commit());
+      return asMikroOrm(() => super.commit());
     }
 
     override rollback(): Promise<void> {
-      return internal.run(true, () => super.rollback());
+      return asMikroOrm(() => super.rollback());
     }
   }
-  refuseUnenforceable(
-    EnforcedEntityManager.prototype as unknown as Record<string, unknown>,
-    base,
-    () => internal.getStore() === true,
-  );
+  refuseUnenforceable(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, base, mikroOrmAtWork);
   scopeToTenant(
     EnforcedEntityManager.prototype as unknown as Record<string, unknown>,
-    (em) => BINDINGS.get(em)?.bound.org?.id,
+    (em) => bindingOf(em)?.bound.org?.id,
   );
   Enforced = EnforcedEntityManager as unknown as Base;
   subclasses.set(Base, Enforced);

@@ -31,7 +31,7 @@ import { decider } from '../authorization/decision.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { checkCascades } from './cascades.js';
 import { checkCollections } from './collection-changes.js';
-import { bindingOf, type Binding } from './entity-manager.js';
+import { bindingOf, type Binding } from './bindings.js';
 import { refusal } from './refusals.js';
 import { ACTIONS, rowsAsTheyAre, ruleHints, TO_ONE, type Action, type Row } from './rows-as-they-were.js';
 

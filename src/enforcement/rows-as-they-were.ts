@@ -9,7 +9,7 @@ import type { SqlEntityManager } from '@mikro-orm/knex';
 import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { decidingAbility } from './access-conditions.js';
-import { readByItself, type Binding } from './entity-manager.js';
+import { readByItself, type Binding } from './bindings.js';
 
 export type Row = Record<string, unknown>;
 export type Action = 'create' | 'update' | 'delete';

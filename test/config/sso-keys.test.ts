@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import express from 'express';
-import { readConfig } from '../../src/config/config.js';
+import { readConfig } from '../../src/config/read-config.js';
 import { unknownKeys } from '../../src/config/unknown-keys.js';
 import { ConfigError, ServiceAuth } from '../../src/index.js';
 

@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import express from 'express';
-import { readConfig, type ConfigSource } from '../../src/config/config.js';
+import { readConfig } from '../../src/config/read-config.js';
+import type { ConfigSource } from '../../src/config/source.js';
 import { redactUrl } from '../../src/config/redact.js';
 import { CONFIG_KEYS } from '../../src/config/unknown-keys.js';
 import { ConfigError, ServiceAuth } from '../../src/index.js';

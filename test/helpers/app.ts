@@ -6,7 +6,7 @@ import { MikroORM } from '@mikro-orm/core';
 import express, { type Express } from 'express';
 import { ormOptions } from '../../src/storage/orm.js';
 import { ServiceAuth, type Logger } from '../../src/index.js';
-import { partsOf } from '../../src/service-auth.js';
+import { partsOf } from '../../src/instance-registry.js';
 import type { AuthParts } from '../../src/wiring.js';
 
 export interface CapturedLog {

@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import { ServiceAuth } from '../../src/index.js';
-import { partsOf } from '../../src/service-auth.js';
+import { partsOf } from '../../src/instance-registry.js';
 import { captureLogger, type TestApp } from './app.js';
 
 export interface CountingApp extends TestApp {

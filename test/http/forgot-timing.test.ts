@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
-import { partsOf } from '../../src/service-auth.js';
+import { partsOf } from '../../src/instance-registry.js';
 import { outboxMails, PASSWORD, temporaryDirectory } from '../helpers/app.js';
 import { countingApp, type CountingApp } from '../helpers/statements.js';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Express, Request, RequestHandler } from 'express';
 import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
-import { partsOf } from '../../src/service-auth.js';
+import { partsOf } from '../../src/instance-registry.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
