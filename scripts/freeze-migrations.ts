@@ -69,7 +69,7 @@ function literal(text: string, indent: string): string {
 }
 
 /** The source of one frozen migration's file. */
-export function frozenSource(name: string, compiled: Compiled): string {
+function frozenSource(name: string, compiled: Compiled): string {
   const item = (sql: string): string => `      ${literal(sql, '      ')},\n`;
   const list = (statements: string[]): string =>
     statements.length === 0 ? '[]' : `[\n${statements.map(item).join('')}    ]`;
@@ -84,7 +84,11 @@ export function frozenSource(name: string, compiled: Compiled): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // Written as Prettier lays them out, so that `npm run format:check` passes on what this writes.
+  const { format, resolveConfig } = await import('prettier');
   for (const [name, compiled] of await compileMigrations()) {
-    writeFileSync(join(FROZEN_FOLDER, `${name}.ts`), frozenSource(name, compiled));
+    const path = join(FROZEN_FOLDER, `${name}.ts`);
+    const options = { ...(await resolveConfig(path)), filepath: path };
+    writeFileSync(path, await format(frozenSource(name, compiled), options));
   }
 }

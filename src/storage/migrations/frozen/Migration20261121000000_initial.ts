@@ -27,14 +27,14 @@ export const Migration20261121000000_initial: FrozenMigration = {
         'not null, `created_at` datetime not null, `expires_at` datetime not null, `used_at` datetime null, ' +
         'foreign key(`user_id`) references `service_auth_users`(`id`) on delete cascade on update cascade, ' +
         'primary key (`token_hash`))',
-      'create index `service_auth_password_resets_user_id_index` on `service_auth_password_resets` (`user_id`)',
+      'create index `service_auth_password_resets_user_id_index` on `service_auth_password_resets` ' + '(`user_id`)',
       'create table `service_auth_api_tokens` (`id` integer not null primary key autoincrement, `public_id` ' +
         'varchar(32) not null, `user_id` integer not null, `name` varchar(100) not null, `algorithm` ' +
         'varchar(32) not null, `hash` varchar(128) not null, `salt` varchar(64) null, `iterations` integer ' +
         'null, `scopes` json not null, `created_at` datetime not null, `last_used_at` datetime null, ' +
         '`expires_at` datetime null, `revoked_at` datetime null, foreign key(`user_id`) references ' +
         '`service_auth_users`(`id`) on delete cascade on update cascade)',
-      'create unique index `service_auth_api_tokens_public_id_unique` on `service_auth_api_tokens` (`public_id`)',
+      'create unique index `service_auth_api_tokens_public_id_unique` on `service_auth_api_tokens` ' + '(`public_id`)',
       'create index `service_auth_api_tokens_user_id_index` on `service_auth_api_tokens` (`user_id`)',
       'create index `service_auth_api_tokens_hash_index` on `service_auth_api_tokens` (`hash`)',
     ],
@@ -73,7 +73,7 @@ export const Migration20261121000000_initial: FrozenMigration = {
       'create table "service_auth_password_resets" ("token_hash" varchar(64) not null, "user_id" integer ' +
         'not null, "created_at" timestamptz not null, "expires_at" timestamptz not null, "used_at" ' +
         'timestamptz null, constraint "service_auth_password_resets_pkey" primary key ("token_hash"))',
-      'create index "service_auth_password_resets_user_id_index" on "service_auth_password_resets" ("user_id")',
+      'create index "service_auth_password_resets_user_id_index" on "service_auth_password_resets" ' + '("user_id")',
       'alter table "service_auth_password_resets" add constraint ' +
         '"service_auth_password_resets_user_id_foreign" foreign key ("user_id") references ' +
         '"service_auth_users" ("id") on update cascade on delete cascade',

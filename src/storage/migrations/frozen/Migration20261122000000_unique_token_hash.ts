@@ -16,7 +16,7 @@ export const Migration20261122000000_unique_token_hash: FrozenMigration = {
   postgresql: {
     up: [
       'drop index "service_auth_api_tokens_hash_index"',
-      'alter table "service_auth_api_tokens" add constraint "service_auth_api_tokens_hash_unique" unique ("hash")',
+      'alter table "service_auth_api_tokens" add constraint "service_auth_api_tokens_hash_unique" unique ' + '("hash")',
     ],
     down: [
       'alter table "service_auth_api_tokens" drop constraint "service_auth_api_tokens_hash_unique"',

@@ -15,7 +15,7 @@ export const Migration20261123000000_account_lifecycle: FrozenMigration = {
         'null, `user_id` integer not null, `created_at` datetime not null, `last_seen_at` datetime not null, ' +
         '`expires_at` datetime not null, `user_agent` varchar(512) null, foreign key(`user_id`) references ' +
         '`service_auth_users`(`id`) on delete cascade on update cascade, primary key (`id_hash`))',
-      'create unique index `service_auth_sessions_public_id_unique` on `service_auth_sessions` (`public_id`)',
+      'create unique index `service_auth_sessions_public_id_unique` on `service_auth_sessions` ' + '(`public_id`)',
       'create index `service_auth_sessions_user_id_index` on `service_auth_sessions` (`user_id`)',
       'create index `service_auth_sessions_expires_at_index` on `service_auth_sessions` (`expires_at`)',
       'insert into service_auth_sessions (id_hash, public_id, user_id, created_at, last_seen_at, ' +

@@ -13,7 +13,7 @@ export const Migration20261125100000_second_factor: FrozenMigration = {
       'create table `service_auth_recovery_codes` (`code_hash` varchar(64) not null, `user_id` integer not ' +
         'null, `created_at` datetime not null, `used_at` datetime null, foreign key(`user_id`) references ' +
         '`service_auth_users`(`id`) on delete cascade on update cascade, primary key (`code_hash`))',
-      'create index `service_auth_recovery_codes_user_id_index` on `service_auth_recovery_codes` (`user_id`)',
+      'create index `service_auth_recovery_codes_user_id_index` on `service_auth_recovery_codes` ' + '(`user_id`)',
       'create table `service_auth_login_tickets` (`ticket_hash` varchar(64) not null, `user_id` integer not ' +
         'null, `expires_at` datetime not null, `failures` integer not null, foreign key(`user_id`) references ' +
         '`service_auth_users`(`id`) on delete cascade on update cascade, primary key (`ticket_hash`))',
@@ -48,7 +48,7 @@ export const Migration20261125100000_second_factor: FrozenMigration = {
       'create table "service_auth_recovery_codes" ("code_hash" varchar(64) not null, "user_id" integer not ' +
         'null, "created_at" timestamptz not null, "used_at" timestamptz null, constraint ' +
         '"service_auth_recovery_codes_pkey" primary key ("code_hash"))',
-      'create index "service_auth_recovery_codes_user_id_index" on "service_auth_recovery_codes" ("user_id")',
+      'create index "service_auth_recovery_codes_user_id_index" on "service_auth_recovery_codes" ' + '("user_id")',
       'alter table "service_auth_recovery_codes" add constraint ' +
         '"service_auth_recovery_codes_user_id_foreign" foreign key ("user_id") references ' +
         '"service_auth_users" ("id") on update cascade on delete cascade',

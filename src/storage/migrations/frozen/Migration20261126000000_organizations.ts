@@ -43,7 +43,7 @@ export const Migration20261126000000_organizations: FrozenMigration = {
         'null, `scopes` json not null, `created_at` datetime not null, `last_used_at` datetime null, ' +
         '`expires_at` datetime null, `revoked_at` datetime null, foreign key(`user_id`) references ' +
         '`service_auth_users`(`id`) on delete cascade on update cascade)',
-      'create unique index `service_auth_api_tokens_public_id_unique` on `service_auth_api_tokens` (`public_id`)',
+      'create unique index `service_auth_api_tokens_public_id_unique` on `service_auth_api_tokens` ' + '(`public_id`)',
       'create index `service_auth_api_tokens_user_id_index` on `service_auth_api_tokens` (`user_id`)',
       'create unique index `service_auth_api_tokens_hash_unique` on `service_auth_api_tokens` (`hash`)',
       'insert into service_auth_api_tokens (id, public_id, user_id, name, algorithm, hash, salt, ' +
