@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { assertReadableConditions } from './conditions.js';
 import { foreignPlaceholderProblem, PLACEHOLDER, placeholderProblem } from './placeholders.js';
-import { pathProblem } from './condition-paths.js';
+import { pathProblem } from './path-problems.js';
 import type { RoleRule } from './role-rules.js';
 import { closest, jsonPath } from './schema-issues.js';
 
