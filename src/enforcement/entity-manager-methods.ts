@@ -23,6 +23,8 @@ export interface Overridden {
   flush(): Promise<void>;
   transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown>;
   begin(options?: object): Promise<void>;
+  lock(...args: unknown[]): Promise<void>;
+  entityLoader: object;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   isInTransaction(): boolean;

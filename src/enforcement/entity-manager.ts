@@ -25,6 +25,7 @@ import { readCondition } from './access-conditions.js';
 import { bind, bindingOf, unread, type Binding } from './bindings.js';
 import { withReadConditions } from './collection-operators.js';
 import type { Cached, Overridden } from './entity-manager-methods.js';
+import { hasTenantSetting } from '../storage/tenant-setting.js';
 import { scopeToTenant } from './tenant-scope.js';
 import { asCaller, asMikroOrm, flushInTransaction, mikroOrmAtWork } from './transactions.js';
 import {
@@ -69,7 +70,27 @@ function subclassOf(Base: Base): Base {
   class EnforcedEntityManager extends (Base as unknown as new (...args: unknown[]) => Overridden) {
     constructor(...args: unknown[]) {
       super(...args);
+      // The loader reads a many-to-many's pivot rows in req.em's transaction, which it asks req.em for.
+      const loader = this.entityLoader as { populate: (...args: unknown[]) => Promise<unknown> };
+      const populate = loader.populate.bind(loader);
+      loader.populate = (...args: unknown[]) => asMikroOrm(() => populate(...args));
       CONSTRUCTED.add(this);
+    }
+
+    /**
+     * Its transaction, to MikroORM at work and under row-level security (where raw SQL in it is
+     * bound to the organization: docs/row-level-security.md); otherwise a TypeError, since raw SQL
+     * through the transaction would go around the ability as `execute` would.
+     */
+    override getTransactionContext(): unknown {
+      const context = super.getTransactionContext();
+      if (context === undefined || !bindingOf(this) || mikroOrmAtWork() || hasTenantSetting(this.config as never))
+        return context;
+      throw new TypeError(
+        "req.em.getTransactionContext() hands out the transaction's connection, whose raw SQL cannot be checked " +
+          "against the request's ability: use the application's own EntityManager for it, knowingly, or row-level " +
+          'security (docs/row-level-security.md)',
+      );
     }
 
     /** Itself, never a RequestContext's EntityManager (MikroORM runs every method on `getContext()`), nor an unbound transaction's. */
@@ -185,6 +206,11 @@ function subclassOf(Base: Base): Base {
      */
     override transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown> {
       return asMikroOrm(() => super.transactional((em) => asCaller(() => callback(em)), options));
+    }
+
+    /** A pessimistic lock is taken in the transaction, which MikroORM asks req.em for. */
+    override lock(...args: unknown[]): Promise<void> {
+      return asMikroOrm(() => super.lock(...args));
     }
 
     override begin(options?: object): Promise<void> {

@@ -1,10 +1,10 @@
 /**
  * Ways around req.em a review found, each closed: a body that sets the primary key, a write by a
  * key that names no row, collection operators and raw fragments in a where clause, a RequestContext
- * or a transaction of the application's em around it, an explicit result-cache key, the driver,
- * and a rule value of the wrong type. SQLite in memory.
+ * or a transaction of the application's em around it, an explicit result-cache key, the driver, the
+ * transaction's connection, and a rule value of the wrong type. SQLite in memory.
  */
-import { defineEntity, MikroORM, raw, RequestContext, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, LockMode, MikroORM, raw, RequestContext, type InferEntity } from '@mikro-orm/core';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import { expect } from 'chai';
 import { AuthError } from '../../src/errors.js';
@@ -235,6 +235,35 @@ describe('req.em: the ways around it a review found are closed', () => {
     note.title = 'through the guard';
     await em.flush();
     expect((await titles())[1]).to.equal('1:through the guard');
+  });
+
+  it("the transaction's connection is a TypeError without row-level security; MikroORM still uses it", async () => {
+    t.auth.defineRole('tagged-writer', [
+      { action: ['read', 'update'], subject: 'Note', conditions: { owner_id: '${user.id}' } },
+      { action: 'read', subject: 'Tag' },
+    ]);
+    const em = t.auth.em({ ...ada, roles: ['tagged-writer'] });
+    // A many-to-many loaded (its pivot rows) and a row locked in a transaction: MikroORM asks for it itself.
+    await em.transactional(async (inner) => {
+      const note = await inner.findOneOrFail(Note, 1, { populate: ['tags'], strategy: 'select-in' });
+      expect(note.tags.getItems().map((tag) => tag.name)).to.have.members(['red', 'blue']);
+      await inner.lock(note, LockMode.PESSIMISTIC_WRITE);
+      note.title = 'in a transaction';
+    });
+    expect((await titles())[1]).to.equal('1:in a transaction');
+    let handed: unknown = 'not asked';
+    const refused = await em
+      .transactional(async (inner) => {
+        const note = await inner.findOneOrFail(Note, 1);
+        note.title = 'beside raw SQL';
+        handed = inner.getTransactionContext();
+      })
+      .catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(TypeError);
+    expect((refused as Error).message).to.match(/getTransactionContext\(\) hands out the transaction's connection/);
+    expect(handed).to.equal('not asked');
+    // The refusal rolled the transaction back: nothing of it was written.
+    expect((await titles())[1]).to.equal('1:in a transaction');
   });
 
   it('a rule value of the wrong type for its column is a TypeError through req.em, as through accessibleBy', async () => {
