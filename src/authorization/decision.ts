@@ -21,11 +21,10 @@ export function decide(ability: AppAbility, action: string, target: object | str
   // A scoped token: the owner's decision, and then the scopes' (scoped-ability.ts).
   if (ability instanceof ScopedAbility) {
     const owner = decide(ability.owner, action, target, field);
-    if (!owner.allowed || decide(ability.scopes, action, target, field).allowed) return owner;
-    return {
-      allowed: false,
-      rule: ability.refusalFor(action, ability.detectSubjectType(target as never) as string, field),
-    };
+    const type = ability.detectSubjectType(target as never) as string;
+    const scopesAllow = () => decide(ability.scopes, action, target, field).allowed;
+    const rule = ability.decidingRule(owner.rule, scopesAllow, action, type, field);
+    return rule === owner.rule ? owner : { allowed: false, rule };
   }
   const rule = ability.relevantRuleFor(action, target, field) ?? null;
   return { allowed: rule !== null && !rule.inverted, rule };
@@ -49,8 +48,8 @@ export function decider(
     const scopes = decider(ability.scopes, action, type, field);
     return (target) => {
       const decision = owner(target);
-      if (!decision.allowed || scopes(target).allowed) return decision;
-      return { allowed: false, rule: ability.refusalFor(action, type, field) };
+      const rule = ability.decidingRule(decision.rule, () => scopes(target).allowed, action, type, field);
+      return rule === decision.rule ? decision : { allowed: false, rule };
     };
   }
   const rules = ability.rulesFor(action, type as never, field) as readonly AppRuleOf[];

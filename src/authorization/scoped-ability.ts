@@ -70,9 +70,25 @@ export class ScopedAbility extends Ability<never, MongoQuery> {
   override relevantRuleFor(action: string, subject?: Subject, field?: string): never;
   override relevantRuleFor(...args: [string, Subject?, string?]): AnyRule | null {
     const [action, subject, field] = args;
-    const rule = this.owner.relevantRuleFor(action, subject as never, field);
-    if (!rule || rule.inverted || this.scopes.can(action, subject as never, field)) return rule;
-    return this.refusalFor(action, this.detectSubjectType(subject as never) as string, field);
+    const type = this.detectSubjectType(subject as never) as string;
+    const owner = this.owner.relevantRuleFor(action, subject as never, field);
+    return this.decidingRule(owner, () => this.scopes.can(action, subject as never, field), action, type, field);
+  }
+
+  /**
+   * The conjunction's deciding rule, from the owner's: the owner's when it refuses (or no rule
+   * does) or the scopes allow too; else the scopes' refusal. `relevantRuleFor` and decision.ts's
+   * `decider` both decide by it.
+   */
+  decidingRule(
+    owner: AnyRule | null,
+    scopesAllow: () => boolean,
+    action: string,
+    subjectType: string,
+    field?: string,
+  ): AnyRule | null {
+    if (!owner || owner.inverted || scopesAllow()) return owner;
+    return this.refusalFor(action, subjectType, field);
   }
 
   /** The scopes' refusal (an inverted rule) for this action, type and field. */
