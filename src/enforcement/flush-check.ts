@@ -63,7 +63,10 @@ export class FlushCheck implements EventSubscriber {
     };
     for (const change of changeSets) {
       const action = ACTIONS[change.type];
-      if (action) await checkOf(change.meta as EntityMetadata, action).run(change, before.get(change.entity) ?? null);
+      // Synchronous unless the row sets a relation, which is read: no promise per row of a large flush.
+      const deciding =
+        action && checkOf(change.meta as EntityMetadata, action).run(change, before.get(change.entity) ?? null);
+      if (deciding) await deciding;
     }
     await readableReferences(em, changeSets, created);
     const decideOn = (meta: EntityMetadata, action: Action, row: Row, field: string): void =>
@@ -72,6 +75,8 @@ export class FlushCheck implements EventSubscriber {
     await checkCascades(em, binding, plain, changeSets);
   }
 }
+
+const unwrapped = (value: unknown): unknown => (Reference.isReference(value) ? value.unwrap() : value);
 
 class EntityCheck {
   private readonly type: string;
@@ -93,7 +98,7 @@ class EntityCheck {
   }
 
   /** Decides on one change; `before` is the row as it is in the database (with what the rules follow), or null. */
-  async run(change: ChangeSet<object>, before: Row | null): Promise<void> {
+  run(change: ChangeSet<object>, before: Row | null): void | Promise<void> {
     const { binding, action, tenantField } = this;
     const payload = change.payload as Row;
     if (tenantField && action !== 'delete') this.stayInOrg(tenantField, change.entity as Row, payload);
@@ -107,9 +112,7 @@ class EntityCheck {
       throw refusal(action, this.type, key, 'a primary key is never changed through req.em');
     if (binding.open.has(this.type)) return;
     const fields = Object.keys(payload).filter((field) => field !== tenantField);
-    if (action === 'create') {
-      return this.decideAll(await this.after(change, undefined), fields.length ? fields : [undefined]);
-    }
+    if (action === 'create') return this.onAfter(change, undefined, fields.length ? fields : [undefined]);
     // Nothing to decide on is a refusal: MikroORM would write by a key that names no row.
     if (!before) throw refusal(action, this.type, undefined, 'there is no such row');
     if (tenantField && before[tenantField] !== binding.bound.org!.id) {
@@ -117,7 +120,18 @@ class EntityCheck {
     }
     if (action === 'delete') return this.decideAll(before, [undefined]);
     this.decideAll(before, fields);
-    this.decideAll(await this.after(change, before), fields);
+    return this.onAfter(change, before, fields);
+  }
+
+  /** Decides on each field of the row as it will be: at once, or once the relations it sets are read. */
+  private onAfter(
+    change: ChangeSet<object>,
+    before: Row | undefined,
+    fields: (string | undefined)[],
+  ): void | Promise<void> {
+    const row = this.after(change, before);
+    if (row instanceof Promise) return row.then((after) => this.decideAll(after, fields));
+    this.decideAll(row, fields);
   }
 
   /** In an organization: a new row is stamped with it; the tenant field is never set to another. */
@@ -147,30 +161,42 @@ class EntityCheck {
     return held;
   }
 
-  /** The row as it will be: as it was (or nothing, for a new one), with the change set's fields. */
-  private async after(change: ChangeSet<object>, before: Row | undefined): Promise<Row> {
+  /** The row as it will be: as it was (or nothing, for a new one), with the change set's fields; a promise if it sets a relation to read. */
+  private after(change: ChangeSet<object>, before: Row | undefined): Row | Promise<Row> {
     const entity = change.entity as Row;
     const payload = change.payload as Row;
     const row: Row = {};
+    let reading: Promise<void> | undefined;
     for (const prop of this.meta.props) {
       const name = prop.name;
       const changed = before === undefined || Object.hasOwn(payload, name);
       if (!changed) row[name] = before[name];
       else if (TO_ONE.includes(prop.kind)) {
         // A relation a new row leaves unset is NULL in it, as the rules read a null relation.
-        const related = await this.related(name, entity[name]);
-        row[name] = related === undefined && before === undefined ? null : related;
+        const set = (related: unknown): void => {
+          row[name] = related === undefined && before === undefined ? null : related;
+        };
+        const target = this.targetOf(entity[name]);
+        // One read at a time: they share the flush check's EntityManager.
+        if (target === undefined) set(unwrapped(entity[name]));
+        else reading = (reading ?? Promise.resolve()).then(() => this.related(name, target).then(set));
       }
       // A column a new row leaves unset will hold its default, or NULL.
       else row[name] = entity[name] === undefined && before === undefined ? (prop.default ?? null) : entity[name];
     }
-    return row;
+    return reading ? reading.then(() => row) : row;
+  }
+
+  /** The entity a relation's value names, when it is one the database holds (so is read); else undefined. */
+  private targetOf(value: unknown): object | undefined {
+    const target = unwrapped(value);
+    if (target === null || target === undefined || !Utils.isEntity(target) || this.created.has(target))
+      return undefined;
+    return target;
   }
 
   /** A related row as the rules read it: as it is in the database, with what they follow from it. */
-  private async related(name: string, value: unknown): Promise<unknown> {
-    const target = Reference.isReference(value) ? value.unwrap() : value;
-    if (target === null || target === undefined || !Utils.isEntity(target) || this.created.has(target)) return target;
+  private related(name: string, target: object): Promise<unknown> {
     const populate = this.hints
       .filter((hint) => hint.startsWith(`${name}.`))
       .map((hint) => hint.slice(name.length + 1));

@@ -5,10 +5,10 @@
  */
 import { helper, ReferenceKind, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/knex';
+import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
-import { decidingAbility } from './access-conditions.js';
+import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { readByItself, type Binding } from './bindings.js';
 
 export type Row = Record<string, unknown>;
@@ -23,33 +23,58 @@ export const ACTIONS: Record<string, Action> = {
 };
 export const TO_ONE: string[] = [ReferenceKind.MANY_TO_ONE, ReferenceKind.ONE_TO_ONE];
 
+/** What the rules for `action` on `meta`'s rows read: the relations they follow, and the properties of the row itself. */
+interface RuleReads {
+  hints: string[];
+  props: string[];
+}
+
 /** The relations the rules for `action` on `meta`'s rows follow: every rule that may decide, those limited to fields included. */
 export function ruleHints(binding: Binding, meta: EntityMetadata, action: Action): string[] {
+  return ruleReads(binding, meta, action).hints;
+}
+
+function ruleReads(binding: Binding, meta: EntityMetadata, action: Action): RuleReads {
   const ability = decidingAbility(binding, binding.bound, meta);
   const key = `${action} ${meta.className}`;
-  let known = hintsOf.get(ability);
-  if (!known) hintsOf.set(ability, (known = new Map()));
+  let known = readsOf.get(ability);
+  if (!known) readsOf.set(ability, (known = new Map()));
   const held = known.get(key);
   if (held) return held;
   const hints = new Set<string>();
+  const props = new Set<string>();
   for (const part of ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability]) {
-    for (const rule of part.possibleRulesFor(action, meta.className))
-      if (rule.ast) relationHints(meta, rule.ast, '', hints);
+    for (const rule of part.possibleRulesFor(action, meta.className)) {
+      if (!rule.ast) continue;
+      relationHints(meta, rule.ast, '', hints);
+      for (const field of fieldsOf(rule.ast)) props.add(field.split('.')[0]!);
+    }
   }
-  known.set(key, [...hints]);
-  return [...hints];
+  const reads = { hints: [...hints], props: [...props].filter((name) => Object.hasOwn(meta.properties, name)) };
+  known.set(key, reads);
+  return reads;
 }
 
-/** The relations each ability's rules follow, by action and entity: asked for every row of a flush. */
-const hintsOf = new WeakMap<object, Map<string, string[]>>();
+/** What each ability's rules read, by action and entity: asked for every row of a flush. */
+const readsOf = new WeakMap<object, Map<string, RuleReads>>();
+
+/** The fields a rule's condition names (a compound's, each of its parts'). */
+function fieldsOf(condition: unknown, fields: string[] = []): string[] {
+  const { field, value } = condition as { field?: unknown; value?: unknown };
+  if (typeof field === 'string') fields.push(field);
+  else if (Array.isArray(value)) for (const part of value) fieldsOf(part, fields);
+  else if (value && typeof value === 'object' && 'operator' in value) fieldsOf(value, fields);
+  return fields;
+}
 
 /**
  * The rows the flush updates or deletes, as they are in the database, in the flush's transaction
  * (locked with `FOR UPDATE` where the database has it): never as the request holds them, since
  * another writer may have changed a row since req.em read it, and an entity can be merged or
- * referenced without being read. One query per entity reads their columns; a row req.em read
- * itself, whole, that still holds what it read is taken as it read it (when the rules follow no
- * relation from it); any other is read again as an entity, with the relations the rules follow.
+ * referenced without being read. One query per entity reads the columns the rules read (and the
+ * tenant field); a row req.em read itself that still holds there what it read is taken as it read
+ * it (when the rules follow no relation from it: the decision reads nothing else of it); any other
+ * is read again as an entity, with the relations the rules follow.
  */
 export async function rowsAsTheyAre(
   binding: Binding,
@@ -70,17 +95,23 @@ export async function rowsAsTheyAre(
   for (const [type, { meta, changes: all, hints }] of byType) {
     if (meta.primaryKeys.length !== 1)
       throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
+    const read = new Set<string>();
     for (const action of new Set(all.map((change) => ACTIONS[change.type]!))) {
-      for (const hint of ruleHints(binding, meta, action)) hints.add(hint);
+      const reads = ruleReads(binding, meta, action);
+      for (const hint of reads.hints) hints.add(hint);
+      for (const name of reads.props) read.add(name);
     }
-    const now = await columnsAsTheyAre(plain() as SqlEntityManager, meta, all);
+    // The decision reads these columns of the row, and the tenant field: only they need be as req.em read them.
+    if (binding.bound.org && isTenantEntity(binding, meta)) read.add(binding.tenant.fieldOf(type));
+    const decisive = hints.size === 0 ? columnsOf(meta).filter((prop) => read.has(prop.name)) : [];
+    const now = await columnsAsTheyAre(plain() as SqlEntityManager, meta, all, decisive);
     const changes = all.filter((change) => {
       const current = now.get(change.entity);
       if (!current) return false;
-      const known = hints.size === 0 ? asRead(change) : undefined;
+      const known = hints.size === 0 ? asRead(change, decisive) : undefined;
       const same = (prop: EntityMetadata['props'][number]): boolean =>
         Utils.equals(known?.[prop.name], current[prop.name]);
-      if (known && columnsOf(meta).every(same)) rows.set(change.entity, known);
+      if (known && decisive.every(same)) rows.set(change.entity, known);
       return !rows.has(change.entity);
     });
     if (changes.length === 0) continue;
@@ -100,7 +131,7 @@ export async function rowsAsTheyAre(
 }
 
 /**
- * The columns of the changed rows, by key, read in the flush's transaction by the key each has in
+ * The key and the columns `props` of the changed rows, by key, read in the flush's transaction by the key each has in
  * the database (the change set's original one, which MikroORM's UPDATE and DELETE name, not the
  * entity's: a body may have set it). `FOR UPDATE` holds them until the flush commits, so that no
  * other writer changes them between the check and the write; SQLite has no row locks, and needs
@@ -110,6 +141,7 @@ async function columnsAsTheyAre(
   em: SqlEntityManager,
   meta: EntityMetadata,
   changes: ChangeSet<object>[],
+  props: EntityMetadata['props'],
 ): Promise<Map<object, Row>> {
   const primaryKey = meta.properties[meta.primaryKeys[0]! as never] as EntityMetadata['props'][number];
   const platform = em.getPlatform();
@@ -117,12 +149,14 @@ async function columnsAsTheyAre(
     const key = change.getPrimaryKey();
     return primaryKey.customType ? primaryKey.customType.convertToDatabaseValue(key, platform) : key;
   });
-  // Knex's own query: MikroORM's query builder takes longer over a list of keys than the query itself.
+  // Knex's own query, run by knex with its bindings: MikroORM's query builder takes longer over a
+  // list of keys than the query itself, and its execute() writes every key into the SQL text.
   const table = meta.schema && meta.schema !== '*' ? `${meta.schema}.${meta.tableName}` : meta.tableName;
-  const query = em.getKnex()(table).select('*').whereIn(primaryKey.fieldNames[0]!, keys);
+  const columns = [primaryKey, ...props].flatMap((prop) => prop.fieldNames);
+  const query = em.getKnex()(table).select(columns).whereIn(primaryKey.fieldNames[0]!, keys);
   if (!/sqlite/i.test(platform.constructor.name)) query.forUpdate();
-  const connection = em.getConnection();
-  const found = await connection.execute<Row[]>(query, [], 'all', em.getTransactionContext());
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  const found = (await (transaction ? query.transacting(transaction) : query)) as Row[];
   const byKey = new Map(found.map((row) => [String(row[primaryKey.fieldNames[0]!]), row]));
   const rows = new Map<object, Row>();
   changes.forEach((change, i) => {
@@ -144,11 +178,10 @@ function columnsOf(meta: EntityMetadata): EntityMetadata['props'] {
   return held;
 }
 
-/** The row as req.em read it from the database in this request, if it did, every column included. */
-function asRead(change: ChangeSet<object>): Row | undefined {
+/** The row as req.em read it from the database in this request, if it did, the columns `props` included. */
+function asRead(change: ChangeSet<object>, props: EntityMetadata['props']): Row | undefined {
   const wrapped = helper(change.entity);
   const original = wrapped.__originalEntityData as Row | undefined;
   if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
-  const whole = columnsOf(change.meta as EntityMetadata).every((prop) => Object.hasOwn(original, prop.name));
-  return whole ? { ...original } : undefined;
+  return props.every((prop) => Object.hasOwn(original, prop.name)) ? { ...original } : undefined;
 }
