@@ -183,5 +183,6 @@ function asRead(change: ChangeSet<object>, props: EntityMetadata['props']): Row 
   const wrapped = helper(change.entity);
   const original = wrapped.__originalEntityData as Row | undefined;
   if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
-  return props.every((prop) => Object.hasOwn(original, prop.name)) ? { ...original } : undefined;
+  // Not a copy: the check only reads it (the row as it will be is a row of its own).
+  return props.every((prop) => Object.hasOwn(original, prop.name)) ? original : undefined;
 }
