@@ -112,7 +112,9 @@ export class CheckCommand extends ServiceAuthCommand {
       ? applicationRules(parts)
       : await directoryRules(this.policies ?? DEFAULT_POLICIES, parts.pluggable, parts.config.tenantField);
     const { explain } = await import('../../src/authorization/explain.js');
-    const user = await this.withAttributes(parts, rules.abilities, await this.existingUser(parts, this.email!), given);
+    const asker = await this.existingUser(parts, this.email!);
+    // The names the rules asked with declare: the application's, or the policy files' (`"userAttributes"`).
+    const user = await this.withAttributes(parts, rules.abilities, asker, given, false, rules.roles.attributes.names);
     if (this.policy !== undefined && !rules.policies.has(this.policy))
       throw new CliFailure(`Unknown policy: the application defines no policy named ${JSON.stringify(this.policy)}`);
     // Who asks, in the organization of `--org` if given, resolved as the package resolves any question.
@@ -165,9 +167,13 @@ export class CheckCommand extends ServiceAuthCommand {
     user: Principal,
     given: Record<string, unknown> | undefined,
     always = false,
+    declaredNames: ReadonlySet<string> = parts.userAttributes.names,
   ): Promise<Principal> {
     const { checkAttributeValues, withAttributes } = await import('../../src/authorization/principal.js');
     if (given) {
+      const { undeclaredAttributes } = await import('./lacking-attributes.js');
+      const undeclared = undeclaredAttributes(given, declaredNames);
+      if (undeclared) throw new CliFailure(`Usage Error: ${undeclared}`, EXIT_USAGE);
       try {
         return withAttributes(user, checkAttributeValues(given, '--attribute'));
       } catch (error) {

@@ -66,3 +66,17 @@ function heldRoles(definitions: readonly RoleDefinition[], org: boolean, roles: 
 function names(value: string | string[], asked: string, any: string): boolean {
   return [value].flat().some((name) => name === asked || name === any);
 }
+
+/**
+ * What is wrong with `--attribute` values naming an attribute nothing declares, or undefined: such
+ * a name is a typo, which would otherwise read as "the user lacks the attribute".
+ */
+export function undeclaredAttributes(
+  given: Record<string, unknown>,
+  declared: ReadonlySet<string>,
+): string | undefined {
+  const unknown = Object.keys(given).filter((name) => !declared.has(name));
+  if (unknown.length === 0) return undefined;
+  const known = declared.size > 0 ? `the declared ones are ${[...declared].join(', ')}` : 'none is declared';
+  return `--attribute ${unknown.join(', ')}: no such user attribute (${known})`;
+}

@@ -161,7 +161,7 @@ class EntityCheck {
     return held;
   }
 
-  /** The row as it will be: as it was (or nothing, for a new one), with the change set's fields; a promise if it sets a relation to read. */
+  /** The row as it will be: as it was (or nothing, for a new one), with the change set's fields (later, if it sets a relation). */
   private after(change: ChangeSet<object>, before: Row | undefined): Row | Promise<Row> {
     const entity = change.entity as Row;
     const payload = change.payload as Row;

@@ -134,7 +134,11 @@ describe('user attributes in policy files, policy tests and analysis', () => {
         '',
       ].join('\n'),
     );
-    const other = await check('--attribute', 'unit=north', '--json');
+    // A name no policy file declares is a typo, not a value the user lacks.
+    const typo = await check('--attribute', 'unit=north');
+    expect(typo.code).to.equal(2);
+    expect(typo.stderr).to.contain('--attribute unit: no such user attribute (the declared ones are team)');
+    const other = await check('--json');
     expect(JSON.parse(other.stdout).lacking_attributes).to.deep.equal([
       {
         role: 'teammate',
