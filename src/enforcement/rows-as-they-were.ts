@@ -8,6 +8,7 @@ import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
+import { sqlLayer } from '../storage/sql-layer.js';
 import { decidingAbility } from './access-conditions.js';
 import { readByItself, type Binding } from './bindings.js';
 
@@ -117,12 +118,10 @@ async function columnsAsTheyAre(
     const key = change.getPrimaryKey();
     return primaryKey.customType ? primaryKey.customType.convertToDatabaseValue(key, platform) : key;
   });
-  // Knex's own query: MikroORM's query builder takes longer over a list of keys than the query itself.
+  // The SQL layer's own query: MikroORM's query builder takes longer over a list of keys than the query itself.
   const table = meta.schema && meta.schema !== '*' ? `${meta.schema}.${meta.tableName}` : meta.tableName;
-  const query = em.getKnex()(table).select('*').whereIn(primaryKey.fieldNames[0]!, keys);
-  if (!/sqlite/i.test(platform.constructor.name)) query.forUpdate();
-  const connection = em.getConnection();
-  const found = await connection.execute<Row[]>(query, [], 'all', em.getTransactionContext());
+  const forUpdate = !/sqlite/i.test(platform.constructor.name);
+  const found = await sqlLayer.rowsByKeys(em, table, primaryKey.fieldNames[0]!, keys, { forUpdate });
   const byKey = new Map(found.map((row) => [String(row[primaryKey.fieldNames[0]!]), row]));
   const rows = new Map<object, Row>();
   changes.forEach((change, i) => {

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { MigrationObject, Options, Platform } from '@mikro-orm/core';
-import { BaseSqlitePlatform, SqliteKnexDialect, type QueryBuilder } from '@mikro-orm/knex';
+import { BaseSqlitePlatform, SqliteKnexDialect, type QueryBuilder, type SqlEntityManager } from '@mikro-orm/knex';
 import { importDriver } from './drivers.js';
 import { SQLITE3_NOT_BUILT, SQLITE_PRAGMAS, type SqliteOptions } from './sqlite-setup.js';
 import type { SqlLayer } from './sql-layer.js';
@@ -92,6 +92,15 @@ export const v6: SqlLayer = {
     },
   }),
   subquery: (rows) => (rows as QueryBuilder).getKnexQuery(),
+  rowsByKeys(em, table, column, keys, { forUpdate }) {
+    const sql = em as SqlEntityManager;
+    const query = sql
+      .getKnex()(table)
+      .select('*')
+      .whereIn(column, keys as readonly string[]);
+    if (forUpdate) query.forUpdate();
+    return sql.getConnection().execute<Record<string, unknown>[]>(query, [], 'all', em.getTransactionContext());
+  },
   async migrations(): Promise<MigrationObject[]> {
     return (await import('./migrations/index.js')).MIGRATIONS;
   },
