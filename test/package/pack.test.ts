@@ -14,6 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { codeBlocks } from '../docs/code-blocks.js';
+import { describeOnMikroOrm6 } from '../helpers/orm.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT } from '../helpers/processes.js';
 import {
@@ -188,8 +189,11 @@ describe('the published package', function () {
     expect(top).to.contain(`In your application: \`${/^npm install [^#\n]+?(?=\s*(#|$))/m.exec(install)![0]}\``);
   });
 
+  const WHY =
+    "it installs MikroORM 6's packages and sqlite3; pack-mikro-orm-7.test.ts installs the README's MikroORM 7 line";
   for (const mikroOrm of MIKRO_ORM_VERSIONS) {
-    describe(`a TypeScript application made from the tarball alone, as the README has it, on the ${mikroOrm.name} MikroORM of the range (${mikroOrm.version})`, () => {
+    const title = `a TypeScript application made from the tarball alone, as the README has it, on the ${mikroOrm.name} MikroORM of the range (${mikroOrm.version})`;
+    describeOnMikroOrm6(title, WHY, () => {
       let dir: string;
       let server: ChildProcess | undefined;
       let url: string;

@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory } from '../helpers/app.js';
+import { SQL_LAYER_PACKAGE } from '../helpers/orm.js';
 import { ROOT } from '../helpers/processes.js';
 import { assertBuilt, runCli } from '../cli/cli-process.js';
 
@@ -128,7 +129,7 @@ describe('What a server loads at start, and what it loads when a feature is firs
       [
         '@casl/ability',
         '@mikro-orm/core',
-        '@mikro-orm/knex',
+        SQL_LAYER_PACKAGE,
         '@ucast/mongo2js',
         'argon2',
         'express',
