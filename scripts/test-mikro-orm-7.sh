@@ -38,6 +38,8 @@ PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" install --no-audit --no-fund --s
   "@mikro-orm/core@$MIKRO_ORM_7" "@mikro-orm/sql@$MIKRO_ORM_7" "@mikro-orm/migrations@$MIKRO_ORM_7" \
   "@mikro-orm/postgresql@$MIKRO_ORM_7" "@mikro-orm/cli@$MIKRO_ORM_7"
 
+# npm 12 for the tarball test (test/package/pack-mikro-orm-7.test.ts), which installs as the README says.
+export SERVICE_AUTH_TEST_NPM_CLI="$CACHE/npm12/bin/npm-cli.js"
 if [ "$#" -gt 0 ]; then
   PATH="$(dirname "$NODE24"):$PATH" "$NODE24" node_modules/mocha/bin/mocha.js "$@"
 else

@@ -5,7 +5,6 @@
  * not imported as types; the MikroORM 7 suite (scripts/test-mikro-orm-7.sh) checks it.
  */
 import type { MigrationObject, Options, Platform } from '@mikro-orm/core';
-import { frozenMigrations } from './migrations/frozen/index.js';
 import { BUSY_TIMEOUT_MS, SQLITE_PRAGMAS, type SqliteOptions } from './sqlite-setup.js';
 import type { SqlLayer } from './sql-layer.js';
 
@@ -27,6 +26,13 @@ interface Dialect {
 }
 interface SqlConnection {
   execute(query: string, params: readonly unknown[], method: 'all', ctx: unknown): Promise<Record<string, unknown>[]>;
+}
+interface PgPool {
+  on(event: 'error', listener: (error: Error) => void): void;
+  on(
+    event: 'connect',
+    listener: (client: { on(event: 'error', listener: (error: Error) => void): void }) => void,
+  ): void;
 }
 interface SqlModule {
   SqliteDriver: NonNullable<Options['driver']>;
@@ -127,9 +133,19 @@ export const v7: SqlLayer = {
     pool: {},
   }),
   sqliteDriver: async () => sql.SqliteDriver,
-  postgresDriverOptions: (connectTimeoutMs) => ({
+  postgresDriverOptions: (connectTimeoutMs, log) => ({
     pool: { min: 0, max: 10 },
-    driverOptions: { connectionTimeoutMillis: connectTimeoutMs },
+    driverOptions: {
+      connectionTimeoutMillis: connectTimeoutMs,
+      // A connection the server dropped, idle or held, noted in the package's log as knex notes it on 6.
+      ...(log && {
+        onPoolCreated(pool: PgPool) {
+          const note = (error: Error) => log.logger.warn(`database: Connection Error: ${error.message}`);
+          pool.on('error', note);
+          pool.on('connect', (client) => client.on('error', note));
+        },
+      }),
+    },
   }),
   // A query builder is a subquery as it is.
   subquery: (rows) => rows,
@@ -144,7 +160,11 @@ export const v7: SqlLayer = {
     return connection.execute(forUpdate ? `${query} for update` : query, keys, 'all', em.getTransactionContext());
   },
   migrations: async (): Promise<MigrationObject[]> => {
-    const { Migration } = await import('@mikro-orm/migrations');
+    // Loaded when the migrator is: a server on an up-to-date database loads neither.
+    const [{ Migration }, { frozenMigrations }] = await Promise.all([
+      import('@mikro-orm/migrations'),
+      import('./migrations/frozen/index.js'),
+    ]);
     return frozenMigrations(Migration, (platform) => v7.isSqlite(platform));
   },
 };

@@ -161,6 +161,23 @@ describe('the published package', function () {
     expect(mikroOrm(manifest.devDependencies).size).to.equal(1);
   });
 
+  it("says which Node goes with which MikroORM as engines and the README's Requirements do: 20.19 or later with 6, 22.17 or later with 7 (the installed one's own engines agree)", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const requirements = readme.slice(readme.indexOf('## Requirements'), readme.indexOf('## Quick start'));
+    expect(requirements).to.contain('Node.js 22.17 or later with MikroORM 7, or 20.19 or later with MikroORM 6');
+    expect((manifest as { engines?: { node?: string } }).engines?.node, 'engines: the lower of the two').to.equal(
+      '>=20.19',
+    );
+    const core = JSON.parse(await readFile(join(ROOT, 'node_modules/@mikro-orm/core/package.json'), 'utf8')) as {
+      version: string;
+      engines: { node: string };
+    };
+    // The installed MikroORM's own minimum: 22.17 for 7, as the README says; below 20.19 for 6.
+    const needs = /(\d+)\.(\d+)/.exec(core.engines.node)!.slice(1).map(Number) as [number, number];
+    if (core.version.startsWith('7.')) expect(needs, core.engines.node).to.deep.equal([22, 17]);
+    else expect(needs[0] * 100 + needs[1], core.engines.node).to.be.at.most(20 * 100 + 19);
+  });
+
   it("the README's install lines install the peer dependencies npm leaves to the application (express, @casl/ability, the SQLite driver), and tsx, which its quick start runs", async () => {
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Requirements'));
