@@ -32,11 +32,14 @@ npm ci --ignore-scripts --no-audit --no-fund
 npm run build
 
 # MikroORM 7 in place of 6: no knex, no sqlite3; @mikro-orm/sql brings Kysely and node:sqlite's dialect.
+# The manifest is put back afterwards: the tests read the project's (its peer ranges, its engines).
+cp package.json package.json.tracked
 PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" uninstall --no-audit --no-fund \
   @mikro-orm/knex @mikro-orm/sqlite
 PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" install --no-audit --no-fund --save-dev --save-exact \
   "@mikro-orm/core@$MIKRO_ORM_7" "@mikro-orm/sql@$MIKRO_ORM_7" "@mikro-orm/migrations@$MIKRO_ORM_7" \
   "@mikro-orm/postgresql@$MIKRO_ORM_7" "@mikro-orm/cli@$MIKRO_ORM_7"
+mv package.json.tracked package.json
 
 # npm 12 for the tarball test (test/package/pack-mikro-orm-7.test.ts), which installs as the README says.
 export SERVICE_AUTH_TEST_NPM_CLI="$CACHE/npm12/bin/npm-cli.js"
