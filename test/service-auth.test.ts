@@ -8,8 +8,9 @@ import { DriverException, MikroORM } from '@mikro-orm/core';
 import { ServiceAuth } from '../src/index.js';
 import { AuthError } from '../src/errors.js';
 import { ormOptions } from '../src/storage/orm.js';
-import { MIGRATIONS } from '../src/storage/migrations/index.js';
+import { MIGRATION_NAMES } from '../src/storage/migrations/names.js';
 import { captureLogger, createTestApp, PASSWORD } from './helpers/app.js';
+import { migrationsOf } from './helpers/orm.js';
 
 describe('ServiceAuth', () => {
   it('mounts the router at the configured prefix', async () => {
@@ -137,7 +138,7 @@ describe('ServiceAuth', () => {
       await auth.close();
       const orm = await MikroORM.init(await ormOptions(url));
       try {
-        expect((await orm.getMigrator().getPendingMigrations()).length).to.equal(MIGRATIONS.length);
+        expect((await migrationsOf(orm).pending()).length).to.equal(MIGRATION_NAMES.length);
       } finally {
         await orm.close();
       }

@@ -1,29 +1,19 @@
-import { PortableMigration } from '../../src/storage/migrations/portable-migration.js';
+import { SqlMigration } from './sql-migration.js';
+
+const TITLES = "('North plan', 'North budget', 'South plan', 'South budget')";
+const SEED = {
+  up: [
+    'insert into demo_reports (team, title) values ' +
+      "('north', 'North plan'), ('north', 'North budget'), ('south', 'South plan'), ('south', 'South budget')",
+  ],
+  down: [`delete from demo_reports where title in ${TITLES}`],
+};
 
 /**
  * The four reports of a first start. A migration runs once per database, in its own transaction,
  * so several demo processes starting together on one fresh database seed them once.
  */
-export class Migration20261123000001_seed_reports extends PortableMigration {
-  override up(): void {
-    this.addSql(
-      this.getKnex()
-        .insert([
-          { team: 'north', title: 'North plan' },
-          { team: 'north', title: 'North budget' },
-          { team: 'south', title: 'South plan' },
-          { team: 'south', title: 'South budget' },
-        ])
-        .into('demo_reports'),
-    );
-  }
-
-  override down(): void {
-    this.addSql(
-      this.getKnex()
-        .delete()
-        .from('demo_reports')
-        .whereIn('title', ['North plan', 'North budget', 'South plan', 'South budget']),
-    );
-  }
+export class Migration20261123000001_seed_reports extends SqlMigration {
+  protected readonly sqlite = SEED;
+  protected readonly postgresql = SEED;
 }

@@ -16,7 +16,7 @@
  * appends an `audit_pruned` record holding the last deleted row's id and hash, from which the
  * first row left is checked.
  */
-import { IsolationLevel } from '@mikro-orm/core';
+import { IsolationLevel, type EntityManager as CoreEntityManager } from '@mikro-orm/core';
 import { AuditEvent } from '../storage/entities/index.js';
 import { AUDIT_CHAIN_LOCK } from '../storage/migrations/audit-chain-lock.js';
 import type { EntityManager } from '../storage/orm.js';
@@ -28,8 +28,15 @@ export const APPEND_FUNCTION = 'service_auth_append_events';
 
 const onSqlite = (em: EntityManager): boolean => sqlLayer.isSqlite(em.getPlatform());
 
-/** Appends the drafts, in order, inside the caller's transaction (`em`). */
-export async function appendInTransaction(em: EntityManager, drafts: AuditDraft[]): Promise<AuditRecord[]> {
+/**
+ * Appends the drafts, in order, inside the caller's transaction (`em`, MikroORM's SQL one: typed as
+ * core's, so that the published types name no SQL layer package, which differs between 6 and 7).
+ */
+export async function appendInTransaction(
+  transaction: CoreEntityManager,
+  drafts: AuditDraft[],
+): Promise<AuditRecord[]> {
+  const em = transaction as EntityManager;
   if (drafts.length === 0) return [];
   if (!onSqlite(em)) return appendOnPostgres(em, drafts);
   const [last] = await em.execute<{ id: number; hash: string }[]>(

@@ -8,7 +8,7 @@
  * So a filter that follows relations is asked as a subquery of primary keys, built without filters;
  * a filter on the entity's own columns (the common case, a tenant and an owner) is used as it is.
  */
-import type { EntityMetadata } from '@mikro-orm/core';
+import type { EntityManager, EntityMetadata } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import type { AbilityFactory } from '../authorization/abilities.js';
 import type { AppAbility } from '../authorization/ability-types.js';
@@ -60,7 +60,7 @@ export function readCondition(
   deps: AccessDeps,
   bound: Bound,
   meta: EntityMetadata,
-  em: SqlEntityManager,
+  em: EntityManager, // MikroORM's SQL one; core's type keeps the SQL layer's package out of the published types
   action = 'read',
 ): AccessFilter {
   const key = `${bound.org?.id ?? ''}:${meta.className}:${action}`;
@@ -92,7 +92,7 @@ export function readCondition(
   const createQueryBuilder = Object.getPrototypeOf(Object.getPrototypeOf(em))
     .createQueryBuilder as SqlEntityManager['createQueryBuilder'];
   const rows = createQueryBuilder
-    .call(em, meta.className, 'service_auth_access')
+    .call(em as SqlEntityManager, meta.className, 'service_auth_access')
     .select(primaryKey)
     .where(structuredClone(entry.filter));
   return { [primaryKey]: { $in: sqlLayer.subquery(rows) } };

@@ -12,6 +12,7 @@
 import { Cascade, ReferenceKind } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
+import { everyEntity } from '../storage/every-entity.js';
 import { readCondition } from './access-conditions.js';
 import type { Binding } from './bindings.js';
 import { refusal } from './refusals.js';
@@ -40,7 +41,7 @@ export async function checkCascades(
     deleted.get(meta)!.add(change.getPrimaryKey());
   }
   const seen = new Set<string>();
-  const all = Object.values(em.getMetadata().getAll()) as EntityMetadata[];
+  const all = everyEntity(em.getMetadata());
   while (deleted.size > 0) {
     const next = new Map<EntityMetadata, Set<unknown>>();
     for (const [meta, keys] of deleted) {

@@ -24,7 +24,8 @@ export interface Overridden {
   transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown>;
   begin(options?: object): Promise<void>;
   lock(...args: unknown[]): Promise<void>;
-  entityLoader: object;
+  /** Its own loader, while it is being built (not yet bound, it is its own context). */
+  getEntityLoader(): object;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   isInTransaction(): boolean;

@@ -71,7 +71,7 @@ function subclassOf(Base: Base): Base {
     constructor(...args: unknown[]) {
       super(...args);
       // The loader reads a many-to-many's pivot rows in req.em's transaction, which it asks req.em for.
-      const loader = this.entityLoader as { populate: (...args: unknown[]) => Promise<unknown> };
+      const loader = this.getEntityLoader() as { populate: (...args: unknown[]) => Promise<unknown> };
       const populate = loader.populate.bind(loader);
       loader.populate = (...args: unknown[]) => asMikroOrm(() => populate(...args));
       CONSTRUCTED.add(this);

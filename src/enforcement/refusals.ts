@@ -20,17 +20,23 @@ export function assertCheckableWhere(where: unknown): void {
     return;
   }
   if (!Utils.isPlainObject(where)) return;
-  for (const key of Object.keys(where)) {
+  for (const key of Reflect.ownKeys(where)) {
     if (isRaw(key)) throw rawRefusal();
-    assertCheckableWhere((where as Record<string, unknown>)[key]);
+    assertCheckableWhere((where as Record<string | symbol, unknown>)[key]);
   }
 }
+
+/** MikroORM 6's `isRaw` and 7's `isKnownFragmentSymbol` (a fragment as a key is a symbol on 7), where they are. */
+const fragments = RawQueryFragment as unknown as Partial<
+  Record<'isRaw' | 'isKnownFragmentSymbol', (v: unknown) => boolean>
+>;
 
 /** MikroORM's `raw()` or `sql` fragment (or the key or string it stands for), or knex's own `raw()`. */
 function isRaw(value: unknown): boolean {
   if (typeof value === 'string') return RawQueryFragment.isKnownFragment(value) || value.startsWith('[raw]');
+  if (typeof value === 'symbol') return fragments.isKnownFragmentSymbol?.(value) === true;
   if (value === null || typeof value !== 'object') return false;
-  if (value instanceof RawQueryFragment || RawQueryFragment.isRaw(value)) return true;
+  if (value instanceof RawQueryFragment || fragments.isRaw?.(value)) return true;
   return (value as { isRawInstance?: unknown }).isRawInstance === true;
 }
 
@@ -118,7 +124,7 @@ export function guardedDriver<T extends object>(driver: T, internal: () => boole
 
 /** EntityManager methods that would reach the database around the checks. */
 const UNENFORCEABLE = [
-  ...['execute', 'getConnection', 'getKnex', 'createQueryBuilder', 'qb'],
+  ...['execute', 'getConnection', 'getKnex', 'getKysely', 'callRoutine', 'createQueryBuilder', 'qb'], // Kysely, routines: 7's
   ...['insert', 'insertMany', 'nativeUpdate', 'nativeDelete', 'upsert', 'upsertMany'],
 ];
 

@@ -5,9 +5,10 @@
  */
 import { helper, ReferenceKind, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
-import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
+import type { SqlEntityManager } from '@mikro-orm/knex';
 import { relationHints } from '../authorization/relation-walks.js';
 import { ScopedAbility } from '../authorization/scoped-ability.js';
+import { sqlLayer } from '../storage/sql-layer.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { readByItself, type Binding } from './bindings.js';
 
@@ -149,14 +150,12 @@ async function columnsAsTheyAre(
     const key = change.getPrimaryKey();
     return primaryKey.customType ? primaryKey.customType.convertToDatabaseValue(key, platform) : key;
   });
-  // Knex's own query, run by knex with its bindings: MikroORM's query builder takes longer over a
-  // list of keys than the query itself, and its execute() writes every key into the SQL text.
+  // The SQL layer's own query, with its bindings: MikroORM's query builder takes longer over a list
+  // of keys than the query itself, and MikroORM 6's execute() writes every key into the SQL text.
   const table = meta.schema && meta.schema !== '*' ? `${meta.schema}.${meta.tableName}` : meta.tableName;
   const columns = [primaryKey, ...props].flatMap((prop) => prop.fieldNames);
-  const query = em.getKnex()(table).select(columns).whereIn(primaryKey.fieldNames[0]!, keys);
-  if (!/sqlite/i.test(platform.constructor.name)) query.forUpdate();
-  const transaction = em.getTransactionContext<Knex.Transaction>();
-  const found = (await (transaction ? query.transacting(transaction) : query)) as Row[];
+  const forUpdate = !/sqlite/i.test(platform.constructor.name);
+  const found = await sqlLayer.rowsByKeys(em, table, columns, primaryKey.fieldNames[0]!, keys, { forUpdate });
   const byKey = new Map(found.map((row) => [String(row[primaryKey.fieldNames[0]!]), row]));
   const rows = new Map<object, Row>();
   changes.forEach((change, i) => {

@@ -54,6 +54,9 @@ async function connectionOptions(databaseUrl: string, log?: LoggerHolder): Promi
     allowGlobalContext: false,
     contextName: CONTEXT_NAME,
     debug: false,
+    // The audit log's PostgreSQL function is the migrations', not the entities': MikroORM 7's schema
+    // diff would drop it (6 has no such key and ignores it).
+    schemaGenerator: { ignoreRoutines: true } as Options['schemaGenerator'],
   };
   if (databaseUrl.startsWith('sqlite:'))
     return { ...common, ...(await sqliteDriverOptions(databaseUrl.slice('sqlite:'.length))) };
@@ -105,7 +108,7 @@ export async function migrate(orm: Orm, attempts = 5): Promise<void> {
     } catch (error) {
       if (attempt >= attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
-      const pending = await migrator.getPendingMigrations().catch(() => undefined);
+      const pending = await pendingMigrations(migrator).catch(() => undefined);
       if (pending?.length === 0) return;
     }
   }
@@ -120,6 +123,12 @@ async function migrationOptions(): Promise<MigrationsOptions> {
     allOrNothing: true,
     silent: true,
   };
+}
+
+/** The migrations not yet applied (MikroORM 6's getPendingMigrations(), 7's getPending()). */
+async function pendingMigrations(migrator: IMigrator): Promise<unknown[]> {
+  const either = migrator as unknown as Record<'getPending' | 'getPendingMigrations', () => Promise<unknown[]>>;
+  return either.getPending ? either.getPending() : either.getPendingMigrations();
 }
 
 /** The ORM's migrator, loaded and registered on first use. */

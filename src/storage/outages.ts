@@ -27,6 +27,7 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 export function isDatabaseBusy(error: unknown): boolean {
   return (
     error instanceof LockWaitTimeoutException ||
-    (error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY')
+    (error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY') || // sqlite3 (MikroORM 6)
+    (error instanceof Error && ((error as { errcode?: number }).errcode! & 0xff) === 5) // node:sqlite (7)
   );
 }

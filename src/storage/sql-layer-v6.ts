@@ -4,7 +4,13 @@
  */
 import { createRequire } from 'node:module';
 import type { MigrationObject, Options, Platform } from '@mikro-orm/core';
-import { BaseSqlitePlatform, SqliteKnexDialect, type QueryBuilder } from '@mikro-orm/knex';
+import {
+  BaseSqlitePlatform,
+  SqliteKnexDialect,
+  type Knex,
+  type QueryBuilder,
+  type SqlEntityManager,
+} from '@mikro-orm/knex';
 import { importDriver } from './drivers.js';
 import { SQLITE3_NOT_BUILT, SQLITE_PRAGMAS, type SqliteOptions } from './sqlite-setup.js';
 import type { SqlLayer } from './sql-layer.js';
@@ -92,6 +98,16 @@ export const v6: SqlLayer = {
     },
   }),
   subquery: (rows) => (rows as QueryBuilder).getKnexQuery(),
+  // Run by knex with its bindings, in the transaction: MikroORM's execute() would write every key into the SQL text.
+  async rowsByKeys(em, table, columns, column, keys, { forUpdate }) {
+    const query = (em as SqlEntityManager)
+      .getKnex()(table)
+      .select([...columns])
+      .whereIn(column, keys as readonly string[]);
+    if (forUpdate) query.forUpdate();
+    const transaction = em.getTransactionContext<Knex.Transaction>();
+    return (await (transaction ? query.transacting(transaction) : query)) as Record<string, unknown>[];
+  },
   async migrations(): Promise<MigrationObject[]> {
     return (await import('./migrations/index.js')).MIGRATIONS;
   },

@@ -2,11 +2,12 @@
  * The one place that knows which MikroORM is installed. MikroORM 6 runs SQL through knex
  * (@mikro-orm/knex), MikroORM 7 through Kysely (@mikro-orm/sql), and the package uses that layer
  * directly in a few places: how SQLite transactions begin (`BEGIN IMMEDIATE`), the migrations
- * (written with knex's schema builder), the check for the SQLite platform, a subquery, and the
- * PostgreSQL pool's options. Each side implements them for its MikroORM; the side is chosen once,
- * by the installed @mikro-orm/core's major version, and only that side is loaded.
+ * (written with knex's schema builder), the check for the SQLite platform, a subquery, the rows a
+ * flush through req.em is about to change, and the PostgreSQL pool's options. Each side implements
+ * them for its MikroORM; the side is chosen once, by the installed @mikro-orm/core's major version,
+ * and only that side is loaded.
  */
-import { Utils, type MigrationObject, type Options, type Platform } from '@mikro-orm/core';
+import { Utils, type EntityManager, type MigrationObject, type Options, type Platform } from '@mikro-orm/core';
 import type { LoggerHolder } from '../logger.js';
 import type { SqliteOptions } from './sqlite-setup.js';
 
@@ -21,6 +22,19 @@ export interface SqlLayer {
   postgresDriverOptions(connectTimeoutMs: number, log?: LoggerHolder): Pick<Options, 'pool' | 'driverOptions'>;
   /** A query builder's query as a value for `$in`. */
   subquery(rows: unknown): unknown;
+  /**
+   * The `columns` of the rows of `table` (`schema.table` or a name) whose `column` is one of `keys`,
+   * read in `em`'s transaction; `forUpdate` locks them until it ends. Its own SQL with bindings, not
+   * the query builder's.
+   */
+  rowsByKeys(
+    em: EntityManager,
+    table: string,
+    columns: readonly string[],
+    column: string,
+    keys: readonly unknown[],
+    options: { forUpdate: boolean },
+  ): Promise<Record<string, unknown>[]>;
   /** The package's migrations, in order. */
   migrations(): Promise<MigrationObject[]>;
 }

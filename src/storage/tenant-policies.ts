@@ -12,7 +12,8 @@
  * `FORCE ROW LEVEL SECURITY` binds the table's owner too (without it, PostgreSQL exempts the owner);
  * superusers and roles with BYPASSRLS are exempt whatever the table says (tenant-role-check.ts).
  */
-import type { EntityMetadata, MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
+import { everyEntity } from './every-entity.js';
 
 /** The setting the package owns: the organization of the current transaction. */
 export const TENANT_SETTING = 'service_auth.org_id';
@@ -42,7 +43,7 @@ export function qualifiedName(table: Pick<TenantTable, 'schema' | 'table'>): str
 export function tenantTables(orm: MikroORM, field: string): TenantTable[] {
   const byName = new Map<string, TenantTable>();
   const defaultSchema = orm.config.get('schema');
-  for (const meta of Object.values(orm.getMetadata().getAll()) as EntityMetadata[]) {
+  for (const meta of everyEntity(orm.getMetadata())) {
     if (meta.virtual || meta.embeddable || meta.abstract || !meta.tableName) continue;
     const property = meta.properties[field];
     if (!property?.fieldNames?.[0]) continue;

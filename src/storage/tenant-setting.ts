@@ -21,9 +21,8 @@ const scope = new AsyncLocalStorage<string>();
 /** The ORMs with row-level security on, by their configuration (which every fork of their EntityManager shares). */
 const enabled = new WeakSet<Configuration>();
 
-interface Transaction {
-  raw(sql: string, bindings: unknown[]): PromiseLike<unknown>;
-}
+/** A transaction of the connection's (knex's on MikroORM 6, Kysely's on 7). */
+type Transaction = object;
 type Execute = (
   query: unknown,
   params?: unknown[],
@@ -48,8 +47,9 @@ export function asTenant<T>(orgId: number, work: () => T): T {
   return scope.run(String(orgId), work);
 }
 
-function setOrg(trx: Transaction, org: string): PromiseLike<unknown> {
-  return trx.raw(`select set_config('${TENANT_SETTING}', ?, true)`, [org]);
+/** Sets the organization in `trx`, through the connection's own (unpatched) `execute`: MikroORM 6's and 7's alike. */
+function setOrg(execute: Execute, trx: Transaction, org: string): Promise<unknown> {
+  return execute(`select set_config('${TENANT_SETTING}', ?, true)`, [org], 'run', trx);
 }
 
 /** Whether a query is one of a transaction already (its own `ctx`, or a knex builder bound to one). */
@@ -68,7 +68,7 @@ function patch(connection: Patchable, checked: Promise<void>): void {
     await checked;
     const trx = await begin(options);
     // A savepoint is within a transaction that has set it already.
-    if (!options.ctx) await setOrg(trx, org);
+    if (!options.ctx) await setOrg(execute, trx, org);
     return trx;
   };
   connection.execute = async (query, params, method, ctx, loggerContext) => {
@@ -78,7 +78,7 @@ function patch(connection: Patchable, checked: Promise<void>): void {
     // Its own transaction, begun outside the scope: the setting is set once, here.
     return scope.exit(() =>
       connection.transactional(async (trx) => {
-        await setOrg(trx, org);
+        await setOrg(execute, trx, org);
         return execute(query, params, method, trx, loggerContext);
       }),
     );

@@ -2,11 +2,10 @@
  * Creating users: the address and password rules, the hash, and one transaction for the user and
  * their roles. Two creations racing for one address are decided by the unique index.
  */
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityManager as CoreEntityManager } from '@mikro-orm/core';
 import type { AuditLog } from '../audit/audit-log.js';
 import { AuthError } from '../errors.js';
 import { Role, User } from '../storage/entities/index.js';
-import type { EntityManager } from '../storage/orm.js';
 import type { Storage } from '../storage/storage.js';
 import type { AuthUser } from './auth-user.js';
 import { validEmail } from './emails.js';
@@ -140,7 +139,9 @@ export async function registerIfFree(storage: Storage, audit: AuditLog, input: C
         const now = new Date();
         const row = { email, passwordHash, isAdmin: false, emailConfirmedAt: null, createdAt: now, updatedAt: now };
         const inserted = await tx.em.createQueryBuilder(User).insert(row).onConflict('email').ignore().execute('run');
-        const userId = inserted.affectedRows === 1 ? Number(inserted.insertId) : null;
+        // MikroORM 7 on SQLite asks for the id with `returning` (the row), 6 reads the last insert id.
+        const id = inserted.insertId ?? (inserted.row as { id?: number } | undefined)?.id;
+        const userId = inserted.affectedRows === 1 ? Number(id) : null;
         if (roles.length > 0) {
           const holes = roles.map(() => '?').join(', ');
           await tx.em.execute(
@@ -167,8 +168,8 @@ export async function registerIfFree(storage: Storage, audit: AuditLog, input: C
   }
 }
 
-/** The named roles, created where missing. */
-export async function ensureRoles(em: EntityManager, names: string[]): Promise<Role[]> {
+/** The named roles, created where missing (core's EntityManager: nothing of the SQL layer's is needed). */
+export async function ensureRoles(em: CoreEntityManager, names: string[]): Promise<Role[]> {
   if (names.length === 0) return [];
   const existing = await em.find(Role, { name: { $in: names } });
   const byName = new Map(existing.map((role) => [role.name, role]));

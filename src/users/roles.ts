@@ -45,7 +45,7 @@ export class RoleService {
     const em = await this.storage.em();
     if (await em.count(Role, { name })) return false;
     try {
-      await em.persistAndFlush(em.create(Role, { name }));
+      await em.persist(em.create(Role, { name })).flush(); // MikroORM 7 has no persistAndFlush
       return true;
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) return false;

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../src/secrets.js';
 import { EmailToken } from '../../src/storage/entities/index.js';
 import { outboxMails, PASSWORD, resetTokenFrom, temporaryDirectory, type TestApp } from '../helpers/app.js';
 import { countingApp, type CountingApp } from '../helpers/statements.js';
+import { onStatement } from '../helpers/orm.js';
 
 interface Confirming extends CountingApp {
   outbox: string;
@@ -70,10 +71,7 @@ describe('§14.5 confirming an email address (SERVICE_AUTH_EMAIL_CONFIRMATION on
   it('writes the account before it answers: a login right after the 202 is 403 email_unconfirmed, and the taken account is untouched', async () => {
     const before = await t.auth.users.get('taken@example.com');
     const sql: string[] = [];
-    (await t.parts.storage.em())
-      .getConnection()
-      .getKnex()
-      .on('query', (query: { sql: string }) => void sql.push(query.sql));
+    await onStatement(await t.parts.storage.em(), (statement) => void sql.push(statement));
     await register(t, 'new@example.com').expect(202);
     const beforeAnswer = sql.slice(0, t.statementsAtAnswer.at(-1)! - (t.statements() - sql.length));
     expect(

@@ -6,6 +6,7 @@ import { Session } from '../../src/storage/entities/index.js';
 import { createTestApp, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { pageGet } from '../helpers/forms.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+import { onStatement } from '../helpers/orm.js';
 import { instanceOn, login, member, meWithCookie, within } from './accounts.js';
 
 const listSessions = (t: TestApp, cookie: string) =>
@@ -103,11 +104,9 @@ describe('§14.4 sessions', () => {
     const ada = await member(t, 'ada@example.com');
     const em = await t.parts.storage.em();
     let sessionWrites = 0;
-    em.getConnection()
-      .getKnex()
-      .on('query', (query: { sql: string }) => {
-        if (/^update .service_auth_sessions./i.test(query.sql)) sessionWrites++;
-      });
+    await onStatement(em, (sql) => {
+      if (/^update .service_auth_sessions./i.test(sql)) sessionWrites++;
+    });
     for (let i = 0; i < 20; i++) await meWithCookie(t, ada.cookie).expect(200);
     await t.parts.sessions.flush();
     expect(sessionWrites, 'a fresh session is not written at all').to.equal(0);

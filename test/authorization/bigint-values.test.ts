@@ -6,11 +6,11 @@
  */
 import { subject } from '@casl/ability';
 import { defineEntity, MikroORM } from '@mikro-orm/core';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import { expect } from 'chai';
 import { columnType } from '../../src/authorization/column-types.js';
 import { strictCompare } from '../../src/authorization/matcher.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createSchema, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 const Ledger = defineEntity({
@@ -26,8 +26,8 @@ describe('bigint values', () => {
 
   before(async () => {
     t = await createTestApp();
-    orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Ledger], debug: false });
-    await orm.schema.createSchema();
+    orm = await MikroORM.init({ ...sqliteDefaults(':memory:'), entities: [Ledger], debug: false });
+    await createSchema(orm);
     t.auth.enforce(orm);
   });
   after(async () => {

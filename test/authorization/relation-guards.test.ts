@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import { subject } from '@casl/ability';
 import type { MikroORM } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/knex';
 import express, { type Request } from 'express';
 import request from 'supertest';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+import { onStatement } from '../helpers/orm.js';
 import { openGraph, storeGraph, Task } from '../helpers/task-graph.js';
 
 describe('require({ load }) with rules that follow relations', () => {
@@ -24,10 +24,7 @@ describe('require({ load }) with rules that follow relations', () => {
 
   before(async () => {
     orm = await openGraph();
-    (orm.em as SqlEntityManager)
-      .getConnection()
-      .getKnex()
-      .on('query', () => void statements++);
+    await onStatement(orm.em, () => void statements++);
     const find = (req: Request, populate: boolean) =>
       orm.em.fork().findOne(Task, Number(req.params['id']), populate ? { populate: ['project.members'] } : {});
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, (app, auth) => {

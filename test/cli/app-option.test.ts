@@ -69,7 +69,7 @@ describe('CLI: --app loads the application, whose configuration and event handle
           withoutServiceAuth: () => withApp('without-service-auth.js', ['list-users']),
           missing: () => withApp('missing.js', ['list-users']),
           // The built CLI loads a TypeScript module with the tsx installed for it (this checkout's).
-          typeScriptWithBuiltCli: () => withApp('app.ts', ['list-users']),
+          typeScriptWithBuiltCli: () => withApp('built-app.ts', ['list-users']),
           typeScriptWithoutTsx: () => runCli(['auth', 'list-users', '--app', withoutTsx, '--database', database.url]),
           // The demo's own policy tests, as README's "The demo" runs them; its database in memory.
           demoPolicyTests: () =>

@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import express from 'express';
 import { ConfigError, ServiceAuth } from '../../src/index.js';
 import { openDatabase } from '../helpers/app.js';
+import { migrationsOf } from '../helpers/orm.js';
 import { runCli, type CliResult } from './cli-process.js';
 import { runCliInProcess } from './in-process.js';
 
@@ -106,8 +107,8 @@ describe('CLI: an SQLite path whose folder does not exist', () => {
       expect(results[name], name).to.deep.equal({ code: 0, stdout: 'No users.\n', stderr: '' });
       const orm = await openDatabase(`sqlite:${join(existing, file)}`);
       try {
-        expect(await orm.getMigrator().getPendingMigrations(), file).to.deep.equal([]);
-        expect(await orm.getMigrator().getExecutedMigrations(), file).to.not.deep.equal([]);
+        expect(await migrationsOf(orm).pending(), file).to.deep.equal([]);
+        expect(await migrationsOf(orm).executed(), file).to.not.deep.equal([]);
       } finally {
         await orm.close();
       }

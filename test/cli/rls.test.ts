@@ -5,6 +5,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { expect } from 'chai';
+import { createSchema } from '../helpers/orm.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { entities } from './fixtures/rls-entities.js';
 import { runCli } from './cli-process.js';
@@ -38,7 +39,7 @@ describePostgres('auth rls apply', () => {
   before(async () => {
     database = await createPostgresDatabase();
     orm = await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: database.url, entities, debug: false });
-    await orm.schema.createSchema();
+    await createSchema(orm);
   });
   after(async () => {
     await orm?.close();

@@ -8,9 +8,9 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Express, Request } from 'express';
 import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
-import type { EntityManager as KnexEntityManager } from '../../src/storage/orm.js';
 import { PASSWORD } from '../helpers/app.js';
 import { importDemo } from '../helpers/demo-app.js';
+import { onStatement } from '../helpers/orm.js';
 
 export interface InProcessDemo {
   app: Express;
@@ -63,10 +63,7 @@ export async function inProcessDemo(name: string): Promise<InProcessDemo> {
   auth.logger = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
   await database.ready;
   let statements = 0;
-  ((await database.em({} as never)) as KnexEntityManager)
-    .getConnection()
-    .getKnex()
-    .on('query', () => void statements++);
+  await onStatement(await database.em({} as never), () => void statements++);
   return {
     app,
     auth,

@@ -2,6 +2,7 @@
  * The fenced code blocks of a Markdown document, each with the line its code starts on, and which
  * of them are TypeScript to type-check: a block fenced ```ts (or ```typescript), unless its info
  * string also says `fragment` (```ts fragment), which marks code not meant to compile on its own.
+ * A block for one MikroORM major says so (```ts mikro-orm-7): it is checked when that one is installed.
  */
 
 export interface CodeBlock {
@@ -45,4 +46,10 @@ export function typeScriptKind(block: CodeBlock): 'module' | 'fragment' | undefi
   const [language, ...rest] = block.info.split(/\s+/);
   if (language !== 'ts' && language !== 'typescript') return undefined;
   return rest.includes('fragment') ? 'fragment' : 'module';
+}
+
+/** The MikroORM major a block is written for (```ts mikro-orm-6), if it names one. */
+export function mikroOrmMajorOf(block: CodeBlock): number | undefined {
+  const major = /\bmikro-orm-(\d+)\b/.exec(block.info)?.[1];
+  return major === undefined ? undefined : Number(major);
 }

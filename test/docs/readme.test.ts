@@ -13,8 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MIKRO_ORM_MAJOR } from '../helpers/orm.js';
 import { ROOT } from '../helpers/processes.js';
-import { codeBlocks, typeScriptKind, type CodeBlock } from './code-blocks.js';
+import { codeBlocks, mikroOrmMajorOf, typeScriptKind, type CodeBlock } from './code-blocks.js';
 
 const DECLARATIONS = {
   'service-auth': join(ROOT, 'dist/src/index.d.ts'),
@@ -111,7 +112,7 @@ describe('the code in the documentation', function () {
       expect(existsSync(path), `${path} (npm test builds dist/ first; else npm run build)`).to.equal(true);
     const blocks: Placed[] = documents().flatMap((document) =>
       blocksOf(document)
-        .filter((block) => block.kind === 'module')
+        .filter((block) => block.kind === 'module' && (mikroOrmMajorOf(block) ?? MIKRO_ORM_MAJOR) === MIKRO_ORM_MAJOR)
         .map((block) => ({
           ...block,
           document,

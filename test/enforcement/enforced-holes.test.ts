@@ -5,10 +5,10 @@
  * transaction's connection, and a rule value of the wrong type. SQLite in memory.
  */
 import { defineEntity, LockMode, MikroORM, raw, RequestContext, type InferEntity } from '@mikro-orm/core';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import { expect } from 'chai';
 import { AuthError } from '../../src/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createSchema, itOnMikroOrm6, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 const Country = defineEntity({
@@ -53,12 +53,11 @@ describe('req.em: the ways around it a review found are closed', () => {
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     orm = await MikroORM.init({
-      driver: SqliteDriver,
-      dbName: ':memory:',
+      ...sqliteDefaults(':memory:'),
       entities: [Note, Country, Tag],
       debug: false,
     });
-    await orm.schema.createSchema();
+    await createSchema(orm);
     t.auth.defineRole('titler', [
       { action: 'read', subject: 'Note', conditions: { 'country.name': 'France' } },
       { action: 'update', subject: 'Note', fields: ['title'] },
@@ -150,12 +149,18 @@ describe('req.em: the ways around it a review found are closed', () => {
       .that.contains('raw()');
   });
 
-  it('a RequestContext or a transaction of the application em around req.em does not unbind it', async () => {
+  it('a RequestContext of the application em around req.em does not unbind it', async () => {
     const em = t.auth.em(ada);
     await RequestContext.create(orm.em, async () => {
       expect(await em.fork({ useContext: true }).findOne(Note, 2)).to.equal(null);
       expect(await em.count(Note)).to.equal(1);
     });
+  });
+
+  const ONE_CONNECTION =
+    "MikroORM 7's SQLite has one connection, which the application's transaction holds: req.em, outside it, waits for it";
+  itOnMikroOrm6('a transaction of the application em around req.em does not unbind it', ONE_CONNECTION, async () => {
+    const em = t.auth.em(ada);
     await orm.em.transactional(async () => {
       expect(await em.findOne(Note, 2)).to.equal(null);
       expect(await em.fork({ useContext: true }).count(Note)).to.equal(1);

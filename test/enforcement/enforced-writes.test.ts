@@ -4,10 +4,10 @@
  * SQLite in memory.
  */
 import { defineEntity, MikroORM, raw, sql, type InferEntity } from '@mikro-orm/core';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import { expect } from 'chai';
 import { AuthError } from '../../src/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createSchema, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 const Label = defineEntity({
@@ -70,12 +70,11 @@ describe('req.em: writes are decided on the rows as they are', () => {
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
     orm = await MikroORM.init({
-      driver: SqliteDriver,
-      dbName: ':memory:',
+      ...sqliteDefaults(':memory:'),
       entities: [Memo, Label, Folder, Sheet, Pin],
       debug: false,
     });
-    await orm.schema.createSchema();
+    await createSchema(orm);
     t.auth.defineRole('writer', [
       { action: ['read', 'create', 'update', 'delete'], subject: 'Memo', conditions: { owner_id: '${user.id}' } },
       { action: 'read', subject: 'Label', conditions: { owner_id: '${user.id}' } },

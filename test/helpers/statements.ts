@@ -6,6 +6,7 @@ import express from 'express';
 import { ServiceAuth } from '../../src/index.js';
 import { partsOf } from '../../src/instance-registry.js';
 import { captureLogger, type TestApp } from './app.js';
+import { onStatement } from './orm.js';
 
 export interface CountingApp extends TestApp {
   /** Statements run so far. */
@@ -36,9 +37,6 @@ export async function countingApp(settings: Record<string, unknown>): Promise<Co
   app.use(auth.errorHandler);
   await auth.ready;
   const parts = partsOf(auth);
-  (await parts.storage.em())
-    .getConnection()
-    .getKnex()
-    .on('query', () => void statements++);
+  await onStatement(await parts.storage.em(), () => void statements++);
   return { app, auth, parts, log, statementsAtAnswer, statements: () => statements };
 }

@@ -6,7 +6,7 @@
  */
 import { defineEntity, MikroORM, type InferEntity } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
+import { createSchema, sqliteDefaults } from './orm.js';
 
 const p = defineEntity.properties;
 
@@ -61,8 +61,8 @@ export async function openGraph(url?: string): Promise<MikroORM> {
   const entities = [Task, Project, Member];
   const orm = url
     ? await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: url, entities, debug: false })
-    : await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities, debug: false });
-  await orm.schema.createSchema();
+    : await MikroORM.init({ ...sqliteDefaults(':memory:'), entities, debug: false });
+  await createSchema(orm);
   return orm;
 }
 

@@ -5,12 +5,12 @@
  * list route without `accessibleBy`. Over HTTP, on the application's own MikroORM (SQLite in memory).
  */
 import { defineEntity, MikroORM, type InferEntity } from '@mikro-orm/core';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import type { ServiceAuth } from '../../src/index.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
+import { createSchema, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 const InvoiceProject = defineEntity({
@@ -86,12 +86,11 @@ describe('the careless handlers of CONTRACT-4, with req.em', () => {
   before(async () => {
     t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false }, routes);
     orm = await MikroORM.init({
-      driver: SqliteDriver,
-      dbName: ':memory:',
+      ...sqliteDefaults(':memory:'),
       entities: [Invoice, InvoiceProject],
       debug: false,
     });
-    await orm.schema.createSchema();
+    await createSchema(orm);
     t.auth.enforce(orm);
     const users: Record<string, number> = {};
     for (const name of ['olga', 'vic', 'cleo', 'gina']) {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { AuthError, ValidationError } from '../../src/index.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+import { onStatement } from '../helpers/orm.js';
 
 /** Valid values for every string field of each endpoint, one of which a test spoils at a time. */
 const FIELDS: Record<string, Record<string, string>> = {
@@ -35,8 +36,7 @@ describe('input hygiene', () => {
         .send({ email: 'ada@example.com', password: PASSWORD })
         .expect(200),
     )!;
-    const knex = (await t.parts.storage.em()).getConnection().getKnex();
-    knex.on('query', (query: { sql: string }) => statements.push(query.sql));
+    await onStatement(await t.parts.storage.em(), (sql) => statements.push(sql));
   });
   after(() => t.auth.close());
 

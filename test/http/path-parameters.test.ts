@@ -9,6 +9,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import request from 'supertest';
 import type { OpenApiDocument } from '../../src/http/openapi.js';
 import { createTestApp, PASSWORD, sessionCookieFrom, type TestApp } from '../helpers/app.js';
+import { onStatement } from '../helpers/orm.js';
 
 /** Each as it goes into the URL, already escaped. */
 const VALUES = { nul: 'a%00b', undecodable: '%ZZ', '10 KB': 'x'.repeat(10 * 1024), 'dot-dot-slash': '..%2F' } as const;
@@ -39,8 +40,7 @@ describe('every path and query parameter of the OpenAPI document, spoilt', () =>
       'bearer token': { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     };
     document = (await request(t.app).get('/service-auth/openapi.json').expect(200)).body;
-    const knex = (await t.parts.storage.em()).getConnection().getKnex();
-    knex.on('query', (query: { sql: string }) => statements.push(query.sql));
+    await onStatement(await t.parts.storage.em(), (sql) => statements.push(sql));
   });
   after(() => t.auth.close());
 

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import type { TestApp } from '../helpers/app.js';
 import { temporaryDatabase } from '../helpers/app.js';
 import { holdFeedClock, type FeedClock } from '../helpers/feed-clock.js';
+import { onStatement } from '../helpers/orm.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 import { newUser, orgApp } from './org-app.js';
 
@@ -25,10 +26,7 @@ function instancesSuite(database: () => Promise<{ url: string; drop: () => Promi
     a = await orgApp({ SERVICE_AUTH_DATABASE_URL: made.url });
     b = await orgApp({ SERVICE_AUTH_DATABASE_URL: made.url });
     clock = holdFeedClock(b);
-    (await b.parts.storage.em())
-      .getConnection()
-      .getKnex()
-      .on('query', (query: { sql: string }) => void statementsOnB.push(query.sql));
+    await onStatement(await b.parts.storage.em(), (sql) => void statementsOnB.push(sql));
   });
   after(async () => {
     await a?.auth.close();

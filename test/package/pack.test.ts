@@ -14,6 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { codeBlocks } from '../docs/code-blocks.js';
+import { describeOnMikroOrm6 } from '../helpers/orm.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT } from '../helpers/processes.js';
 import {
@@ -160,6 +161,23 @@ describe('the published package', function () {
     expect(mikroOrm(manifest.devDependencies).size).to.equal(1);
   });
 
+  it("says which Node goes with which MikroORM as engines and the README's Requirements do: 20.19 or later with 6, 22.17 or later with 7 (the installed one's own engines agree)", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const requirements = readme.slice(readme.indexOf('## Requirements'), readme.indexOf('## Quick start'));
+    expect(requirements).to.contain('Node.js 22.17 or later with MikroORM 7, or 20.19 or later with MikroORM 6');
+    expect((manifest as { engines?: { node?: string } }).engines?.node, 'engines: the lower of the two').to.equal(
+      '>=20.19',
+    );
+    const core = JSON.parse(await readFile(join(ROOT, 'node_modules/@mikro-orm/core/package.json'), 'utf8')) as {
+      version: string;
+      engines: { node: string };
+    };
+    // The installed MikroORM's own minimum: 22.17 for 7, as the README says; below 20.19 for 6.
+    const needs = /(\d+)\.(\d+)/.exec(core.engines.node)!.slice(1).map(Number) as [number, number];
+    if (core.version.startsWith('7.')) expect(needs, core.engines.node).to.deep.equal([22, 17]);
+    else expect(needs[0] * 100 + needs[1], core.engines.node).to.be.at.most(20 * 100 + 19);
+  });
+
   it("the README's install lines install the peer dependencies npm leaves to the application (express, @casl/ability, the SQLite driver), and tsx, which its quick start runs", async () => {
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Requirements'));
@@ -188,8 +206,11 @@ describe('the published package', function () {
     expect(top).to.contain(`In your application: \`${/^npm install [^#\n]+?(?=\s*(#|$))/m.exec(install)![0]}\``);
   });
 
+  const WHY =
+    "it installs MikroORM 6's packages and sqlite3; pack-mikro-orm-7.test.ts installs the README's MikroORM 7 line";
   for (const mikroOrm of MIKRO_ORM_VERSIONS) {
-    describe(`a TypeScript application made from the tarball alone, as the README has it, on the ${mikroOrm.name} MikroORM of the range (${mikroOrm.version})`, () => {
+    const title = `a TypeScript application made from the tarball alone, as the README has it, on the ${mikroOrm.name} MikroORM of the range (${mikroOrm.version})`;
+    describeOnMikroOrm6(title, WHY, () => {
       let dir: string;
       let server: ChildProcess | undefined;
       let url: string;

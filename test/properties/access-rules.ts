@@ -16,9 +16,9 @@
 import { subject, type MongoAbility } from '@casl/ability';
 import { defineEntity, MikroORM, type FilterQuery, type InferEntity } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
+import { createSchema, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 
@@ -211,8 +211,8 @@ export function accessCase({ compound = true, manyRefusals = false } = {}): fc.A
 export async function openThings(url?: string): Promise<MikroORM> {
   const orm = url
     ? await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: url, entities: [Thing], debug: false })
-    : await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities: [Thing], debug: false });
-  await orm.schema.createSchema();
+    : await MikroORM.init({ ...sqliteDefaults(':memory:'), entities: [Thing], debug: false });
+  await createSchema(orm);
   return orm;
 }
 

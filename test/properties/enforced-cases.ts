@@ -10,9 +10,9 @@
  */
 import { defineEntity, MikroORM, type InferEntity } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
+import { createSchema, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 
@@ -191,7 +191,7 @@ export async function openEnforcedTables(url?: string): Promise<MikroORM> {
   const entities = [EDoc, EFolder];
   const orm = url
     ? await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: url, entities, debug: false })
-    : await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities, debug: false });
-  await orm.schema.createSchema();
+    : await MikroORM.init({ ...sqliteDefaults(':memory:'), entities, debug: false });
+  await createSchema(orm);
   return orm;
 }

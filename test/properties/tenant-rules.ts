@@ -9,9 +9,9 @@
  */
 import { defineEntity, MikroORM, type FilterQuery, type InferEntity } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import fc from 'fast-check';
 import type { RoleRule } from '../../src/authorization/role-rules.js';
+import { createSchema, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 
@@ -201,8 +201,8 @@ export async function openTenantTables(url?: string): Promise<MikroORM> {
   const options = { entities: [Doc, Org], debug: false };
   const orm = url
     ? await MikroORM.init({ ...options, driver: PostgreSqlDriver, clientUrl: url })
-    : await MikroORM.init({ ...options, driver: SqliteDriver, dbName: ':memory:' });
-  await orm.schema.createSchema();
+    : await MikroORM.init({ ...options, ...sqliteDefaults(':memory:') });
+  await createSchema(orm);
   await orm.em.fork().insertMany(
     Org,
     ORGS.map((org) => ({ ...org })),

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { ApiToken, CredentialChange } from '../../src/storage/entities/index.js';
 import { createTestApp, PASSWORD, temporaryDatabase, type TestApp } from '../helpers/app.js';
 import { holdFeedClock, type FeedClock } from '../helpers/feed-clock.js';
+import { onStatement } from '../helpers/orm.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 
 function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Promise<void> }>) {
@@ -35,10 +36,7 @@ function changeFeedSuite(database: () => Promise<{ url: string; drop: () => Prom
     b = await instance(made.url);
     clock = holdFeedClock(b);
     statementsOnB = [];
-    (await b.parts.storage.em())
-      .getConnection()
-      .getKnex()
-      .on('query', (query: { sql: string }) => void statementsOnB.push(query.sql));
+    await onStatement(await b.parts.storage.em(), (sql) => void statementsOnB.push(sql));
   });
 
   afterEach(async () => {

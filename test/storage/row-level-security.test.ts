@@ -8,15 +8,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { defineEntity, MikroORM, type EntityManager } from '@mikro-orm/core';
-import type { Knex } from '@mikro-orm/knex';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import request from 'supertest';
 import { ConfigError } from '../../src/config/error.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+import { createSchema, MIKRO_ORM_MAJOR, sqliteDefaults } from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 const RlsInvoice = defineEntity({
@@ -33,12 +32,24 @@ const entities = [RlsInvoice, RlsCountry];
 
 type Row = { id: number; org_id: number };
 
-/** Rows through the knex transaction req.em's transaction runs in: SQL req.em itself would refuse. */
-async function rawInTransaction<T>(em: EntityManager, sql: string, bindings: Knex.RawBinding[] = []): Promise<T[]> {
+/**
+ * Rows through the transaction req.em's transaction runs in (knex's on MikroORM 6, Kysely's on 7):
+ * SQL req.em itself would refuse. `?` placeholders.
+ */
+async function rawInTransaction<T>(em: EntityManager, sql: string, bindings: unknown[] = []): Promise<T[]> {
   return (await em.transactional(async (inner) => {
-    const trx = inner.getTransactionContext<Knex.Transaction>()!;
-    return ((await trx.raw(sql, bindings)) as { rows: T[] }).rows;
+    const trx = inner.getTransactionContext<SqlTransaction>()!;
+    if (MIKRO_ORM_MAJOR < 7) return ((await trx.raw!(sql, bindings)) as { rows: T[] }).rows;
+    let n = 0;
+    const numbered = sql.replace(/\?/g, () => `$${++n}`); // PostgreSQL's, as Kysely hands it to pg
+    const query = { kind: 'RawNode', sqlFragments: [numbered], parameters: [] };
+    return ((await trx.executeQuery!({ sql: numbered, parameters: bindings, query })) as { rows: T[] }).rows;
   })) as T[];
+}
+
+interface SqlTransaction {
+  raw?(sql: string, bindings: unknown[]): Promise<unknown>;
+  executeQuery?(query: object): Promise<unknown>;
 }
 
 describe('SERVICE_AUTH_TENANT_RLS', () => {
@@ -52,7 +63,7 @@ describe('SERVICE_AUTH_TENANT_RLS', () => {
 
   it('with an ORM on SQLite, auth.enforce throws a ConfigError naming the key', async () => {
     const t = await createTestApp({ SERVICE_AUTH_TENANT_RLS: true });
-    const orm = await MikroORM.init({ driver: SqliteDriver, dbName: ':memory:', entities, debug: false });
+    const orm = await MikroORM.init({ ...sqliteDefaults(':memory:'), entities, debug: false });
     try {
       expect(() => t.auth.enforce(orm)).to.throw(ConfigError, /SERVICE_AUTH_TENANT_RLS.*PostgreSQL's.*Sqlite/);
     } finally {
@@ -94,7 +105,7 @@ describePostgres('row-level security on the tenant tables', () => {
   before(async () => {
     database = await createPostgresDatabase();
     owner = await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: database.url, entities, debug: false });
-    await owner.schema.createSchema();
+    await createSchema(owner);
     t = await createTestApp({ SERVICE_AUTH_TENANT_RLS: true }, (http, auth) => {
       const inOrg = auth.orgRequired();
       http.get('/orgs/:org/invoices', inOrg, async (req, res) => {

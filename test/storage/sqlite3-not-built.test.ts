@@ -8,10 +8,13 @@ import { expect } from 'chai';
 import { cp, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { temporaryDirectory } from '../helpers/app.js';
+import { describeOnMikroOrm6 } from '../helpers/orm.js';
 import { ROOT } from '../helpers/processes.js';
 import { assertBuilt, runCli } from '../cli/cli-process.js';
 
-describe('SQLite driver installed but not built (npm 12 without the approval)', () => {
+const WHY = "sqlite3 is MikroORM 6's SQLite driver; 7's is node:sqlite, with nothing to build";
+
+describeOnMikroOrm6('SQLite driver installed but not built (npm 12 without the approval)', WHY, () => {
   it('fails start-up naming the approval and the rebuild, with no advice to install it', async () => {
     assertBuilt();
     const dir = await temporaryDirectory();

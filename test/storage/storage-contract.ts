@@ -7,19 +7,18 @@ import { createHash } from 'node:crypto';
 import express from 'express';
 import { SERVICE_AUTH_TABLES, ServiceAuth } from '../../src/index.js';
 import { defineEntity, MikroORM, type Options } from '@mikro-orm/core';
-import { DatabaseSchema, type SqlEntityManager } from '@mikro-orm/knex';
 import { ormOptions } from '../../src/storage/orm.js';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import { captureLogger, outboxMails, PASSWORD, resetTokenFrom, temporaryDirectory } from '../helpers/app.js';
+import { databaseSchema, migrationsOf, sqliteDefaults, updateSchema } from '../helpers/orm.js';
 
 /** The database's own account of its schema (tables, columns, indexes, keys) and of the migrations it ran. */
 async function schemaOf(url: string): Promise<{ tables: { name: string }[]; migrations: string[] }> {
   const orm = await MikroORM.init(await ormOptions(url));
   try {
-    const em = orm.em.fork() as unknown as SqlEntityManager;
-    const schema = await DatabaseSchema.create(em.getConnection(), em.getPlatform(), orm.config);
-    const migrations = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name);
+    const schema = await databaseSchema(orm);
+    const migrations = (await migrationsOf(orm).executed()).map((m) => m.name);
     return { tables: JSON.parse(JSON.stringify(schema.getTables())), migrations };
   } finally {
     await orm.close();
@@ -30,7 +29,7 @@ async function schemaOf(url: string): Promise<{ tables: { name: string }[]; migr
 async function tablesOf(url: string): Promise<string[]> {
   const orm = await MikroORM.init(await ormOptions(url));
   try {
-    const connection = (orm.em as unknown as SqlEntityManager).getConnection();
+    const connection = orm.em.getConnection() as unknown as { execute<T>(sql: string): Promise<T> };
     const sql = url.startsWith('sqlite:')
       ? "select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'"
       : 'select table_name as name from information_schema.tables where table_schema = current_schema()';
@@ -50,7 +49,7 @@ const AppNote = defineEntity({
 /** The application's own MikroORM on the package's database, with its own options. */
 async function applicationOrm(url: string, options: Options = {}): Promise<MikroORM> {
   const driver = url.startsWith('sqlite:')
-    ? { driver: (await import('@mikro-orm/sqlite')).SqliteDriver, dbName: url.slice('sqlite:'.length) }
+    ? sqliteDefaults(url.slice('sqlite:'.length))
     : { driver: (await import('@mikro-orm/postgresql')).PostgreSqlDriver, clientUrl: url };
   return MikroORM.init({ ...driver, entities: [AppNote], debug: false, ...options } as Options);
 }
@@ -82,8 +81,8 @@ export function storageContract(target: StorageTarget): void {
     const orm = await MikroORM.init(await ormOptions(database.url));
     try {
       expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).to.equal('');
-      expect(await orm.getMigrator().getPendingMigrations()).to.deep.equal([]);
-      const executed = await orm.getMigrator().getExecutedMigrations();
+      expect(await migrationsOf(orm).pending()).to.deep.equal([]);
+      const executed = await migrationsOf(orm).executed();
       expect(executed.map((m) => m.name)).to.include('Migration20261121000000_initial');
     } finally {
       await orm.close();
@@ -271,10 +270,13 @@ export function storageContract(target: StorageTarget): void {
     const events = (await auth.audit.query({ limit: 1000 })).length;
     expect(events).to.be.above(0);
 
-    const orm = await applicationOrm(database.url, { schemaGenerator: { skipTables: [...SERVICE_AUTH_TABLES] } });
+    // As docs/configuration.md says (ignoreRoutines: MikroORM 7 would drop the audit log's PostgreSQL function).
+    const schemaGenerator = { skipTables: [...SERVICE_AUTH_TABLES], ignoreRoutines: true };
+    const orm = await applicationOrm(database.url, { schemaGenerator } as Options);
     try {
-      await orm.schema.updateSchema();
+      await updateSchema(orm);
       await orm.em.fork().insert(AppNote, { text: 'mine' });
+      await auth.users.create({ email: 'after@example.com', password: PASSWORD }); // appends to the audit log
       expect(await tablesOf(database.url)).to.deep.equal([...SERVICE_AUTH_TABLES, 'app_notes'].sort());
       // The package's tables are still exactly what its entities describe, with their rows.
       const own = await MikroORM.init(await ormOptions(database.url));
@@ -285,7 +287,7 @@ export function storageContract(target: StorageTarget): void {
       } finally {
         await own.close();
       }
-      expect((await auth.audit.query({ limit: 1000 })).length).to.equal(events);
+      expect((await auth.audit.query({ limit: 1000 })).length).to.be.above(events);
       expect(await auth.users.findByEmail('audited@example.com')).to.not.equal(null);
     } finally {
       await orm.em.getConnection().execute('drop table app_notes');

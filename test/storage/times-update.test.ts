@@ -9,6 +9,7 @@ import { ApiToken, Session } from '../../src/storage/entities/index.js';
 import { updateTimes } from '../../src/storage/times-update.js';
 import { sha256Hex } from '../../src/secrets.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
+import { onStatement } from '../helpers/orm.js';
 import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
 
 function timesUpdateSuite(database: () => Promise<{ url: string; drop: () => Promise<void> }>) {
@@ -26,12 +27,9 @@ function timesUpdateSuite(database: () => Promise<{ url: string; drop: () => Pro
       },
     );
     updates = [];
-    (await t.parts.storage.em())
-      .getConnection()
-      .getKnex()
-      .on('query', (query: { sql: string }) => {
-        if (/^update /i.test(query.sql)) updates.push(query.sql);
-      });
+    await onStatement(await t.parts.storage.em(), (sql) => {
+      if (/^update /i.test(sql)) updates.push(sql);
+    });
   });
 
   afterEach(async () => {

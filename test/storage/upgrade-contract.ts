@@ -24,12 +24,12 @@
  */
 import { createHash } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/core';
-import { DatabaseSchema, type SqlEntityManager } from '@mikro-orm/knex';
 import { expect } from 'chai';
 import request from 'supertest';
 import { ApiToken, Session } from '../../src/storage/entities/index.js';
 import { ormOptions } from '../../src/storage/orm.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { databaseSchema, migrationsOf, MIKRO_ORM_MAJOR } from '../helpers/orm.js';
 import {
   loadRelease,
   RELEASE,
@@ -54,9 +54,7 @@ async function stateOf(
 ): Promise<{ migrations: { name: string; executed_at: Date }[]; pending: string[]; tables: Record<string, string[]> }> {
   const orm = await MikroORM.init(await ormOptions(url));
   try {
-    const migrator = orm.getMigrator();
-    const em = orm.em.fork() as unknown as SqlEntityManager;
-    const schema = await DatabaseSchema.create(em.getConnection(), em.getPlatform(), orm.config);
+    const schema = await databaseSchema(orm);
     const tables = Object.fromEntries(
       schema.getTables().map((table) => [
         table.name,
@@ -67,8 +65,8 @@ async function stateOf(
       ]),
     );
     return {
-      migrations: (await migrator.getExecutedMigrations()).map(({ name, executed_at }) => ({ name, executed_at })),
-      pending: (await migrator.getPendingMigrations()).map((m) => m.name),
+      migrations: (await migrationsOf(orm).executed()).map(({ name, executed_at }) => ({ name, executed_at })),
+      pending: (await migrationsOf(orm).pending()).map((m) => m.name),
       tables,
     };
   } finally {
@@ -234,7 +232,9 @@ export function upgradeContract(target: UpgradeTarget): void {
     await t.auth.close();
     const orm = await MikroORM.init(await ormOptions(database.url));
     try {
-      await orm.getMigrator().down({ to: UPGRADE_MIGRATIONS[0]! }); // inclusive: the release's state
+      // The release's state: MikroORM 6's `to` is the last migration undone, 7's the first one kept.
+      const to = MIKRO_ORM_MAJOR >= 7 ? RELEASE_MIGRATIONS.at(-1)! : UPGRADE_MIGRATIONS[0]!;
+      await orm.migrator.down({ to });
     } finally {
       await orm.close();
     }

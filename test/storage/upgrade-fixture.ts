@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import sqlite3 from 'sqlite3';
+import { MIKRO_ORM_MAJOR } from '../helpers/orm.js';
 
 export type Backend = 'sqlite' | 'postgresql';
 
@@ -70,27 +70,65 @@ export async function loadRelease(backend: Backend, url: string): Promise<number
 
 async function loadSqlite(file: string, shift: number): Promise<void> {
   const sql = await readFile(new URL('part1.sqlite.sql', FIXTURES), 'utf8');
-  const db = new sqlite3.Database(file);
-  const run = (statement: string, ...params: unknown[]) =>
-    new Promise<void>((resolve, reject) => db.run(statement, params, (error) => (error ? reject(error) : resolve())));
-  const all = <T>(statement: string) =>
-    new Promise<T[]>((resolve, reject) =>
-      db.all<T>(statement, (error, rows) => (error ? reject(error) : resolve(rows))),
-    );
+  const db = await openSqlite(file);
   try {
-    await new Promise<void>((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
+    await db.exec(sql);
     // The release's MikroORM stores a datetime as milliseconds since the epoch.
-    for (const { name } of await all<{ name: string }>(
+    for (const { name } of await db.all<{ name: string }>(
       dataTables("select name from sqlite_master where type = 'table'"),
     )) {
-      for (const column of await all<{ name: string; type: string }>(`pragma table_info(${name})`)) {
+      for (const column of await db.all<{ name: string; type: string }>(`pragma table_info(${name})`)) {
         if (column.type === 'datetime')
-          await run(`update ${name} set ${column.name} = ${column.name} + ? where ${column.name} is not null`, shift);
+          await db.run(
+            `update ${name} set ${column.name} = ${column.name} + ? where ${column.name} is not null`,
+            shift,
+          );
       }
     }
   } finally {
-    await new Promise<void>((resolve) => db.close(() => resolve()));
+    await db.close();
   }
+}
+
+interface SqliteFile {
+  exec(sql: string): Promise<void>;
+  all<T>(statement: string): Promise<T[]>;
+  run(statement: string, ...params: number[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The file, opened with the SQLite library the installed MikroORM uses: sqlite3 on 6, node:sqlite on 7. */
+async function openSqlite(file: string): Promise<SqliteFile> {
+  if (MIKRO_ORM_MAJOR >= 7) {
+    const NODE_SQLITE = 'node:sqlite'; // Node 22.5+, as MikroORM 7 is; the project's types are Node 20's
+    const { DatabaseSync } = (await import(NODE_SQLITE)) as {
+      DatabaseSync: new (file: string) => {
+        exec(sql: string): void;
+        prepare(sql: string): { all(): unknown[]; run(...params: number[]): void };
+        close(): void;
+      };
+    };
+    const db = new DatabaseSync(file);
+    return {
+      exec: async (sql) => db.exec(sql),
+      all: async <T>(statement: string) => db.prepare(statement).all() as T[],
+      run: async (statement, ...params) => void db.prepare(statement).run(...params),
+      close: async () => db.close(),
+    };
+  }
+  const { default: sqlite3 } = await import('sqlite3');
+  const db = new sqlite3.Database(file);
+  const done = (resolve: () => void, reject: (error: Error) => void) => (error: Error | null) =>
+    error ? reject(error) : resolve();
+  return {
+    exec: (sql) => new Promise((resolve, reject) => db.exec(sql, done(resolve, reject))),
+    all: <T>(statement: string) =>
+      new Promise<T[]>((resolve, reject) =>
+        db.all<T>(statement, (error, rows) => (error ? reject(error) : resolve(rows))),
+      ),
+    run: (statement, ...params) => new Promise((resolve, reject) => db.run(statement, params, done(resolve, reject))),
+    close: () => new Promise((resolve) => db.close(() => resolve())),
+  };
 }
 
 async function loadPostgres(url: string, shift: number): Promise<void> {

@@ -94,11 +94,11 @@ function metadataOf(values: Iterable<unknown>): Map<string, MetadataLike> {
   const visit = (value: unknown, depth: number): void => {
     if (value instanceof EntitySchema) return add(value.meta as unknown as MetadataLike);
     if (Array.isArray(value) && depth < 2) return value.forEach((item) => visit(item, depth + 1));
-    const metadata = (value as { getMetadata?: () => { getAll?: () => Record<string, MetadataLike> } } | null)
-      ?.getMetadata;
+    type All = Record<string, MetadataLike> | Map<unknown, MetadataLike>; // MikroORM 6's object, 7's Map
+    const metadata = (value as { getMetadata?: () => { getAll?: () => All } } | null)?.getMetadata;
     if (typeof metadata === 'function' && value !== EntitySchema) {
       const all = metadata.call(value)?.getAll?.();
-      if (all) Object.values(all).forEach(add);
+      if (all) (all instanceof Map ? [...all.values()] : Object.values(all)).forEach(add);
     }
   };
   for (const meta of Object.values(MetadataStorage.getMetadata() as Record<string, MetadataLike>)) add(meta);

@@ -15,10 +15,10 @@ export const ApiToken = defineEntity({
     id: p.integer().primary().autoincrement(),
     /** The `<id>` part of the token and of `DELETE /api/tokens/<id>`. */
     publicId: p.string().length(32).unique(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     name: p.string().length(100),
     /** The organization the token is bound to, or null for every organization of its user. Goes with it. */
-    org: () => p.manyToOne(Organization).deleteRule('cascade').nullable().index(),
+    org: () => p.manyToOne(Organization).deleteRule('cascade').updateRule('cascade').nullable().index(),
     /** `pbkdf2-sha256` or, for imported legacy tokens, `sha256`. */
     algorithm: p.string().length(32),
     /** Hex digest; unique, and indexed so that a legacy token is found by its SHA-256. */

@@ -13,7 +13,7 @@ export const EmailToken = defineEntity({
   tableName: 'service_auth_email_tokens',
   properties: {
     tokenHash: p.string().length(64).primary(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     /** `confirm` or `change`. */
     purpose: p.string().length(16),
     email: p.string().length(254),

@@ -14,7 +14,7 @@ export const Identity = defineEntity({
   uniques: [{ properties: ['provider', 'subject'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     provider: p.string().length(32),
     subject: p.string().length(255),
     email: p.string().length(254).nullable(),

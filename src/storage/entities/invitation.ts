@@ -14,12 +14,12 @@ export const Invitation = defineEntity({
   tableName: 'service_auth_invitations',
   properties: {
     id: p.integer().primary().autoincrement(),
-    org: () => p.manyToOne(Organization).deleteRule('cascade').index(),
+    org: () => p.manyToOne(Organization).deleteRule('cascade').updateRule('cascade').index(),
     /** Stored as users' addresses are (trimmed, lower case), and compared with them so. */
     email: p.string().length(254),
     roles: p.json<string[]>(),
     tokenHash: p.string().length(64).unique(),
-    invitedBy: () => p.manyToOne(User).deleteRule('set null').nullable().index(),
+    invitedBy: () => p.manyToOne(User).deleteRule('set null').updateRule('cascade').nullable().index(),
     createdAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime(),
     acceptedAt: p.datetime().nullable(),

@@ -12,7 +12,7 @@ export const LoginTicket = defineEntity({
   tableName: 'service_auth_login_tickets',
   properties: {
     ticketHash: p.string().length(64).primary(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     expiresAt: p.datetime(),
     failures: p.integer(),
   },

@@ -15,8 +15,8 @@ export const Membership = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     // Lookups by organization use the unique index, which begins with it.
-    org: () => p.manyToOne(Organization).deleteRule('cascade'),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    org: () => p.manyToOne(Organization).deleteRule('cascade').updateRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     roles: p.json<string[]>(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

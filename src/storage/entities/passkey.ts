@@ -13,7 +13,7 @@ export const Passkey = defineEntity({
   tableName: 'service_auth_passkeys',
   properties: {
     credentialId: p.string().length(1400).primary(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     name: p.string().length(100),
     publicKey: p.text(),
     counter: p.integer(),

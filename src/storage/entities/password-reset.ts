@@ -9,7 +9,7 @@ export const PasswordReset = defineEntity({
   tableName: 'service_auth_password_resets',
   properties: {
     tokenHash: p.string().length(64).primary(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     createdAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),

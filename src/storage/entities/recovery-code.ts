@@ -12,7 +12,7 @@ export const RecoveryCode = defineEntity({
   tableName: 'service_auth_recovery_codes',
   properties: {
     codeHash: p.string().length(64).primary(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     createdAt: p.datetime().onCreate(() => new Date()),
     usedAt: p.datetime().nullable(),
   },

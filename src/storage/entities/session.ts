@@ -14,7 +14,7 @@ export const Session = defineEntity({
   properties: {
     idHash: p.string().length(64).primary(),
     publicId: p.string().length(16).unique(),
-    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    user: () => p.manyToOne(User).deleteRule('cascade').updateRule('cascade').index(),
     createdAt: p.datetime().onCreate(() => new Date()),
     /** Within a minute: written when a request comes more than a minute after the last write. */
     lastSeenAt: p.datetime().onCreate(() => new Date()),
