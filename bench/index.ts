@@ -61,6 +61,7 @@ async function sqliteFigures(dir: string): Promise<Figure[]> {
       ['/tasks-accessible', cookie],
       [`/orgs/${BENCH_ORG}/open`, cookie],
       [`/orgs/${BENCH_ORG}/guarded`, cookie],
+      [`/orgs/${BENCH_ORG}/open-after`, cookie],
     ];
     for (const [path, headers] of warmUps)
       await autocannon({

@@ -78,10 +78,17 @@ export interface Target {
 /**
  * Several routes against one baseline, measured in the same rounds so that their ratios can be
  * compared with each other; each round starts one place further along the list (B X Y, X Y B,
- * Y B X …), so that none always runs first or last.
+ * Y B X …), so that none always runs first or last. A baseline of several targets (the same route
+ * registered before and after the measured ones, say) counts as their mean throughput per round.
  */
-export async function ratios(settings: LoadSettings, cpu: CpuMeter, base: Target, routes: Target[]): Promise<Ratio[]> {
-  const targets = [base, ...routes];
+export async function ratios(
+  settings: LoadSettings,
+  cpu: CpuMeter,
+  base: Target | Target[],
+  routes: Target[],
+): Promise<Ratio[]> {
+  const bases = Array.isArray(base) ? base : [base];
+  const targets = [...bases, ...routes];
   const runs: Run[][] = targets.map(() => []);
   for (let round = 0; round < settings.rounds; round++) {
     for (let step = 0; step < targets.length; step++) {
@@ -89,11 +96,11 @@ export async function ratios(settings: LoadSettings, cpu: CpuMeter, base: Target
       runs[index]!.push(await throughput(settings, cpu, targets[index]!.url, targets[index]!.headers));
     }
   }
-  const [baseRuns, ...routeRuns] = runs;
-  return routeRuns.map((route) => ({
-    ratio: median(route.map((run, round) => run.rps / baseRuns![round]!.rps)),
+  const baseRuns = Array.from({ length: settings.rounds }, (_, round) => mean(runs.slice(0, bases.length).map((r) => r[round]!)));
+  return runs.slice(bases.length).map((route) => ({
+    ratio: median(route.map((run, round) => run.rps / baseRuns[round]!.rps)),
     route: mean(route),
-    base: mean(baseRuns!),
+    base: mean(baseRuns),
   }));
 }
 

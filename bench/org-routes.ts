@@ -13,7 +13,11 @@ import { sessionRow } from './credential-rows.js';
 export const ORG_READER = 'bench_project_reader';
 export const BENCH_ORG = 'bench-org';
 
-/** The two routes of the ratio, and the role they need (before the error handler). */
+/**
+ * The routes of the ratio, and the role they need (before the error handler): the unguarded route
+ * is registered on both sides of the guarded one, since each route Express tries before the one
+ * that answers costs a match.
+ */
 export function orgRoutes(app: Express, auth: ServiceAuth): void {
   auth.defineOrgRole('owner', [{ action: 'manage', subject: 'all' }]);
   auth.defineOrgRole(ORG_READER, [{ action: 'read', subject: 'Project' }]);
@@ -22,6 +26,7 @@ export function orgRoutes(app: Express, auth: ServiceAuth): void {
   };
   app.get('/orgs/:org/open', ok);
   app.get('/orgs/:org/guarded', auth.orgRequired(), auth.require({ action: 'read', subject: 'Project' }), ok);
+  app.get('/orgs/:org/open-after', ok);
 }
 
 /**
