@@ -62,9 +62,11 @@ export async function enforcedEmFigures(): Promise<Figure[]> {
       throw new Error('enforced-em: the two reads differ');
     const reads: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const plain = await timed(READS, plainRead);
-      const enforced = await timed(READS, enforcedRead);
-      reads.push(plain / enforced);
+      // Each side first in every other round, and after a full collection of the other's garbage.
+      const plainFirst = round % 2 === 0;
+      const first = await timed(READS, plainFirst ? plainRead : enforcedRead);
+      const second = await timed(READS, plainFirst ? enforcedRead : plainRead);
+      reads.push(plainFirst ? first / second : second / first);
     }
     const flushes: number[] = [];
     let version = 0;
@@ -116,8 +118,9 @@ function cpuMicros(): number {
   return user + system;
 }
 
-/** CPU µs for `count` calls of `run`, one after the other. */
+/** CPU µs for `count` calls of `run`, one after the other, from a collected heap. */
 async function timed(count: number, run: () => Promise<unknown>): Promise<number> {
+  collectGarbage();
   const started = cpuMicros();
   for (let i = 0; i < count; i++) await run();
   return cpuMicros() - started;

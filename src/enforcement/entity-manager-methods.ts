@@ -23,7 +23,8 @@ export interface Overridden {
   flush(): Promise<void>;
   transactional(callback: (em: unknown) => unknown, options?: object): Promise<unknown>;
   begin(options?: object): Promise<void>;
-  lock(...args: unknown[]): Promise<void>;
+  lock(entity: object, lockMode: number, options?: object): Promise<void>;
+  count(entityName: string, where: unknown): Promise<number>;
   /** Its own loader, while it is being built (not yet bound, it is its own context). */
   getEntityLoader(): object;
   commit(): Promise<void>;

@@ -17,7 +17,7 @@
  *
  * Its bookkeeping is bindings.ts; its flushes and transactions, transactions.ts.
  */
-import { QueryHelper, TransactionContext, Utils } from '@mikro-orm/core';
+import { helper, LockMode, QueryHelper, TransactionContext, Utils } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
@@ -208,9 +208,20 @@ function subclassOf(Base: Base): Base {
       return asMikroOrm(() => super.transactional((em) => asCaller(() => callback(em)), options));
     }
 
-    /** A pessimistic lock is taken in the transaction, which MikroORM asks req.em for. */
-    override lock(...args: unknown[]): Promise<void> {
-      return asMikroOrm(() => super.lock(...args));
+    /**
+     * A pessimistic lock is taken in the transaction, which MikroORM asks req.em for, and only on a
+     * row the ability may read: MikroORM locks by the key alone, so a reference to a hidden row would
+     * hold another tenant's row (a row that is not there to req.em fails as findOneOrFail does).
+     */
+    override async lock(entity: object, lockMode: number, options?: object): Promise<void> {
+      const binding = bindingOf(this);
+      const meta = helper(entity).__meta;
+      if (binding && lockMode !== LockMode.OPTIMISTIC && !binding.open.has(meta.className)) {
+        const key = helper(entity).getPrimaryKey(true) as object;
+        if ((await this.count(meta.className, key as never)) === 0)
+          throw new AuthError('not_found', `No such ${meta.className}`);
+      }
+      return asMikroOrm(() => super.lock(entity, lockMode, options));
     }
 
     override begin(options?: object): Promise<void> {

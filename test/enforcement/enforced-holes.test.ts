@@ -271,6 +271,23 @@ describe('req.em: the ways around it a review found are closed', () => {
     expect((await titles())[1]).to.equal('1:in a transaction');
   });
 
+  it('a pessimistic lock through req.em is taken only on a row the ability may read', async () => {
+    const em = t.auth.em(ada);
+    // Note 2 is another owner's: MikroORM would lock it by its key alone.
+    const refused = await em.transactional((inner) =>
+      inner.lock(inner.getReference(Note, 2), LockMode.PESSIMISTIC_WRITE).then(
+        () => 'locked',
+        (error: unknown) => error,
+      ),
+    );
+    expect(refused).to.be.instanceOf(AuthError).with.property('code', 'not_found');
+    const locked = await em.transactional(async (inner) => {
+      await inner.lock(inner.getReference(Note, 1), LockMode.PESSIMISTIC_WRITE);
+      return 'locked';
+    });
+    expect(locked).to.equal('locked');
+  });
+
   it('a rule value of the wrong type for its column is a TypeError through req.em, as through accessibleBy', async () => {
     t.auth.defineRole('typo', [{ action: 'read', subject: 'Note', conditions: { owner_id: 'one' } }]);
     const asked = t.auth.em({ id: 9, email: 'typo@example.com', roles: ['typo'] }).find(Note, {});
