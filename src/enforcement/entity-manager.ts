@@ -136,10 +136,11 @@ function subclassOf(Base: Base): Base {
       return cached;
     }
 
-    /** Kept apart by ability and organization (refusals.ts). */
+    /** Kept apart by ability and organization (refusals.ts); MikroORM asks for it even when nothing is cached. */
     override cacheKey(entityName: string, options: object, method: string, where: unknown): unknown {
       const binding = bindingOf(this);
-      if (!binding) return super.cacheKey(entityName, options, method, where);
+      const caching = (options as { cache?: unknown }).cache ?? this.config.get('resultCache').global;
+      if (!binding || !caching) return super.cacheKey(entityName, options, method, where);
       return super.cacheKey(entityName, cacheable(binding.bound, options), method, cacheableWhere(where));
     }
 
@@ -237,6 +238,16 @@ function subclassOf(Base: Base): Base {
     }
   }
   refuseUnenforceable(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, base, mikroOrmAtWork);
+  // MikroORM 7's countBy: its where through the read condition (processWhere), then a query builder of its own.
+  if (typeof base['countBy'] === 'function') {
+    const countBy = base['countBy'];
+    (EnforcedEntityManager.prototype as unknown as Record<string, unknown>)['countBy'] = function (
+      this: unknown,
+      ...args: unknown[]
+    ) {
+      return asMikroOrm(() => countBy.apply(this, args));
+    };
+  }
   scopeToTenant(
     EnforcedEntityManager.prototype as unknown as Record<string, unknown>,
     (em) => bindingOf(em)?.bound.org?.id,

@@ -130,12 +130,15 @@ const UNENFORCEABLE = [
 
 type Methods = Record<string, (...args: unknown[]) => unknown>;
 
-/** Makes each of them on `prototype` a TypeError, but `getConnection` while MikroORM itself uses it (`internal()`). */
+/** What MikroORM itself asks of req.em while at work (`internal()`): the connection, and 7's `countBy` its query builder. */
+const OPEN_TO_MIKRO_ORM = new Set(['getConnection', 'createQueryBuilder']);
+
+/** Makes each of them on `prototype` a TypeError, but for MikroORM itself at work (`internal()`). */
 export function refuseUnenforceable(prototype: Record<string, unknown>, base: Methods, internal: () => boolean): void {
   for (const name of UNENFORCEABLE) {
     if (typeof base[name] !== 'function') continue;
     prototype[name] = function (this: unknown, ...args: unknown[]) {
-      if (name === 'getConnection' && internal()) return base[name]!.apply(this, args);
+      if (OPEN_TO_MIKRO_ORM.has(name) && internal()) return base[name]!.apply(this, args);
       throw new TypeError(
         `req.em.${name}() cannot be checked against the request's ability ` +
           '(raw SQL, a query builder, the connection and native writes go around it): ' +

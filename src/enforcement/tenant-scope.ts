@@ -10,7 +10,7 @@ import { asTenant, hasTenantSetting } from '../storage/tenant-setting.js';
 
 /** The EntityManager methods that query or write (the ones req.em refuses are not here). */
 const QUERYING = [
-  ...['find', 'findOne', 'findOneOrFail', 'findAll', 'findAndCount', 'findByCursor', 'count', 'stream'],
+  ...['find', 'findOne', 'findOneOrFail', 'findAll', 'findAndCount', 'findByCursor', 'count', 'countBy', 'stream'],
   ...['populate', 'refresh', 'refreshOrFail', 'lock', 'flush', 'transactional', 'begin', 'commit'],
 ];
 

@@ -3,14 +3,22 @@
  * ways around it that are closed (a `filters` option, a fork, a transaction, raw SQL, the query
  * builder, native writes), what is secure by default and what `public` opens, a changed
  * many-to-many collection (more in enforced-writes.test.ts), and `req.em` itself on a guarded
- * request. SQLite in memory.
+ * request. SQLite in memory; MikroORM 7's `stream` on PostgreSQL.
  */
 import { defineEntity, MikroORM, type InferEntity } from '@mikro-orm/core';
 import { expect } from 'chai';
 import request from 'supertest';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { AuthError } from '../../src/errors.js';
 import { createTestApp, PASSWORD, type TestApp } from '../helpers/app.js';
-import { createSchema, MIKRO_ORM_MAJOR, SQL_LAYER_METHOD, sqliteDefaults } from '../helpers/orm.js';
+import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+import {
+  createSchema,
+  describeOnMikroOrm7,
+  MIKRO_ORM_MAJOR,
+  SQL_LAYER_METHOD,
+  sqliteDefaults,
+} from '../helpers/orm.js';
 
 const p = defineEntity.properties;
 const Tag = defineEntity({
@@ -100,6 +108,53 @@ describe('req.em', () => {
     expect((await em.findAndCount(Note, {}))[1]).to.equal(1);
     const error = await em.findOneOrFail(Note, 2).catch((caught: unknown) => caught);
     expect(error).to.be.instanceOf(AuthError).with.property('code', 'not_found');
+  });
+
+  describeOnMikroOrm7("MikroORM 7's countBy and stream", 'em.countBy() and em.stream() are new in MikroORM 7', () => {
+    type SevenOnly = {
+      countBy(entity: unknown, field: string): Promise<Record<string, number>>;
+      stream(entity: unknown): AsyncIterable<Note>;
+    };
+
+    it('countBy counts only the rows the ability may read', async () => {
+      const em = t.auth.em(ada) as unknown as SevenOnly;
+      expect(await em.countBy(Note, 'owner_id')).to.deep.equal({ 1: 1 });
+    });
+
+    // node:sqlite's statements cannot be iterated, so MikroORM 7 streams on PostgreSQL only.
+    describePostgres('stream', () => {
+      let database: { url: string; drop(): Promise<void> };
+      let pgOrm: MikroORM;
+      let other: TestApp;
+
+      before(async () => {
+        database = await createPostgresDatabase();
+        pgOrm = await MikroORM.init({
+          driver: PostgreSqlDriver,
+          clientUrl: database.url,
+          entities: [Note, Tag, Country],
+        });
+        await createSchema(pgOrm);
+        const em = pgOrm.em.fork();
+        em.create(Note, { id: 1, owner_id: 1, title: 'mine' });
+        em.create(Note, { id: 2, owner_id: 2, title: 'theirs' });
+        await em.flush();
+        other = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+        other.auth.defineRole('writer', [{ action: 'read', subject: 'Note', conditions: { owner_id: '${user.id}' } }]);
+        other.auth.enforce(pgOrm, { public: [Country] });
+      });
+      after(async () => {
+        await other?.auth.close();
+        await pgOrm?.close();
+        await database?.drop();
+      });
+
+      it('streams only the rows the ability may read', async () => {
+        const streamed: number[] = [];
+        for await (const note of (other.auth.em(ada) as unknown as SevenOnly).stream(Note)) streamed.push(note.id);
+        expect(streamed).to.deep.equal([1]);
+      });
+    });
   });
 
   it('in a transaction: the EntityManager handed to the callback refuses the connection, and its flush is checked', async () => {
