@@ -17,13 +17,14 @@
  *
  * Its bookkeeping is bindings.ts; its flushes and transactions, transactions.ts.
  */
-import { helper, LockMode, QueryHelper, TransactionContext, Utils } from '@mikro-orm/core';
+import { QueryHelper, TransactionContext, Utils } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
 import { readCondition } from './access-conditions.js';
 import { bind, bindingOf, unread, type Binding } from './bindings.js';
 import { withReadConditions } from './collection-operators.js';
+import { assertLockable, countByAsMikroOrm } from './mikro-orm-work.js';
 import type { Cached, Overridden } from './entity-manager-methods.js';
 import { hasTenantSetting } from '../storage/tenant-setting.js';
 import { scopeToTenant } from './tenant-scope.js';
@@ -209,19 +210,9 @@ function subclassOf(Base: Base): Base {
       return asMikroOrm(() => super.transactional((em) => asCaller(() => callback(em)), options));
     }
 
-    /**
-     * A pessimistic lock is taken in the transaction, which MikroORM asks req.em for, and only on a
-     * row the ability may read: MikroORM locks by the key alone, so a reference to a hidden row would
-     * hold another tenant's row (a row that is not there to req.em fails as findOneOrFail does).
-     */
+    /** A pessimistic lock is taken in the transaction, which MikroORM asks req.em for; on a readable row only. */
     override async lock(entity: object, lockMode: number, options?: object): Promise<void> {
-      const binding = bindingOf(this);
-      const meta = helper(entity).__meta;
-      if (binding && lockMode !== LockMode.OPTIMISTIC && !binding.open.has(meta.className)) {
-        const key = helper(entity).getPrimaryKey(true) as object;
-        if ((await this.count(meta.className, key as never)) === 0)
-          throw new AuthError('not_found', `No such ${meta.className}`);
-      }
+      await assertLockable(this, entity, lockMode);
       return asMikroOrm(() => super.lock(entity, lockMode, options));
     }
 
@@ -238,16 +229,7 @@ function subclassOf(Base: Base): Base {
     }
   }
   refuseUnenforceable(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, base, mikroOrmAtWork);
-  // MikroORM 7's countBy: its where through the read condition (processWhere), then a query builder of its own.
-  if (typeof base['countBy'] === 'function') {
-    const countBy = base['countBy'];
-    (EnforcedEntityManager.prototype as unknown as Record<string, unknown>)['countBy'] = function (
-      this: unknown,
-      ...args: unknown[]
-    ) {
-      return asMikroOrm(() => countBy.apply(this, args));
-    };
-  }
+  countByAsMikroOrm(EnforcedEntityManager.prototype as unknown as Record<string, unknown>, base);
   scopeToTenant(
     EnforcedEntityManager.prototype as unknown as Record<string, unknown>,
     (em) => bindingOf(em)?.bound.org?.id,
