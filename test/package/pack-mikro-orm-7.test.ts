@@ -136,7 +136,10 @@ describeOnMikroOrm7('the tarball installed with the README’s MikroORM 7 line, 
     const allowed = NODE_HAS_ARGON2 ? [] : ['argon2'];
     const blocked = [...installOutput.matchAll(/^npm warn install-scripts\s+(\S+)@\S+ \(/gm)].map((match) => match[1]!);
     expect(blocked, installOutput).to.deep.equal(allowed);
-    const listed = JSON.parse(await npm(['install-scripts', 'ls', '--json'])) as { allowScripts: { name: string }[] };
+    const { stdout } = await promisify(execFile)(process.execPath, [npmCli!, 'install-scripts', 'ls', '--json'], {
+      cwd: dir,
+    });
+    const listed = JSON.parse(stdout) as { allowScripts: { name: string }[] };
     expect(listed.allowScripts.map((each) => each.name)).to.deep.equal(allowed);
   });
 
