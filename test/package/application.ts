@@ -56,8 +56,8 @@ export const MIKRO_ORM_VERSIONS: MikroOrmVersion[] = [
 /** The application's own @mikro-orm packages: what the package needs, with the SQLite driver only. */
 export const APPLICATION_MIKRO_ORM = ['core', 'knex', 'migrations', 'sqlite'].map((name) => `@mikro-orm/${name}`);
 
-/** The application's development dependencies, at this checkout's versions (in the npm cache). */
-const APPLICATION_DEV_DEPENDENCIES = ['tsx', 'typescript'];
+/** The application's development dependencies as the README's lines name them, at this checkout's versions (in the npm cache). */
+const APPLICATION_DEV_DEPENDENCIES = ['tsx', 'typescript', '@types/express'];
 
 /** The native modules the package installs, and the binding each compiles on install. */
 const NATIVE = [
