@@ -6,6 +6,7 @@
  */
 import { createHash, pbkdf2, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 // The package as users get it: the build in dist/ (`npm run bench` builds first), not the
@@ -93,7 +94,8 @@ await auth.orgs.addMember(BENCH_ORG, user.id, [ORG_READER]);
 // credentials, last_used_at writes; bench/credential-scale.ts), and the audit log's apart (bench/audit-flood.ts).
 let statements = 0;
 let auditStatements = 0;
-(await partsOf(auth).storage.em())
+// The package's EntityManager is MikroORM's SQL one; its published declaration is opaque (src/storage/orm.ts).
+((await partsOf(auth).storage.em()) as unknown as SqlEntityManager)
   .getConnection()
   .getKnex()
   .on('query', (query: { sql: string }) => {

@@ -8,6 +8,7 @@
 #   scripts/test-mikro-orm-7.sh test/storage/sqlite.test.ts
 set -euo pipefail
 cd "$(dirname "$0")/.."
+CHECKOUT="$PWD"
 MIKRO_ORM_7=7.2.1   # @mikro-orm/migrations' newest, which pins every @mikro-orm package to its own version
 CACHE="${SERVICE_AUTH_TOOLCHAIN_CACHE:-$HOME/.cache/service-auth-toolchains}"
 mkdir -p "$CACHE"
@@ -35,13 +36,23 @@ npm run build
 
 # MikroORM 7 in place of 6: no knex, no sqlite3; @mikro-orm/sql brings Kysely and node:sqlite's dialect.
 # The manifest is put back afterwards: the tests read the project's (its peer ranges, its engines).
-cp package.json package.json.tracked
-PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" uninstall --no-audit --no-fund \
-  @mikro-orm/knex @mikro-orm/sqlite
-PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" install --no-audit --no-fund --save-dev --save-exact \
-  "@mikro-orm/core@$MIKRO_ORM_7" "@mikro-orm/sql@$MIKRO_ORM_7" "@mikro-orm/migrations@$MIKRO_ORM_7" \
-  "@mikro-orm/postgresql@$MIKRO_ORM_7" "@mikro-orm/cli@$MIKRO_ORM_7"
-mv package.json.tracked package.json
+# SERVICE_AUTH_TEST_MIKRO_ORM=6 keeps the lockfile's MikroORM 6, for 6 on another Node:
+#   SERVICE_AUTH_TEST_NODE=22 SERVICE_AUTH_TEST_MIKRO_ORM=6 scripts/test-mikro-orm-7.sh
+if [ "${SERVICE_AUTH_TEST_MIKRO_ORM:-7}" != 6 ]; then
+  cp package.json package.json.tracked
+  PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" uninstall --no-audit --no-fund \
+    @mikro-orm/knex @mikro-orm/sqlite
+  PATH="$(dirname "$NODE24"):$PATH" "${NPM12[@]}" install --no-audit --no-fund --save-dev --save-exact \
+    "@mikro-orm/core@$MIKRO_ORM_7" "@mikro-orm/sql@$MIKRO_ORM_7" "@mikro-orm/migrations@$MIKRO_ORM_7" \
+    "@mikro-orm/postgresql@$MIKRO_ORM_7" "@mikro-orm/cli@$MIKRO_ORM_7"
+  mv package.json.tracked package.json
+else
+  # The checkout's bindings, Node-API so any Node loads them, in place of the install scripts npm ci skipped.
+  for binding in sqlite3/build/Release/node_sqlite3.node argon2/build/Release/argon2.node; do
+    mkdir -p "node_modules/$(dirname "$binding")"
+    cp "$CHECKOUT/node_modules/$binding" "node_modules/$binding"
+  done
+fi
 
 # npm 12 for the tarball test (test/package/pack-mikro-orm-7.test.ts), which installs as the README says.
 export SERVICE_AUTH_TEST_NPM_CLI="$CACHE/npm12/bin/npm-cli.js"

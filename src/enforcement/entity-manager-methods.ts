@@ -32,6 +32,7 @@ export interface Overridden {
   isInTransaction(): boolean;
   getConnection(type: 'write'): { commit(ctx: unknown, broadcaster: unknown): Promise<void> };
   getTransactionContext(): unknown;
+  setTransactionContext(context: unknown): void;
   resetTransactionContext(): void;
   getMetadata(): MetadataStorage;
   merge(...args: unknown[]): unknown;
@@ -41,7 +42,6 @@ export interface Overridden {
   getDriver(): object;
   cacheKey(entityName: string, options: object, method: string, where: unknown): unknown;
   getContext(validate?: boolean): Overridden;
-  transactionContext?: unknown;
   name: string;
   tryCache(entityName: unknown, config: unknown, key: unknown, refresh?: boolean, merge?: boolean): Promise<Cached>;
   config: { get(name: 'resultCache'): { global?: unknown } };

@@ -42,6 +42,16 @@ import {
 const CONSTRUCTED = new WeakSet<object>();
 /** The bound fork of an EntityManager that joins an application's transaction, by that transaction's EntityManager. */
 const JOINED = new WeakMap<object, WeakMap<object, Overridden>>();
+/** EntityManagers whose getContext answers themselves, so that get/setTransactionContext reach their own (private on 7). */
+const OWN = new WeakSet<object>();
+function asItself<T>(em: object, work: () => T): T {
+  OWN.add(em);
+  try {
+    return work();
+  } finally {
+    OWN.delete(em);
+  }
+}
 
 type Base = new (...args: never[]) => SqlEntityManager;
 
@@ -97,21 +107,24 @@ function subclassOf(Base: Base): Base {
     /** Itself, never a RequestContext's EntityManager (MikroORM runs every method on `getContext()`), nor an unbound transaction's. */
     override getContext(validate?: boolean): Overridden {
       const binding = bindingOf(this);
+      if (OWN.has(this)) return this;
       if (!binding) return super.getContext(validate);
       const context = super.getContext(false);
       // Its own transaction's fork is bound as it is; a RequestContext's EntityManager is never used.
       if (context !== this && bindingOf(context) === binding) return context;
       const outer = TransactionContext.getEntityManager(this.name) as Overridden | undefined;
-      if (this.transactionContext || !outer?.transactionContext || bindingOf(outer)) return this;
+      if (!outer || bindingOf(outer) || asItself(this, () => super.getTransactionContext())) return this;
+      const transaction = outer.getTransactionContext();
+      if (!transaction) return this;
       // In the application's transaction (`orm.em.transactional`): a bound fork joins it, one per transaction.
       const forks = JOINED.get(outer) ?? new WeakMap<object, Overridden>();
       JOINED.set(outer, forks);
       let joined = forks.get(this);
       if (!joined) {
-        joined = super.fork({ clear: false, disableContextResolution: true });
-        bind(joined, binding);
-        joined.transactionContext = outer.transactionContext;
-        forks.set(this, joined);
+        const fork = super.fork({ clear: false, disableContextResolution: true });
+        bind(fork, binding);
+        asItself(fork, () => fork.setTransactionContext(transaction));
+        forks.set(this, (joined = fork));
       }
       return joined;
     }

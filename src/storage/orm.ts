@@ -7,7 +7,6 @@
  * on an up-to-date database (a CLI command, say) starts without it.
  */
 import { MikroORM, type IMigrator, type MigrationsOptions, type Options } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/knex';
 import { redactUrl } from '../config/redact.js';
 import type { LoggerHolder } from '../logger.js';
 import { importDriver } from './drivers.js';
@@ -18,7 +17,17 @@ import { sqlLayer } from './sql-layer.js';
 import { MIGRATIONS_TABLE } from './tables.js';
 
 export type Orm = MikroORM;
-export type { EntityManager };
+
+/**
+ * MikroORM's SQL EntityManager, which the package's own code uses (query builders, `execute`). Its
+ * published declaration is opaque, naming no @mikro-orm package: MikroORM 6's SQL layer
+ * (@mikro-orm/knex) is absent on 7, so a declaration naming it would not compile in an application
+ * on 7 that checks every declaration file (skipLibCheck off), and no public API hands it out.
+ * Inside the package it is the SQL layer's, by the augmentation in ./sql-entity-manager.ts, a file
+ * no published declaration imports.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EntityManager {}
 
 /** Our RequestContext name, distinct from an application's own MikroORM context ('default'). */
 export const CONTEXT_NAME = 'service-auth';

@@ -45,17 +45,22 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   child.stdin.end(options.input ?? '');
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr: withoutWebCryptoWarnings(stderr) }));
+    child.once('close', (code) => resolve({ code, stdout, stderr: withoutExperimentalWarnings(stderr) }));
   });
 }
 
 /**
- * Node 24 warns, the first time @simplewebauthn/server asks Web Crypto what it supports, that the
- * question and the ML-DSA algorithms are experimental (docs/mfa.md): Node's words, not ours.
+ * Node's notices, not ours: Node 24 warns, the first time @simplewebauthn/server asks Web Crypto
+ * what it supports, that the question and the ML-DSA algorithms are experimental (docs/mfa.md);
+ * Node 22, the first time node:sqlite opens a database (MikroORM 7), that it is experimental
+ * (docs/configuration.md#the-database).
  */
-export function withoutWebCryptoWarnings(stderr: string): string {
+export function withoutExperimentalWarnings(stderr: string): string {
   return stderr
-    .replace(/^\(node:\d+\) ExperimentalWarning: [^\n]*Web Crypto API[^\n]*\n/gm, '')
+    .replace(
+      /^\(node:\d+\) ExperimentalWarning: [^\n]*(Web Crypto API|SQLite is an experimental feature)[^\n]*\n/gm,
+      '',
+    )
     .replace(/^\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)\n/m, '');
 }
 
@@ -119,7 +124,9 @@ export function runCliInTerminal(
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output: output.replace(/\r\n/g, '\n') }));
+    child.once('close', (code) =>
+      resolve({ code, output: withoutExperimentalWarnings(output.replace(/\r\n/g, '\n')) }),
+    );
   });
 }
 

@@ -6,11 +6,12 @@
  * file, its own MikroORM entity and configuration, and what `schema:update` does.
  */
 import { expect } from 'chai';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { codeBlocks } from '../docs/code-blocks.js';
 import { ROOT } from '../helpers/processes.js';
 
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -55,8 +56,8 @@ export const MIKRO_ORM_VERSIONS: MikroOrmVersion[] = [
 /** The application's own @mikro-orm packages: what the package needs, with the SQLite driver only. */
 export const APPLICATION_MIKRO_ORM = ['core', 'knex', 'migrations', 'sqlite'].map((name) => `@mikro-orm/${name}`);
 
-/** The application's development dependencies, at this checkout's versions (in the npm cache). */
-const APPLICATION_DEV_DEPENDENCIES = ['tsx', 'typescript'];
+/** The application's development dependencies as the README's lines name them, at this checkout's versions (in the npm cache). */
+const APPLICATION_DEV_DEPENDENCIES = ['tsx', 'typescript', '@types/express'];
 
 /** The native modules the package installs, and the binding each compiles on install. */
 const NATIVE = [
@@ -125,6 +126,8 @@ async function install(version: MikroOrmVersion): Promise<string> {
         express: manifest.peerDependencies['express'],
         // The application's own structured logger, handed to the package as auth.logger.
         pino: manifest.devDependencies['pino'],
+        // The README's MikroORM 6 line names argon2: Node 20 has no crypto.argon2.
+        argon2: manifest.devDependencies['argon2'],
         ...Object.fromEntries(APPLICATION_MIKRO_ORM.map((name) => [name, version.version])),
       },
       devDependencies: Object.fromEntries(
@@ -269,6 +272,38 @@ export async function mikroOrmCopies(modules: string): Promise<Record<string, st
   };
   await walk(modules);
   return copies;
+}
+
+/** The README's quick start, running: its server process and what it has printed so far. */
+export interface QuickStart {
+  server: ChildProcess;
+  output(): string;
+}
+
+/**
+ * Saves the README's quick start as it is in `dir` as quick-start.ts, on `port`, and runs
+ * `node <nodeArgs> quick-start.ts` there until it prints "Listening on" (an error if it exits or takes a minute).
+ */
+export async function startQuickStart(dir: string, port: number, nodeArgs: string[] = []): Promise<QuickStart> {
+  const quickStart = codeBlocks(await readFile(join(ROOT, 'README.md'), 'utf8')).find(
+    (block) => /^ts\b/.test(block.info) && block.code.includes('new ServiceAuth(app)'),
+  )!;
+  await writeFile(join(dir, 'quick-start.ts'), quickStart.code.replaceAll('3000', String(port)));
+  const server = spawn(process.execPath, [...nodeArgs, 'quick-start.ts'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (const deadline = Date.now() + 60_000; !output.includes('Listening on');) {
+    if (Date.now() > deadline || server.exitCode !== null) {
+      server.kill();
+      throw new Error(`the quick start did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { server, output: () => output };
 }
 
 /** Runs `node <args>` in `cwd` to completion. */

@@ -8,15 +8,15 @@
  * range and once on the lowest, one installation each, both made at once.
  */
 import { expect } from 'chai';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { existsSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { codeBlocks } from '../docs/code-blocks.js';
 import { describeOnMikroOrm6 } from '../helpers/orm.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT } from '../helpers/processes.js';
+import { APPLICATION_COMPILER_OPTIONS } from '../helpers/tsconfig.js';
 import {
   APPLICATION_MIKRO_ORM,
   CLI,
@@ -27,6 +27,7 @@ import {
   NPM,
   removeApplications,
   run,
+  startQuickStart,
   writeApplicationFiles,
 } from './application.js';
 
@@ -87,6 +88,33 @@ describe('the published package', function () {
     expect(missing).to.deep.equal([]);
   });
 
+  it('publishes declarations that name no @mikro-orm package but core, from every entry point, so that an application on either major compiles with skipLibCheck off', () => {
+    // Every declaration file the entry points reach, through their relative imports.
+    const seen = new Set<string>();
+    const queue = [
+      manifest.types,
+      ...Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [] : [target['types']!])),
+    ]
+      .filter(Boolean)
+      .map((path) => join(ROOT, path));
+    const named: string[] = [];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()\s*['"]([^'"]+)['"]/g)) {
+        if (specifier!.startsWith('.')) {
+          const path = join(dirname(file), specifier!.replace(/\.js$/, '.d.ts'));
+          queue.push(existsSync(path) ? path : join(dirname(file), specifier!, 'index.d.ts'));
+        } else if (/^(@mikro-orm\/(?!core$)|knex$|kysely$)/.test(specifier!)) {
+          named.push(`${posix.relative(ROOT, file)} names ${specifier}`);
+        }
+      }
+    }
+    expect(seen.size, 'declaration files reached').to.be.above(50);
+    expect(named).to.deep.equal([]);
+  });
+
   it('is built with its bin executable, so that npx service-auth runs in the repository itself', () => {
     // tsc writes files without the execute bit; npm sets it only when it installs the package.
     for (const bin of Object.values(manifest.bin))
@@ -141,12 +169,14 @@ describe('the published package', function () {
     const optional = Object.entries(manifest.peerDependenciesMeta ?? {})
       .filter(([, meta]) => meta.optional)
       .map(([name]) => name);
-    // The drivers, and the SQL layer of each major: knex (MikroORM 6 only), @mikro-orm/sql (7 only).
+    // The drivers, the SQL layer of each major: knex (MikroORM 6 only), @mikro-orm/sql (7 only), and
+    // argon2, for a Node without crypto.argon2 (20, 22).
     expect(optional.sort()).to.deep.equal([
       '@mikro-orm/knex',
       '@mikro-orm/postgresql',
       '@mikro-orm/sql',
       '@mikro-orm/sqlite',
+      'argon2',
     ]);
     // One range for every @mikro-orm package of both majors, and one version of them all for the repository itself.
     const mikroOrm = (dependencies: Record<string, string>) =>
@@ -178,7 +208,7 @@ describe('the published package', function () {
     else expect(needs[0] * 100 + needs[1], core.engines.node).to.be.at.most(20 * 100 + 19);
   });
 
-  it("the README's install lines install the peer dependencies npm leaves to the application (express, @casl/ability, the SQLite driver), and tsx, which its quick start runs", async () => {
+  it("the README's install lines install the peer dependencies npm leaves to the application (express, @casl/ability, the SQLite driver, argon2 on Node 20), and tsx, which runs its quick start on Node 20", async () => {
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Requirements'));
     const packages = (flag: string) =>
@@ -200,7 +230,14 @@ describe('the published package', function () {
       '@mikro-orm/sqlite',
     ]);
     expect(readme).to.contain('npx tsx app.ts');
+    expect(readme).to.contain('`node app.ts`');
     expect(packages('-D '), 'npm install -D').to.include.members(['tsx', 'typescript']);
+    // argon2 where Node has no crypto.argon2: on the MikroORM 6 line (Node 20), not on the 7 one (Node 24.7+).
+    const line = (marker: RegExp) => install.split('\n').find((each) => marker.test(each)) ?? '';
+    expect(line(/# MikroORM 7\b/).split(/\s+/)).to.not.include('argon2');
+    expect(line(/# .*MikroORM 6\b/).split(/\s+/)).to.include('argon2');
+    expect(manifest.peerDependenciesMeta?.['argon2']?.optional, 'argon2: an optional peer dependency').to.equal(true);
+    expect(manifest.dependencies ?? {}).to.not.have.property('argon2');
     // Under the repository's own commands at the top, the same install line, for a reader of the package.
     const top = readme.slice(0, readme.indexOf('\n## '));
     expect(top).to.contain(`In your application: \`${/^npm install [^#\n]+?(?=\s*(#|$))/m.exec(install)![0]}\``);
@@ -214,29 +251,14 @@ describe('the published package', function () {
       let dir: string;
       let server: ChildProcess | undefined;
       let url: string;
-      let output = '';
 
       before(async () => {
         dir = await installedApplication(mikroOrm);
         const port = await freePort();
         await writeApplicationFiles(dir, port);
         url = `http://localhost:${port}`;
-        const quickStart = codeBlocks(await readFile(join(ROOT, 'README.md'), 'utf8')).find(
-          (block) => /^ts\b/.test(block.info) && block.code.includes('new ServiceAuth(app)'),
-        )!;
-        // The README's TypeScript as it is, on a free port, run with the application's tsx.
-        await writeFile(join(dir, 'quick-start.ts'), quickStart.code.replaceAll('3000', String(port)));
-        server = spawn(process.execPath, ['--import', 'tsx', 'quick-start.ts'], {
-          cwd: dir,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        for (const deadline = Date.now() + 60_000; !output.includes('Listening on');) {
-          if (Date.now() > deadline || server.exitCode !== null)
-            throw new Error(`the quick start did not start:\n${output}`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        // The README's TypeScript as it is, on a free port, run with the application's tsx (Node 20).
+        ({ server } = await startQuickStart(dir, port, ['--import', 'tsx']));
       });
       after(() => {
         server?.kill();
@@ -245,6 +267,20 @@ describe('the published package', function () {
       const json = (path: string, init: RequestInit = {}) =>
         fetch(`${url}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
       const cli = (args: string[], input = '') => run(dir, [CLI, 'auth', ...args], input);
+
+      // Once is enough: the declarations are the same for both ends of the range.
+      if (mikroOrm.name === 'newest')
+        it('type-checks the quick start against the published types, every declaration file checked (skipLibCheck off)', async () => {
+          await writeFile(
+            join(dir, 'tsconfig.json'),
+            JSON.stringify({
+              compilerOptions: { ...APPLICATION_COMPILER_OPTIONS, skipLibCheck: false },
+              files: ['quick-start.ts'],
+            }),
+          );
+          const tsc = await run(dir, ['node_modules/typescript/bin/tsc', '-p', '.']);
+          expect(tsc.stdout + tsc.stderr).to.equal('');
+        });
 
       it('installs one copy of each @mikro-orm package, the version the application asked for, and no PostgreSQL driver', async () => {
         const copies = await mikroOrmCopies(join(dir, 'node_modules'));

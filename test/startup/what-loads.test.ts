@@ -8,6 +8,7 @@
  * (fixtures/server-phases.mjs), not timed: the bench times it.
  */
 import { expect } from 'chai';
+import * as crypto from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp, PASSWORD, temporaryDatabase, temporaryDirectory } from '../helpers/app.js';
@@ -133,7 +134,6 @@ describe('What a server loads at start, and what it loads when a feature is firs
         '@mikro-orm/core',
         SQL_LAYER_PACKAGE,
         '@ucast/mongo2js',
-        'argon2',
         'express',
         'fastest-levenshtein',
         'ipaddr.js',
@@ -143,6 +143,12 @@ describe('What a server loads at start, and what it loads when a feature is firs
     );
     for (const [name, path] of Object.entries(OPTIONAL))
       expect(loaded(upTo.get('import'), path), `the import loaded ${name}`).to.equal(false);
+  });
+
+  it('hashes with Node’s own crypto.argon2 where Node has it; elsewhere loads the argon2 package at the start, not the import', () => {
+    const nodeHasArgon2 = typeof (crypto as { argon2?: unknown }).argon2 === 'function';
+    expect(loaded(upTo.get('import'), '/node_modules/argon2/'), 'the import loaded argon2').to.equal(false);
+    expect(loaded(upTo.get('ready'), '/node_modules/argon2/'), 'the start loaded argon2').to.equal(!nodeHasArgon2);
   });
 
   it("the auth routes and the rate limiter's library load with the first request to the routes; the built-in pages with the first page", () => {

@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/processes.js';
+import { APPLICATION_COMPILER_OPTIONS } from '../helpers/tsconfig.js';
 
 const TYPED = `
 import express, { type Request } from 'express';
@@ -115,10 +116,7 @@ async function typeCheck(source: string): Promise<string> {
       join(dir, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
+          ...APPLICATION_COMPILER_OPTIONS,
           skipLibCheck: true,
           types: ['node'],
           typeRoots: [join(modules, '@types')],
