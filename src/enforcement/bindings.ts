@@ -34,3 +34,21 @@ export function unread(entity: unknown): unknown {
   if (entity !== null && typeof entity === 'object') UNREAD.add(entity);
   return entity;
 }
+
+/** EntityManagers whose getContext answers themselves, so that get/setTransactionContext reach their own (private on 7). */
+const OWN = new WeakSet<object>();
+
+/** `work` with `em.getContext()` answering `em` itself. */
+export function asItself<T>(em: object, work: () => T): T {
+  OWN.add(em);
+  try {
+    return work();
+  } finally {
+    OWN.delete(em);
+  }
+}
+
+/** Whether `em` is in `asItself`. */
+export function answersItself(em: object): boolean {
+  return OWN.has(em);
+}

@@ -22,7 +22,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AuthError } from '../errors.js';
 import { readCondition } from './access-conditions.js';
-import { bind, bindingOf, unread, type Binding } from './bindings.js';
+import { answersItself, asItself, bind, bindingOf, unread, type Binding } from './bindings.js';
 import { withReadConditions } from './collection-operators.js';
 import { assertLockable, countByAsMikroOrm } from './mikro-orm-work.js';
 import type { Cached, Overridden } from './entity-manager-methods.js';
@@ -42,17 +42,6 @@ import {
 const CONSTRUCTED = new WeakSet<object>();
 /** The bound fork of an EntityManager that joins an application's transaction, by that transaction's EntityManager. */
 const JOINED = new WeakMap<object, WeakMap<object, Overridden>>();
-/** EntityManagers whose getContext answers themselves, so that get/setTransactionContext reach their own (private on 7). */
-const OWN = new WeakSet<object>();
-function asItself<T>(em: object, work: () => T): T {
-  OWN.add(em);
-  try {
-    return work();
-  } finally {
-    OWN.delete(em);
-  }
-}
-
 type Base = new (...args: never[]) => SqlEntityManager;
 
 const subclasses = new WeakMap<object, Base>();
@@ -107,7 +96,7 @@ function subclassOf(Base: Base): Base {
     /** Itself, never a RequestContext's EntityManager (MikroORM runs every method on `getContext()`), nor an unbound transaction's. */
     override getContext(validate?: boolean): Overridden {
       const binding = bindingOf(this);
-      if (OWN.has(this)) return this;
+      if (answersItself(this)) return this;
       if (!binding) return super.getContext(validate);
       const context = super.getContext(false);
       // Its own transaction's fork is bound as it is; a RequestContext's EntityManager is never used.
