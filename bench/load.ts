@@ -96,7 +96,9 @@ export async function ratios(
       runs[index]!.push(await throughput(settings, cpu, targets[index]!.url, targets[index]!.headers));
     }
   }
-  const baseRuns = Array.from({ length: settings.rounds }, (_, round) => mean(runs.slice(0, bases.length).map((r) => r[round]!)));
+  const baseRuns = Array.from({ length: settings.rounds }, (_, round) =>
+    mean(runs.slice(0, bases.length).map((r) => r[round]!)),
+  );
   return runs.slice(bases.length).map((route) => ({
     ratio: median(route.map((run, round) => run.rps / baseRuns[round]!.rps)),
     route: mean(route),

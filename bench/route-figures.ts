@@ -59,10 +59,12 @@ export async function orgRouteFigure(
   const org = (route: string) => ({ url: `${base}/orgs/${BENCH_ORG}/${route}`, headers: cookie });
   // Express tries each route in turn: the unguarded one, registered both before and after the
   // guarded one (bench/org-routes.ts), counts as their mean, so that neither side pays for its place.
-  const [guarded, sessionOnly] = await ratios(settings, cpu, [org('open'), org('open-after')], [
-    org('guarded'),
-    { url: `${base}/session`, headers: cookie },
-  ]);
+  const [guarded, sessionOnly] = await ratios(
+    settings,
+    cpu,
+    [org('open'), org('open-after')],
+    [org('guarded'), { url: `${base}/session`, headers: cookie }],
+  );
   const detail = `${versus(guarded!)}; the session guard alone (loginRequired) instead: ${sessionOnly!.ratio.toFixed(2)}`;
   return atLeast('route in an organization (orgRequired + require) ÷ unguarded', guarded!.ratio, 0.9, detail);
 }
