@@ -21,7 +21,11 @@ describe('CLI: --app loads the application, whose configuration and event handle
   let held: Server;
   const results: Record<string, CliResult> = {};
 
-  before(async () => {
+  before(async function () {
+    // Ten CLI processes, eight of them at once, two under tsx: about 30 s of CPU on two cores, so
+    // more than mocha's 60 s for one test whenever the machine is busy with other work (seen at a
+    // load average of 15, twice). The hook's own bound is sized for its work.
+    this.timeout(180_000);
     database = await temporaryDatabase();
     traceDir = await temporaryDirectory();
     trace = join(traceDir, 'events.log');
