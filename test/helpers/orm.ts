@@ -31,12 +31,6 @@ export function describeOnMikroOrm7(title: string, reason: string, suite: (this:
   else describe(title, () => it.skip(`runs on MikroORM 7 only: ${reason}`));
 }
 
-/** `it(title, test)` on MikroORM 6; on 7, pending, its title saying why it runs on 6 only. */
-export function itOnMikroOrm6(title: string, reason: string, test: () => Promise<void>): void {
-  if (MIKRO_ORM_MAJOR < 7) it(title, test);
-  else it.skip(`${title} (runs on MikroORM 6 only: ${reason})`);
-}
-
 /** The SQLite driver of the installed MikroORM (`@mikro-orm/sqlite`'s on 6, `@mikro-orm/sql`'s on 7). */
 export const SqliteDriver = await sqlLayer.sqliteDriver();
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { codeBlocks } from '../docs/code-blocks.js';
 import { ROOT } from '../helpers/processes.js';
+import { APPLICATION_COMPILER_OPTIONS } from '../helpers/tsconfig.js';
 
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -322,4 +323,22 @@ export function run(
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Type-checks `dir`'s quick-start.ts against the declarations installed there, every declaration
+ * file checked (skipLibCheck off); answers what tsc printed ('' when it passes).
+ */
+export async function typeCheckQuickStart(dir: string): Promise<string> {
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { ...APPLICATION_COMPILER_OPTIONS, skipLibCheck: false },
+      files: ['quick-start.ts'],
+    }),
+  );
+  return promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], { cwd: dir }).then(
+    ({ stdout, stderr }) => stdout + stderr,
+    (failed: { stdout: string; stderr: string }) => failed.stdout + failed.stderr,
+  );
 }
