@@ -38,6 +38,7 @@ const PROBLEMS = {
   too_many_organizations: [409, 'Too many organizations'],
   last_sign_in_method: [409, 'Last sign-in method'],
   identity_in_use: [409, 'Identity linked to another account'],
+  row_changed: [409, 'Row changed since read'],
   payload_too_large: [413, 'Payload Too Large'],
   invalid_email: [422, 'Invalid email'],
   password_rules: [422, 'Password rules not met'],

@@ -5,6 +5,7 @@
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { AccessDeps, Bound } from './access-conditions.js';
+import { conditionWrites } from './conditional-writes.js';
 import { enforcedFork } from './entity-manager.js';
 import { FlushCheck } from './flush-check.js';
 
@@ -43,7 +44,10 @@ export class Enforcement {
     });
     this.open = new Set(names);
     // One check per ORM, however many ServiceAuth instances enforce on it: it decides by each flush's own binding.
-    if (!checked.has(orm)) orm.em.getEventManager().registerSubscriber(new FlushCheck(orm));
+    if (!checked.has(orm)) {
+      orm.em.getEventManager().registerSubscriber(new FlushCheck(orm));
+      conditionWrites(orm);
+    }
     checked.add(orm);
   }
 

@@ -32,8 +32,9 @@ import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { checkCascades } from './cascades.js';
 import { checkCollections } from './collection-changes.js';
 import { bindingOf, type Binding } from './bindings.js';
+import { readableReferences } from './readable-references.js';
 import { refusal } from './refusals.js';
-import { ACTIONS, rowsAsTheyAre, ruleHints, TO_ONE, type Action, type Row } from './rows-as-they-were.js';
+import { ACTIONS, rowsAsTheyAre, ruleReads, TO_ONE, type Action, type Row } from './rows-as-they-were.js';
 
 export class FlushCheck implements EventSubscriber {
   constructor(private readonly orm: MikroORM) {}
@@ -61,11 +62,16 @@ export class FlushCheck implements EventSubscriber {
       if (!check) checks.set(key, (check = new EntityCheck(binding, plain, meta, action, created)));
       return check;
     };
-    for (const change of changeSets) {
+    let last: { meta: object; action: Action; check: EntityCheck } | undefined;
+    for (let i = 0; i < changeSets.length; i++) {
+      const change = changeSets[i]!;
       const action = ACTIONS[change.type];
+      if (!action) continue;
+      // Rows of one entity and action come together: their check is looked up once for them all.
+      if (last?.meta !== change.meta || last.action !== action)
+        last = { meta: change.meta, action, check: checkOf(change.meta as EntityMetadata, action) };
       // Synchronous unless the row sets a relation, which is read: no promise per row of a large flush.
-      const deciding =
-        action && checkOf(change.meta as EntityMetadata, action).run(change, before.get(change.entity) ?? null);
+      const deciding = last.check.run(change, before[i] ?? null);
       if (deciding) await deciding;
     }
     await readableReferences(em, changeSets, created);
@@ -81,6 +87,11 @@ const unwrapped = (value: unknown): unknown => (Reference.isReference(value) ? v
 class EntityCheck {
   private readonly type: string;
   private readonly hints: string[];
+  /** The properties the rules for this action read: a change to none of them decides as the row as it was. */
+  private readonly read: ReadonlySet<string>;
+  private readonly readList: readonly string[];
+  /** The last row decided on, and the fields allowed on it. */
+  private allowed: { row: Row; fields: Set<string | undefined> } | undefined;
   private readonly tenantField: string | undefined;
   private readonly deciders = new Map<string | undefined, (row: Row) => boolean>();
 
@@ -92,7 +103,9 @@ class EntityCheck {
     private readonly created: ReadonlySet<object>,
   ) {
     this.type = meta.className;
-    this.hints = ruleHints(binding, meta, action);
+    ({ hints: this.hints } = ruleReads(binding, meta, action));
+    this.readList = ruleReads(binding, meta, action).props;
+    this.read = new Set(this.readList);
     const tenant = binding.bound.org !== undefined && isTenantEntity(binding, meta);
     this.tenantField = tenant ? binding.tenant.fieldOf(this.type) : undefined;
   }
@@ -103,8 +116,8 @@ class EntityCheck {
     const payload = change.payload as Row;
     if (tenantField && action !== 'delete') this.stayInOrg(tenantField, change.entity as Row, payload);
     // MikroORM writes by the key the row had (a mere reference's new key it drops silently): a new one is refused.
-    const moved =
-      action !== 'create' && String(change.getPrimaryKey()) !== String(helper(change.entity).getPrimaryKey());
+    const [was, is] = action === 'create' ? [] : [change.getPrimaryKey(), helper(change.entity).getPrimaryKey()];
+    const moved = was !== is && String(was) !== String(is);
     const key =
       this.meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ??
       (moved ? this.meta.primaryKeys[0] : undefined);
@@ -120,6 +133,8 @@ class EntityCheck {
     }
     if (action === 'delete') return this.decideAll(before, [undefined]);
     this.decideAll(before, fields);
+    // The rules read none of the changed fields: on the row as it will be, they decide as they just did.
+    if (!fields.some((field) => this.read.has(field))) return;
     return this.onAfter(change, before, fields);
   }
 
@@ -147,7 +162,14 @@ class EntityCheck {
   }
 
   decideAll(row: Row, fields: (string | undefined)[]): void {
-    for (const field of fields) if (!this.deciderOf(field)(row)) throw refusal(this.action, this.type, field);
+    // Rows holding the same values where the rules read (often all of a large flush's) get the same answers.
+    const same = this.allowed !== undefined && this.readList.every((name) => row[name] === this.allowed!.row[name]);
+    if (!same) this.allowed = { row, fields: new Set() };
+    for (const field of fields) {
+      if (this.allowed!.fields.has(field)) continue;
+      if (!this.deciderOf(field)(row)) throw refusal(this.action, this.type, field);
+      this.allowed!.fields.add(field);
+    }
   }
 
   /** The same decision as the guards' (`decide`), its rules looked up once per field for the whole flush. */
@@ -205,33 +227,5 @@ class EntityCheck {
       populate: populate as never,
       filters: false,
     });
-  }
-}
-
-/** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
-async function readableReferences(
-  em: EntityManager,
-  changeSets: ChangeSet<object>[],
-  created: ReadonlySet<object>,
-): Promise<void> {
-  const wanted = new Map<string, { keys: Set<unknown>; owner: string; field: string }>();
-  for (const change of changeSets) {
-    if (change.type !== 'create' && change.type !== 'update') continue;
-    for (const name of Object.keys(change.payload)) {
-      const prop = change.meta.properties[name as never] as { kind: string; name: string } | undefined;
-      if (!prop || !TO_ONE.includes(prop.kind)) continue;
-      const value = (change.entity as Row)[name];
-      const target = Reference.isReference(value) ? value.unwrap() : value;
-      if (!target || !Utils.isEntity(target) || created.has(target)) continue;
-      const targetName = helper(target).__meta.className;
-      const entry = wanted.get(targetName) ?? { keys: new Set(), owner: change.meta.className, field: name };
-      entry.keys.add(helper(target).getPrimaryKey());
-      wanted.set(targetName, entry);
-    }
-  }
-  for (const [targetName, { keys, owner, field }] of wanted) {
-    const primaryKey = em.getMetadata().find(targetName)!.primaryKeys[0]!;
-    const found = await em.count(targetName, { [primaryKey]: { $in: [...keys] } } as never, { flushMode: 'commit' });
-    if (found !== keys.size) throw refusal('set', owner, field, `names a ${targetName} that you cannot read`);
   }
 }

@@ -11,6 +11,7 @@ import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { sqlLayer } from '../storage/sql-layer.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { readByItself, type Binding } from './bindings.js';
+import { expecting } from './conditional-writes.js';
 
 export type Row = Record<string, unknown>;
 export type Action = 'create' | 'update' | 'delete';
@@ -25,7 +26,7 @@ export const ACTIONS: Record<string, Action> = {
 export const TO_ONE: string[] = [ReferenceKind.MANY_TO_ONE, ReferenceKind.ONE_TO_ONE];
 
 /** What the rules for `action` on `meta`'s rows read: the relations they follow, and the properties of the row itself. */
-interface RuleReads {
+export interface RuleReads {
   hints: string[];
   props: string[];
 }
@@ -35,7 +36,7 @@ export function ruleHints(binding: Binding, meta: EntityMetadata, action: Action
   return ruleReads(binding, meta, action).hints;
 }
 
-function ruleReads(binding: Binding, meta: EntityMetadata, action: Action): RuleReads {
+export function ruleReads(binding: Binding, meta: EntityMetadata, action: Action): RuleReads {
   const ability = decidingAbility(binding, binding.bound, meta);
   const key = `${action} ${meta.className}`;
   let known = readsOf.get(ability);
@@ -81,23 +82,24 @@ export async function rowsAsTheyAre(
   binding: Binding,
   plain: () => EntityManager,
   changeSets: ChangeSet<object>[],
-): Promise<Map<object, Row>> {
-  const byType = new Map<string, { meta: EntityMetadata; changes: ChangeSet<object>[]; hints: Set<string> }>();
-  for (const change of changeSets) {
+): Promise<(Row | undefined)[]> {
+  const byType = new Map<string, { meta: EntityMetadata; indexes: number[]; hints: Set<string> }>();
+  changeSets.forEach((change, i) => {
     const action = ACTIONS[change.type];
-    if (action !== 'update' && action !== 'delete') continue;
+    if (action !== 'update' && action !== 'delete') return;
     const meta = change.meta as EntityMetadata;
-    if (binding.open.has(meta.className)) continue;
+    if (binding.open.has(meta.className)) return;
     let entry = byType.get(meta.className);
-    if (!entry) byType.set(meta.className, (entry = { meta, changes: [], hints: new Set<string>() }));
-    entry.changes.push(change);
-  }
-  const rows = new Map<object, Row>();
-  for (const [type, { meta, changes: all, hints }] of byType) {
+    if (!entry) byType.set(meta.className, (entry = { meta, indexes: [], hints: new Set<string>() }));
+    entry.indexes.push(i);
+  });
+  // By the index of each change set (a row is not looked up by its entity: a flush of many rows asks for each).
+  const rows: (Row | undefined)[] = new Array(changeSets.length);
+  for (const [type, { meta, indexes, hints }] of byType) {
     if (meta.primaryKeys.length !== 1)
       throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
     const read = new Set<string>();
-    for (const action of new Set(all.map((change) => ACTIONS[change.type]!))) {
+    for (const action of new Set(indexes.map((i) => ACTIONS[changeSets[i]!.type]!))) {
       const reads = ruleReads(binding, meta, action);
       for (const hint of reads.hints) hints.add(hint);
       for (const name of reads.props) read.add(name);
@@ -105,28 +107,42 @@ export async function rowsAsTheyAre(
     // The decision reads these columns of the row, and the tenant field: only they need be as req.em read them.
     if (binding.bound.org && isTenantEntity(binding, meta)) read.add(binding.tenant.fieldOf(type));
     const decisive = hints.size === 0 ? columnsOf(meta).filter((prop) => read.has(prop.name)) : [];
-    const now = await columnsAsTheyAre(plain() as SqlEntityManager, meta, all, decisive);
-    const changes = all.filter((change) => {
+    // A row req.em read itself is decided on as it read it, and written only if it still is so (conditional-writes.ts).
+    const expect = hints.size === 0 && decisive.every(conditionable) ? expecting(meta, decisive) : undefined;
+    if (expect) {
+      for (const i of indexes) {
+        const change = changeSets[i]!;
+        const known = asRead(change, decisive);
+        if (known && expect(change.getPrimaryKey(), known)) rows[i] = known;
+      }
+    }
+    const unsure = indexes.filter((i) => rows[i] === undefined).map((i) => changeSets[i]!);
+    if (unsure.length === 0) continue;
+    const now = await columnsAsTheyAre(plain() as SqlEntityManager, meta, unsure, decisive);
+    const byEntity = new Map<object, Row>();
+    const changes = unsure.filter((change) => {
       const current = now.get(change.entity);
       if (!current) return false;
       const known = hints.size === 0 ? asRead(change, decisive) : undefined;
       const same = (prop: EntityMetadata['props'][number]): boolean =>
         Utils.equals(known?.[prop.name], current[prop.name]);
-      if (known && decisive.every(same)) rows.set(change.entity, known);
-      return !rows.has(change.entity);
+      if (known && decisive.every(same)) byEntity.set(change.entity, known);
+      return !byEntity.has(change.entity);
     });
-    if (changes.length === 0) continue;
-    const primaryKey = meta.primaryKeys[0]!;
-    const keys = changes.map((change) => change.getPrimaryKey());
-    const found = await plain().find(type, { [primaryKey]: { $in: keys } } as never, {
-      populate: [...hints] as never,
-      filters: false,
-    });
-    const byKey = new Map(found.map((row) => [String(helper(row).getPrimaryKey()), row as Row]));
-    for (const change of changes) {
-      const row = byKey.get(String(change.getPrimaryKey()));
-      if (row) rows.set(change.entity, row);
+    if (changes.length > 0) {
+      const primaryKey = meta.primaryKeys[0]!;
+      const keys = changes.map((change) => change.getPrimaryKey());
+      const found = await plain().find(type, { [primaryKey]: { $in: keys } } as never, {
+        populate: [...hints] as never,
+        filters: false,
+      });
+      const byKey = new Map(found.map((row) => [String(helper(row).getPrimaryKey()), row as Row]));
+      for (const change of changes) {
+        const row = byKey.get(String(change.getPrimaryKey()));
+        if (row) byEntity.set(change.entity, row);
+      }
     }
+    for (const i of indexes) rows[i] ??= byEntity.get(changeSets[i]!.entity);
   }
   return rows;
 }
@@ -167,6 +183,12 @@ async function columnsAsTheyAre(
 
 const isColumn = (prop: EntityMetadata['props'][number]): boolean =>
   prop.kind === ReferenceKind.SCALAR || (TO_ONE.includes(prop.kind) && prop.owner);
+
+/** A column whose value req.em holds as the database does, so a write can be conditioned on it: no conversion, one column. */
+const conditionable = (prop: EntityMetadata['props'][number]): boolean =>
+  !prop.customType &&
+  prop.fieldNames.length === 1 &&
+  (prop.kind === ReferenceKind.SCALAR || !prop.targetMeta?.compositePK);
 
 const columns = new WeakMap<EntityMetadata, EntityMetadata['props']>();
 

@@ -7,6 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactionEventBroadcaster } from '@mikro-orm/core';
+import { withExpectations } from './conditional-writes.js';
 import type { Overridden } from './entity-manager-methods.js';
 
 /** Set while MikroORM itself uses the connection for a flush or a transaction of req.em. */
@@ -29,17 +30,20 @@ export function asCaller<T>(work: () => T): T {
 
 /** `flush` (MikroORM's own) in `em`'s transaction, or one of its own, so the check and the writes see the same rows. */
 export async function flushInTransaction(em: Overridden, flush: () => Promise<void>): Promise<void> {
-  await asMikroOrm(async () => {
-    if (em.isInTransaction() || em.disableTransactions) return flush();
-    await em.begin();
-    try {
-      await flush();
-      // What `commit()` does, without the second flush it starts with (all is flushed).
-      await em.getConnection('write').commit(em.getTransactionContext(), new TransactionEventBroadcaster(em as never));
-      em.resetTransactionContext();
-    } catch (error) {
-      await em.rollback();
-      throw error;
-    }
-  });
+  // Its own expectations (conditional-writes.ts): the rows decided on as req.em read them, which its writes must find so.
+  await asMikroOrm(() => withExpectations(() => flushIn(em, flush)));
+}
+
+async function flushIn(em: Overridden, flush: () => Promise<void>): Promise<void> {
+  if (em.isInTransaction() || em.disableTransactions) return flush();
+  await em.begin();
+  try {
+    await flush();
+    // What `commit()` does, without the second flush it starts with (all is flushed).
+    await em.getConnection('write').commit(em.getTransactionContext(), new TransactionEventBroadcaster(em as never));
+    em.resetTransactionContext();
+  } catch (error) {
+    await em.rollback();
+    throw error;
+  }
 }

@@ -1,0 +1,191 @@
+/**
+ * req.em's writes of rows it read itself: decided on as it read them, with no read before the
+ * write, and written only where the row still holds, in the columns the rules read, what was
+ * decided on (src/enforcement/conditional-writes.ts). On SQLite in memory, and on PostgreSQL when
+ * SERVICE_AUTH_TEST_DATABASE_URL is set, where another transaction changes a row while req.em's
+ * write waits for it.
+ */
+import { defineEntity, MikroORM, type Options } from '@mikro-orm/core';
+import { expect } from 'chai';
+import { AuthError } from '../../src/errors.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createSchema, onStatement, sqliteDefaults } from '../helpers/orm.js';
+import { createPostgresDatabase, describePostgres } from '../helpers/services.js';
+
+const p = defineEntity.properties;
+const Ticket = defineEntity({
+  name: 'Ticket',
+  tableName: 'conditional_tickets',
+  properties: {
+    id: p.integer().primary(),
+    owner_id: p.integer(),
+    team: p.string(),
+    title: p.string(),
+    note: p.string().nullable(),
+  },
+});
+
+/** The error a flush ended with, or undefined. */
+const failure = (flush: Promise<void>): Promise<unknown> =>
+  flush.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+
+function suite(open: () => Promise<{ options: Options; drop(): Promise<void> }>, concurrent = false): void {
+  let t: TestApp;
+  let orm: MikroORM;
+  let drop: () => Promise<void>;
+  let statements: string[] = [];
+  const ada = { id: 1, email: 'ada@example.com', roles: ['member'] };
+
+  const rows = async (): Promise<string[]> =>
+    (await orm.em.fork().find(Ticket, {}, { orderBy: { id: 'asc' } })).map(
+      (row) => `${row.id}:${row.owner_id}:${row.team}:${row.title}`,
+    );
+
+  before(async () => {
+    t = await createTestApp({ SERVICE_AUTH_RATE_LIMIT_ENABLED: false });
+    const database = await open();
+    drop = database.drop;
+    orm = await MikroORM.init({ ...database.options, entities: [Ticket], debug: false });
+    await createSchema(orm);
+    // Her own tickets of team red: read, retitle, delete. The rules read owner_id and team, never title or note.
+    t.auth.defineRole('member', [
+      { action: ['read', 'delete'], subject: 'Ticket', conditions: { owner_id: '${user.id}', team: 'red' } },
+      { action: 'update', subject: 'Ticket', fields: ['title'], conditions: { owner_id: '${user.id}', team: 'red' } },
+    ]);
+    t.auth.enforce(orm);
+    await onStatement(orm.em, (sql) => void statements.push(sql));
+  });
+  beforeEach(async () => {
+    const em = orm.em.fork();
+    await em.nativeDelete(Ticket, {});
+    for (const id of [1, 2, 3]) await em.insert(Ticket, { id, owner_id: 1, team: 'red', title: `t${id}` });
+    statements = [];
+  });
+  after(async () => {
+    await orm?.close();
+    await t?.auth.close();
+    await drop?.();
+  });
+
+  it('a flush of rows it read runs no read: its UPDATE names the values decided on', async () => {
+    const em = t.auth.em(ada);
+    const tickets = await em.find(Ticket, {}, { orderBy: { id: 'asc' } });
+    for (const ticket of tickets) ticket.title += ' edited';
+    statements = [];
+    await em.flush();
+    const run = statements.filter((sql) => !/^(begin|commit|savepoint|release)/i.test(sql.trim()));
+    expect(run, run.join('\n')).to.have.length(1);
+    expect(run[0])
+      .to.match(/^update/i)
+      .and.match(/owner_id.*team|team.*owner_id/);
+    expect(await rows()).to.deep.equal(['1:1:red:t1 edited', '2:1:red:t2 edited', '3:1:red:t3 edited']);
+  });
+
+  it('a row another writer moved out of reach meanwhile: 409 row_changed, and nothing of the flush is written', async () => {
+    for (const count of [1, 3]) {
+      // One row (MikroORM's single UPDATE) and three (its batch): the same answer.
+      const em = t.auth.em(ada);
+      const tickets = await em.find(Ticket, { id: { $lte: count } }, { orderBy: { id: 'asc' } });
+      await orm.em.fork().nativeUpdate(Ticket, 1, { team: 'blue' });
+      for (const ticket of tickets) ticket.title = 'edited';
+      const error = await failure(em.flush());
+      expect(error).to.be.instanceOf(AuthError).with.property('code', 'row_changed');
+      expect((error as AuthError).status).to.equal(409);
+      expect(await rows()).to.deep.equal(['1:1:blue:t1', '2:1:red:t2', '3:1:red:t3']);
+      await orm.em.fork().nativeUpdate(Ticket, 1, { team: 'red' });
+    }
+  });
+
+  it('a row deleted meanwhile, and a delete of a row moved meanwhile: 409 row_changed, nothing written', async () => {
+    const em = t.auth.em(ada);
+    const tickets = await em.find(Ticket, {}, { orderBy: { id: 'asc' } });
+    await orm.em.fork().nativeDelete(Ticket, 3);
+    for (const ticket of tickets) ticket.title = 'edited';
+    expect(await failure(em.flush())).to.have.property('code', 'row_changed');
+    expect(await rows()).to.deep.equal(['1:1:red:t1', '2:1:red:t2']);
+    const deleting = t.auth.em(ada);
+    const doomed = await deleting.find(Ticket, {}, { orderBy: { id: 'asc' } });
+    await orm.em.fork().nativeUpdate(Ticket, 2, { owner_id: 2 });
+    for (const ticket of doomed) deleting.remove(ticket);
+    expect(await failure(deleting.flush())).to.have.property('code', 'row_changed');
+    expect(await rows()).to.deep.equal(['1:1:red:t1', '2:2:red:t2']);
+  });
+
+  it('a change meanwhile to a column the rules do not read does not stop the write', async () => {
+    const em = t.auth.em(ada);
+    const ticket = await em.findOneOrFail(Ticket, 2);
+    await orm.em.fork().nativeUpdate(Ticket, 2, { note: 'from elsewhere' });
+    ticket.title = 'edited';
+    await em.flush();
+    const row = await orm.em.fork().findOneOrFail(Ticket, 2);
+    expect([row.title, row.note]).to.deep.equal(['edited', 'from elsewhere']);
+  });
+
+  it('rows it read and rows it was handed in one flush: the handed one is read and decided on as it is', async () => {
+    const em = t.auth.em(ada);
+    const read = await em.findOneOrFail(Ticket, 1);
+    // Merged, not read: req.em decides on the row as the database holds it, which someone else moved to team blue.
+    await orm.em.fork().nativeUpdate(Ticket, 3, { team: 'blue' });
+    const handed = em.merge(Ticket, { id: 3, owner_id: 1, team: 'red', title: 't3' });
+    read.title = 'edited';
+    handed.title = 'edited';
+    const error = await failure(em.flush());
+    expect(error).to.be.instanceOf(AuthError).with.property('code', 'forbidden');
+    expect(await rows()).to.deep.equal(['1:1:red:t1', '2:1:red:t2', '3:1:blue:t3']);
+    // Back in reach: both written, the read one conditionally, the handed one after its read.
+    await orm.em.fork().nativeUpdate(Ticket, 3, { team: 'red' });
+    const again = t.auth.em(ada);
+    (await again.findOneOrFail(Ticket, 1)).title = 'again';
+    again.merge(Ticket, { id: 3, owner_id: 1, team: 'red', title: 't3' }).title = 'again';
+    await again.flush();
+    expect(await rows()).to.deep.equal(['1:1:red:again', '2:1:red:t2', '3:1:red:again']);
+  });
+
+  if (concurrent) {
+    it('a row another transaction moves while the write waits for its lock: 409 row_changed', async () => {
+      const em = t.auth.em(ada);
+      const ticket = await em.findOneOrFail(Ticket, 1);
+      ticket.title = 'edited';
+      let flushing: Promise<unknown> | undefined;
+      await orm.em.fork().transactional(async (other) => {
+        await other.nativeUpdate(Ticket, 1, { team: 'blue' });
+        // req.em's UPDATE waits for the row; PostgreSQL then applies its condition to the row as committed.
+        flushing = failure(em.flush());
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      });
+      expect(await flushing)
+        .to.be.instanceOf(AuthError)
+        .with.property('code', 'row_changed');
+      expect((await rows())[0]).to.equal('1:1:blue:t1');
+    });
+  }
+
+  it("the application's own EntityManager writes as MikroORM does", async () => {
+    const em = t.auth.em(ada);
+    const ticket = await em.findOneOrFail(Ticket, 1);
+    ticket.title = 'edited';
+    await em.flush();
+    // Its own flush, of a row req.em expected things of a moment ago: no condition, no refusal.
+    const own = orm.em.fork();
+    const same = await own.findOneOrFail(Ticket, 1);
+    await orm.em.fork().nativeUpdate(Ticket, 1, { team: 'blue' });
+    same.title = 'own';
+    await own.flush();
+    expect((await rows())[0]).to.equal('1:1:blue:own');
+  });
+}
+
+describe('req.em: conditional writes [SQLite]', () => {
+  suite(async () => ({ options: sqliteDefaults(':memory:'), drop: async () => {} }));
+});
+
+describePostgres('req.em: conditional writes', () => {
+  suite(async () => {
+    const { url, drop } = await createPostgresDatabase();
+    const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+    return { options: { driver: PostgreSqlDriver, clientUrl: url } as Options, drop };
+  }, true);
+});
