@@ -52,8 +52,9 @@ export class FlushCheck implements EventSubscriber {
       return fork;
     };
     const changeSets = uow.getChangeSets();
-    const created = new Set(changeSets.filter((change) => change.type === 'create').map((change) => change.entity));
-    const before = await rowsAsTheyAre(binding, plain, changeSets);
+    const created = new Set<object>();
+    for (const change of changeSets) if (change.type === 'create') created.add(change.entity);
+    const { rows: before, keys } = await rowsAsTheyAre(binding, plain, changeSets);
     // One check per entity and action: the rules, the relations they follow and their deciders are looked up once.
     const checks = new Map<string, EntityCheck>();
     const checkOf = (meta: EntityMetadata, action: Action): EntityCheck => {
@@ -71,7 +72,7 @@ export class FlushCheck implements EventSubscriber {
       if (last?.meta !== change.meta || last.action !== action)
         last = { meta: change.meta, action, check: checkOf(change.meta as EntityMetadata, action) };
       // Synchronous unless the row sets a relation, which is read: no promise per row of a large flush.
-      const deciding = last.check.run(change, before[i] ?? null);
+      const deciding = last.check.run(change, before[i] ?? null, keys[i]);
       if (deciding) await deciding;
     }
     await readableReferences(em, changeSets, created);
@@ -110,19 +111,21 @@ class EntityCheck {
     this.tenantField = tenant ? binding.tenant.fieldOf(this.type) : undefined;
   }
 
-  /** Decides on one change; `before` is the row as it is in the database (with what the rules follow), or null. */
-  run(change: ChangeSet<object>, before: Row | null): void | Promise<void> {
+  /**
+   * Decides on one change; `before` is the row as it is in the database (with what the rules follow), or null;
+   * `key`, the key MikroORM writes it by, where known.
+   */
+  run(change: ChangeSet<object>, before: Row | null, key?: unknown): void | Promise<void> {
     const { binding, action, tenantField } = this;
     const payload = change.payload as Row;
     if (tenantField && action !== 'delete') this.stayInOrg(tenantField, change.entity as Row, payload);
     // MikroORM writes by the key the row had (a mere reference's new key it drops silently): a new one is refused.
-    const [was, is] = action === 'create' ? [] : [change.getPrimaryKey(), helper(change.entity).getPrimaryKey()];
-    const moved = was !== is && String(was) !== String(is);
-    const key =
+    const moved = action !== 'create' && this.moved(change, key === undefined ? change.getPrimaryKey() : key);
+    const changedKey =
       this.meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ??
       (moved ? this.meta.primaryKeys[0] : undefined);
-    if (action !== 'create' && key)
-      throw refusal(action, this.type, key, 'a primary key is never changed through req.em');
+    if (action !== 'create' && changedKey)
+      throw refusal(action, this.type, changedKey, 'a primary key is never changed through req.em');
     if (binding.open.has(this.type)) return;
     const fields = Object.keys(payload).filter((field) => field !== tenantField);
     if (action === 'create') return this.onAfter(change, undefined, fields.length ? fields : [undefined]);
@@ -136,6 +139,14 @@ class EntityCheck {
     // The rules read none of the changed fields: on the row as it will be, they decide as they just did.
     if (!fields.some((field) => this.read.has(field))) return;
     return this.onAfter(change, before, fields);
+  }
+
+  /** Whether the entity's key is no longer `was`, the one MikroORM writes by. */
+  private moved(change: ChangeSet<object>, was: unknown): boolean {
+    // The key itself, mostly: asking the entity's helper (a key that is a reference) only when it differs.
+    if ((change.entity as Row)[this.meta.primaryKeys[0]!] === was) return false;
+    const is = helper(change.entity).getPrimaryKey();
+    return was !== is && String(was) !== String(is);
   }
 
   /** Decides on each field of the row as it will be: at once, or once the relations it sets are read. */

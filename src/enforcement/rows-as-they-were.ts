@@ -82,7 +82,7 @@ export async function rowsAsTheyAre(
   binding: Binding,
   plain: () => EntityManager,
   changeSets: ChangeSet<object>[],
-): Promise<(Row | undefined)[]> {
+): Promise<{ rows: (Row | undefined)[]; keys: unknown[] }> {
   const byType = new Map<string, { meta: EntityMetadata; indexes: number[]; hints: Set<string> }>();
   changeSets.forEach((change, i) => {
     const action = ACTIONS[change.type];
@@ -95,6 +95,8 @@ export async function rowsAsTheyAre(
   });
   // By the index of each change set (a row is not looked up by its entity: a flush of many rows asks for each).
   const rows: (Row | undefined)[] = new Array(changeSets.length);
+  // The key each row is written by (the change set's), where asked for: the flush check needs it again.
+  const keys: unknown[] = new Array(changeSets.length);
   for (const [type, { meta, indexes, hints }] of byType) {
     if (meta.primaryKeys.length !== 1)
       throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
@@ -113,7 +115,8 @@ export async function rowsAsTheyAre(
       for (const i of indexes) {
         const change = changeSets[i]!;
         const known = asRead(change, decisive);
-        if (known && expect(change.getPrimaryKey(), known)) rows[i] = known;
+        keys[i] = change.getPrimaryKey();
+        if (known && expect(keys[i], known)) rows[i] = known;
       }
     }
     const unsure = indexes.filter((i) => rows[i] === undefined).map((i) => changeSets[i]!);
@@ -144,7 +147,7 @@ export async function rowsAsTheyAre(
     }
     for (const i of indexes) rows[i] ??= byEntity.get(changeSets[i]!.entity);
   }
-  return rows;
+  return { rows, keys };
 }
 
 /**
