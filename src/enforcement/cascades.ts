@@ -40,6 +40,7 @@ export async function checkCascades(
     if (!deleted.has(meta)) deleted.set(meta, new Set());
     deleted.get(meta)!.add(change.getPrimaryKey());
   }
+  if (deleted.size === 0) return;
   const seen = new Set<string>();
   const all = everyEntity(em.getMetadata());
   while (deleted.size > 0) {

@@ -2,16 +2,18 @@
  * Writes made conditional on what the flush check decided on. A row req.em read itself in the
  * request is decided on as it read it, without reading it again (rows-as-they-were.ts), and its
  * UPDATE or DELETE then names, besides its key, the values it had then in every column the rules
- * read: `WHERE (id, owner_id) IN ((4, 7), …)`. The database applies the condition to the row as
- * it is when written (PostgreSQL re-evaluates it on a row another transaction has just changed), so
- * what was decided on is what is written over, with no read and no lock before. A write that finds
- * fewer rows than it names means another writer changed or deleted one of them meanwhile: the flush
- * stops with 409 `row_changed`, and req.em's flush rolls its transaction back.
+ * read: `UPDATE … WHERE id IN (…) AND (owner_id = 7 AND team = 'red')`. The database applies the
+ * condition to the row as it is when written (PostgreSQL re-evaluates it on a row another
+ * transaction has just changed), so what was decided on is what is written over, with no read and
+ * no lock before. A write that finds fewer rows than it names means another writer changed or
+ * deleted one of them meanwhile: the flush stops with 409 `row_changed`, and req.em's flush rolls
+ * its transaction back.
  *
- * MikroORM builds the statements; this adds the condition where it builds them, in the driver's
- * `nativeUpdateMany`, `nativeUpdate` and `nativeDelete`. MikroORM's batch update writes a tuple
- * `IN` of the key and the entity's `concurrencyCheckKeys`: the columns are added to those keys for
- * the synchronous moment in which it builds its SQL, and taken out again before anything else runs.
+ * MikroORM builds the statements; this adds the condition where it writes them, in the driver's
+ * `nativeUpdateMany`, `nativeUpdate` and `nativeDelete`. The last two take a where clause, which
+ * gets the values. The batch update builds its SQL itself and hands it to the driver's `execute`
+ * synchronously: an `execute` of this module's takes that one call, adds the condition to the
+ * statement, and puts the driver's own back before anything else runs.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityMetadata, MikroORM } from '@mikro-orm/core';
@@ -55,8 +57,8 @@ export function expecting(
   if (!rows) expectations.set(meta.root.className, (rows = new Map()));
   const expected = rows;
   return (key, values) => {
-    if (!comparable(key) || !names.every((name) => comparable(values[name]))) return false;
-    // Not a copy: MikroORM replaces a row's original data after the flush, and does not change it.
+    if (!comparable(key)) return false;
+    for (const name of names) if (!comparable(values[name])) return false;
     expected.set(key, { columns: names, values });
     return true;
   };
@@ -125,8 +127,7 @@ export function conditionWrites(orm: MikroORM): void {
 
   // MikroORM's batch update (`… WHERE id IN (…) RETURNING …`) with `AND owner_id = ?` (per group, with its keys, if several).
   driver.nativeUpdateMany = async function (entityName, where, data, options, ...rest) {
-    const found =
-      Array.isArray(where) && where.every(isPlainRow) && expected(entityName, where.map(keyOf(this, entityName)));
+    const found = Array.isArray(where) && expected(entityName, where.map(keyOf(this, entityName)));
     if (!found) return nativeUpdateMany.call(this, entityName, where, data, options, ...rest);
     const { meta, groups } = found;
     const params: unknown[] = [];
@@ -146,19 +147,26 @@ export function conditionWrites(orm: MikroORM): void {
       return foundAll(await nativeUpdateMany.call(this, entityName, where, data, options, ...rest), where.length, meta);
     const execute = Object.hasOwn(this, 'execute') ? this.execute : undefined;
     let writing: Promise<Written>;
+    let applied = false;
     try {
       // MikroORM builds the statement and hands it to `execute` synchronously, before its first await: this
       // `execute` is in place for that one call only.
       this.execute = (sql, bound, ...others) => {
+        applied = true;
         restore(this, execute);
         const at = sql.lastIndexOf(' returning ');
         const conditional =
           at < 0 ? `${sql} and (${condition})` : `${sql.slice(0, at)} and (${condition})${sql.slice(at)}`;
-        return this.execute(conditional, [...bound, ...params], ...others);
+        return this.execute(conditional, bound.concat(params), ...others);
       };
       writing = nativeUpdateMany.call(this, entityName, where, data, options, ...rest);
     } finally {
       restore(this, execute);
+    }
+    if (!applied) {
+      // A MikroORM that runs its UPDATE later: it ran without the condition, so the flush fails (and rolls back).
+      await writing.catch(() => undefined);
+      throw new TypeError('req.em could not make MikroORM’s UPDATE conditional: this MikroORM builds it otherwise');
     }
     return foundAll(await writing, where.length, meta);
   };

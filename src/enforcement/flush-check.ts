@@ -34,7 +34,15 @@ import { checkCollections } from './collection-changes.js';
 import { bindingOf, type Binding } from './bindings.js';
 import { readableReferences } from './readable-references.js';
 import { refusal } from './refusals.js';
-import { ACTIONS, rowsAsTheyAre, ruleReads, TO_ONE, type Action, type Row } from './rows-as-they-were.js';
+import {
+  ACTIONS,
+  rowsAsTheyAre,
+  ruleReads,
+  TO_ONE,
+  type Action,
+  type Row,
+  type RuleReads,
+} from './rows-as-they-were.js';
 
 export class FlushCheck implements EventSubscriber {
   constructor(private readonly orm: MikroORM) {}
@@ -87,14 +95,11 @@ const unwrapped = (value: unknown): unknown => (Reference.isReference(value) ? v
 
 class EntityCheck {
   private readonly type: string;
-  private readonly hints: string[];
-  /** The properties the rules for this action read: a change to none of them decides as the row as it was. */
-  private readonly read: ReadonlySet<string>;
-  private readonly readList: readonly string[];
+  /** What the rules for this action read (a change to none of them decides as the row as it was), and their deciders. */
+  private readonly rules: RuleReads;
   /** The last row decided on, and the fields allowed on it. */
   private allowed: { row: Row; fields: Set<string | undefined> } | undefined;
   private readonly tenantField: string | undefined;
-  private readonly deciders = new Map<string | undefined, (row: Row) => boolean>();
 
   constructor(
     private readonly binding: Binding,
@@ -104,9 +109,7 @@ class EntityCheck {
     private readonly created: ReadonlySet<object>,
   ) {
     this.type = meta.className;
-    ({ hints: this.hints } = ruleReads(binding, meta, action));
-    this.readList = ruleReads(binding, meta, action).props;
-    this.read = new Set(this.readList);
+    this.rules = ruleReads(binding, meta, action);
     const tenant = binding.bound.org !== undefined && isTenantEntity(binding, meta);
     this.tenantField = tenant ? binding.tenant.fieldOf(this.type) : undefined;
   }
@@ -127,7 +130,7 @@ class EntityCheck {
     if (action !== 'create' && changedKey)
       throw refusal(action, this.type, changedKey, 'a primary key is never changed through req.em');
     if (binding.open.has(this.type)) return;
-    const fields = Object.keys(payload).filter((field) => field !== tenantField);
+    const fields = tenantField ? Object.keys(payload).filter((field) => field !== tenantField) : Object.keys(payload);
     if (action === 'create') return this.onAfter(change, undefined, fields.length ? fields : [undefined]);
     // Nothing to decide on is a refusal: MikroORM would write by a key that names no row.
     if (!before) throw refusal(action, this.type, undefined, 'there is no such row');
@@ -137,7 +140,7 @@ class EntityCheck {
     if (action === 'delete') return this.decideAll(before, [undefined]);
     this.decideAll(before, fields);
     // The rules read none of the changed fields: on the row as it will be, they decide as they just did.
-    if (!fields.some((field) => this.read.has(field))) return;
+    if (!this.readsAny(fields)) return;
     return this.onAfter(change, before, fields);
   }
 
@@ -172,9 +175,17 @@ class EntityCheck {
     }
   }
 
+  /** Whether the rules read any of `fields`. (Loops, not closures: asked for every row of a large flush.) */
+  private readsAny(fields: string[]): boolean {
+    for (const field of fields) if (this.rules.reads.has(field)) return true;
+    return false;
+  }
+
   decideAll(row: Row, fields: (string | undefined)[]): void {
     // Rows holding the same values where the rules read (often all of a large flush's) get the same answers.
-    const same = this.allowed !== undefined && this.readList.every((name) => row[name] === this.allowed!.row[name]);
+    const read = this.rules.props;
+    let same = this.allowed !== undefined;
+    for (let i = 0; same && i < read.length; i++) same = row[read[i]!] === this.allowed!.row[read[i]!];
     if (!same) this.allowed = { row, fields: new Set() };
     for (const field of fields) {
       if (this.allowed!.fields.has(field)) continue;
@@ -183,13 +194,13 @@ class EntityCheck {
     }
   }
 
-  /** The same decision as the guards' (`decide`), its rules looked up once per field for the whole flush. */
+  /** The same decision as the guards' (`decide`), its rules looked up once per field for the ability. */
   private deciderOf(field: string | undefined): (row: Row) => boolean {
-    let held = this.deciders.get(field);
+    let held = this.rules.deciders.get(field);
     if (!held) {
       const ability = decidingAbility(this.binding, this.binding.bound, this.meta);
       const decision = decider(ability, this.action, this.type, field);
-      this.deciders.set(field, (held = (row) => decision(row).allowed));
+      this.rules.deciders.set(field, (held = (row) => decision(row).allowed));
     }
     return held;
   }
@@ -230,7 +241,7 @@ class EntityCheck {
 
   /** A related row as the rules read it: as it is in the database, with what they follow from it. */
   private related(name: string, target: object): Promise<unknown> {
-    const populate = this.hints
+    const populate = this.rules.hints
       .filter((hint) => hint.startsWith(`${name}.`))
       .map((hint) => hint.slice(name.length + 1));
     const { className } = helper(target).__meta;

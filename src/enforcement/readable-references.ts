@@ -4,12 +4,12 @@
  * flush (flush-check.ts).
  */
 import { helper, Reference, Utils } from '@mikro-orm/core';
-import type { ChangeSet, EntityManager } from '@mikro-orm/core';
+import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
 import { refusal } from './refusals.js';
 import { TO_ONE, type Row } from './rows-as-they-were.js';
 
-export /** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
-async function readableReferences(
+/** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
+export async function readableReferences(
   em: EntityManager,
   changeSets: ChangeSet<object>[],
   created: ReadonlySet<object>,
@@ -17,9 +17,8 @@ async function readableReferences(
   const wanted = new Map<string, { keys: Set<unknown>; owner: string; field: string }>();
   for (const change of changeSets) {
     if (change.type !== 'create' && change.type !== 'update') continue;
-    for (const name of Object.keys(change.payload)) {
-      const prop = change.meta.properties[name as never] as { kind: string; name: string } | undefined;
-      if (!prop || !TO_ONE.includes(prop.kind)) continue;
+    for (const name of referencesOf(change.meta as EntityMetadata)) {
+      if (!Object.hasOwn(change.payload, name)) continue;
       const value = (change.entity as Row)[name];
       const target = Reference.isReference(value) ? value.unwrap() : value;
       if (!target || !Utils.isEntity(target) || created.has(target)) continue;
@@ -34,4 +33,14 @@ async function readableReferences(
     const found = await em.count(targetName, { [primaryKey]: { $in: [...keys] } } as never, { flushMode: 'commit' });
     if (found !== keys.size) throw refusal('set', owner, field, `names a ${targetName} that you cannot read`);
   }
+}
+
+const references = new WeakMap<EntityMetadata, string[]>();
+
+/** The many-to-one and one-to-one properties of `meta`: what a large flush's every row is looked at for. */
+function referencesOf(meta: EntityMetadata): string[] {
+  let held = references.get(meta);
+  if (!held)
+    references.set(meta, (held = meta.props.filter((prop) => TO_ONE.includes(prop.kind)).map((prop) => prop.name)));
+  return held;
 }

@@ -29,6 +29,10 @@ export const TO_ONE: string[] = [ReferenceKind.MANY_TO_ONE, ReferenceKind.ONE_TO
 export interface RuleReads {
   hints: string[];
   props: string[];
+  /** `props` as a set. */
+  reads: ReadonlySet<string>;
+  /** The flush check's deciders by field, made on first use (flush-check.ts): kept with the ability, across flushes. */
+  deciders: Map<string | undefined, (row: Row) => boolean>;
 }
 
 /** The relations the rules for `action` on `meta`'s rows follow: every rule that may decide, those limited to fields included. */
@@ -52,7 +56,8 @@ export function ruleReads(binding: Binding, meta: EntityMetadata, action: Action
       for (const field of fieldsOf(rule.ast)) props.add(field.split('.')[0]!);
     }
   }
-  const reads = { hints: [...hints], props: [...props].filter((name) => Object.hasOwn(meta.properties, name)) };
+  const names = [...props].filter((name) => Object.hasOwn(meta.properties, name));
+  const reads = { hints: [...hints], props: names, reads: new Set(names), deciders: new Map() };
   known.set(key, reads);
   return reads;
 }
@@ -84,15 +89,20 @@ export async function rowsAsTheyAre(
   changeSets: ChangeSet<object>[],
 ): Promise<{ rows: (Row | undefined)[]; keys: unknown[] }> {
   const byType = new Map<string, { meta: EntityMetadata; indexes: number[]; hints: Set<string> }>();
-  changeSets.forEach((change, i) => {
+  let entry: { meta: EntityMetadata; indexes: number[]; hints: Set<string> } | undefined;
+  for (let i = 0; i < changeSets.length; i++) {
+    const change = changeSets[i]!;
     const action = ACTIONS[change.type];
-    if (action !== 'update' && action !== 'delete') return;
+    if (action !== 'update' && action !== 'delete') continue;
     const meta = change.meta as EntityMetadata;
-    if (binding.open.has(meta.className)) return;
-    let entry = byType.get(meta.className);
-    if (!entry) byType.set(meta.className, (entry = { meta, indexes: [], hints: new Set<string>() }));
+    // Rows of one entity come together: the last one's entry is tried first.
+    if (entry?.meta !== meta) {
+      if (binding.open.has(meta.className)) continue;
+      entry = byType.get(meta.className);
+      if (!entry) byType.set(meta.className, (entry = { meta, indexes: [], hints: new Set<string>() }));
+    }
     entry.indexes.push(i);
-  });
+  }
   // By the index of each change set (a row is not looked up by its entity: a flush of many rows asks for each).
   const rows: (Row | undefined)[] = new Array(changeSets.length);
   // The key each row is written by (the change set's), where asked for: the flush check needs it again.
@@ -114,9 +124,12 @@ export async function rowsAsTheyAre(
     if (expect) {
       for (const i of indexes) {
         const change = changeSets[i]!;
+        const key = (keys[i] = change.getPrimaryKey());
         const known = asRead(change, decisive);
-        keys[i] = change.getPrimaryKey();
-        if (known && expect(keys[i], known)) rows[i] = known;
+        if (!known) continue;
+        // A copy: what is decided on and what the write must find are the same values, whatever changes the entity's.
+        const held = { ...known };
+        if (expect(key, held)) rows[i] = held;
       }
     }
     const unsure = indexes.filter((i) => rows[i] === undefined).map((i) => changeSets[i]!);
@@ -207,6 +220,7 @@ function asRead(change: ChangeSet<object>, props: EntityMetadata['props']): Row 
   const wrapped = helper(change.entity);
   const original = wrapped.__originalEntityData as Row | undefined;
   if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
-  // Not a copy: the check only reads it (the row as it will be is a row of its own).
-  return props.every((prop) => Object.hasOwn(original, prop.name)) ? original : undefined;
+  // Not a copy: what a write is conditioned on is copied by rowsAsTheyAre.
+  for (const prop of props) if (!Object.hasOwn(original, prop.name)) return undefined;
+  return original;
 }
