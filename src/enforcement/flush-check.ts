@@ -4,12 +4,11 @@
  *
  * - create: `create` on the row as it will be, for each field set;
  * - update: `update` on the row as it was and on the row as it will be, for each changed field; as
- *   it was is as it is in the database, read in the flush's transaction and locked till it ends
- *   (rows-as-they-were.ts);
+ *   it was is as it is in the database when written: as req.em read it, its write conditional on
+ *   that (conditional-writes.ts), or else read again and locked (rows-as-they-were.ts);
  * - delete: `delete` on the row as it is;
- * - an update or delete is looked up by the key the row has in the database (the change set's
- *   original one, which MikroORM writes by); one that finds no row is refused, and so is a change
- *   of a primary key;
+ * - a row is known by the key MikroORM writes it by (the change set's original one); an update or
+ *   delete that finds no row is refused, and so is a change of a primary key;
  * - a many-to-one reference set or changed must point at a row the ability may `read` (a count
  *   through req.em's own filter), or at a row created in the same flush;
  * - in an organization, a tenant entity's new row gets the organization's id, its tenant field
@@ -18,7 +17,7 @@
  * The first refusal throws `AuthError` 403 `forbidden`, naming entity, action and field; the flush
  * stops before writing, and req.em's flush rolls its transaction back.
  */
-import { helper, Reference, Utils } from '@mikro-orm/core';
+import { helper } from '@mikro-orm/core';
 import type {
   ChangeSet,
   EntityManager,
@@ -33,16 +32,9 @@ import { checkCascades } from './cascades.js';
 import { checkCollections } from './collection-changes.js';
 import { bindingOf, type Binding } from './bindings.js';
 import { readableReferences } from './readable-references.js';
+import { rowAsItWillBe } from './row-as-it-will-be.js';
 import { refusal } from './refusals.js';
-import {
-  ACTIONS,
-  rowsAsTheyAre,
-  ruleReads,
-  TO_ONE,
-  type Action,
-  type Row,
-  type RuleReads,
-} from './rows-as-they-were.js';
+import { ACTIONS, rowsAsTheyAre, ruleReads, type Action, type Row, type RuleReads } from './rows-as-they-were.js';
 
 export class FlushCheck implements EventSubscriber {
   constructor(private readonly orm: MikroORM) {}
@@ -90,8 +82,6 @@ export class FlushCheck implements EventSubscriber {
     await checkCascades(em, binding, plain, changeSets);
   }
 }
-
-const unwrapped = (value: unknown): unknown => (Reference.isReference(value) ? value.unwrap() : value);
 
 class EntityCheck {
   private readonly type: string;
@@ -158,7 +148,7 @@ class EntityCheck {
     before: Row | undefined,
     fields: (string | undefined)[],
   ): void | Promise<void> {
-    const row = this.after(change, before);
+    const row = rowAsItWillBe(change, before, this.meta, this.rules.hints, this.plain, this.created);
     if (row instanceof Promise) return row.then((after) => this.decideAll(after, fields));
     this.decideAll(row, fields);
   }
@@ -203,51 +193,5 @@ class EntityCheck {
       this.rules.deciders.set(field, (held = (row) => decision(row).allowed));
     }
     return held;
-  }
-
-  /** The row as it will be: as it was (or nothing, for a new one), with the change set's fields (later, if it sets a relation). */
-  private after(change: ChangeSet<object>, before: Row | undefined): Row | Promise<Row> {
-    const entity = change.entity as Row;
-    const payload = change.payload as Row;
-    const row: Row = {};
-    let reading: Promise<void> | undefined;
-    for (const prop of this.meta.props) {
-      const name = prop.name;
-      const changed = before === undefined || Object.hasOwn(payload, name);
-      if (!changed) row[name] = before[name];
-      else if (TO_ONE.includes(prop.kind)) {
-        // A relation a new row leaves unset is NULL in it, as the rules read a null relation.
-        const set = (related: unknown): void => {
-          row[name] = related === undefined && before === undefined ? null : related;
-        };
-        const target = this.targetOf(entity[name]);
-        // One read at a time: they share the flush check's EntityManager.
-        if (target === undefined) set(unwrapped(entity[name]));
-        else reading = (reading ?? Promise.resolve()).then(() => this.related(name, target).then(set));
-      }
-      // A column a new row leaves unset will hold its default, or NULL.
-      else row[name] = entity[name] === undefined && before === undefined ? (prop.default ?? null) : entity[name];
-    }
-    return reading ? reading.then(() => row) : row;
-  }
-
-  /** The entity a relation's value names, when it is one the database holds (so is read); else undefined. */
-  private targetOf(value: unknown): object | undefined {
-    const target = unwrapped(value);
-    if (target === null || target === undefined || !Utils.isEntity(target) || this.created.has(target))
-      return undefined;
-    return target;
-  }
-
-  /** A related row as the rules read it: as it is in the database, with what they follow from it. */
-  private related(name: string, target: object): Promise<unknown> {
-    const populate = this.rules.hints
-      .filter((hint) => hint.startsWith(`${name}.`))
-      .map((hint) => hint.slice(name.length + 1));
-    const { className } = helper(target).__meta;
-    return this.plain().findOne(className, helper(target).getPrimaryKey() as never, {
-      populate: populate as never,
-      filters: false,
-    });
   }
 }
