@@ -31,7 +31,7 @@ const BenchDoc = defineEntity({
 
 const ROUNDS = 9;
 const READS = 400;
-const FLUSHES = 30;
+const FLUSHES = 60;
 const USER = { id: 7, email: 'bench@example.com', roles: ['writer'] };
 
 export async function enforcedEmFigures(): Promise<Figure[]> {

@@ -5,8 +5,10 @@
  * SERVICE_AUTH_TEST_DATABASE_URL is set, where another transaction changes a row while req.em's
  * write waits for it.
  */
+import { subject } from '@casl/ability';
 import { defineEntity, MikroORM, type Options } from '@mikro-orm/core';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { AuthError } from '../../src/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createSchema, onStatement, sqliteDefaults } from '../helpers/orm.js';
@@ -24,6 +26,12 @@ const Ticket = defineEntity({
     note: p.string().nullable(),
   },
 });
+
+// Her own tickets of team red: read, retitle, delete. The rules read owner_id and team, never title or note.
+const MEMBER = [
+  { action: ['read', 'delete'], subject: 'Ticket', conditions: { owner_id: '${user.id}', team: 'red' } },
+  { action: 'update', subject: 'Ticket', fields: ['title'], conditions: { owner_id: '${user.id}', team: 'red' } },
+];
 
 /** The error a flush ended with, or undefined. */
 const failure = (flush: Promise<void>): Promise<unknown> =>
@@ -50,11 +58,7 @@ function suite(open: () => Promise<{ options: Options; drop(): Promise<void> }>,
     drop = database.drop;
     orm = await MikroORM.init({ ...database.options, entities: [Ticket], debug: false });
     await createSchema(orm);
-    // Her own tickets of team red: read, retitle, delete. The rules read owner_id and team, never title or note.
-    t.auth.defineRole('member', [
-      { action: ['read', 'delete'], subject: 'Ticket', conditions: { owner_id: '${user.id}', team: 'red' } },
-      { action: 'update', subject: 'Ticket', fields: ['title'], conditions: { owner_id: '${user.id}', team: 'red' } },
-    ]);
+    t.auth.defineRole('member', MEMBER);
     t.auth.enforce(orm);
     await onStatement(orm.em, (sql) => void statements.push(sql));
   });
@@ -162,6 +166,86 @@ function suite(open: () => Promise<{ options: Options; drop(): Promise<void> }>,
       expect((await rows())[0]).to.equal('1:1:blue:t1');
     });
   }
+
+  it('property: a write is made only where can allows it on the row as it is when written, else nothing is', async () => {
+    const value = { owner_id: fc.constantFrom(1, 2), team: fc.constantFrom('red', 'blue') };
+    const condition = fc.record(value, { requiredKeys: [] });
+    const rule = fc.record(
+      {
+        action: fc.constantFrom('update', 'delete'),
+        conditions: condition,
+        fields: fc.constantFrom<string[] | undefined>(undefined, ['title'], ['note']),
+        inverted: fc.constantFrom(undefined, undefined, true),
+      },
+      { requiredKeys: ['action', 'conditions'] },
+    );
+    const row = fc.record(value);
+    const run = fc.record({
+      rules: fc.array(rule, { maxLength: 3 }),
+      rows: fc.tuple(row, row, row),
+      action: fc.constantFrom('update', 'delete'),
+      ids: fc.subarray([1, 2, 3], { minLength: 1 }),
+      // What another writer does to a row between req.em's read and its flush.
+      meanwhile: fc.option(
+        fc.record({
+          id: fc.constantFrom(1, 2, 3),
+          change: fc.oneof(row, fc.constant('note' as const), fc.constant(null)),
+        }),
+        { nil: undefined },
+      ),
+    });
+    await fc
+      .assert(
+        fc.asyncProperty(run, async ({ rules, rows: generated, action, ids, meanwhile }) => {
+          t.auth.defineRole('member', [
+            { action: 'read', subject: 'Ticket' },
+            ...rules.map((r) => ({ ...r, subject: 'Ticket' })),
+          ]);
+          const em0 = orm.em.fork();
+          await em0.nativeDelete(Ticket, {});
+          for (const [i, r] of generated.entries()) await em0.insert(Ticket, { id: i + 1, ...r, title: `t${i + 1}` });
+          const em = t.auth.em(ada);
+          const tickets = await em.find(Ticket, { id: ids }, { orderBy: { id: 'asc' } });
+          const other = orm.em.fork();
+          if (meanwhile?.change === null) await other.nativeDelete(Ticket, meanwhile.id);
+          else if (meanwhile?.change === 'note') await other.nativeUpdate(Ticket, meanwhile.id, { note: 'meanwhile' });
+          else if (meanwhile) await other.nativeUpdate(Ticket, meanwhile.id, meanwhile.change);
+          const atWrite = await rows();
+          const current = new Map((await orm.em.fork().find(Ticket, {})).map((r) => [r.id, { ...r }]));
+          for (const ticket of tickets) {
+            if (action === 'update') ticket.title = 'edited';
+            else em.remove(ticket);
+          }
+          const ability = t.auth.abilityFor(ada);
+          const allowedOn = (id: number): boolean => {
+            const it = current.get(id);
+            if (!it) return false;
+            return action === 'update'
+              ? ability.can('update', subject('Ticket', it), 'title')
+              : ability.can('delete', subject('Ticket', it));
+          };
+          const error = await failure(em.flush());
+          const where = JSON.stringify({ rules, generated, action, ids, meanwhile });
+          if (error === undefined) {
+            expect(ids.every(allowedOn), `${where}: written where can refuses`).to.equal(true);
+            const expected = atWrite.flatMap((line) => {
+              const id = Number(line.split(':')[0]);
+              if (!ids.includes(id)) return [line];
+              return action === 'delete' ? [] : [line.replace(/:[^:]*$/, ':edited')];
+            });
+            expect(await rows(), where).to.deep.equal(expected);
+          } else {
+            expect(error, where).to.be.instanceOf(AuthError);
+            expect(['forbidden', 'row_changed'], where).to.include((error as AuthError).code);
+            expect(await rows(), `${where}: a refused flush writes nothing`).to.deep.equal(atWrite);
+            // With no other writer, only a refusal of can is a refusal.
+            if (!meanwhile) expect(ids.every(allowedOn), where).to.equal(false);
+          }
+        }),
+        { numRuns: 60 },
+      )
+      .finally(() => t.auth.defineRole('member', MEMBER));
+  });
 
   it("the application's own EntityManager writes as MikroORM does", async () => {
     const em = t.auth.em(ada);

@@ -56,7 +56,8 @@ export interface Body {
 export type Operation =
   | { kind: 'findOne'; id: number }
   | { kind: 'list'; entity: 'EDoc' | 'EFolder' }
-  | { kind: 'update'; id: number; body: Body; reference: boolean }
+  /** `meanwhile`: what another writer changes in the row between req.em's read and its flush. */
+  | { kind: 'update'; id: number; body: Body; reference: boolean; meanwhile?: Body }
   | { kind: 'create'; body: Body }
   | { kind: 'delete'; id: number }
   /** Folders by their docs: `find(EFolder, { docs: { [operator]: test } })`. */
@@ -149,7 +150,15 @@ const id = fc.integer({ min: 1, max: 6 });
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('findOne' as const), id }),
   fc.record({ kind: fc.constant('list' as const), entity: fc.constantFrom('EDoc' as const, 'EFolder' as const) }),
-  fc.record({ kind: fc.constant('update' as const), id, body: updateBody(), reference: fc.boolean() }),
+  fc
+    .record({
+      kind: fc.constant('update' as const),
+      id,
+      body: updateBody(),
+      reference: fc.boolean(),
+      meanwhile: fc.option(body(), { nil: undefined, freq: 2 }),
+    })
+    .map(({ meanwhile, ...update }) => (meanwhile === undefined ? update : { ...update, meanwhile })),
   fc.record({ kind: fc.constant('create' as const), body: body() }),
   fc.record({ kind: fc.constant('delete' as const), id }),
   fc.record({

@@ -251,20 +251,40 @@ async function write(
       let doc: EDoc;
       if (op.kind === 'create') doc = x.em.create(EDoc, {} as never);
       else doc = found ? (await x.em.findOne(EDoc, op.id))! : x.em.getReference(EDoc, op.id);
+      if (op.kind === 'update' && found && op.meanwhile) {
+        // Another writer changes the row after req.em read it: the write is judged on the row as it is then.
+        await w.orm.em.fork().nativeUpdate(EDoc, op.id, changesOf(w, op.meanwhile) as never);
+        meanwhile = await snapshot(w.orm);
+        const current = docOf(
+          meanwhile.docs.find((d) => d['id'] === op.id)!,
+          meanwhile.folders,
+        );
+        const final = finalRow(x, 'update', current, written);
+        const write: Write = { action: 'update', row: current, final, changed, changes };
+        allowedNow = changed.length === 0 || (!changed.includes('id') && writeAllowed(x, write));
+      }
       x.em.assign(doc, changes as never);
       await x.em.flush();
     };
   }
   const before = await snapshot(w.orm);
+  let meanwhile: Awaited<ReturnType<typeof snapshot>> | undefined;
+  let allowedNow = false;
   const outcome = await run().then(
-    () => true,
+    () => 'written',
     (error: unknown) => {
-      if (error instanceof AuthError && error.code === 'forbidden') return false;
+      if (error instanceof AuthError && (error.code === 'forbidden' || error.code === 'row_changed')) return error.code;
       throw error;
     },
   );
-  expect(outcome, `${where}: allowed`).to.equal(allowed);
-  if (!outcome) expect(await snapshot(w.orm), `${where}: a refused flush writes nothing`).to.deep.equal(before);
+  if (meanwhile) {
+    // Written only if `can` allows it on the row as it was when written; refused (403, or 409 for a row changed
+    // where the rules read), never half-written.
+    if (outcome === 'written') expect(allowedNow, `${where}: written over a row changed meanwhile`).to.equal(true);
+  } else expect(outcome === 'written', `${where}: allowed`).to.equal(allowed);
+  if (!meanwhile) expect(outcome, `${where}: no row changed meanwhile`).not.to.equal('row_changed');
+  if (outcome !== 'written')
+    expect(await snapshot(w.orm), `${where}: a refused flush writes nothing`).to.deep.equal(meanwhile ?? before);
 }
 
 function suite(open: () => Promise<{ url?: string; drop(): Promise<void> }>): void {
