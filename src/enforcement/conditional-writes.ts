@@ -6,8 +6,10 @@
  * condition to the row as it is when written (PostgreSQL re-evaluates it on a row another
  * transaction has just changed), so what was decided on is what is written over, with no read and
  * no lock before. A write that finds fewer rows than it names means another writer changed or
- * deleted one of them meanwhile: the flush stops with 409 `row_changed`, and req.em's flush rolls
- * its transaction back.
+ * deleted one of them meanwhile: the flush check decides again on the rows it named, as they now
+ * are (`onMissed`), and refuses with 403 where `can` refuses one of them; where each is still within
+ * reach, the flush stops with 409 `row_changed` (read it again). Either way req.em's flush rolls its
+ * transaction back.
  *
  * MikroORM builds the statements; this adds the condition where it writes them, in the driver's
  * `nativeUpdateMany`, `nativeUpdate` and `nativeDelete`. The last two take a where clause, which
@@ -33,11 +35,28 @@ interface Expected {
  */
 type Expectations = Map<string, Map<unknown, Expected>>;
 
-const flushing = new AsyncLocalStorage<Expectations>();
+/**
+ * Decides on the rows a write named and did not all find (`keys`, of which it wrote `written`), as
+ * they now are: throws the refusal where `can` refuses one of them.
+ */
+export type Recheck = (meta: EntityMetadata, keys: readonly unknown[], written: number) => Promise<void>;
+
+interface Flush {
+  expectations: Expectations;
+  recheck?: Recheck;
+}
+
+const flushing = new AsyncLocalStorage<Flush>();
 
 /** `work` (a flush) with its own expectations: only writes made in it are conditioned on them. */
 export function withExpectations<T>(work: () => T): T {
-  return flushing.run(new Map(), work);
+  return flushing.run({ expectations: new Map() }, work);
+}
+
+/** How the flush under way decides again on rows a conditional write did not find (the flush check's decision). */
+export function onMissed(recheck: Recheck): void {
+  const flush = flushing.getStore();
+  if (flush) flush.recheck = recheck;
 }
 
 /**
@@ -50,7 +69,7 @@ export function expecting(
   meta: EntityMetadata,
   columns: readonly { name: string }[],
 ): ((key: unknown, values: Row) => boolean) | undefined {
-  const expectations = flushing.getStore();
+  const expectations = flushing.getStore()?.expectations;
   if (!expectations) return undefined;
   const names = columns.map((column) => column.name);
   let rows = expectations.get(meta.root.className);
@@ -108,7 +127,7 @@ export function conditionWrites(orm: MikroORM): void {
   const { nativeUpdateMany, nativeUpdate, nativeDelete } = driver;
   /** The entity's metadata and the groups of `keys` by what they expect, if any row of it expects something in this flush. */
   const expected = (entityName: unknown, keys: readonly unknown[]) => {
-    const expectations = flushing.getStore();
+    const expectations = flushing.getStore()?.expectations;
     if (!expectations?.size) return undefined;
     const meta = driver.getMetadata().find(entityName);
     const rows = meta && expectations.get(meta.root.className);
@@ -122,7 +141,7 @@ export function conditionWrites(orm: MikroORM): void {
       if (!group) groups.push((group = { expected: row, keys: [] }));
       group.keys.push(key);
     }
-    return { meta, key: meta.primaryKeys[0]!, groups };
+    return { meta, key: meta.primaryKeys[0]!, groups, keys };
   };
 
   // MikroORM's batch update (`… WHERE id IN (…) RETURNING …`) with `AND owner_id = ?` (per group, with its keys, if several).
@@ -144,7 +163,7 @@ export function conditionWrites(orm: MikroORM): void {
     // No condition at all when the rules read no column: then only the count tells whether the rows are there.
     const condition = clauses.join(' or ');
     if (!condition)
-      return foundAll(await nativeUpdateMany.call(this, entityName, where, data, options, ...rest), where.length, meta);
+      return foundAll(await nativeUpdateMany.call(this, entityName, where, data, options, ...rest), found);
     const execute = Object.hasOwn(this, 'execute') ? this.execute : undefined;
     let writing: Promise<Written>;
     let applied = false;
@@ -168,7 +187,7 @@ export function conditionWrites(orm: MikroORM): void {
       await writing.catch(() => undefined);
       throw new TypeError('req.em could not make MikroORM’s UPDATE conditional: this MikroORM builds it otherwise');
     }
-    return foundAll(await writing, where.length, meta);
+    return foundAll(await writing, found);
   };
 
   driver.nativeUpdate = async function (entityName, where, data, options, ...rest) {
@@ -177,7 +196,7 @@ export function conditionWrites(orm: MikroORM): void {
     if (!found || !values) return nativeUpdate.call(this, entityName, where, data, options, ...rest);
     const conditional: Row = { ...(where as Row) };
     for (const column of found.groups[0]!.expected!.columns) conditional[column] = values[column];
-    return foundAll(await nativeUpdate.call(this, entityName, conditional, data, options, ...rest), 1, found.meta);
+    return foundAll(await nativeUpdate.call(this, entityName, conditional, data, options, ...rest), found);
   };
 
   // MikroORM deletes by `{ [key]: { $in: keys } }`.
@@ -191,7 +210,7 @@ export function conditionWrites(orm: MikroORM): void {
       for (const column of expected?.columns ?? []) condition[column] = expected!.values[column];
       return condition;
     });
-    return foundAll(await nativeDelete.call(this, entityName, { $or }, options, ...rest), keys.length, found.meta);
+    return foundAll(await nativeDelete.call(this, entityName, { $or }, options, ...rest), found);
   };
 }
 
@@ -217,12 +236,13 @@ function same(one: Expected | undefined, other: Expected | undefined): boolean {
 const isPlainRow = (where: unknown): where is Row =>
   where !== null && typeof where === 'object' && Object.getPrototypeOf(where) === Object.prototype;
 
-/** The write's result, if it found every row it named; else the refusal. */
-function foundAll(written: Written, named: number, meta: EntityMetadata): Written {
-  if (written.affectedRows === named) return written;
-  throw new AuthError(
-    'row_changed',
-    `A ${meta.className} changed or was deleted since it was read, in a column the rules decide on: ` +
-      'nothing was written; read it again',
-  );
+/** The write's result, if it found every row it named; else the flush check's refusal (403), or 409 `row_changed`. */
+async function foundAll(
+  written: Written,
+  { meta, keys }: { meta: EntityMetadata; keys: readonly unknown[] },
+): Promise<Written> {
+  if (written.affectedRows === keys.length) return written;
+  await flushing.getStore()?.recheck?.(meta, keys, written.affectedRows);
+  const why = 'in a column the rules decide on, and is still within reach: nothing was written; read it again';
+  throw new AuthError('row_changed', `A ${meta.className} changed since it was read, ${why}`);
 }

@@ -30,6 +30,7 @@ import { decider } from '../authorization/decision.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { checkCascades } from './cascades.js';
 import { checkCollections } from './collection-changes.js';
+import { onMissed } from './conditional-writes.js';
 import { bindingOf, type Binding } from './bindings.js';
 import { readableReferences } from './readable-references.js';
 import { rowAsItWillBe } from './row-as-it-will-be.js';
@@ -63,6 +64,20 @@ export class FlushCheck implements EventSubscriber {
       if (!check) checks.set(key, (check = new EntityCheck(binding, plain, meta, action, created)));
       return check;
     };
+    // A conditional write that misses a row another writer changed meanwhile: decided on as it now is (403 if refused).
+    onMissed(async (meta, missed, written) => {
+      const named = new Set(missed);
+      const changes = changeSets.filter((change, i) => change.meta === meta && named.has(keys[i]));
+      const now = (await rowsAsTheyAre(binding, plain, changes, { again: true })).rows;
+      let gone = 0;
+      for (const [i, change] of changes.entries()) {
+        const action = ACTIONS[change.type]!;
+        // A row a DELETE deleted is gone, and so is one deleted meanwhile: more gone than written are the latter.
+        if (action === 'delete' && !now[i]) gone++;
+        else await checkOf(meta, action).run(change, now[i] ?? null);
+      }
+      if (gone > written) throw refusal('delete', meta.className, undefined, 'there is no such row');
+    });
     let last: { meta: object; action: Action; check: EntityCheck } | undefined;
     for (let i = 0; i < changeSets.length; i++) {
       const change = changeSets[i]!;

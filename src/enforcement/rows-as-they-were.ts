@@ -81,12 +81,14 @@ function fieldsOf(condition: unknown, fields: string[] = []): string[] {
  * referenced without being read. One query per entity reads the columns the rules read (and the
  * tenant field); a row req.em read itself that still holds there what it read is taken as it read
  * it (when the rules follow no relation from it: the decision reads nothing else of it); any other
- * is read again as an entity, with the relations the rules follow.
+ * is read again as an entity, with the relations the rules follow. `again`: none is taken as read
+ * and written conditionally (asked when such a write missed a row).
  */
 export async function rowsAsTheyAre(
   binding: Binding,
   plain: () => EntityManager,
   changeSets: ChangeSet<object>[],
+  { again = false } = {},
 ): Promise<{ rows: (Row | undefined)[]; keys: unknown[] }> {
   const byType = new Map<string, { meta: EntityMetadata; indexes: number[]; hints: Set<string> }>();
   let entry: { meta: EntityMetadata; indexes: number[]; hints: Set<string> } | undefined;
@@ -120,7 +122,8 @@ export async function rowsAsTheyAre(
     if (binding.bound.org && isTenantEntity(binding, meta)) read.add(binding.tenant.fieldOf(type));
     const decisive = hints.size === 0 ? columnsOf(meta).filter((prop) => read.has(prop.name)) : [];
     // A row req.em read itself is decided on as it read it, and written only if it still is so (conditional-writes.ts).
-    const expect = hints.size === 0 && decisive.every(conditionable) ? expecting(meta, decisive) : undefined;
+    // Not `again`, when a conditional write did not find a row: then every row is read as it now is.
+    const expect = !again && hints.size === 0 && decisive.every(conditionable) ? expecting(meta, decisive) : undefined;
     if (expect) {
       for (const i of indexes) {
         const change = changeSets[i]!;

@@ -114,9 +114,9 @@ describe('req.em: writes are decided on the rows as they are', () => {
     await orm.em.fork().nativeUpdate(Memo, 1, { owner_id: 2 });
     first!.title = 'first, edited';
     second!.title = 'second, edited';
-    // Decided on as req.em read them; the UPDATE finds memo 1 no longer as it was (enforced-conditional.test.ts).
+    // Decided on as req.em read them; the UPDATE finds memo 1 no longer as it was, and memo 1 as it is is refused.
     const error = await em.flush().catch((caught: unknown) => caught);
-    expect(error).to.be.instanceOf(AuthError).with.property('code', 'row_changed');
+    expect(error).to.be.instanceOf(AuthError).with.property('code', 'forbidden');
     expect([await memo(1), await memo(2)]).to.deep.equal(['2:first:1', '1:second:']);
     await orm.em.fork().nativeUpdate(Memo, 1, { owner_id: 1 });
     // The row as it is is the user's again: the same change is written.
@@ -131,7 +131,7 @@ describe('req.em: writes are decided on the rows as they are', () => {
     const second = await em.findOneOrFail(Memo, 2);
     await orm.em.fork().nativeUpdate(Memo, 2, { owner_id: 2 });
     em.remove(second);
-    expect(await em.flush().catch((caught: unknown) => caught)).to.have.property('code', 'row_changed');
+    expect(await em.flush().catch((caught: unknown) => caught)).to.have.property('code', 'forbidden');
     expect(await memo(2)).to.equal('2:second, edited:');
     await orm.em.fork().nativeUpdate(Memo, 2, { owner_id: 1 });
   });

@@ -278,9 +278,10 @@ async function write(
     },
   );
   if (meanwhile) {
-    // Written only if `can` allows it on the row as it was when written; refused (403, or 409 for a row changed
-    // where the rules read), never half-written.
+    // Written only if `can` allows it on the row as it was when written; refused (403) where it refuses; 409 only
+    // for a row changed where the rules read and still allowed; never half-written.
     if (outcome === 'written') expect(allowedNow, `${where}: written over a row changed meanwhile`).to.equal(true);
+    else expect(allowedNow, `${where}: ${outcome}`).to.equal(outcome === 'row_changed');
   } else expect(outcome === 'written', `${where}: allowed`).to.equal(allowed);
   if (!meanwhile) expect(outcome, `${where}: no row changed meanwhile`).not.to.equal('row_changed');
   if (outcome !== 'written')

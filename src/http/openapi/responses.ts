@@ -133,8 +133,8 @@ const MEANINGS: Record<ErrorCode, string> = {
   last_sign_in_method: 'the identity is the account’s only way in (no password, passkey or other identity)',
   identity_in_use: 'the identity is linked to another account',
   row_changed:
-    'a flush through req.em found a row changed or deleted by another writer since it read it, in a column the rules ' +
-    'decide on; nothing was written (the application’s own routes)',
+    'a flush through req.em found a row changed by another writer since it read it, in a column the rules decide on, ' +
+    'yet still within reach (403 forbidden where it no longer is); nothing was written (the application’s own routes)',
   org_has_members:
     'the organization has members besides its owners, and was to be deleted only without them ' +
     '(the library and the CLI; never answered over HTTP)',
