@@ -16,7 +16,7 @@ import { everyEntity } from '../storage/every-entity.js';
 import { readCondition } from './access-conditions.js';
 import type { Binding } from './bindings.js';
 import { refusal } from './refusals.js';
-import { ACTIONS } from './rows-as-they-were.js';
+import { ACTIONS } from './rule-reads.js';
 
 /** What the database does to a row that references a deleted one; undefined: nothing (it refuses, or lets it be). */
 function deleteRuleOf(prop: EntityProperty): 'cascade' | 'set null' | undefined {
@@ -26,21 +26,35 @@ function deleteRuleOf(prop: EntityProperty): 'cascade' | 'set null' | undefined 
   return rule === 'cascade' || rule === 'set null' ? rule : undefined;
 }
 
-/** Throws the refusal when a delete of the flush would make the database delete or change a row the ability may not. */
-export async function checkCascades(
+/**
+ * Throws the refusal when a delete of the flush would make the database delete or change a row the
+ * ability may not. A promise only when the flush deletes: none for one that does not.
+ */
+export function checkCascades(
   em: EntityManager,
   binding: Binding,
   plain: () => EntityManager,
   changeSets: ChangeSet<object>[],
-): Promise<void> {
-  let deleted = new Map<EntityMetadata, Set<unknown>>();
-  for (const change of changeSets) {
+): Promise<void> | undefined {
+  const deleted = new Map<EntityMetadata, Set<unknown>>();
+  for (let i = 0; i < changeSets.length; i++) {
+    const change = changeSets[i]!;
     if (ACTIONS[change.type] !== 'delete') continue;
     const meta = change.meta as EntityMetadata;
     if (!deleted.has(meta)) deleted.set(meta, new Set());
     deleted.get(meta)!.add(change.getPrimaryKey());
   }
-  if (deleted.size === 0) return;
+  return deleted.size ? checkDeletes(em, binding, plain, deleted) : undefined;
+}
+
+/** Refuses when deleting the rows `deleted` names (by entity) would delete or change a row the ability may not. */
+async function checkDeletes(
+  em: EntityManager,
+  binding: Binding,
+  plain: () => EntityManager,
+  firstDeleted: Map<EntityMetadata, Set<unknown>>,
+): Promise<void> {
+  let deleted = firstDeleted;
   const seen = new Set<string>();
   const all = everyEntity(em.getMetadata());
   while (deleted.size > 0) {

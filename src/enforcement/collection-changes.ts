@@ -18,7 +18,7 @@ import type { Collection, EntityManager, EntityMetadata } from '@mikro-orm/core'
 import { isTenantEntity } from './access-conditions.js';
 import type { Binding } from './bindings.js';
 import { refusal } from './refusals.js';
-import { ruleHints, type Action, type Row } from './rows-as-they-were.js';
+import { ruleHints, type Action, type Row } from './rule-reads.js';
 
 export interface CollectionCheck {
   /** req.em itself, whose reads are limited to the readable rows. */

@@ -41,10 +41,7 @@ type Expectations = Map<string, Map<unknown, Expected>>;
  */
 export type Recheck = (meta: EntityMetadata, keys: readonly unknown[], written: number) => Promise<void>;
 
-interface Flush {
-  expectations: Expectations;
-  recheck?: Recheck;
-}
+type Flush = { expectations: Expectations; recheck?: Recheck };
 
 const flushing = new AsyncLocalStorage<Flush>();
 
@@ -53,7 +50,7 @@ export function withExpectations<T>(work: () => T): T {
   return flushing.run({ expectations: new Map() }, work);
 }
 
-/** How the flush under way decides again on rows a conditional write did not find (the flush check's decision). */
+/** How the flush under way decides again on rows a conditional write did not find. */
 export function onMissed(recheck: Recheck): void {
   const flush = flushing.getStore();
   if (flush) flush.recheck = recheck;
@@ -75,10 +72,15 @@ export function expecting(
   let rows = expectations.get(meta.root.className);
   if (!rows) expectations.set(meta.root.className, (rows = new Map()));
   const expected = rows;
+  // Rows handed the same values (rows-as-they-were.ts shares them) share one expectation: a write compares it once.
+  let last: Expected | undefined;
   return (key, values) => {
     if (!comparable(key)) return false;
-    for (const name of names) if (!comparable(values[name])) return false;
-    expected.set(key, { columns: names, values });
+    if (last?.values !== values) {
+      for (let i = 0; i < names.length; i++) if (!comparable(values[names[i]!])) return false;
+      last = { columns: names, values };
+    }
+    expected.set(key, last);
     return true;
   };
 }
@@ -102,15 +104,10 @@ interface WritingDriver {
   nativeUpdate(entityName: unknown, where: unknown, data: Row, options?: unknown, ...rest: unknown[]): Promise<Written>;
   nativeDelete(entityName: unknown, where: unknown, options?: unknown, ...rest: unknown[]): Promise<Written>;
 }
-interface Written {
-  affectedRows: number;
-}
+type Written = { affectedRows: number };
 
 /** The rows of one write that expect the same values (none: rows the flush check read), with their keys. */
-interface Group {
-  expected: Expected | undefined;
-  keys: unknown[];
-}
+type Group = { expected: Expected | undefined; keys: unknown[] };
 
 const conditioned = new WeakSet<object>();
 
@@ -133,7 +130,8 @@ export function conditionWrites(orm: MikroORM): void {
     const rows = meta && expectations.get(meta.root.className);
     if (!rows || meta.primaryKeys.length !== 1 || !keys.some((key) => rows.has(key))) return undefined;
     const groups: Group[] = [];
-    for (const key of keys) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
       const row = rows.get(key);
       // Most often every row expects the same values: the last group is tried first.
       let group = groups.at(-1);
@@ -146,7 +144,8 @@ export function conditionWrites(orm: MikroORM): void {
 
   // MikroORM's batch update (`… WHERE id IN (…) RETURNING …`) with `AND owner_id = ?` (per group, with its keys, if several).
   driver.nativeUpdateMany = async function (entityName, where, data, options, ...rest) {
-    const found = Array.isArray(where) && expected(entityName, where.map(keyOf(this, entityName)));
+    const found =
+      flushing.getStore() && Array.isArray(where) && expected(entityName, where.map(keyOf(this, entityName)));
     if (!found) return nativeUpdateMany.call(this, entityName, where, data, options, ...rest);
     const { meta, groups } = found;
     const params: unknown[] = [];

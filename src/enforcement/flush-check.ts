@@ -35,7 +35,8 @@ import { bindingOf, type Binding } from './bindings.js';
 import { readableReferences } from './readable-references.js';
 import { rowAsItWillBe } from './row-as-it-will-be.js';
 import { refusal } from './refusals.js';
-import { ACTIONS, rowsAsTheyAre, ruleReads, type Action, type Row, type RuleReads } from './rows-as-they-were.js';
+import { rowsAsTheyAre } from './rows-as-they-were.js';
+import { ACTIONS, ruleReads, type Action, type Row, type RuleReads } from './rule-reads.js';
 
 export class FlushCheck implements EventSubscriber {
   constructor(private readonly orm: MikroORM) {}
@@ -54,8 +55,10 @@ export class FlushCheck implements EventSubscriber {
     };
     const changeSets = uow.getChangeSets();
     const created = new Set<object>();
-    for (const change of changeSets) if (change.type === 'create') created.add(change.entity);
-    const { rows: before, keys } = await rowsAsTheyAre(binding, plain, changeSets);
+    for (let i = 0; i < changeSets.length; i++)
+      if (changeSets[i]!.type === 'create') created.add(changeSets[i]!.entity);
+    const asTheyAre = rowsAsTheyAre(binding, plain, changeSets);
+    const { rows: before, keys } = asTheyAre instanceof Promise ? await asTheyAre : asTheyAre;
     // One check per entity and action: the rules, the relations they follow and their deciders are looked up once.
     const checks = new Map<string, EntityCheck>();
     const checkOf = (meta: EntityMetadata, action: Action): EntityCheck => {
@@ -68,7 +71,7 @@ export class FlushCheck implements EventSubscriber {
     onMissed(async (meta, missed, written) => {
       const named = new Set(missed);
       const changes = changeSets.filter((change, i) => change.meta === meta && named.has(keys[i]));
-      const now = (await rowsAsTheyAre(binding, plain, changes, { again: true })).rows;
+      const { rows: now } = await rowsAsTheyAre(binding, plain, changes, { again: true });
       let gone = 0;
       for (const [i, change] of changes.entries()) {
         const action = ACTIONS[change.type]!;
@@ -90,11 +93,15 @@ export class FlushCheck implements EventSubscriber {
       const deciding = last.check.run(change, before[i] ?? null, keys[i]);
       if (deciding) await deciding;
     }
-    await readableReferences(em, changeSets, created);
+    // Each a promise only when it has something to read: none for a flush of changed columns alone.
+    const referencing = readableReferences(em, changeSets, created);
+    if (referencing) await referencing;
+    const collections = uow.getCollectionUpdates();
     const decideOn = (meta: EntityMetadata, action: Action, row: Row, field: string): void =>
       checkOf(meta, action).decideAll(row, [field]);
-    await checkCollections({ em, binding, plain, created, decideOn }, uow.getCollectionUpdates());
-    await checkCascades(em, binding, plain, changeSets);
+    if (collections.length) await checkCollections({ em, binding, plain, created, decideOn }, collections);
+    const cascading = checkCascades(em, binding, plain, changeSets);
+    if (cascading) await cascading;
   }
 }
 
@@ -129,9 +136,7 @@ class EntityCheck {
     if (tenantField && action !== 'delete') this.stayInOrg(tenantField, change.entity as Row, payload);
     // MikroORM writes by the key the row had (a mere reference's new key it drops silently): a new one is refused.
     const moved = action !== 'create' && this.moved(change, key === undefined ? change.getPrimaryKey() : key);
-    const changedKey =
-      this.meta.primaryKeys.find((name) => Object.hasOwn(payload, name)) ??
-      (moved ? this.meta.primaryKeys[0] : undefined);
+    const changedKey = keyIn(this.meta.primaryKeys, payload) ?? (moved ? this.meta.primaryKeys[0] : undefined);
     if (action !== 'create' && changedKey)
       throw refusal(action, this.type, changedKey, 'a primary key is never changed through req.em');
     if (binding.open.has(this.type)) return;
@@ -182,7 +187,7 @@ class EntityCheck {
 
   /** Whether the rules read any of `fields`. (Loops, not closures: asked for every row of a large flush.) */
   private readsAny(fields: string[]): boolean {
-    for (const field of fields) if (this.rules.reads.has(field)) return true;
+    for (let i = 0; i < fields.length; i++) if (this.rules.reads.has(fields[i]!)) return true;
     return false;
   }
 
@@ -190,9 +195,11 @@ class EntityCheck {
     // Rows holding the same values where the rules read (often all of a large flush's) get the same answers.
     const read = this.rules.props;
     let same = this.allowed !== undefined;
-    for (let i = 0; same && i < read.length; i++) same = row[read[i]!] === this.allowed!.row[read[i]!];
+    if (same && row !== this.allowed!.row)
+      for (let i = 0; same && i < read.length; i++) same = row[read[i]!] === this.allowed!.row[read[i]!];
     if (!same) this.allowed = { row, fields: new Set() };
-    for (const field of fields) {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
       if (this.allowed!.fields.has(field)) continue;
       if (!this.deciderOf(field)(row)) throw refusal(this.action, this.type, field);
       this.allowed!.fields.add(field);
@@ -209,4 +216,10 @@ class EntityCheck {
     }
     return held;
   }
+}
+
+/** The first of `keys` that `payload` sets. (A loop: asked for every row of a large flush.) */
+function keyIn(keys: readonly string[], payload: Row): string | undefined {
+  for (let i = 0; i < keys.length; i++) if (Object.hasOwn(payload, keys[i]!)) return keys[i];
+  return undefined;
 }

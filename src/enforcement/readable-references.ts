@@ -6,18 +6,25 @@
 import { helper, Reference, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
 import { refusal } from './refusals.js';
-import { TO_ONE, type Row } from './rows-as-they-were.js';
+import { TO_ONE, type Row } from './rule-reads.js';
 
-/** Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). */
-export async function readableReferences(
+/**
+ * Every many-to-one reference the flush sets points at a row req.em can read (or one it creates). A
+ * promise only when there is one to count: none for a flush that sets no reference.
+ */
+export function readableReferences(
   em: EntityManager,
   changeSets: ChangeSet<object>[],
   created: ReadonlySet<object>,
-): Promise<void> {
+): Promise<void> | undefined {
   const wanted = new Map<string, { keys: Set<unknown>; owner: string; field: string }>();
-  for (const change of changeSets) {
+  // Indexed loops: every row of a large flush is looked at.
+  for (let i = 0; i < changeSets.length; i++) {
+    const change = changeSets[i]!;
     if (change.type !== 'create' && change.type !== 'update') continue;
-    for (const name of referencesOf(change.meta as EntityMetadata)) {
+    const names = referencesOf(change.meta as EntityMetadata);
+    for (let j = 0; j < names.length; j++) {
+      const name = names[j]!;
       if (!Object.hasOwn(change.payload, name)) continue;
       const value = (change.entity as Row)[name];
       const target = Reference.isReference(value) ? value.unwrap() : value;
@@ -28,6 +35,14 @@ export async function readableReferences(
       wanted.set(targetName, entry);
     }
   }
+  return wanted.size ? countReadable(em, wanted) : undefined;
+}
+
+/** Refuses unless req.em can read each row `wanted` names, by target entity. */
+async function countReadable(
+  em: EntityManager,
+  wanted: Map<string, { keys: Set<unknown>; owner: string; field: string }>,
+): Promise<void> {
   for (const [targetName, { keys, owner, field }] of wanted) {
     const primaryKey = em.getMetadata().find(targetName)!.primaryKeys[0]!;
     const found = await em.count(targetName, { [primaryKey]: { $in: [...keys] } } as never, { flushMode: 'commit' });

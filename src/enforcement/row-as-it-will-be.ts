@@ -5,7 +5,7 @@
  */
 import { helper, Reference, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
-import { TO_ONE, type Row } from './rows-as-they-were.js';
+import { TO_ONE, type Row } from './rule-reads.js';
 
 const unwrapped = (value: unknown): unknown => (Reference.isReference(value) ? value.unwrap() : value);
 

@@ -6,73 +6,11 @@
 import { helper, ReferenceKind, Utils } from '@mikro-orm/core';
 import type { ChangeSet, EntityManager, EntityMetadata } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import { relationHints } from '../authorization/relation-walks.js';
-import { ScopedAbility } from '../authorization/scoped-ability.js';
 import { sqlLayer } from '../storage/sql-layer.js';
-import { decidingAbility, isTenantEntity } from './access-conditions.js';
+import { isTenantEntity } from './access-conditions.js';
 import { readByItself, type Binding } from './bindings.js';
 import { expecting } from './conditional-writes.js';
-
-export type Row = Record<string, unknown>;
-export type Action = 'create' | 'update' | 'delete';
-
-export const ACTIONS: Record<string, Action> = {
-  create: 'create',
-  update: 'update',
-  update_early: 'update',
-  delete: 'delete',
-  delete_early: 'delete',
-};
-export const TO_ONE: string[] = [ReferenceKind.MANY_TO_ONE, ReferenceKind.ONE_TO_ONE];
-
-/** What the rules for `action` on `meta`'s rows read: the relations they follow, and the properties of the row itself. */
-export interface RuleReads {
-  hints: string[];
-  props: string[];
-  /** `props` as a set. */
-  reads: ReadonlySet<string>;
-  /** The flush check's deciders by field, made on first use (flush-check.ts): kept with the ability, across flushes. */
-  deciders: Map<string | undefined, (row: Row) => boolean>;
-}
-
-/** The relations the rules for `action` on `meta`'s rows follow: every rule that may decide, those limited to fields included. */
-export function ruleHints(binding: Binding, meta: EntityMetadata, action: Action): string[] {
-  return ruleReads(binding, meta, action).hints;
-}
-
-export function ruleReads(binding: Binding, meta: EntityMetadata, action: Action): RuleReads {
-  const ability = decidingAbility(binding, binding.bound, meta);
-  const key = `${action} ${meta.className}`;
-  let known = readsOf.get(ability);
-  if (!known) readsOf.set(ability, (known = new Map()));
-  const held = known.get(key);
-  if (held) return held;
-  const hints = new Set<string>();
-  const props = new Set<string>();
-  for (const part of ability instanceof ScopedAbility ? [ability.owner, ability.scopes] : [ability]) {
-    for (const rule of part.possibleRulesFor(action, meta.className)) {
-      if (!rule.ast) continue;
-      relationHints(meta, rule.ast, '', hints);
-      for (const field of fieldsOf(rule.ast)) props.add(field.split('.')[0]!);
-    }
-  }
-  const names = [...props].filter((name) => Object.hasOwn(meta.properties, name));
-  const reads = { hints: [...hints], props: names, reads: new Set(names), deciders: new Map() };
-  known.set(key, reads);
-  return reads;
-}
-
-/** What each ability's rules read, by action and entity: asked for every row of a flush. */
-const readsOf = new WeakMap<object, Map<string, RuleReads>>();
-
-/** The fields a rule's condition names (a compound's, each of its parts'). */
-function fieldsOf(condition: unknown, fields: string[] = []): string[] {
-  const { field, value } = condition as { field?: unknown; value?: unknown };
-  if (typeof field === 'string') fields.push(field);
-  else if (Array.isArray(value)) for (const part of value) fieldsOf(part, fields);
-  else if (value && typeof value === 'object' && 'operator' in value) fieldsOf(value, fields);
-  return fields;
-}
+import { ACTIONS, ruleReads, TO_ONE, type Action, type Row } from './rule-reads.js';
 
 /**
  * The rows the flush updates or deletes, as they are in the database, in the flush's transaction
@@ -84,12 +22,12 @@ function fieldsOf(condition: unknown, fields: string[] = []): string[] {
  * is read again as an entity, with the relations the rules follow. `again`: none is taken as read
  * and written conditionally (asked when such a write missed a row).
  */
-export async function rowsAsTheyAre(
+export function rowsAsTheyAre(
   binding: Binding,
   plain: () => EntityManager,
   changeSets: ChangeSet<object>[],
   { again = false } = {},
-): Promise<{ rows: (Row | undefined)[]; keys: unknown[] }> {
+): RowsAsTheyAre | Promise<RowsAsTheyAre> {
   const byType = new Map<string, { meta: EntityMetadata; indexes: number[]; hints: Set<string> }>();
   let entry: { meta: EntityMetadata; indexes: number[]; hints: Set<string> } | undefined;
   for (let i = 0; i < changeSets.length; i++) {
@@ -106,14 +44,17 @@ export async function rowsAsTheyAre(
     entry.indexes.push(i);
   }
   // By the index of each change set (a row is not looked up by its entity: a flush of many rows asks for each).
-  const rows: (Row | undefined)[] = new Array(changeSets.length);
   // The key each row is written by (the change set's), where asked for: the flush check needs it again.
-  const keys: unknown[] = new Array(changeSets.length);
+  const found: RowsAsTheyAre = { rows: new Array(changeSets.length), keys: new Array(changeSets.length) };
+  const { rows, keys } = found;
+  const unsure: Unsure[] = [];
   for (const [type, { meta, indexes, hints }] of byType) {
     if (meta.primaryKeys.length !== 1)
       throw new TypeError(`req.em cannot check a write of ${type}: its primary key is composite`);
+    const actions = new Set<Action>();
+    for (let n = 0; n < indexes.length; n++) actions.add(ACTIONS[changeSets[indexes[n]!]!.type]!);
     const read = new Set<string>();
-    for (const action of new Set(indexes.map((i) => ACTIONS[changeSets[i]!.type]!))) {
+    for (const action of actions) {
       const reads = ruleReads(binding, meta, action);
       for (const hint of reads.hints) hints.add(hint);
       for (const name of reads.props) read.add(name);
@@ -124,29 +65,68 @@ export async function rowsAsTheyAre(
     // A row req.em read itself is decided on as it read it, and written only if it still is so (conditional-writes.ts).
     // Not `again`, when a conditional write did not find a row: then every row is read as it now is.
     const expect = !again && hints.size === 0 && decisive.every(conditionable) ? expecting(meta, decisive) : undefined;
+    let taken = 0;
     if (expect) {
-      for (const i of indexes) {
+      // What the decision reads of the row as read, copied: what is decided on and what the write must find are the
+      // same values, whatever changes the entity's. Rows holding the same (often all of a large flush's) share a copy.
+      const decided = meta.props.filter((prop) => read.has(prop.name));
+      let held: Row | undefined;
+      for (let n = 0; n < indexes.length; n++) {
+        const i = indexes[n]!;
         const change = changeSets[i]!;
         const key = (keys[i] = change.getPrimaryKey());
         const known = asRead(change, decisive);
         if (!known) continue;
-        // A copy: what is decided on and what the write must find are the same values, whatever changes the entity's.
-        const held = { ...known };
-        if (expect(key, held)) rows[i] = held;
+        if (!held || !sameIn(decided, known, held)) held = copyOf(decided, known);
+        if (expect(key, held)) ((rows[i] = held), taken++);
       }
     }
-    const unsure = indexes.filter((i) => rows[i] === undefined).map((i) => changeSets[i]!);
-    if (unsure.length === 0) continue;
-    const now = await columnsAsTheyAre(plain() as SqlEntityManager, meta, unsure, decisive);
+    if (taken < indexes.length)
+      unsure.push({ type, meta, hints, decisive, indexes: indexes.filter((i) => rows[i] === undefined) });
+  }
+  // A promise only when a row is read: none for a flush of rows req.em read itself (each await costs a large flush).
+  return unsure.length === 0 ? found : readAgain(plain, changeSets, rows, unsure).then(() => found);
+}
+
+/** The rows a flush updates or deletes (`rows`, by change set), as `rowsAsTheyAre` finds them; and the key each is written by. */
+export interface RowsAsTheyAre {
+  rows: (Row | undefined)[];
+  keys: unknown[];
+}
+
+/** Rows of one entity that are read as they are (`indexes`, of the change sets), with what the rules read of them. */
+interface Unsure {
+  type: string;
+  meta: EntityMetadata;
+  hints: Set<string>;
+  decisive: EntityMetadata['props'];
+  indexes: number[];
+}
+
+/** Reads the `unsure` rows as they are, into `rows`: their columns, or the entity with what the rules follow. */
+async function readAgain(
+  plain: () => EntityManager,
+  changeSets: ChangeSet<object>[],
+  rows: (Row | undefined)[],
+  unsure: Unsure[],
+): Promise<void> {
+  for (const { type, meta, hints, decisive, indexes } of unsure) {
+    const now = await columnsAsTheyAre(
+      plain() as SqlEntityManager,
+      meta,
+      indexes.map((i) => changeSets[i]!),
+      decisive,
+    );
     const byEntity = new Map<object, Row>();
-    const changes = unsure.filter((change) => {
+    const changes = indexes.flatMap((i) => {
+      const change = changeSets[i]!;
       const current = now.get(change.entity);
-      if (!current) return false;
+      if (!current) return [];
       const known = hints.size === 0 ? asRead(change, decisive) : undefined;
       const same = (prop: EntityMetadata['props'][number]): boolean =>
         Utils.equals(known?.[prop.name], current[prop.name]);
       if (known && decisive.every(same)) byEntity.set(change.entity, known);
-      return !byEntity.has(change.entity);
+      return byEntity.has(change.entity) ? [] : [change];
     });
     if (changes.length > 0) {
       const primaryKey = meta.primaryKeys[0]!;
@@ -161,9 +141,8 @@ export async function rowsAsTheyAre(
         if (row) byEntity.set(change.entity, row);
       }
     }
-    for (const i of indexes) rows[i] ??= byEntity.get(changeSets[i]!.entity);
+    for (const i of indexes) rows[i] = byEntity.get(changeSets[i]!.entity);
   }
-  return { rows, keys };
 }
 
 /**
@@ -218,12 +197,25 @@ function columnsOf(meta: EntityMetadata): EntityMetadata['props'] {
   return held;
 }
 
+/** `props` of `row`, and only they: what a decision on a row req.em read reads of it. */
+function copyOf(props: EntityMetadata['props'], row: Row): Row {
+  const copy: Row = {};
+  for (let i = 0; i < props.length; i++) copy[props[i]!.name] = row[props[i]!.name];
+  return copy;
+}
+
+/** Whether `one` and `other` hold the same values in `props`. */
+function sameIn(props: EntityMetadata['props'], one: Row, other: Row): boolean {
+  for (let i = 0; i < props.length; i++) if (one[props[i]!.name] !== other[props[i]!.name]) return false;
+  return true;
+}
+
 /** The row as req.em read it from the database in this request, if it did, the columns `props` included. */
 function asRead(change: ChangeSet<object>, props: EntityMetadata['props']): Row | undefined {
   const wrapped = helper(change.entity);
   const original = wrapped.__originalEntityData as Row | undefined;
   if (!original || !wrapped.__initialized || !readByItself(change.entity)) return undefined;
   // Not a copy: what a write is conditioned on is copied by rowsAsTheyAre.
-  for (const prop of props) if (!Object.hasOwn(original, prop.name)) return undefined;
+  for (let i = 0; i < props.length; i++) if (!Object.hasOwn(original, props[i]!.name)) return undefined;
   return original;
 }
