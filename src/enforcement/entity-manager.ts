@@ -124,19 +124,18 @@ function subclassOf(Base: Base): Base {
       return CONSTRUCTED.has(this) && bindingOf(this) ? guardedDriver(driver, mikroOrmAtWork) : driver;
     }
 
-    override async tryCache(
+    override tryCache(
       entityName: unknown,
       config: unknown,
       key: unknown,
       refresh?: boolean,
       merge?: boolean,
     ): Promise<Cached> {
-      assertCacheable(config ?? this.config.get('resultCache').global);
-      const cached = await super.tryCache(entityName, config, key, refresh, merge);
-      // Entities made from the cache were not read by req.em: the flush reads them again.
-      const data = cached?.data;
-      for (const entity of Array.isArray(data) ? data : [data]) unread(entity);
-      return cached;
+      const caching = config ?? this.config.get('resultCache').global;
+      assertCacheable(caching);
+      const cached = super.tryCache(entityName, config, key, refresh, merge);
+      // Entities made from the cache were not read by req.em: the flush reads them again. (No cache, no promise more.)
+      return !caching ? cached : cached.then((found) => (unreadAll(found?.data), found));
     }
 
     /** Kept apart by ability and organization (refusals.ts); MikroORM asks for it even when nothing is cached. */
@@ -239,4 +238,9 @@ function subclassOf(Base: Base): Base {
   Enforced = EnforcedEntityManager as unknown as Base;
   subclasses.set(Base, Enforced);
   return Enforced;
+}
+
+/** Marks each entity of a cached result as not read by req.em (unread). */
+function unreadAll(data: unknown): void {
+  for (const entity of Array.isArray(data) ? data : [data]) unread(entity);
 }
