@@ -7,9 +7,7 @@
  * transaction has just changed), so what was decided on is what is written over, with no read and
  * no lock before. A write that finds fewer rows than it names means another writer changed or
  * deleted one of them meanwhile: the flush check decides again on the rows it named, as they now
- * are (`onMissed`), and refuses with 403 where `can` refuses one of them; where each is still within
- * reach, the flush stops with 409 `row_changed` (read it again). Either way req.em's flush rolls its
- * transaction back.
+ * are (`onMissed`): 403 where `can` refuses one of them, else 409 `row_changed` (read it again).
  *
  * MikroORM builds the statements; this adds the condition where it writes them, in the driver's
  * `nativeUpdateMany`, `nativeUpdate` and `nativeDelete`. The last two take a where clause, which
@@ -69,9 +67,8 @@ export function expecting(
   const expectations = flushing.getStore()?.expectations;
   if (!expectations) return undefined;
   const names = columns.map((column) => column.name);
-  let rows = expectations.get(meta.root.className);
-  if (!rows) expectations.set(meta.root.className, (rows = new Map()));
-  const expected = rows;
+  const expected = expectations.get(meta.root.className) ?? new Map<unknown, Expected>();
+  expectations.set(meta.root.className, expected);
   // Rows handed the same values (rows-as-they-were.ts shares them) share one expectation: a write compares it once.
   let last: Expected | undefined;
   return (key, values) => {
@@ -83,6 +80,11 @@ export function expecting(
     expected.set(key, last);
     return true;
   };
+}
+
+/** Whether the row keyed `key` was expected as read (it no longer is: it was read as it is, and is written so). */
+export function forget(meta: EntityMetadata, key: unknown): boolean {
+  return flushing.getStore()?.expectations.get(meta.root.className)?.delete(key) === true;
 }
 
 /** A number or a string: what `=` in SQL matches as it is (NULL equals nothing; a Date or an object may be converted). */

@@ -27,10 +27,11 @@ import type {
   MikroORM,
 } from '@mikro-orm/core';
 import { decider } from '../authorization/decision.js';
+import { AuthError } from '../errors.js';
 import { decidingAbility, isTenantEntity } from './access-conditions.js';
 import { checkCascades } from './cascades.js';
 import { checkCollections } from './collection-changes.js';
-import { onMissed } from './conditional-writes.js';
+import { forget, onMissed } from './conditional-writes.js';
 import { bindingOf, type Binding } from './bindings.js';
 import { readableReferences } from './readable-references.js';
 import { rowAsItWillBe } from './row-as-it-will-be.js';
@@ -90,8 +91,16 @@ export class FlushCheck implements EventSubscriber {
       if (last?.meta !== change.meta || last.action !== action)
         last = { meta: change.meta, action, check: checkOf(change.meta as EntityMetadata, action) };
       // Synchronous unless the row sets a relation, which is read: no promise per row of a large flush.
-      const deciding = last.check.run(change, before[i] ?? null, keys[i]);
-      if (deciding) await deciding;
+      try {
+        const deciding = last.check.run(change, before[i] ?? null, keys[i]);
+        if (deciding) await deciding;
+      } catch (refused) {
+        // Refused as req.em read it: another writer may have moved it into reach since. Decided on as it now is,
+        // read (and locked) in the transaction, its write no longer conditional.
+        if (!(refused instanceof AuthError) || !forget(change.meta as EntityMetadata, keys[i])) throw refused;
+        const { rows: now } = await rowsAsTheyAre(binding, plain, [change], { again: true });
+        await last.check.run(change, now[0] ?? null);
+      }
     }
     // Each a promise only when it has something to read: none for a flush of changed columns alone.
     const referencing = readableReferences(em, changeSets, created);
