@@ -68,19 +68,24 @@ export class FlushCheck implements EventSubscriber {
       if (!check) checks.set(key, (check = new EntityCheck(binding, plain, meta, action, created)));
       return check;
     };
-    // A conditional write that misses a row another writer changed meanwhile: decided on as it now is (403 if refused).
-    onMissed(async (meta, missed, written) => {
-      const named = new Set(missed);
-      const changes = changeSets.filter((change, i) => change.meta === meta && named.has(keys[i]));
+    // Rows decided on again as they now are, read (and locked) in the flush's transaction; how many rows to delete are gone.
+    const decideAsTheyAre = async (changes: ChangeSet<object>[]): Promise<number> => {
       const { rows: now } = await rowsAsTheyAre(binding, plain, changes, { again: true });
       let gone = 0;
       for (const [i, change] of changes.entries()) {
         const action = ACTIONS[change.type]!;
-        // A row a DELETE deleted is gone, and so is one deleted meanwhile: more gone than written are the latter.
         if (action === 'delete' && !now[i]) gone++;
-        else await checkOf(meta, action).run(change, now[i] ?? null);
+        else await checkOf(change.meta as EntityMetadata, action).run(change, now[i] ?? null);
       }
-      if (gone > written) throw refusal('delete', meta.className, undefined, 'there is no such row');
+      return gone;
+    };
+    const noSuchRow = (meta: EntityMetadata) => refusal('delete', meta.className, undefined, 'there is no such row');
+    // A conditional write that misses a row another writer changed meanwhile: decided on as it now is (403 if refused).
+    // A row a DELETE deleted is gone, and so is one deleted meanwhile: more gone than written are the latter.
+    onMissed(async (meta, missed, written) => {
+      const named = new Set(missed);
+      const changes = changeSets.filter((change, i) => change.meta === meta && named.has(keys[i]));
+      if ((await decideAsTheyAre(changes)) > written) throw noSuchRow(meta);
     });
     let last: { meta: object; action: Action; check: EntityCheck } | undefined;
     for (let i = 0; i < changeSets.length; i++) {
@@ -97,9 +102,9 @@ export class FlushCheck implements EventSubscriber {
       } catch (refused) {
         // Refused as req.em read it: another writer may have moved it into reach since. Decided on as it now is,
         // read (and locked) in the transaction, its write no longer conditional.
-        if (!(refused instanceof AuthError) || !forget(change.meta as EntityMetadata, keys[i])) throw refused;
-        const { rows: now } = await rowsAsTheyAre(binding, plain, [change], { again: true });
-        await last.check.run(change, now[0] ?? null);
+        const meta = change.meta as EntityMetadata;
+        if (!(refused instanceof AuthError) || !forget(meta, keys[i])) throw refused;
+        if ((await decideAsTheyAre([change])) > 0) throw noSuchRow(meta);
       }
     }
     // Each a promise only when it has something to read: none for a flush of changed columns alone.

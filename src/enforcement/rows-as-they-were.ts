@@ -16,11 +16,12 @@ import { ACTIONS, ruleReads, TO_ONE, type Action, type Row } from './rule-reads.
  * The rows the flush updates or deletes, as they are in the database, in the flush's transaction
  * (locked with `FOR UPDATE` where the database has it): never as the request holds them, since
  * another writer may have changed a row since req.em read it, and an entity can be merged or
- * referenced without being read. One query per entity reads the columns the rules read (and the
- * tenant field); a row req.em read itself that still holds there what it read is taken as it read
- * it (when the rules follow no relation from it: the decision reads nothing else of it); any other
- * is read again as an entity, with the relations the rules follow. `again`: none is taken as read
- * and written conditionally (asked when such a write missed a row).
+ * referenced without being read. A row req.em read itself (its rules following no relation from
+ * it) is taken as it read it, with no query: its write is made conditional on that
+ * (conditional-writes.ts). Any other is read, one query per entity for the columns the rules read
+ * (and the tenant field): taken as req.em read it if it still holds that there, else read again as
+ * an entity with the relations the rules follow. `again` (a row refused as read, or a conditional
+ * write that missed a row): none is taken as read, and each is read as it now is.
  */
 export function rowsAsTheyAre(
   binding: Binding,
